@@ -1,0 +1,266 @@
+//! Bytes to text exactly as jusText 3.0.2 decodes a page (`justext.core.decode_html`).
+//!
+//! Rules, first that applies:
+//! 1. the first `<meta[^>]+charset=["']?([^'"/>\s]+)` anywhere in the bytes (ASCII case-insensitive)
+//!    names a codec, looked up with **Python's** codec registry and decoded with `errors='replace'`;
+//!    a label Python does not know is ignored;
+//! 2. strict UTF-8;
+//! 3. UTF-8 with replacement.
+//!
+//! Python's codecs are not WHATWG's: `iso-8859-1` is true Latin-1 (0x80–0x9F are C1 controls, not
+//! windows-1252), `ascii` gives U+FFFD for every byte ≥ 0x80, `cp1252` leaves 0x81, 0x8D, 0x8F,
+//! 0x90 and 0x9D undefined (U+FFFD). Single-byte codecs therefore use tables generated from CPython
+//! (`python_codecs.rs`); multi-byte codecs use encoding_rs, whose WHATWG decoders are supersets of
+//! Python's for `gb2312` (decoded as GBK), `euc_kr` (windows-949) and `big5` (Big5-HKSCS): bytes that
+//! Python rejects may decode to a character here instead of U+FFFD. Codecs neither covers
+//! (`utf-7`, `hz`, `johab`, `iso2022_kr`, the `*_2004` Japanese variants, ...) fall back to UTF-8
+//! with replacement.
+
+use std::borrow::Cow;
+
+use encoding_rs::Encoding;
+
+use super::python_codecs::{ALIASES, SINGLE_BYTE};
+
+/// How a page's bytes were turned into text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Decoding {
+    /// The meta-charset label found, if any (as it stood in the page).
+    pub declared: Option<String>,
+    /// The Python codec name used (`"utf-8"`, `"cp1252"`, ...) or `"utf-8/replace"` for the lossy fallback.
+    pub codec: &'static str,
+}
+
+/// Why jusText could not decode a page (it raises; we return a row-level error).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DecodeError {
+    /// jusText decodes the label as ASCII and raises `UnicodeDecodeError` on any other byte.
+    #[error("meta charset label is not ASCII")]
+    NonAsciiLabel,
+    /// Python's `undefined` codec always raises.
+    #[error("meta charset names the 'undefined' codec")]
+    UndefinedCodec,
+}
+
+/// Finds the label of the first `<meta ... charset=...>` in the raw bytes, as jusText's regex does.
+pub fn find_meta_charset(html: &[u8]) -> Option<&[u8]> {
+    let mut from = 0;
+    while let Some(rel) = find_ascii_ci(&html[from..], b"<meta") {
+        let start = from + rel;
+        if let Some(label) = meta_charset_at(html, start + 5) {
+            return Some(label);
+        }
+        from = start + 1;
+    }
+    None
+}
+
+/// Matches `[^>]+charset=["']?([^'"/>\s]+)` at `pos`. The greedy `[^>]+` backtracks, so the last
+/// `charset=` before the next `>` that is followed by a value wins.
+fn meta_charset_at(html: &[u8], pos: usize) -> Option<&[u8]> {
+    let end = html[pos..].iter().position(|&b| b == b'>').map_or(html.len(), |p| pos + p);
+    let region = &html[pos..end];
+    let key = b"charset=";
+    if region.len() < key.len() + 1 {
+        return None;
+    }
+    for k in (1..=region.len() - key.len()).rev() {
+        if !region[k..k + key.len()].eq_ignore_ascii_case(key) {
+            continue;
+        }
+        let mut v = pos + k + key.len();
+        if v < html.len() && (html[v] == b'"' || html[v] == b'\'') {
+            v += 1;
+        }
+        let len = html[v..].iter().take_while(|&&b| !is_label_stop(b)).count();
+        if len > 0 {
+            return Some(&html[v..v + len]);
+        }
+    }
+    None
+}
+
+fn is_label_stop(b: u8) -> bool {
+    matches!(b, b'\'' | b'"' | b'/' | b'>' | b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c)
+}
+
+fn find_ascii_ci(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    if hay.len() < needle.len() {
+        return None;
+    }
+    let first = needle[0].to_ascii_lowercase();
+    (0..=hay.len() - needle.len()).find(|&i| {
+        hay[i].to_ascii_lowercase() == first && hay[i..i + needle.len()].eq_ignore_ascii_case(needle)
+    })
+}
+
+/// Python's label normalisation (`codecs.lookup` lower-cases, `encodings.normalize_encoding` turns
+/// every run of characters other than ASCII alphanumerics and `.` into one `_`).
+fn normalise_label(label: &str) -> String {
+    let mut out = String::with_capacity(label.len());
+    let mut punct = false;
+    for c in label.chars().flat_map(char::to_lowercase) {
+        if c.is_alphanumeric() || c == '.' {
+            if punct && !out.is_empty() {
+                out.push('_');
+            }
+            if c.is_ascii() {
+                out.push(c);
+            }
+            punct = false;
+        } else {
+            punct = true;
+        }
+    }
+    out
+}
+
+/// The canonical Python codec name for a label, or `None` where Python raises `LookupError`.
+pub fn python_codec(label: &str) -> Option<&'static str> {
+    let key = normalise_label(label);
+    let lookup = |k: &str| ALIASES.binary_search_by(|(a, _)| (*a).cmp(k)).ok().map(|i| ALIASES[i].1);
+    lookup(&key).or_else(|| lookup(&key.replace('.', "_")))
+}
+
+/// Decodes `bytes` with the named Python codec and `errors='replace'`.
+/// Returns `None` for codecs this crate cannot emulate.
+fn decode_with_python_codec(bytes: &[u8], codec: &str) -> Option<String> {
+    if let Ok(i) = SINGLE_BYTE.binary_search_by(|(name, _)| (*name).cmp(codec)) {
+        let table = &SINGLE_BYTE[i].1;
+        return Some(
+            bytes
+                .iter()
+                .map(|&b| char::from_u32(u32::from(table[usize::from(b)])).unwrap_or('\u{FFFD}'))
+                .collect(),
+        );
+    }
+    let (encoding, bom): (&'static Encoding, Option<&[u8]>) = match codec {
+        "utf-8" => (encoding_rs::UTF_8, None),
+        "utf-8-sig" => (encoding_rs::UTF_8, Some(b"\xEF\xBB\xBF")),
+        // Python's utf-16 honours a BOM and otherwise reads little-endian (x86 native order).
+        "utf-16" if bytes.starts_with(b"\xFE\xFF") => (encoding_rs::UTF_16BE, Some(b"\xFE\xFF")),
+        "utf-16" => (encoding_rs::UTF_16LE, Some(b"\xFF\xFE")),
+        "utf-16-le" => (encoding_rs::UTF_16LE, None),
+        "utf-16-be" => (encoding_rs::UTF_16BE, None),
+        "gb2312" | "gbk" => (encoding_rs::GBK, None),
+        "gb18030" => (encoding_rs::GB18030, None),
+        "big5" | "big5hkscs" | "cp950" => (encoding_rs::BIG5, None),
+        "euc_jp" => (encoding_rs::EUC_JP, None),
+        "shift_jis" | "cp932" => (encoding_rs::SHIFT_JIS, None),
+        "iso2022_jp" => (encoding_rs::ISO_2022_JP, None),
+        "euc_kr" | "cp949" => (encoding_rs::EUC_KR, None),
+        _ => return None,
+    };
+    let body = match bom {
+        Some(bom) => bytes.strip_prefix(bom).unwrap_or(bytes),
+        None => bytes,
+    };
+    let (text, _) = encoding.decode_without_bom_handling(body);
+    Some(text.into_owned())
+}
+
+/// Decodes a page's bytes as jusText 3.0.2 does. A UTF-8 BOM is kept as U+FEFF, as in Python.
+pub fn decode_html(bytes: &[u8]) -> Result<(Cow<'_, str>, Decoding), DecodeError> {
+    let declared = find_meta_charset(bytes);
+    if let Some(label) = declared {
+        let label = std::str::from_utf8(label)
+            .ok()
+            .filter(|l| l.is_ascii())
+            .ok_or(DecodeError::NonAsciiLabel)?;
+        if let Some(codec) = python_codec(label) {
+            if codec == "undefined" {
+                return Err(DecodeError::UndefinedCodec);
+            }
+            if let Some(text) = decode_with_python_codec(bytes, codec) {
+                let decoding = Decoding { declared: Some(label.to_owned()), codec };
+                return Ok((Cow::Owned(text), decoding));
+            }
+        }
+    }
+    let declared = declared.map(|l| String::from_utf8_lossy(l).into_owned());
+    match std::str::from_utf8(bytes) {
+        Ok(text) => Ok((Cow::Borrowed(text), Decoding { declared, codec: "utf-8" })),
+        Err(_) => Ok((String::from_utf8_lossy(bytes), Decoding { declared, codec: "utf-8/replace" })),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn first_meta_charset_wins_even_in_body() {
+        let page = b"<html><head><meta charset=\"iso-8859-2\"></head><body><meta charset=koi8-r></body>";
+        assert_eq!(find_meta_charset(page), Some(&b"iso-8859-2"[..]));
+    }
+
+    #[test]
+    fn meta_syntaxes_found() {
+        for (page, label) in [
+            (&b"<meta http-equiv='Content-Type' content='text/html; charset=ISO-8859-2'>"[..], "ISO-8859-2"),
+            (b"<META CONTENT=\"text/html; CHARSET=iso-8859-2\" HTTP-EQUIV=\"Content-Type\">", "iso-8859-2"),
+            (b"<meta charset=iso-8859-2/>", "iso-8859-2"),
+            (b"<meta charset='utf-8'>", "utf-8"),
+            (b"<meta x charset=a charset=b>", "b"),
+        ] {
+            assert_eq!(find_meta_charset(page), Some(label.as_bytes()), "{}", String::from_utf8_lossy(page));
+        }
+        assert_eq!(find_meta_charset(b"<meta charset=>"), None);
+        assert_eq!(find_meta_charset(b"<metacharset=x>"), None);
+    }
+
+    #[test]
+    fn python_labels_resolve_like_codecs_lookup() {
+        assert_eq!(python_codec("ISO 8859-1"), Some("iso8859-1"));
+        assert_eq!(python_codec("windows-1252"), Some("cp1252"));
+        assert_eq!(python_codec("macintosh"), Some("mac-roman"));
+        assert_eq!(python_codec("UTF8"), Some("utf-8"));
+        assert_eq!(python_codec("x-unknown"), None);
+        assert_eq!(python_codec("iso-1252"), None);
+        assert_eq!(python_codec("hex"), None, "not a text encoding: LookupError in Python");
+    }
+
+    #[test]
+    fn latin1_is_not_windows_1252() {
+        let (text, d) = decode_html(b"<meta charset=iso-8859-1>\x80\x93\xe9").unwrap();
+        assert_eq!(d.codec, "iso8859-1");
+        assert!(text.ends_with("\u{80}\u{93}\u{e9}"));
+    }
+
+    #[test]
+    fn cp1252_undefined_bytes_are_replaced() {
+        let (text, _) = decode_html(b"<meta charset=windows-1252>\x80\x81\x9d").unwrap();
+        assert!(text.ends_with("\u{20ac}\u{FFFD}\u{FFFD}"));
+    }
+
+    #[test]
+    fn ascii_replaces_high_bytes() {
+        let (text, _) = decode_html(b"<meta charset=us-ascii>\xe9").unwrap();
+        assert!(text.ends_with('\u{FFFD}'));
+    }
+
+    #[test]
+    fn declared_charset_wins_over_valid_utf8() {
+        let (text, _) = decode_html("<meta charset=iso-8859-1>é".as_bytes()).unwrap();
+        assert!(text.ends_with("\u{c3}\u{a9}"));
+    }
+
+    #[test]
+    fn unknown_label_falls_back_to_utf8_then_replacement() {
+        let (text, d) = decode_html("<meta charset=x-unknown>é".as_bytes()).unwrap();
+        assert_eq!((d.codec, text.ends_with('é')), ("utf-8", true));
+        let (text, d) = decode_html(b"ab\xffcd").unwrap();
+        assert_eq!((d.codec, text.as_ref()), ("utf-8/replace", "ab\u{FFFD}cd"));
+    }
+
+    #[test]
+    fn utf8_bom_survives_as_feff() {
+        let (text, _) = decode_html(b"\xEF\xBB\xBF<p>x</p>").unwrap();
+        assert!(text.starts_with('\u{FEFF}'));
+    }
+
+    #[test]
+    fn non_ascii_label_is_an_error() {
+        assert_eq!(decode_html(b"<meta charset=\xe9>").unwrap_err(), DecodeError::NonAsciiLabel);
+    }
+}

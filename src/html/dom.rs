@@ -1,0 +1,446 @@
+//! A lean html5ever tree: one arena of nodes linked by index, built by our own `TreeSink`.
+//!
+//! The algorithms need element names, text and (for a few elements) one attribute, never a mutable
+//! DOM, so the sink keeps exactly that. Compared with `markup5ever_rcdom` there is no `Rc` per node,
+//! no attribute vectors and no recursive drop, and a page with 100,000 nested elements is just a
+//! longer vector.
+
+use std::borrow::Cow;
+use std::cell::{Cell, RefCell};
+
+use html5ever::interface::tree_builder::{ElementFlags, NodeOrText, QuirksMode, TreeSink};
+use html5ever::tendril::{StrTendril, TendrilSink};
+use html5ever::tree_builder::TreeBuilderOpts;
+use html5ever::{Attribute, LocalName, ParseOpts, QualName, local_name, ns, parse_document};
+
+/// Index of a node in [`Page::nodes`].
+pub type NodeId = u32;
+/// "No node" in a link.
+pub const NONE: NodeId = NodeId::MAX;
+/// The document node is always the first.
+pub const DOCUMENT: NodeId = 0;
+
+/// What a node is.
+#[derive(Debug, Clone)]
+pub enum NodeKind {
+    Document,
+    Element(Element),
+    Text(StrTendril),
+    Comment,
+    /// Doctype or processing instruction: no text, never rendered.
+    Other,
+}
+
+/// An element: its name as libxml2 would spell it (lower case), and what the algorithms read.
+#[derive(Debug, Clone)]
+pub struct Element {
+    pub name: LocalName,
+    /// The children of a `<template>` live in this document fragment, not among its children.
+    pub template_contents: NodeId,
+    /// `<link rel="...stylesheet...">`, which jusText's cleaner removes.
+    pub is_stylesheet_link: bool,
+}
+
+/// A node with its links.
+#[derive(Debug, Clone)]
+pub struct Node {
+    pub parent: NodeId,
+    pub prev_sibling: NodeId,
+    pub next_sibling: NodeId,
+    pub first_child: NodeId,
+    pub last_child: NodeId,
+    pub kind: NodeKind,
+}
+
+/// A parsed page.
+#[derive(Debug, Clone)]
+pub struct Page {
+    pub nodes: Vec<Node>,
+    /// True when the source had an explicit `<head` start tag (html5ever always makes a head;
+    /// libxml2 only when one is written or head content appears).
+    pub explicit_head_tag: bool,
+}
+
+impl Page {
+    /// Parses a decoded page with html5ever, scripting disabled so `<noscript>` holds markup (as in
+    /// libxml2). U+0000 becomes U+FFFD first, as libxml2 2.14 does (html5ever would drop it).
+    pub fn parse(html: &str) -> Page {
+        let html: Cow<str> = if html.contains('\0') { Cow::Owned(html.replace('\0', "\u{FFFD}")) } else { Cow::Borrowed(html) };
+        let opts = ParseOpts {
+            tree_builder: TreeBuilderOpts { scripting_enabled: false, ..Default::default() },
+            ..Default::default()
+        };
+        let nodes = parse_document(Sink::default(), opts).one(StrTendril::from_slice(&html));
+        Page { nodes, explicit_head_tag: has_head_start_tag(html.as_bytes()) }
+    }
+
+    pub fn node(&self, id: NodeId) -> &Node {
+        &self.nodes[id as usize]
+    }
+
+    pub fn element(&self, id: NodeId) -> Option<&Element> {
+        match &self.nodes.get(id as usize)?.kind {
+            NodeKind::Element(e) => Some(e),
+            _ => None,
+        }
+    }
+
+    /// The children of `id` in order (for a template, its contents).
+    pub fn children(&self, id: NodeId) -> Children<'_> {
+        let first = match self.element(id) {
+            Some(e) if e.template_contents != NONE => self.node(e.template_contents).first_child,
+            _ => self.node(id).first_child,
+        };
+        Children { page: self, next: first }
+    }
+
+    /// The first child element of `parent` with the given name.
+    pub fn child_element(&self, parent: NodeId, name: &LocalName) -> Option<NodeId> {
+        self.children(parent).find(|&c| self.element(c).is_some_and(|e| &e.name == name))
+    }
+
+    /// `<html>`, `<head>` and `<body>` (or `<frameset>` in place of the body).
+    pub fn html(&self) -> Option<NodeId> {
+        self.child_element(DOCUMENT, &local_name!("html"))
+    }
+}
+
+pub struct Children<'a> {
+    page: &'a Page,
+    next: NodeId,
+}
+
+impl Iterator for Children<'_> {
+    type Item = NodeId;
+    fn next(&mut self) -> Option<NodeId> {
+        if self.next == NONE {
+            return None;
+        }
+        let current = self.next;
+        self.next = self.page.node(current).next_sibling;
+        Some(current)
+    }
+}
+
+fn has_head_start_tag(html: &[u8]) -> bool {
+    html.windows(6).any(|w| {
+        w[0] == b'<' && w[1..5].eq_ignore_ascii_case(b"head") && matches!(w[5], b'>' | b'/' | b' ' | b'\t' | b'\n' | b'\r' | 0x0c)
+    })
+}
+
+/// The handle carries the element's name so `elem_name` needs no borrow of the arena.
+#[derive(Clone, Debug)]
+struct Handle {
+    id: NodeId,
+    name: QualName,
+}
+
+struct Sink {
+    nodes: RefCell<Vec<Node>>,
+    document_name: QualName,
+    quirks: Cell<QuirksMode>,
+}
+
+impl Default for Sink {
+    fn default() -> Self {
+        let document = Node {
+            parent: NONE,
+            prev_sibling: NONE,
+            next_sibling: NONE,
+            first_child: NONE,
+            last_child: NONE,
+            kind: NodeKind::Document,
+        };
+        Sink {
+            nodes: RefCell::new(vec![document]),
+            document_name: QualName::new(None, ns!(), local_name!("")),
+            quirks: Cell::new(QuirksMode::NoQuirks),
+        }
+    }
+}
+
+impl Sink {
+    fn handle(&self, id: NodeId) -> Handle {
+        Handle { id, name: self.document_name.clone() }
+    }
+
+    fn new_node(&self, kind: NodeKind) -> NodeId {
+        let mut nodes = self.nodes.borrow_mut();
+        let id = nodes.len() as NodeId;
+        nodes.push(Node { parent: NONE, prev_sibling: NONE, next_sibling: NONE, first_child: NONE, last_child: NONE, kind });
+        id
+    }
+
+    fn detach(nodes: &mut [Node], id: NodeId) {
+        let Node { parent, prev_sibling: prev, next_sibling: next, .. } = nodes[id as usize];
+        if next != NONE {
+            nodes[next as usize].prev_sibling = prev;
+        } else if parent != NONE {
+            nodes[parent as usize].last_child = prev;
+        }
+        if prev != NONE {
+            nodes[prev as usize].next_sibling = next;
+        } else if parent != NONE {
+            nodes[parent as usize].first_child = next;
+        }
+        let node = &mut nodes[id as usize];
+        node.parent = NONE;
+        node.prev_sibling = NONE;
+        node.next_sibling = NONE;
+    }
+
+    fn append_node(nodes: &mut [Node], parent: NodeId, child: NodeId) {
+        Self::detach(nodes, child);
+        let last = nodes[parent as usize].last_child;
+        nodes[child as usize].parent = parent;
+        nodes[child as usize].prev_sibling = last;
+        if last != NONE {
+            nodes[last as usize].next_sibling = child;
+        } else {
+            nodes[parent as usize].first_child = child;
+        }
+        nodes[parent as usize].last_child = child;
+    }
+
+    fn insert_before(nodes: &mut [Node], sibling: NodeId, child: NodeId) {
+        Self::detach(nodes, child);
+        let Node { parent, prev_sibling: prev, .. } = nodes[sibling as usize];
+        nodes[child as usize].parent = parent;
+        nodes[child as usize].next_sibling = sibling;
+        nodes[child as usize].prev_sibling = prev;
+        if prev != NONE {
+            nodes[prev as usize].next_sibling = child;
+        } else if parent != NONE {
+            nodes[parent as usize].first_child = child;
+        }
+        nodes[sibling as usize].prev_sibling = child;
+    }
+
+    /// Appends text to the text node `neighbour` when it is one (html5ever promises adjacent text
+    /// is merged by the sink); returns whether it did.
+    fn merge_text(nodes: &mut [Node], neighbour: NodeId, text: &StrTendril) -> bool {
+        if neighbour == NONE {
+            return false;
+        }
+        if let NodeKind::Text(existing) = &mut nodes[neighbour as usize].kind {
+            existing.push_tendril(text);
+            return true;
+        }
+        false
+    }
+
+    fn node_for(&self, child: NodeOrText<Handle>) -> NodeId {
+        match child {
+            NodeOrText::AppendNode(h) => h.id,
+            NodeOrText::AppendText(text) => self.new_node(NodeKind::Text(text)),
+        }
+    }
+}
+
+fn is_stylesheet(attrs: &[Attribute]) -> bool {
+    attrs
+        .iter()
+        .any(|a| a.name.local == local_name!("rel") && a.value.to_ascii_lowercase().contains("stylesheet"))
+}
+
+impl TreeSink for Sink {
+    type Handle = Handle;
+    type Output = Vec<Node>;
+    type ElemName<'a> = &'a QualName;
+
+    fn finish(self) -> Vec<Node> {
+        self.nodes.into_inner()
+    }
+
+    fn parse_error(&self, _msg: Cow<'static, str>) {}
+
+    fn get_document(&self) -> Handle {
+        self.handle(DOCUMENT)
+    }
+
+    fn elem_name<'a>(&'a self, target: &'a Handle) -> &'a QualName {
+        &target.name
+    }
+
+    fn create_element(&self, name: QualName, attrs: Vec<Attribute>, flags: ElementFlags) -> Handle {
+        let template_contents = if flags.template { self.new_node(NodeKind::Document) } else { NONE };
+        // libxml2's HTML parser lower-cases every tag name and knows no SVG/MathML camel case.
+        let local = if name.local.bytes().any(|b| b.is_ascii_uppercase()) {
+            LocalName::from(name.local.to_ascii_lowercase())
+        } else {
+            name.local.clone()
+        };
+        let is_stylesheet_link = name.local == local_name!("link") && is_stylesheet(&attrs);
+        let element = Element { name: local, template_contents, is_stylesheet_link };
+        let id = self.new_node(NodeKind::Element(element));
+        Handle { id, name }
+    }
+
+    fn create_comment(&self, _text: StrTendril) -> Handle {
+        self.handle(self.new_node(NodeKind::Comment))
+    }
+
+    fn create_pi(&self, _target: StrTendril, _data: StrTendril) -> Handle {
+        self.handle(self.new_node(NodeKind::Comment))
+    }
+
+    fn append(&self, parent: &Handle, child: NodeOrText<Handle>) {
+        if let NodeOrText::AppendText(text) = &child {
+            let last = self.nodes.borrow()[parent.id as usize].last_child;
+            if Self::merge_text(&mut self.nodes.borrow_mut(), last, text) {
+                return;
+            }
+        }
+        let child = self.node_for(child);
+        Self::append_node(&mut self.nodes.borrow_mut(), parent.id, child);
+    }
+
+    fn append_based_on_parent_node(&self, element: &Handle, prev_element: &Handle, child: NodeOrText<Handle>) {
+        if self.nodes.borrow()[element.id as usize].parent != NONE {
+            self.append_before_sibling(element, child);
+        } else {
+            self.append(prev_element, child);
+        }
+    }
+
+    fn append_doctype_to_document(&self, _name: StrTendril, _public_id: StrTendril, _system_id: StrTendril) {
+        let id = self.new_node(NodeKind::Other);
+        Self::append_node(&mut self.nodes.borrow_mut(), DOCUMENT, id);
+    }
+
+    fn get_template_contents(&self, target: &Handle) -> Handle {
+        let contents = match &self.nodes.borrow()[target.id as usize].kind {
+            NodeKind::Element(e) if e.template_contents != NONE => e.template_contents,
+            // html5ever promises a template; a stray call gets the element itself, not a panic.
+            _ => target.id,
+        };
+        self.handle(contents)
+    }
+
+    fn same_node(&self, x: &Handle, y: &Handle) -> bool {
+        x.id == y.id
+    }
+
+    fn set_quirks_mode(&self, mode: QuirksMode) {
+        self.quirks.set(mode);
+    }
+
+    fn append_before_sibling(&self, sibling: &Handle, child: NodeOrText<Handle>) {
+        if let NodeOrText::AppendText(text) = &child {
+            let prev = self.nodes.borrow()[sibling.id as usize].prev_sibling;
+            if Self::merge_text(&mut self.nodes.borrow_mut(), prev, text) {
+                return;
+            }
+        }
+        let child = self.node_for(child);
+        Self::insert_before(&mut self.nodes.borrow_mut(), sibling.id, child);
+    }
+
+    fn add_attrs_if_missing(&self, target: &Handle, attrs: Vec<Attribute>) {
+        if target.name.local == local_name!("link") && is_stylesheet(&attrs) {
+            if let NodeKind::Element(e) = &mut self.nodes.borrow_mut()[target.id as usize].kind {
+                e.is_stylesheet_link = true;
+            }
+        }
+    }
+
+    fn remove_from_parent(&self, target: &Handle) {
+        Self::detach(&mut self.nodes.borrow_mut(), target.id);
+    }
+
+    fn reparent_children(&self, node: &Handle, new_parent: &Handle) {
+        let mut nodes = self.nodes.borrow_mut();
+        let mut child = nodes[node.id as usize].first_child;
+        while child != NONE {
+            let next = nodes[child as usize].next_sibling;
+            Self::append_node(&mut nodes, new_parent.id, child);
+            child = next;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn outline(page: &Page, id: NodeId, out: &mut String) {
+        match &page.node(id).kind {
+            NodeKind::Element(e) => {
+                out.push('<');
+                out.push_str(&e.name);
+                out.push('>');
+                for c in page.children(id) {
+                    outline(page, c, out);
+                }
+                out.push_str("</");
+                out.push_str(&e.name);
+                out.push('>');
+            }
+            NodeKind::Text(t) => out.push_str(t),
+            NodeKind::Comment => out.push_str("<!---->"),
+            NodeKind::Document | NodeKind::Other => {
+                for c in page.children(id) {
+                    outline(page, c, out);
+                }
+            }
+        }
+    }
+
+    fn tree(html: &str) -> String {
+        let page = Page::parse(html);
+        let mut out = String::new();
+        outline(&page, DOCUMENT, &mut out);
+        out
+    }
+
+    #[test]
+    fn builds_skeleton_and_merges_text() {
+        assert_eq!(tree("<p>a<!--c-->b</p>"), "<html><head></head><body><p>a<!---->b</p></body></html>");
+        assert_eq!(tree("a&amp;b"), "<html><head></head><body>a&b</body></html>");
+    }
+
+    #[test]
+    fn foster_parenting_and_misnesting_do_not_panic() {
+        assert_eq!(
+            tree("<table>x<tr><td>1</table>"),
+            "<html><head></head><body>x<table><tbody><tr><td>1</td></tr></tbody></table></body></html>"
+        );
+        assert_eq!(tree("<b>1<p>2</b>3</p>"), "<html><head></head><body><b>1</b><p><b>2</b>3</p></body></html>");
+    }
+
+    #[test]
+    fn template_contents_are_children() {
+        assert_eq!(tree("<template><p>x</p></template>"), "<html><head><template><p>x</p></template></head><body></body></html>");
+    }
+
+    #[test]
+    fn nul_becomes_replacement_character() {
+        assert_eq!(tree("<p>a\0b</p>"), "<html><head></head><body><p>a\u{FFFD}b</p></body></html>");
+    }
+
+    #[test]
+    fn svg_names_are_lower_cased() {
+        assert!(tree("<svg><foreignObject>x</foreignObject></svg>").contains("<foreignobject>x</foreignobject>"));
+    }
+
+    #[test]
+    fn stylesheet_links_are_flagged() {
+        let page = Page::parse("<link rel='Alternate StyleSheet'><link rel=icon>");
+        let flags: Vec<bool> = page
+            .nodes
+            .iter()
+            .filter_map(|n| match &n.kind {
+                NodeKind::Element(e) if e.name == local_name!("link") => Some(e.is_stylesheet_link),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(flags, [true, false]);
+    }
+
+    #[test]
+    fn deep_nesting_builds_without_recursion() {
+        let html = "<div>".repeat(100_000);
+        let page = Page::parse(&html);
+        assert!(page.nodes.len() > 100_000);
+    }
+}

@@ -1,0 +1,9 @@
+//! Page input: bytes or text in, one parsed tree out, shared by every algorithm of the crate.
+
+pub mod decode;
+pub mod dom;
+mod python_codecs;
+pub mod text;
+
+pub use decode::{DecodeError, Decoding, decode_html};
+pub use dom::{NodeId, NodeKind, Page};

@@ -1,0 +1,153 @@
+//! jusText's context-free classification and context-sensitive revision.
+
+use super::{Params, Paragraph, ParagraphClass};
+use crate::stoplists::Stoplist;
+
+/// `re.search(r"\bh\d\b", dom_path)` with Python's Unicode word characters and digits.
+pub fn is_heading_path(dom_path: &str) -> bool {
+    let chars: Vec<char> = dom_path.chars().collect();
+    let is_word = |c: char| c.is_alphanumeric() || c == '_';
+    (0..chars.len().saturating_sub(1)).any(|i| {
+        chars[i] == 'h'
+            && (i == 0 || !is_word(chars[i - 1]))
+            && chars[i + 1].is_numeric()
+            && chars.get(i + 2).is_none_or(|&c| !is_word(c))
+    })
+}
+
+/// Counts the words of `text` (already normalised: only `' '` and `'\n'` separate words) that are
+/// in the stoplist after lower-casing.
+pub fn stopwords_count(text: &str, stoplist: &Stoplist, scratch: &mut String) -> usize {
+    text.split([' ', '\n'])
+        .filter(|w| !w.is_empty())
+        .filter(|w| stoplist.contains_lowercased(w, scratch))
+        .count()
+}
+
+/// The context-free class of one paragraph (jusText's `classify_paragraphs`, rules in order).
+pub fn context_free_class(p: &Paragraph, params: &Params) -> ParagraphClass {
+    use ParagraphClass::*;
+    if p.link_density() > params.max_link_density {
+        Bad
+    } else if p.text.contains('\u{a9}') || p.text.contains("&copy") {
+        Bad
+    } else if p.dom_path.contains("select") {
+        Bad
+    } else if (p.length as f64) < params.length_low as f64 {
+        if p.chars_count_in_links > 0 { Bad } else { Short }
+    } else {
+        let density = p.stopword_density();
+        if density >= params.stopwords_high {
+            if p.length > params.length_high { Good } else { NearGood }
+        } else if density >= params.stopwords_low {
+            NearGood
+        } else {
+            Bad
+        }
+    }
+}
+
+/// The nearest good/bad class on each side of every paragraph, skipping shorts (and neargoods when
+/// `ignore_neargood`); the document edge counts as bad. Computed for all paragraphs in two passes so
+/// long runs of short paragraphs stay linear.
+fn neighbours(classes: &[ParagraphClass], ignore_neargood: bool) -> (Vec<ParagraphClass>, Vec<ParagraphClass>) {
+    use ParagraphClass::*;
+    let is_anchor = |c: ParagraphClass| matches!(c, Good | Bad) || (c == NearGood && !ignore_neargood);
+    let mut prev = Vec::with_capacity(classes.len());
+    let mut last = Bad;
+    for &c in classes {
+        prev.push(last);
+        if is_anchor(c) {
+            last = c;
+        }
+    }
+    let mut next = vec![Bad; classes.len()];
+    let mut last = Bad;
+    for (i, &c) in classes.iter().enumerate().rev() {
+        next[i] = last;
+        if is_anchor(c) {
+            last = c;
+        }
+    }
+    (prev, next)
+}
+
+/// Heading stages: a heading at `i` whose class is `from` becomes `to` when a good paragraph
+/// follows within `max_heading_distance` characters.
+fn promote_headings(paragraphs: &mut [Paragraph], params: &Params, eligible: impl Fn(&Paragraph) -> bool, to: ParagraphClass) {
+    for i in 0..paragraphs.len() {
+        if !(paragraphs[i].heading && eligible(&paragraphs[i])) {
+            continue;
+        }
+        let mut distance = 0usize;
+        let mut j = i + 1;
+        while j < paragraphs.len() && distance <= params.max_heading_distance {
+            if paragraphs[j].class == ParagraphClass::Good {
+                paragraphs[i].class = to;
+                break;
+            }
+            distance += paragraphs[j].length;
+            j += 1;
+        }
+    }
+}
+
+/// jusText's `revise_paragraph_classification`.
+pub fn revise(paragraphs: &mut [Paragraph], params: &Params) {
+    use ParagraphClass::*;
+    for p in paragraphs.iter_mut() {
+        p.class = p.cf_class;
+    }
+    if params.good_headings_stage {
+        // Stage 1 as the thesis and jusText < 3.0 have it; dead code in 3.0.2.
+        promote_headings(paragraphs, params, |p| p.class == Short, NearGood);
+    }
+
+    // Stage 2: short paragraphs, decided on the classes before any of them changes.
+    let classes: Vec<ParagraphClass> = paragraphs.iter().map(|p| p.class).collect();
+    let (prev_ignoring, next_ignoring) = neighbours(&classes, true);
+    let (prev_with, next_with) = neighbours(&classes, false);
+    for (i, p) in paragraphs.iter_mut().enumerate() {
+        if classes[i] != Short {
+            continue;
+        }
+        let (prev, next) = (prev_ignoring[i], next_ignoring[i]);
+        p.class = if prev == Good && next == Good {
+            Good
+        } else if prev == Bad && next == Bad {
+            Bad
+        } else if (prev == Bad && prev_with[i] == NearGood) || (next == Bad && next_with[i] == NearGood) {
+            Good
+        } else {
+            Bad
+        };
+    }
+
+    // Stage 3: near-good paragraphs. Every run of them lies between the same two anchors, so
+    // deciding all of them on one snapshot equals jusText's in-place loop.
+    let classes: Vec<ParagraphClass> = paragraphs.iter().map(|p| p.class).collect();
+    let (prev, next) = neighbours(&classes, true);
+    for (i, p) in paragraphs.iter_mut().enumerate() {
+        if classes[i] == NearGood {
+            p.class = if prev[i] == Bad && next[i] == Bad { Bad } else { Good };
+        }
+    }
+
+    // Stage 4: more good headings.
+    promote_headings(paragraphs, params, |p| p.class == Bad && p.cf_class != Bad, Good);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn heading_regex_like_python() {
+        for path in ["html.body.h1", "h2.div", "div.h1-x", "div.my-h3", "div.h7", "div.h0"] {
+            assert!(is_heading_path(path), "{path}");
+        }
+        for path in ["html.body.h10", "div.th", "div.h", "div.xh1", "div.h1x", "div.h_1", "div.h1_"] {
+            assert!(!is_heading_path(path), "{path}");
+        }
+    }
+}

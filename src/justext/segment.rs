@@ -1,0 +1,314 @@
+//! jusText's preprocessing (lxml_html_clean's `Cleaner` with jusText's options) and paragraph
+//! segmentation (`ParagraphMaker` over `lxml.sax.saxify`), done in one walk of the tree.
+//!
+//! The cleaner's effect on the event stream is: killed nodes disappear with their content, dropped
+//! elements lose their start and end events but keep their content, and in both cases the text on
+//! either side becomes one string. The walk reproduces this by collecting text in a pending buffer
+//! that only a start or end event of a kept element flushes.
+
+use html5ever::LocalName;
+
+use super::root::Root;
+use crate::html::dom::{NONE, NodeKind, Page};
+use crate::html::text::{is_blank, normalize_whitespace, push_normalized, py_strip};
+
+/// A paragraph as segmentation makes it, before classification.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Segment {
+    /// Normalised, stripped text.
+    pub text: String,
+    /// Length of `text` in code points.
+    pub length: usize,
+    pub words_count: usize,
+    /// Code points of (normalised, unstripped) text inside `<a>`; may exceed `length`.
+    pub chars_count_in_links: usize,
+    pub tags_count: i32,
+    pub dom_path: String,
+    pub xpath: String,
+}
+
+/// Why a page yields no paragraphs at all, where jusText raises.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SegmentError {
+    /// lxml refuses to merge text holding ASCII control characters when the cleaner removes a
+    /// node between two strings ("All strings must be XML compatible").
+    #[error("text with control characters merged across a removed element")]
+    ControlCharactersMerged,
+}
+
+/// What the cleaner does with an element.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Action {
+    Keep,
+    /// Removed with its content (`drop_tree`; the tail stays).
+    Kill,
+    /// Start and end tags removed, content kept (`drop_tag`).
+    Drop,
+}
+
+fn cleaner_action(name: &LocalName, is_stylesheet_link: bool) -> Action {
+    match &**name {
+        "head" | "script" | "style" | "applet" | "button" | "input" | "select" | "textarea" | "base" => Action::Kill,
+        "link" if is_stylesheet_link => Action::Kill,
+        // `param` is void: killing it (outside applet/object) and dropping it both only remove it.
+        "form" | "iframe" | "embed" | "layer" | "object" | "param" => Action::Drop,
+        _ => Action::Keep,
+    }
+}
+
+/// jusText's `PARAGRAPH_TAGS`.
+fn is_paragraph_tag(name: &str) -> bool {
+    matches!(
+        name,
+        "body" | "blockquote" | "caption" | "center" | "col" | "colgroup" | "dd" | "div" | "dl" | "dt" | "fieldset"
+            | "form" | "legend" | "optgroup" | "option" | "p" | "pre" | "table" | "td" | "textarea" | "tfoot" | "th"
+            | "thead" | "tr" | "ul" | "li" | "h1" | "h2" | "h3" | "h4" | "h5" | "h6"
+    )
+}
+
+/// Characters lxml will not store in a string it assigns (`_utf8`'s check): ASCII controls other
+/// than tab, line feed and carriage return.
+fn has_xml_invalid_control(s: &str) -> bool {
+    s.bytes().any(|b| b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r'))
+}
+
+/// `PathInfo`: the open elements with their sibling order, for `dom_path` and `xpath`.
+#[derive(Default)]
+struct PathInfo {
+    /// (name, order among same-named siblings so far)
+    elements: Vec<(LocalName, u32)>,
+    /// Per open element, how many children of each name it has had; reused across elements.
+    counters: Vec<Vec<(LocalName, u32)>>,
+}
+
+impl PathInfo {
+    fn push(&mut self, name: &LocalName) {
+        let depth = self.elements.len();
+        let order = if depth == 0 {
+            1 // jusText gives the root level a fresh counter every time
+        } else {
+            let siblings = &mut self.counters[depth - 1];
+            match siblings.iter_mut().find(|(n, _)| n == name) {
+                Some((_, k)) => {
+                    *k += 1;
+                    *k
+                }
+                None => {
+                    siblings.push((name.clone(), 1));
+                    1
+                }
+            }
+        };
+        if self.counters.len() <= depth {
+            self.counters.push(Vec::new());
+        }
+        self.counters[depth].clear();
+        self.elements.push((name.clone(), order));
+    }
+
+    fn pop(&mut self) {
+        self.elements.pop();
+    }
+
+    fn write_dom(&self, out: &mut String) {
+        out.clear();
+        for (i, (name, _)) in self.elements.iter().enumerate() {
+            if i > 0 {
+                out.push('.');
+            }
+            out.push_str(name);
+        }
+    }
+
+    fn write_xpath(&self, out: &mut String) {
+        use std::fmt::Write;
+        out.clear();
+        out.push('/');
+        for (i, (name, order)) in self.elements.iter().enumerate() {
+            if i > 0 {
+                out.push('/');
+            }
+            let _ = write!(out, "{name}[{order}]");
+        }
+    }
+}
+
+/// `ParagraphMaker`: turns start/end/characters events into paragraphs.
+#[derive(Default)]
+struct ParagraphMaker {
+    path: PathInfo,
+    segments: Vec<Segment>,
+    // The paragraph being built.
+    text_nodes: String,
+    has_text_nodes: bool,
+    chars_count_in_links: usize,
+    tags_count: i32,
+    dom_path: String,
+    xpath: String,
+    link: bool,
+    br: bool,
+}
+
+impl ParagraphMaker {
+    fn new_paragraph(&mut self) {
+        if self.has_text_nodes {
+            let text = normalize_whitespace(py_strip(&self.text_nodes));
+            if !text.is_empty() {
+                self.segments.push(Segment {
+                    length: text.chars().count(),
+                    words_count: text.split([' ', '\n']).filter(|w| !w.is_empty()).count(),
+                    text,
+                    chars_count_in_links: self.chars_count_in_links,
+                    tags_count: self.tags_count,
+                    dom_path: self.dom_path.clone(),
+                    xpath: self.xpath.clone(),
+                });
+            }
+        }
+        self.text_nodes.clear();
+        self.has_text_nodes = false;
+        self.chars_count_in_links = 0;
+        self.tags_count = 0;
+        self.path.write_dom(&mut self.dom_path);
+        self.path.write_xpath(&mut self.xpath);
+    }
+
+    fn append_text(&mut self, text: &str) -> usize {
+        let before = self.text_nodes.len();
+        push_normalized(&mut self.text_nodes, text);
+        self.has_text_nodes = true;
+        self.text_nodes[before..].chars().count()
+    }
+
+    fn start(&mut self, name: &LocalName) {
+        self.path.push(name);
+        if is_paragraph_tag(name) || (self.br && &**name == "br") {
+            if &**name == "br" {
+                // the <br><br> separator does not count as a tag of the paragraph
+                self.tags_count -= 1;
+            }
+            self.new_paragraph();
+        } else {
+            self.br = &**name == "br";
+            if self.br {
+                self.append_text(" ");
+            } else if &**name == "a" {
+                self.link = true;
+            }
+            self.tags_count += 1;
+        }
+    }
+
+    fn end(&mut self, name: &LocalName) {
+        self.path.pop();
+        if is_paragraph_tag(name) {
+            self.new_paragraph();
+        }
+        if &**name == "a" {
+            self.link = false;
+        }
+    }
+
+    fn characters(&mut self, content: &str) {
+        if is_blank(content) {
+            return;
+        }
+        let added = self.append_text(content);
+        if self.link {
+            self.chars_count_in_links += added;
+        }
+        self.br = false;
+    }
+}
+
+/// Text collected between two events of kept elements.
+#[derive(Default)]
+struct PendingText {
+    text: String,
+    /// A removed node has been passed since the last flush.
+    removed_since_flush: bool,
+    /// Text was appended after a removed node, so lxml assigned a merged string.
+    merged: bool,
+}
+
+impl PendingText {
+    fn push(&mut self, s: &str) {
+        if self.removed_since_flush && !self.text.is_empty() {
+            self.merged = true;
+        }
+        self.text.push_str(s);
+    }
+
+    fn flush(&mut self, maker: &mut ParagraphMaker) -> Result<(), SegmentError> {
+        if self.merged && has_xml_invalid_control(&self.text) {
+            return Err(SegmentError::ControlCharactersMerged);
+        }
+        if !self.text.is_empty() {
+            maker.characters(&self.text);
+        }
+        self.text.clear();
+        self.removed_since_flush = false;
+        self.merged = false;
+        Ok(())
+    }
+}
+
+/// One open element during the walk: its next child to visit, and the name to close it with
+/// (`None` for an element the cleaner dropped).
+struct Frame {
+    next: u32,
+    close: Option<LocalName>,
+}
+
+/// Cleans and segments the tree under `root` into jusText's paragraphs, in document order.
+pub fn segment(page: &Page, root: &Root) -> Result<Vec<Segment>, SegmentError> {
+    let mut maker = ParagraphMaker::default();
+    maker.new_paragraph();
+    let root_action = match page.element(root.node) {
+        Some(e) => cleaner_action(&e.name, e.is_stylesheet_link),
+        None => Action::Keep,
+    };
+    if root_action == Action::Kill {
+        // lxml clears a root it should kill: nothing is left to segment
+        return Ok(Vec::new());
+    }
+    let root_name = if root_action == Action::Drop { LocalName::from("div") } else { root.name.clone() };
+
+    let mut pending = PendingText::default();
+    maker.start(&root_name);
+    let mut stack = vec![Frame { next: page.children(root.node).next().unwrap_or(NONE), close: Some(root_name) }];
+    while let Some(frame) = stack.last_mut() {
+        let id = frame.next;
+        if id == NONE {
+            let closed = stack.pop().and_then(|f| f.close);
+            match closed {
+                Some(name) => {
+                    pending.flush(&mut maker)?;
+                    maker.end(&name);
+                }
+                None => pending.removed_since_flush = true,
+            }
+            continue;
+        }
+        frame.next = page.node(id).next_sibling;
+        match &page.node(id).kind {
+            NodeKind::Text(t) => pending.push(t),
+            NodeKind::Element(e) => match cleaner_action(&e.name, e.is_stylesheet_link) {
+                Action::Kill => pending.removed_since_flush = true,
+                Action::Drop => {
+                    pending.removed_since_flush = true;
+                    stack.push(Frame { next: page.children(id).next().unwrap_or(NONE), close: None });
+                }
+                Action::Keep => {
+                    pending.flush(&mut maker)?;
+                    maker.start(&e.name);
+                    stack.push(Frame { next: page.children(id).next().unwrap_or(NONE), close: Some(e.name.clone()) });
+                }
+            },
+            NodeKind::Comment | NodeKind::Other | NodeKind::Document => pending.removed_since_flush = true,
+        }
+    }
+    pending.flush(&mut maker)?;
+    maker.new_paragraph();
+    Ok(maker.segments)
+}

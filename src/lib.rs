@@ -1,0 +1,24 @@
+//! # datafusion-webtext
+//!
+//! Web-corpus cleaning as SQL: jusText boilerplate removal, stopword density and (to come)
+//! boilerpipe and onion de-duplication as Apache DataFusion functions.
+//!
+//! The algorithm modules ([`html`], [`justext`], [`stoplists`]) are plain Rust over `&str` and
+//! know nothing of DataFusion; [`udf`] turns Arrow arrays into calls of them.
+//!
+//! ```no_run
+//! # async fn demo() -> datafusion::error::Result<()> {
+//! use datafusion::prelude::*;
+//! let mut ctx = SessionContext::new();
+//! datafusion_webtext::register_all(&mut ctx)?;
+//! ctx.register_parquet("crawl", "crawl.parquet", ParquetReadOptions::default()).await?;
+//! ctx.sql("SELECT url, justext(html, 'English') AS text FROM crawl").await?.show().await?;
+//! # Ok(()) }
+//! ```
+
+pub mod html;
+pub mod justext;
+pub mod stoplists;
+pub mod udf;
+
+pub use udf::{all_scalar, functions, register_all};
