@@ -1,6 +1,7 @@
 //! jusText's context-free classification and context-sensitive revision.
 
 use super::{Params, Paragraph, ParagraphClass};
+use crate::html::text::is_py_space;
 use crate::stoplists::Stoplist;
 
 /// `re.search(r"\bh\d\b", dom_path)` with Python's Unicode word characters and digits.
@@ -15,13 +16,25 @@ pub fn is_heading_path(dom_path: &str) -> bool {
     })
 }
 
-/// Counts the words of `text` (already normalised: only `' '` and `'\n'` separate words) that are
-/// in the stoplist after lower-casing.
+/// Counts the words of `text` (split on Python whitespace, punctuation kept) that are in the
+/// stoplist after lower-casing.
 pub fn stopwords_count(text: &str, stoplist: &Stoplist, scratch: &mut String) -> usize {
-    text.split([' ', '\n'])
-        .filter(|w| !w.is_empty())
-        .filter(|w| stoplist.contains_lowercased(w, scratch))
-        .count()
+    words(text).filter(|w| stoplist.contains_lowercased(w, scratch)).count()
+}
+
+/// `text.split()` in Python.
+fn words(text: &str) -> impl Iterator<Item = &str> {
+    text.split(is_py_space).filter(|w| !w.is_empty())
+}
+
+/// jusText's stopword density of any text: stopwords over words, 0 without words.
+pub fn stopword_density(text: &str, stoplist: &Stoplist, scratch: &mut String) -> f64 {
+    let (mut total, mut stop) = (0usize, 0usize);
+    for w in words(text) {
+        total += 1;
+        stop += usize::from(stoplist.contains_lowercased(w, scratch));
+    }
+    if total == 0 { 0.0 } else { stop as f64 / total as f64 }
 }
 
 /// The context-free class of one paragraph (jusText's `classify_paragraphs`, rules in order).
@@ -33,7 +46,7 @@ pub fn context_free_class(p: &Paragraph, params: &Params) -> ParagraphClass {
         Bad
     } else if p.dom_path.contains("select") {
         Bad
-    } else if (p.length as f64) < params.length_low as f64 {
+    } else if p.length < params.length_low {
         if p.chars_count_in_links > 0 { Bad } else { Short }
     } else {
         let density = p.stopword_density();

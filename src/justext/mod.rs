@@ -11,6 +11,7 @@
 //! ```
 
 pub mod classify;
+pub mod options;
 pub mod root;
 pub mod segment;
 

@@ -9,7 +9,7 @@
 use html5ever::LocalName;
 
 use super::root::Root;
-use crate::html::dom::{NONE, NodeKind, Page};
+use crate::html::dom::{NONE, NodeId, NodeKind, Page};
 use crate::html::text::{is_blank, normalize_whitespace, push_normalized, py_strip};
 
 /// A paragraph as segmentation makes it, before classification.
@@ -253,11 +253,23 @@ impl PendingText {
     }
 }
 
-/// One open element during the walk: its next child to visit, and the name to close it with
-/// (`None` for an element the cleaner dropped).
+/// One open element during the walk: its next child to visit, and how it ends.
 struct Frame {
-    next: u32,
-    close: Option<LocalName>,
+    next: NodeId,
+    close: Close,
+}
+
+enum Close {
+    /// A kept element: an end event.
+    Element(LocalName),
+    /// An element the cleaner dropped: no event, but the text around it merges.
+    Dropped,
+    /// An element libxml2 would not have built: nothing at all.
+    Transparent,
+}
+
+fn first_child(page: &Page, id: NodeId) -> NodeId {
+    page.children(id).next().unwrap_or(NONE)
 }
 
 /// Cleans and segments the tree under `root` into jusText's paragraphs, in document order.
@@ -276,33 +288,37 @@ pub fn segment(page: &Page, root: &Root) -> Result<Vec<Segment>, SegmentError> {
 
     let mut pending = PendingText::default();
     maker.start(&root_name);
-    let mut stack = vec![Frame { next: page.children(root.node).next().unwrap_or(NONE), close: Some(root_name) }];
+    let mut stack = vec![Frame { next: first_child(page, root.node), close: Close::Element(root_name) }];
     while let Some(frame) = stack.last_mut() {
         let id = frame.next;
         if id == NONE {
-            let closed = stack.pop().and_then(|f| f.close);
-            match closed {
-                Some(name) => {
+            match stack.pop().map(|f| f.close) {
+                Some(Close::Element(name)) => {
                     pending.flush(&mut maker)?;
                     maker.end(&name);
                 }
-                None => pending.removed_since_flush = true,
+                Some(Close::Dropped) => pending.removed_since_flush = true,
+                Some(Close::Transparent) | None => {}
             }
             continue;
         }
         frame.next = page.node(id).next_sibling;
         match &page.node(id).kind {
             NodeKind::Text(t) => pending.push(t),
+            // libxml2 builds no implied <tbody>: its rows are children of the table.
+            NodeKind::Element(e) if e.implied => {
+                stack.push(Frame { next: first_child(page, id), close: Close::Transparent });
+            }
             NodeKind::Element(e) => match cleaner_action(&e.name, e.is_stylesheet_link) {
                 Action::Kill => pending.removed_since_flush = true,
                 Action::Drop => {
                     pending.removed_since_flush = true;
-                    stack.push(Frame { next: page.children(id).next().unwrap_or(NONE), close: None });
+                    stack.push(Frame { next: first_child(page, id), close: Close::Dropped });
                 }
                 Action::Keep => {
                     pending.flush(&mut maker)?;
                     maker.start(&e.name);
-                    stack.push(Frame { next: page.children(id).next().unwrap_or(NONE), close: Some(e.name.clone()) });
+                    stack.push(Frame { next: first_child(page, id), close: Close::Element(e.name.clone()) });
                 }
             },
             NodeKind::Comment | NodeKind::Other | NodeKind::Document => pending.removed_since_flush = true,

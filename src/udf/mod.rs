@@ -1,12 +1,75 @@
-//! The DataFusion layer.
-use std::sync::Arc;
+//! The DataFusion layer: one file per SQL function, all sharing [`common`]'s row loop.
+//!
+//! ```no_run
+//! # fn demo() -> datafusion::error::Result<()> {
+//! use datafusion::prelude::*;
+//! use datafusion_webtext::functions::justext;
+//! let mut ctx = SessionContext::new();
+//! datafusion_webtext::register_all(&mut ctx)?;
+//! // DataFrame users need no SQL:
+//! let expr = justext(col("html"), lit("English"));
+//! # let _ = expr; Ok(()) }
+//! ```
+
+mod common;
+pub mod justext;
+pub mod justext_paragraphs;
+pub mod stopword_density;
+
+use std::sync::{Arc, LazyLock};
+
 use datafusion::error::Result;
 use datafusion::execution::FunctionRegistry;
 use datafusion::logical_expr::ScalarUDF;
 
-pub fn all_scalar() -> Vec<Arc<ScalarUDF>> { vec![] }
+macro_rules! singleton {
+    ($fn_name:ident, $ty:ty) => {
+        /// The shared instance of this SQL function.
+        pub fn $fn_name() -> Arc<ScalarUDF> {
+            static UDF: LazyLock<Arc<ScalarUDF>> = LazyLock::new(|| Arc::new(ScalarUDF::from(<$ty>::default())));
+            Arc::clone(&UDF)
+        }
+    };
+}
+
+singleton!(justext_udf, justext::JustextFunc);
+singleton!(justext_paragraphs_udf, justext_paragraphs::JustextParagraphsFunc);
+singleton!(stopword_density_udf, stopword_density::StopwordDensityFunc);
+
+/// Every scalar function of the crate.
+pub fn all_scalar() -> Vec<Arc<ScalarUDF>> {
+    vec![justext_udf(), justext_paragraphs_udf(), stopword_density_udf()]
+}
+
+/// Registers every function of the crate (a `SessionContext` or `SessionState` is a registry).
 pub fn register_all(registry: &mut dyn FunctionRegistry) -> Result<()> {
-    for f in all_scalar() { registry.register_udf(f)?; }
+    for udf in all_scalar() {
+        registry.register_udf(udf)?;
+    }
     Ok(())
 }
-pub mod functions {}
+
+/// Expression builders, for DataFrame users: `justext(col("html"), lit("English"))`.
+pub mod functions {
+    use datafusion::logical_expr::Expr;
+
+    /// `justext(html, language)`.
+    pub fn justext(html: Expr, language: Expr) -> Expr {
+        super::justext_udf().call(vec![html, language])
+    }
+
+    /// `justext(html, language, options)`.
+    pub fn justext_with_options(html: Expr, language: Expr, options: Expr) -> Expr {
+        super::justext_udf().call(vec![html, language, options])
+    }
+
+    /// `justext_paragraphs(html, language)`.
+    pub fn justext_paragraphs(html: Expr, language: Expr) -> Expr {
+        super::justext_paragraphs_udf().call(vec![html, language])
+    }
+
+    /// `stopword_density(text, language)`.
+    pub fn stopword_density(text: Expr, language: Expr) -> Expr {
+        super::stopword_density_udf().call(vec![text, language])
+    }
+}

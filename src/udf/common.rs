@@ -1,0 +1,195 @@
+//! What every function of the pack shares: accepted input types, the row loop over any Arrow
+//! string or binary array, constant arguments, and the jusText configuration they carry.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::LazyLock;
+
+use datafusion::arrow::array::{Array, ArrayRef, AsArray};
+use datafusion::arrow::compute::take;
+use datafusion::arrow::datatypes::DataType;
+use datafusion::common::{Result, ScalarValue, exec_err, plan_err};
+use datafusion::logical_expr::{ColumnarValue, DocSection};
+
+use crate::justext::{JustextError, Paragraph, Params, justext_html, decode_for_justext};
+use crate::stoplists::Stoplist;
+
+pub(crate) const DOC_SECTION: DocSection = DocSection {
+    include: true,
+    label: "Web text functions",
+    description: Some("Boilerplate removal and text statistics for web pages (datafusion-webtext)."),
+};
+
+/// One row of page input: text is used as is, bytes are decoded the way the algorithm's original does.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum PageRef<'a> {
+    Text(&'a str),
+    Bytes(&'a [u8]),
+}
+
+fn is_text_or_binary(t: &DataType) -> bool {
+    use DataType::*;
+    match t {
+        Utf8 | LargeUtf8 | Utf8View | Binary | LargeBinary | BinaryView | Null => true,
+        Dictionary(_, value) => is_text_or_binary(value),
+        _ => false,
+    }
+}
+
+fn is_text(t: &DataType) -> bool {
+    use DataType::*;
+    match t {
+        Utf8 | LargeUtf8 | Utf8View | Null => true,
+        Dictionary(_, value) => is_text(value),
+        _ => false,
+    }
+}
+
+/// Planning-time check of argument types: `(data [, constant string]...)`, with `max_args` in all.
+/// Types are returned unchanged, so dictionaries and views reach the function as they are.
+pub(crate) fn check_arg_types(function: &str, arg_types: &[DataType], max_args: usize, data: &str) -> Result<Vec<DataType>> {
+    if arg_types.is_empty() || arg_types.len() > max_args {
+        return plan_err!("{function}: takes 1 to {max_args} arguments, got {}", arg_types.len());
+    }
+    let data_ok = if data == "text" { is_text(&arg_types[0]) } else { is_text_or_binary(&arg_types[0]) };
+    if !data_ok {
+        let expected = if data == "text" { "a string" } else { "a string or binary" };
+        return plan_err!("{function}: argument 1 ({data}) must be {expected} column, got {}", arg_types[0]);
+    }
+    for (i, t) in arg_types.iter().enumerate().skip(1) {
+        if !is_text(t) {
+            return plan_err!("{function}: argument {} must be a string literal, got {t}", i + 1);
+        }
+    }
+    Ok(arg_types.to_vec())
+}
+
+/// Reads a constant string argument: a literal at planning time (`ReturnFieldArgs`), a scalar at
+/// execution, or row 0 of an array where a host (FFI) turned the constant into an array.
+pub(crate) fn constant_string(function: &str, position: usize, name: &str, value: Option<&ScalarValue>) -> Result<Option<String>> {
+    match value {
+        None => plan_err!("{function}: argument {position} ({name}) must be a constant string literal"),
+        Some(v) if v.is_null() => plan_err!("{function}: argument {position} ({name}) must not be NULL"),
+        Some(ScalarValue::Utf8(s) | ScalarValue::LargeUtf8(s) | ScalarValue::Utf8View(s)) => Ok(s.clone()),
+        Some(ScalarValue::Dictionary(_, inner)) => constant_string(function, position, name, Some(inner)),
+        Some(other) => plan_err!("{function}: argument {position} ({name}) must be a string, got {}", other.data_type()),
+    }
+}
+
+/// The constant arguments at execution time, as scalars.
+pub(crate) fn execution_constants(args: &[ColumnarValue]) -> Result<Vec<Option<ScalarValue>>> {
+    args.iter()
+        .map(|a| match a {
+            ColumnarValue::Scalar(s) => Ok(Some(s.clone())),
+            ColumnarValue::Array(a) if !a.is_empty() => Ok(Some(ScalarValue::try_from_array(a, 0)?)),
+            ColumnarValue::Array(_) => Ok(None),
+        })
+        .collect()
+}
+
+/// Language and parameters of a jusText call, from its constant arguments.
+#[derive(Debug, Clone)]
+pub(crate) struct JustextConfig {
+    pub stoplist: &'static Stoplist,
+    pub params: Params,
+}
+
+/// The language value that selects jusText's language-independent mode.
+pub(crate) const NO_LANGUAGE: &str = "none";
+
+static KNOWN_LANGUAGES: LazyLock<String> = LazyLock::new(|| Stoplist::languages().collect::<Vec<_>>().join(", "));
+
+/// Resolves a language name: a stoplist, or `none` for the language-independent mode.
+pub(crate) fn stoplist_for(function: &str, position: usize, language: &str) -> Result<(&'static Stoplist, bool)> {
+    if language.eq_ignore_ascii_case(NO_LANGUAGE) {
+        return Ok((Stoplist::empty(), true));
+    }
+    match Stoplist::by_name(language) {
+        Some(s) => Ok((s, false)),
+        None => plan_err!(
+            "{function}: unknown language '{language}' (argument {position}); known: {NO_LANGUAGE}, {}",
+            *KNOWN_LANGUAGES
+        ),
+    }
+}
+
+impl JustextConfig {
+    /// `(html [, language [, options]])`: the constants after the html column.
+    pub(crate) fn from_constants(function: &str, constants: &[Option<&ScalarValue>]) -> Result<Self> {
+        let language = match constants.get(1) {
+            Some(v) => constant_string(function, 2, "language", *v)?.unwrap_or_default(),
+            None => "English".to_owned(),
+        };
+        let (stoplist, independent) = stoplist_for(function, 2, &language)?;
+        let mut params = if independent { Params::default().language_independent() } else { Params::default() };
+        if let Some(v) = constants.get(2) {
+            let options = constant_string(function, 3, "options", *v)?.unwrap_or_default();
+            params = match params.with_options(&options) {
+                Ok(p) => p,
+                Err(e) => return plan_err!("{function}: invalid options (argument 3): {e}"),
+            };
+        }
+        Ok(JustextConfig { stoplist, params })
+    }
+
+    pub(crate) fn from_args(function: &str, args: &[ColumnarValue]) -> Result<Self> {
+        let constants = execution_constants(args)?;
+        let refs: Vec<Option<&ScalarValue>> = constants.iter().map(Option::as_ref).collect();
+        Self::from_constants(function, &refs)
+    }
+
+    /// jusText on one page; `None` where it fails (empty document, undecodable, or a bug of ours
+    /// that panicked: one bad page must not end the query).
+    pub(crate) fn run(&self, page: PageRef<'_>) -> Option<Vec<Paragraph>> {
+        let result = catch_unwind(AssertUnwindSafe(|| -> Result<Vec<Paragraph>, JustextError> {
+            match page {
+                PageRef::Text(t) => justext_html(t, self.stoplist, &self.params),
+                PageRef::Bytes(b) => justext_html(&decode_for_justext(b)?, self.stoplist, &self.params),
+            }
+        }));
+        result.ok().and_then(Result::ok)
+    }
+}
+
+/// Calls `f` with every row of a (non-dictionary) string or binary array.
+pub(crate) fn for_each_page(array: &dyn Array, mut f: impl FnMut(Option<PageRef<'_>>)) -> Result<()> {
+    macro_rules! rows {
+        ($typed:expr, $wrap:expr) => {{
+            let typed = $typed;
+            for i in 0..typed.len() {
+                f(typed.is_valid(i).then(|| $wrap(typed.value(i))));
+            }
+        }};
+    }
+    match array.data_type() {
+        DataType::Utf8 => rows!(array.as_string::<i32>(), PageRef::Text),
+        DataType::LargeUtf8 => rows!(array.as_string::<i64>(), PageRef::Text),
+        DataType::Utf8View => rows!(array.as_string_view(), PageRef::Text),
+        DataType::Binary => rows!(array.as_binary::<i32>(), PageRef::Bytes),
+        DataType::LargeBinary => rows!(array.as_binary::<i64>(), PageRef::Bytes),
+        DataType::BinaryView => rows!(array.as_binary_view(), PageRef::Bytes),
+        DataType::Null => (0..array.len()).for_each(|_| f(None)),
+        other => return exec_err!("unsupported input type {other}"),
+    }
+    Ok(())
+}
+
+/// Applies an array kernel to a column or scalar. Dictionaries are computed once per distinct
+/// value and expanded with their keys.
+pub(crate) fn apply(input: &ColumnarValue, kernel: impl Fn(&dyn Array) -> Result<ArrayRef>) -> Result<ColumnarValue> {
+    let on_array = |a: &ArrayRef| -> Result<ArrayRef> {
+        match a.as_any_dictionary_opt() {
+            Some(dict) => {
+                let values = kernel(dict.values().as_ref())?;
+                Ok(take(values.as_ref(), dict.keys(), None)?)
+            }
+            None => kernel(a.as_ref()),
+        }
+    };
+    match input {
+        ColumnarValue::Array(a) => Ok(ColumnarValue::Array(on_array(a)?)),
+        ColumnarValue::Scalar(s) => {
+            let out = on_array(&s.to_array_of_size(1)?)?;
+            Ok(ColumnarValue::Scalar(ScalarValue::try_from_array(&out, 0)?))
+        }
+    }
+}

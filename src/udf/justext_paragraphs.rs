@@ -1,0 +1,184 @@
+//! `justext_paragraphs(html [, language [, options]])`: every paragraph jusText sees, with its
+//! classes and measures, as `List<Struct>` for `UNNEST`.
+
+use std::sync::{Arc, LazyLock};
+
+use datafusion::arrow::array::{
+    Array, ArrayRef, BooleanBuilder, Float64Builder, Int32Builder, ListArray, StringBuilder, StructArray,
+};
+use datafusion::arrow::buffer::{NullBuffer, OffsetBuffer};
+use datafusion::arrow::datatypes::{DataType, Field, FieldRef, Fields};
+use datafusion::common::Result;
+use datafusion::logical_expr::{
+    ColumnarValue, Documentation, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature, Volatility,
+};
+
+use super::common::{DOC_SECTION, JustextConfig, apply, check_arg_types, for_each_page};
+use crate::justext::Paragraph;
+
+const NAME: &str = "justext_paragraphs";
+
+static FIELDS: LazyLock<Fields> = LazyLock::new(|| {
+    Fields::from(vec![
+        Field::new("index", DataType::Int32, false),
+        Field::new("text", DataType::Utf8, false),
+        Field::new("class", DataType::Utf8, false),
+        Field::new("context_free_class", DataType::Utf8, false),
+        Field::new("heading", DataType::Boolean, false),
+        Field::new("length", DataType::Int32, false),
+        Field::new("word_count", DataType::Int32, false),
+        Field::new("link_chars", DataType::Int32, false),
+        Field::new("stopword_count", DataType::Int32, false),
+        Field::new("link_density", DataType::Float64, false),
+        Field::new("stopword_density", DataType::Float64, false),
+        Field::new("dom_path", DataType::Utf8, false),
+        Field::new("xpath", DataType::Utf8, false),
+    ])
+});
+
+fn list_type() -> DataType {
+    DataType::List(Arc::new(Field::new_list_field(DataType::Struct(FIELDS.clone()), false)))
+}
+
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub struct JustextParagraphsFunc {
+    signature: Signature,
+}
+
+impl Default for JustextParagraphsFunc {
+    fn default() -> Self {
+        JustextParagraphsFunc { signature: Signature::user_defined(Volatility::Immutable) }
+    }
+}
+
+static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
+    Documentation::builder(
+        DOC_SECTION,
+        "All paragraphs jusText finds in an HTML page, good and bad, in document order, as a list of \
+         structs {index, text, class ('good'|'bad'), context_free_class ('good'|'bad'|'short'|'neargood'), \
+         heading, length (characters), word_count, link_chars (characters inside links, counted unstripped \
+         as jusText does, so link_density can exceed 1), stopword_count, link_density, stopword_density, \
+         dom_path, xpath}. UNNEST gives one row per paragraph. NULL for NULL input and for pages jusText \
+         cannot process; an empty list for a page without text.",
+        "justext_paragraphs(html [, language [, options]])",
+    )
+    .with_sql_example(
+        "SELECT p['class'], p['text']\nFROM (SELECT unnest(justext_paragraphs(html, 'English')) AS p FROM crawl);",
+    )
+    .with_argument("html", "The page: Utf8, LargeUtf8, Utf8View, Binary, LargeBinary, BinaryView or a dictionary of those.")
+    .with_argument("language", "Constant: as for justext (default 'English'; 'none' for the language-independent mode).")
+    .with_argument("options", "Constant 'key=value, ...' overriding jusText's parameters, as for justext.")
+    .with_related_udf("justext")
+    .build()
+});
+
+impl ScalarUDFImpl for JustextParagraphsFunc {
+    fn name(&self) -> &str {
+        NAME
+    }
+
+    fn signature(&self) -> &Signature {
+        &self.signature
+    }
+
+    fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
+        check_arg_types(NAME, arg_types, 3, "html")
+    }
+
+    fn return_type(&self, _arg_types: &[DataType]) -> Result<DataType> {
+        Ok(list_type())
+    }
+
+    fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
+        JustextConfig::from_constants(NAME, args.scalar_arguments)?;
+        Ok(Arc::new(Field::new(NAME, list_type(), true)))
+    }
+
+    fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
+        let config = JustextConfig::from_args(NAME, &args.args)?;
+        apply(&args.args[0], |pages| paragraph_lists(pages, &config))
+    }
+
+    fn documentation(&self) -> Option<&Documentation> {
+        Some(&DOCUMENTATION)
+    }
+}
+
+/// The struct columns, filled paragraph by paragraph.
+#[derive(Default)]
+struct Columns {
+    index: Int32Builder,
+    text: StringBuilder,
+    class: StringBuilder,
+    cf_class: StringBuilder,
+    heading: BooleanBuilder,
+    length: Int32Builder,
+    word_count: Int32Builder,
+    link_chars: Int32Builder,
+    stopword_count: Int32Builder,
+    link_density: Float64Builder,
+    stopword_density: Float64Builder,
+    dom_path: StringBuilder,
+    xpath: StringBuilder,
+}
+
+fn saturating_i32(n: usize) -> i32 {
+    i32::try_from(n).unwrap_or(i32::MAX)
+}
+
+impl Columns {
+    fn push(&mut self, index: usize, p: &Paragraph) {
+        self.index.append_value(saturating_i32(index));
+        self.text.append_value(&p.text);
+        self.class.append_value(p.class.as_str());
+        self.cf_class.append_value(p.cf_class.as_str());
+        self.heading.append_value(p.heading);
+        self.length.append_value(saturating_i32(p.length));
+        self.word_count.append_value(saturating_i32(p.words_count));
+        self.link_chars.append_value(saturating_i32(p.chars_count_in_links));
+        self.stopword_count.append_value(saturating_i32(p.stopwords_count));
+        self.link_density.append_value(p.link_density());
+        self.stopword_density.append_value(p.stopword_density());
+        self.dom_path.append_value(&p.dom_path);
+        self.xpath.append_value(&p.xpath);
+    }
+
+    fn finish(mut self) -> Result<StructArray> {
+        let columns: Vec<ArrayRef> = vec![
+            Arc::new(self.index.finish()),
+            Arc::new(self.text.finish()),
+            Arc::new(self.class.finish()),
+            Arc::new(self.cf_class.finish()),
+            Arc::new(self.heading.finish()),
+            Arc::new(self.length.finish()),
+            Arc::new(self.word_count.finish()),
+            Arc::new(self.link_chars.finish()),
+            Arc::new(self.stopword_count.finish()),
+            Arc::new(self.link_density.finish()),
+            Arc::new(self.stopword_density.finish()),
+            Arc::new(self.dom_path.finish()),
+            Arc::new(self.xpath.finish()),
+        ];
+        Ok(StructArray::try_new(FIELDS.clone(), columns, None)?)
+    }
+}
+
+fn paragraph_lists(pages: &dyn Array, config: &JustextConfig) -> Result<ArrayRef> {
+    let mut columns = Columns::default();
+    let mut offsets = Vec::with_capacity(pages.len() + 1);
+    let mut valid = Vec::with_capacity(pages.len());
+    let mut count = 0i32;
+    offsets.push(0i32);
+    for_each_page(pages, |page| {
+        let paragraphs = page.and_then(|p| config.run(p));
+        valid.push(paragraphs.is_some());
+        for (i, p) in paragraphs.iter().flatten().enumerate() {
+            columns.push(i, p);
+            count = count.saturating_add(1);
+        }
+        offsets.push(count);
+    })?;
+    let field = Arc::new(Field::new_list_field(DataType::Struct(FIELDS.clone()), false));
+    let list = ListArray::try_new(field, OffsetBuffer::new(offsets.into()), Arc::new(columns.finish()?), Some(NullBuffer::from(valid)))?;
+    Ok(Arc::new(list))
+}
