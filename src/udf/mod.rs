@@ -73,3 +73,21 @@ pub mod functions {
         super::stopword_density_udf().call(vec![text, language])
     }
 }
+
+/// The function reference in Markdown, generated from each function's `Documentation` (the
+/// README's reference section is this text; a test keeps them equal).
+pub fn reference_markdown() -> String {
+    let mut out = String::new();
+    for udf in all_scalar() {
+        let Some(doc) = udf.documentation() else { continue };
+        out.push_str(&format!("### `{}`\n\n{}\n\n```sql\n{}\n```\n\n", udf.name(), doc.description, doc.syntax_example));
+        for (name, description) in doc.arguments.iter().flatten() {
+            out.push_str(&format!("- `{name}`: {description}\n"));
+        }
+        if let Some(example) = &doc.sql_example {
+            out.push_str(&format!("\nExample:\n\n```sql\n{example}\n```\n"));
+        }
+        out.push('\n');
+    }
+    out
+}

@@ -1,0 +1,69 @@
+//! Criterion benches: the plain jusText call on the bundled pages, and the SQL function's array
+//! entry point over a batch of them.
+
+use std::hint::black_box;
+use std::sync::Arc;
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use datafusion::arrow::array::{ArrayRef, BinaryViewArray};
+use datafusion::arrow::datatypes::{DataType, Field};
+use datafusion::common::config::ConfigOptions;
+use datafusion::common::ScalarValue;
+use datafusion::logical_expr::{ColumnarValue, ScalarFunctionArgs};
+use datafusion_webtext::justext::{Params, justext_bytes};
+use datafusion_webtext::stoplists::Stoplist;
+
+fn pages() -> Vec<Vec<u8>> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+    let mut paths: Vec<_> = std::fs::read_dir(dir.join("edge"))
+        .unwrap()
+        .chain(std::fs::read_dir(&dir).unwrap())
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "html"))
+        .collect();
+    paths.sort();
+    paths.iter().map(|p| std::fs::read(p).unwrap()).collect()
+}
+
+fn plain(c: &mut Criterion) {
+    let pages = pages();
+    let bytes: usize = pages.iter().map(Vec::len).sum();
+    let english = Stoplist::by_name("English").unwrap();
+    let params = Params::default();
+    let mut group = c.benchmark_group("justext_bytes");
+    group.throughput(Throughput::Bytes(bytes as u64));
+    group.bench_function("bundled pages", |b| {
+        b.iter(|| {
+            for p in &pages {
+                let _ = black_box(justext_bytes(p, english, &params));
+            }
+        })
+    });
+    group.finish();
+}
+
+fn sql_function(c: &mut Criterion) {
+    let pages = pages();
+    let rows: Vec<&[u8]> = pages.iter().cycle().take(1024).map(Vec::as_slice).collect();
+    let bytes: usize = rows.iter().map(|r| r.len()).sum();
+    let array: ArrayRef = Arc::new(BinaryViewArray::from(rows));
+    let udf = datafusion_webtext::udf::justext_udf();
+    let mut group = c.benchmark_group("justext_udf");
+    group.throughput(Throughput::Bytes(bytes as u64));
+    group.bench_function("1024 rows BinaryView", |b| {
+        b.iter(|| {
+            let args = ScalarFunctionArgs {
+                args: vec![ColumnarValue::Array(array.clone()), ColumnarValue::Scalar(ScalarValue::Utf8(Some("English".into())))],
+                arg_fields: vec![Arc::new(Field::new("html", DataType::BinaryView, true)), Arc::new(Field::new("l", DataType::Utf8, false))],
+                number_rows: 1024,
+                return_field: Arc::new(Field::new("justext", DataType::Utf8, true)),
+                config_options: Arc::new(ConfigOptions::default()),
+            };
+            black_box(udf.invoke_with_args(args).unwrap())
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, plain, sql_function);
+criterion_main!(benches);
