@@ -17,7 +17,7 @@ fi
 cargo build --quiet --release --example speed_justext
 SAMPLE="$SHARED/eval/speed_sample.txt"
 ours="$(taskset -c 0 target/release/examples/speed_justext "$SAMPLE" "$PAGES")"
-python="$(taskset -c 0 "$VENV/bin/python" benches/python_justext_speed.py "$SAMPLE" "$PAGES")"
+python="$(taskset -c 0 "$VENV/bin/python" benches/compare/python_justext_speed.py "$SAMPLE" "$PAGES")"
 echo "$python"
 echo "$ours"
 py_rate="$(echo "$python" | awk '{print $(NF-3)}')"

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Python jusText 3.0.2 on the speed sample: justext.justext(raw bytes, English) per page, best of 3.
 
-    python3 benches/python_justext_speed.py SPEED_SAMPLE.txt PAGES_DIR
+    python3 benches/compare/python_justext_speed.py SPEED_SAMPLE.txt PAGES_DIR
 """
 import sys
 import time
