@@ -7,8 +7,8 @@ use std::sync::Arc;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use datafusion::arrow::array::{ArrayRef, BinaryViewArray};
 use datafusion::arrow::datatypes::{DataType, Field};
-use datafusion::common::config::ConfigOptions;
 use datafusion::common::ScalarValue;
+use datafusion::common::config::ConfigOptions;
 use datafusion::logical_expr::{ColumnarValue, ScalarFunctionArgs};
 use datafusion_webtext::justext::{Params, justext_bytes};
 use datafusion_webtext::stoplists::Stoplist;
@@ -53,8 +53,14 @@ fn sql_function(c: &mut Criterion) {
     group.bench_function("1024 rows BinaryView", |b| {
         b.iter(|| {
             let args = ScalarFunctionArgs {
-                args: vec![ColumnarValue::Array(array.clone()), ColumnarValue::Scalar(ScalarValue::Utf8(Some("English".into())))],
-                arg_fields: vec![Arc::new(Field::new("html", DataType::BinaryView, true)), Arc::new(Field::new("l", DataType::Utf8, false))],
+                args: vec![
+                    ColumnarValue::Array(array.clone()),
+                    ColumnarValue::Scalar(ScalarValue::Utf8(Some("English".into()))),
+                ],
+                arg_fields: vec![
+                    Arc::new(Field::new("html", DataType::BinaryView, true)),
+                    Arc::new(Field::new("l", DataType::Utf8, false)),
+                ],
                 number_rows: 1024,
                 return_field: Arc::new(Field::new("justext", DataType::Utf8, true)),
                 config_options: Arc::new(ConfigOptions::default()),

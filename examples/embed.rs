@@ -15,13 +15,26 @@ use datafusion::prelude::*;
 
 fn write_bundled_pages() -> Result<String> {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
-    let mut paths: Vec<_> = std::fs::read_dir(dir.join("edge"))?.chain(std::fs::read_dir(&dir)?).filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|x| x == "html")).collect();
+    let mut paths: Vec<_> = std::fs::read_dir(dir.join("edge"))?
+        .chain(std::fs::read_dir(&dir)?)
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "html"))
+        .collect();
     paths.sort();
-    let urls: Vec<String> = paths.iter().map(|p| format!("file://{}", p.display())).collect();
-    let pages: Vec<Vec<u8>> = paths.iter().map(std::fs::read).collect::<std::io::Result<_>>()?;
+    let urls: Vec<String> = paths
+        .iter()
+        .map(|p| format!("file://{}", p.display()))
+        .collect();
+    let pages: Vec<Vec<u8>> = paths
+        .iter()
+        .map(std::fs::read)
+        .collect::<std::io::Result<_>>()?;
     let batch = RecordBatch::try_from_iter([
         ("url", Arc::new(StringArray::from(urls)) as ArrayRef),
-        ("html", Arc::new(BinaryArray::from_iter_values(pages.iter())) as ArrayRef),
+        (
+            "html",
+            Arc::new(BinaryArray::from_iter_values(pages.iter())) as ArrayRef,
+        ),
     ])?;
     let out = std::env::temp_dir().join("webtext-bundled-pages.parquet");
     let mut writer = ArrowWriter::try_new(std::fs::File::create(&out)?, batch.schema(), None)?;
@@ -38,7 +51,8 @@ async fn main() -> Result<()> {
     };
     let mut ctx = SessionContext::new();
     datafusion_webtext::register_all(&mut ctx)?;
-    ctx.register_parquet("crawl", &path, ParquetReadOptions::default()).await?;
+    ctx.register_parquet("crawl", &path, ParquetReadOptions::default())
+        .await?;
 
     // The main job: one cleaned text per page.
     ctx.sql(

@@ -62,10 +62,15 @@ fn check(dir: &str, oracle_file: &str) {
         match (&page.error, ours) {
             (Some(_), Err(_)) => {}
             (None, Ok(ours)) => {
-                let expected: Vec<Vec<String>> = page.paragraphs.iter().map(fields_of_oracle).collect();
+                let expected: Vec<Vec<String>> =
+                    page.paragraphs.iter().map(fields_of_oracle).collect();
                 let got: Vec<Vec<String>> = ours.iter().map(fields_of_ours).collect();
                 if expected != got {
-                    let i = expected.iter().zip(&got).position(|(e, g)| e != g).unwrap_or(expected.len().min(got.len()));
+                    let i = expected
+                        .iter()
+                        .zip(&got)
+                        .position(|(e, g)| e != g)
+                        .unwrap_or(expected.len().min(got.len()));
                     failures.push(format!(
                         "{} ({} vs {} paragraphs), first difference at {i}:\n  expected {:?}\n  got      {:?}",
                         page.id,
@@ -76,10 +81,20 @@ fn check(dir: &str, oracle_file: &str) {
                     ));
                 }
             }
-            (e, o) => failures.push(format!("{}: oracle error {e:?}, ours {:?}", page.id, o.map(|p| p.len()))),
+            (e, o) => failures.push(format!(
+                "{}: oracle error {e:?}, ours {:?}",
+                page.id,
+                o.map(|p| p.len())
+            )),
         }
     }
-    assert!(failures.is_empty(), "{} of {} pages differ:\n{}", failures.len(), pages.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} pages differ:\n{}",
+        failures.len(),
+        pages.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]

@@ -6,14 +6,15 @@ use std::sync::Arc;
 
 use common::{data_dir, oracle_kept_text, read_oracle};
 use datafusion::arrow::array::{
-    Array, ArrayRef, AsArray, BinaryArray, BinaryViewArray, DictionaryArray, LargeBinaryArray, LargeStringArray,
-    RecordBatch, StringArray, StringViewArray,
+    Array, ArrayRef, AsArray, BinaryArray, BinaryViewArray, DictionaryArray, LargeBinaryArray,
+    LargeStringArray, RecordBatch, StringArray, StringViewArray,
 };
 use datafusion::arrow::datatypes::{Float64Type, Int32Type};
 use datafusion::prelude::*;
 
 fn context() -> SessionContext {
-    let mut ctx = SessionContext::new_with_config(SessionConfig::new().with_information_schema(true));
+    let mut ctx =
+        SessionContext::new_with_config(SessionConfig::new().with_information_schema(true));
     datafusion_webtext::register_all(&mut ctx).unwrap();
     ctx
 }
@@ -32,11 +33,23 @@ fn columns_of_every_type(html: &[u8]) -> Vec<(&'static str, ArrayRef)> {
     let dict: DictionaryArray<Int32Type> = strings.iter().copied().collect();
     vec![
         ("Utf8", Arc::new(StringArray::from(strings.to_vec()))),
-        ("LargeUtf8", Arc::new(LargeStringArray::from(strings.to_vec()))),
-        ("Utf8View", Arc::new(StringViewArray::from(strings.to_vec()))),
+        (
+            "LargeUtf8",
+            Arc::new(LargeStringArray::from(strings.to_vec())),
+        ),
+        (
+            "Utf8View",
+            Arc::new(StringViewArray::from(strings.to_vec())),
+        ),
         ("Binary", Arc::new(BinaryArray::from(bytes.to_vec()))),
-        ("LargeBinary", Arc::new(LargeBinaryArray::from(bytes.to_vec()))),
-        ("BinaryView", Arc::new(BinaryViewArray::from(bytes.to_vec()))),
+        (
+            "LargeBinary",
+            Arc::new(LargeBinaryArray::from(bytes.to_vec())),
+        ),
+        (
+            "BinaryView",
+            Arc::new(BinaryViewArray::from(bytes.to_vec())),
+        ),
         ("Dictionary(Int32, Utf8)", Arc::new(dict)),
     ]
 }
@@ -53,18 +66,30 @@ fn only_column(batches: &[RecordBatch]) -> ArrayRef {
 #[tokio::test]
 async fn justext_keeps_what_python_keeps_for_every_input_type() {
     let (html, expected) = river();
-    assert!(expected.contains("When the river moved its bed"), "fixture sanity: {expected}");
+    assert!(
+        expected.contains("When the river moved its bed"),
+        "fixture sanity: {expected}"
+    );
     for (type_name, column) in columns_of_every_type(&html) {
         let ctx = context();
         let batch = RecordBatch::try_from_iter([("html", column)]).unwrap();
         ctx.register_batch("pages", batch).unwrap();
-        let out = only_column(&query(&ctx, "SELECT justext(html) FROM pages").await.unwrap());
-        let out = datafusion::arrow::compute::cast(&out, &datafusion::arrow::datatypes::DataType::Utf8).unwrap();
+        let out = only_column(
+            &query(&ctx, "SELECT justext(html) FROM pages")
+                .await
+                .unwrap(),
+        );
+        let out =
+            datafusion::arrow::compute::cast(&out, &datafusion::arrow::datatypes::DataType::Utf8)
+                .unwrap();
         let out = out.as_string::<i32>();
         assert_eq!(out.len(), 3, "{type_name}");
         assert_eq!(out.value(0), expected, "{type_name}");
         assert!(out.is_null(1), "{type_name}: NULL in gives NULL out");
-        assert!(out.is_null(2), "{type_name}: an empty page is an empty document, which jusText rejects");
+        assert!(
+            out.is_null(2),
+            "{type_name}: an empty page is an empty document, which jusText rejects"
+        );
     }
 }
 
@@ -73,11 +98,17 @@ async fn justext_on_a_literal_and_with_language_and_options() {
     let ctx = context();
     let (html, expected) = river();
     let html = String::from_utf8(html).unwrap().replace('\'', "''");
-    let sql = format!("SELECT justext('{html}'), justext('{html}', 'english'), justext('{html}', 'English', 'length_low=0')");
+    let sql = format!(
+        "SELECT justext('{html}'), justext('{html}', 'english'), justext('{html}', 'English', 'length_low=0')"
+    );
     let batches = query(&ctx, &sql).await.unwrap();
     let row = &batches[0];
     assert_eq!(row.column(0).as_string::<i32>().value(0), expected);
-    assert_eq!(row.column(1).as_string::<i32>().value(0), expected, "language names are case-insensitive");
+    assert_eq!(
+        row.column(1).as_string::<i32>().value(0),
+        expected,
+        "language names are case-insensitive"
+    );
     // With length_low=0 nothing is short: "By a local writer" (4 words, 3 stopwords) becomes good.
     let no_shorts = row.column(2).as_string::<i32>().value(0);
     assert!(no_shorts.contains("By a local writer") && !expected.contains("By a local writer"));
@@ -87,29 +118,76 @@ async fn justext_on_a_literal_and_with_language_and_options() {
 async fn language_independent_mode_keeps_long_link_free_paragraphs() {
     let ctx = context();
     let long = "Lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor incididunt ut labore et dolore magna aliqua ut enim ad minim veniam quis nostrud exercitation ullamco laboris nisi ut aliquip ex ea commodo consequat";
-    assert!(long.len() > 200, "longer than length_high, so good rather than neargood");
-    let sql = format!("SELECT justext('<p>{long}</p><p>short</p>', 'none'), justext('<p>{long}</p>', 'English')");
+    assert!(
+        long.len() > 200,
+        "longer than length_high, so good rather than neargood"
+    );
+    let sql = format!(
+        "SELECT justext('<p>{long}</p><p>short</p>', 'none'), justext('<p>{long}</p>', 'English')"
+    );
     let batches = query(&ctx, &sql).await.unwrap();
     assert_eq!(batches[0].column(0).as_string::<i32>().value(0), long);
-    assert_eq!(batches[0].column(1).as_string::<i32>().value(0), "", "no English stopwords: bad");
+    assert_eq!(
+        batches[0].column(1).as_string::<i32>().value(0),
+        "",
+        "no English stopwords: bad"
+    );
 }
 
 #[tokio::test]
 async fn bad_arguments_are_planning_errors_naming_function_and_argument() {
     let ctx = context();
-    ctx.register_batch("pages", RecordBatch::try_from_iter([("html", Arc::new(StringArray::from(vec!["<p>x</p>"])) as ArrayRef), ("lang", Arc::new(StringArray::from(vec!["English"])) as ArrayRef)]).unwrap()).unwrap();
+    ctx.register_batch(
+        "pages",
+        RecordBatch::try_from_iter([
+            (
+                "html",
+                Arc::new(StringArray::from(vec!["<p>x</p>"])) as ArrayRef,
+            ),
+            (
+                "lang",
+                Arc::new(StringArray::from(vec!["English"])) as ArrayRef,
+            ),
+        ])
+        .unwrap(),
+    )
+    .unwrap();
     let cases = [
-        ("SELECT justext(html, 'Englsh') FROM pages", "justext: unknown language 'Englsh' (argument 2); known: none, Afrikaans, Albanian"),
-        ("SELECT justext(html, lang) FROM pages", "justext: argument 2 (language) must be a constant string literal"),
-        ("SELECT justext(html, 'English', 'length_low=x') FROM pages", "justext: invalid options (argument 3): option length_low: 'x' is not a whole number >= 0"),
-        ("SELECT justext_paragraphs(html, 'English', 'colour=red') FROM pages", "justext_paragraphs: invalid options (argument 3): unknown option 'colour'"),
-        ("SELECT justext(42) FROM pages", "justext: argument 1 (html) must be a string or binary column, got Int64"),
-        ("SELECT stopword_density(html, 'Xx') FROM pages", "stopword_density: unknown language 'Xx' (argument 2)"),
-        ("SELECT justext(html, NULL) FROM pages", "justext: argument 2 (language) must not be NULL"),
+        (
+            "SELECT justext(html, 'Englsh') FROM pages",
+            "justext: unknown language 'Englsh' (argument 2); known: none, Afrikaans, Albanian",
+        ),
+        (
+            "SELECT justext(html, lang) FROM pages",
+            "justext: argument 2 (language) must be a constant string literal",
+        ),
+        (
+            "SELECT justext(html, 'English', 'length_low=x') FROM pages",
+            "justext: invalid options (argument 3): option length_low: 'x' is not a whole number >= 0",
+        ),
+        (
+            "SELECT justext_paragraphs(html, 'English', 'colour=red') FROM pages",
+            "justext_paragraphs: invalid options (argument 3): unknown option 'colour'",
+        ),
+        (
+            "SELECT justext(42) FROM pages",
+            "justext: argument 1 (html) must be a string or binary column, got Int64",
+        ),
+        (
+            "SELECT stopword_density(html, 'Xx') FROM pages",
+            "stopword_density: unknown language 'Xx' (argument 2)",
+        ),
+        (
+            "SELECT justext(html, NULL) FROM pages",
+            "justext: argument 2 (language) must not be NULL",
+        ),
     ];
     for (sql, expected) in cases {
         let err = query(&ctx, sql).await.expect_err(sql).to_string();
-        assert!(err.contains(expected), "{sql}\n  error: {err}\n  expected to contain: {expected}");
+        assert!(
+            err.contains(expected),
+            "{sql}\n  error: {err}\n  expected to contain: {expected}"
+        );
     }
 }
 
@@ -118,7 +196,15 @@ async fn justext_paragraphs_unnests_to_python_justexts_paragraphs() {
     let (html, _) = river();
     let oracle = read_oracle(&data_dir().join("river.justext-3.0.2.jsonl.gz"));
     let ctx = context();
-    ctx.register_batch("pages", RecordBatch::try_from_iter([("html", Arc::new(BinaryArray::from(vec![html.as_slice()])) as ArrayRef)]).unwrap()).unwrap();
+    ctx.register_batch(
+        "pages",
+        RecordBatch::try_from_iter([(
+            "html",
+            Arc::new(BinaryArray::from(vec![html.as_slice()])) as ArrayRef,
+        )])
+        .unwrap(),
+    )
+    .unwrap();
     let sql = "SELECT p['index'], p['text'], p['class'], p['context_free_class'], p['heading'], p['length'], \
                p['word_count'], p['link_density'], p['stopword_density'], p['dom_path'] \
                FROM (SELECT unnest(justext_paragraphs(html, 'English')) AS p FROM pages)";
@@ -128,24 +214,62 @@ async fn justext_paragraphs_unnests_to_python_justexts_paragraphs() {
     let b = &batches[0];
     for (i, p) in oracle[0].paragraphs.iter().enumerate() {
         assert_eq!(b.column(0).as_primitive::<Int32Type>().value(i), i as i32);
-        assert_eq!(b.column(1).as_string::<i32>().value(i), p["text"].as_str().unwrap());
-        assert_eq!(b.column(2).as_string::<i32>().value(i), p["class_type"].as_str().unwrap());
-        assert_eq!(b.column(3).as_string::<i32>().value(i), p["cf_class"].as_str().unwrap());
-        assert_eq!(b.column(4).as_boolean().value(i), p["heading"].as_bool().unwrap());
-        assert_eq!(i64::from(b.column(5).as_primitive::<Int32Type>().value(i)), p["length"].as_i64().unwrap());
-        assert_eq!(i64::from(b.column(6).as_primitive::<Int32Type>().value(i)), p["words_count"].as_i64().unwrap());
-        assert_eq!(b.column(7).as_primitive::<Float64Type>().value(i), p["links_density"].as_f64().unwrap());
-        assert_eq!(b.column(8).as_primitive::<Float64Type>().value(i), p["stopwords_density"].as_f64().unwrap());
-        assert_eq!(b.column(9).as_string::<i32>().value(i), p["dom_path"].as_str().unwrap());
+        assert_eq!(
+            b.column(1).as_string::<i32>().value(i),
+            p["text"].as_str().unwrap()
+        );
+        assert_eq!(
+            b.column(2).as_string::<i32>().value(i),
+            p["class_type"].as_str().unwrap()
+        );
+        assert_eq!(
+            b.column(3).as_string::<i32>().value(i),
+            p["cf_class"].as_str().unwrap()
+        );
+        assert_eq!(
+            b.column(4).as_boolean().value(i),
+            p["heading"].as_bool().unwrap()
+        );
+        assert_eq!(
+            i64::from(b.column(5).as_primitive::<Int32Type>().value(i)),
+            p["length"].as_i64().unwrap()
+        );
+        assert_eq!(
+            i64::from(b.column(6).as_primitive::<Int32Type>().value(i)),
+            p["words_count"].as_i64().unwrap()
+        );
+        assert_eq!(
+            b.column(7).as_primitive::<Float64Type>().value(i),
+            p["links_density"].as_f64().unwrap()
+        );
+        assert_eq!(
+            b.column(8).as_primitive::<Float64Type>().value(i),
+            p["stopwords_density"].as_f64().unwrap()
+        );
+        assert_eq!(
+            b.column(9).as_string::<i32>().value(i),
+            p["dom_path"].as_str().unwrap()
+        );
     }
 }
 
 #[tokio::test]
 async fn justext_paragraphs_gives_null_for_null_and_empty_list_for_textless_page() {
     let ctx = context();
-    let batches = query(&ctx, "SELECT justext_paragraphs(NULL), cardinality(justext_paragraphs('<p> </p>'))").await.unwrap();
+    let batches = query(
+        &ctx,
+        "SELECT justext_paragraphs(NULL), cardinality(justext_paragraphs('<p> </p>'))",
+    )
+    .await
+    .unwrap();
     assert!(batches[0].column(0).is_null(0));
-    assert_eq!(batches[0].column(1).as_primitive::<datafusion::arrow::datatypes::UInt64Type>().value(0), 0);
+    assert_eq!(
+        batches[0]
+            .column(1)
+            .as_primitive::<datafusion::arrow::datatypes::UInt64Type>()
+            .value(0),
+        0
+    );
 }
 
 #[tokio::test]
@@ -162,7 +286,11 @@ async fn stopword_density_follows_justext_definition() {
     let b = &batches[0];
     let v = |i: usize| b.column(i).as_primitive::<Float64Type>().clone();
     assert_eq!(v(0).value(0), 0.5);
-    assert_eq!(v(1).value(0), 0.5, "punctuation stays on the token: 'however,' is in the English list");
+    assert_eq!(
+        v(1).value(0),
+        0.5,
+        "punctuation stays on the token: 'however,' is in the English list"
+    );
     assert_eq!(v(2).value(0), 0.0);
     assert!(v(3).is_null(0));
     assert_eq!(v(4).value(0), 1.0);

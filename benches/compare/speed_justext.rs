@@ -26,13 +26,20 @@ fn load(sample: &str, pages: &str) -> Vec<(String, Vec<u8>)> {
             let mut f = l.split('\t');
             let (set, id) = (f.next().unwrap_or_default(), f.next().unwrap_or_default());
             let path = format!("{pages}/{set}/html/{id}.html");
-            (path.clone(), std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}")))
+            (
+                path.clone(),
+                std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}")),
+            )
         })
         .collect()
 }
 
 fn report(label: &str, pages: usize, bytes: usize, seconds: f64) {
-    println!("{label:<34} {:>8.1} pages/s {:>7.1} MB/s", pages as f64 / seconds, bytes as f64 / 1e6 / seconds);
+    println!(
+        "{label:<34} {:>8.1} pages/s {:>7.1} MB/s",
+        pages as f64 / seconds,
+        bytes as f64 / 1e6 / seconds
+    );
 }
 
 fn best_of_three(mut run: impl FnMut()) -> f64 {
@@ -48,15 +55,24 @@ fn best_of_three(mut run: impl FnMut()) -> f64 {
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().collect();
-    let (sample, dir) = (args.get(1).expect("SPEED_SAMPLE.txt"), args.get(2).expect("PAGES_DIR"));
+    let (sample, dir) = (
+        args.get(1).expect("SPEED_SAMPLE.txt"),
+        args.get(2).expect("PAGES_DIR"),
+    );
     let pages = load(sample, dir);
     let bytes: usize = pages.iter().map(|(_, b)| b.len()).sum();
     let n = pages.len();
 
     let parquet = std::env::temp_dir().join("webtext-speed-sample.parquet");
     let batch = RecordBatch::try_from_iter([
-        ("url", Arc::new(StringArray::from_iter_values(pages.iter().map(|(u, _)| u))) as ArrayRef),
-        ("html", Arc::new(BinaryArray::from_iter_values(pages.iter().map(|(_, b)| b))) as ArrayRef),
+        (
+            "url",
+            Arc::new(StringArray::from_iter_values(pages.iter().map(|(u, _)| u))) as ArrayRef,
+        ),
+        (
+            "html",
+            Arc::new(BinaryArray::from_iter_values(pages.iter().map(|(_, b)| b))) as ArrayRef,
+        ),
     ])?;
     let mut writer = ArrowWriter::try_new(std::fs::File::create(&parquet)?, batch.schema(), None)?;
     writer.write(&batch)?;
@@ -65,12 +81,21 @@ async fn main() -> Result<()> {
     let config = SessionConfig::new().with_target_partitions(1);
     let mut ctx = SessionContext::new_with_config(config);
     datafusion_webtext::register_all(&mut ctx)?;
-    ctx.register_parquet("pages", parquet.to_str().unwrap_or_default(), ParquetReadOptions::default()).await?;
+    ctx.register_parquet(
+        "pages",
+        parquet.to_str().unwrap_or_default(),
+        ParquetReadOptions::default(),
+    )
+    .await?;
     let mut sql_seconds = f64::INFINITY;
     let mut kept = 0usize;
     for _ in 0..3 {
         let t = Instant::now();
-        let batches = ctx.sql("SELECT justext(html) AS t FROM pages").await?.collect().await?;
+        let batches = ctx
+            .sql("SELECT justext(html) AS t FROM pages")
+            .await?
+            .collect()
+            .await?;
         sql_seconds = sql_seconds.min(t.elapsed().as_secs_f64());
         kept = batches.iter().map(|b| b.column(0).len()).sum();
     }
@@ -86,7 +111,14 @@ async fn main() -> Result<()> {
     });
     report("justext_bytes (plain Rust)", n, bytes, plain);
 
-    let decoded: Vec<String> = pages.iter().map(|(_, b)| decode_for_justext(b).map(|t| t.into_owned()).unwrap_or_default()).collect();
+    let decoded: Vec<String> = pages
+        .iter()
+        .map(|(_, b)| {
+            decode_for_justext(b)
+                .map(|t| t.into_owned())
+                .unwrap_or_default()
+        })
+        .collect();
     let parse = best_of_three(|| {
         for t in &decoded {
             std::hint::black_box(Page::parse(t));

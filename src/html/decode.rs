@@ -58,7 +58,10 @@ pub fn find_meta_charset(html: &[u8]) -> Option<&[u8]> {
 /// Matches `[^>]+charset=["']?([^'"/>\s]+)` at `pos`. The greedy `[^>]+` backtracks, so the last
 /// `charset=` before the next `>` that is followed by a value wins.
 fn meta_charset_at(html: &[u8], pos: usize) -> Option<&[u8]> {
-    let end = html[pos..].iter().position(|&b| b == b'>').map_or(html.len(), |p| pos + p);
+    let end = html[pos..]
+        .iter()
+        .position(|&b| b == b'>')
+        .map_or(html.len(), |p| pos + p);
     let region = &html[pos..end];
     let key = b"charset=";
     if region.len() < key.len() + 1 {
@@ -81,7 +84,10 @@ fn meta_charset_at(html: &[u8], pos: usize) -> Option<&[u8]> {
 }
 
 fn is_label_stop(b: u8) -> bool {
-    matches!(b, b'\'' | b'"' | b'/' | b'>' | b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c)
+    matches!(
+        b,
+        b'\'' | b'"' | b'/' | b'>' | b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c
+    )
 }
 
 fn find_ascii_ci(hay: &[u8], needle: &[u8]) -> Option<usize> {
@@ -90,7 +96,8 @@ fn find_ascii_ci(hay: &[u8], needle: &[u8]) -> Option<usize> {
     }
     let first = needle[0].to_ascii_lowercase();
     (0..=hay.len() - needle.len()).find(|&i| {
-        hay[i].to_ascii_lowercase() == first && hay[i..i + needle.len()].eq_ignore_ascii_case(needle)
+        hay[i].to_ascii_lowercase() == first
+            && hay[i..i + needle.len()].eq_ignore_ascii_case(needle)
     })
 }
 
@@ -118,7 +125,12 @@ fn normalise_label(label: &str) -> String {
 /// The canonical Python codec name for a label, or `None` where Python raises `LookupError`.
 pub fn python_codec(label: &str) -> Option<&'static str> {
     let key = normalise_label(label);
-    let lookup = |k: &str| ALIASES.binary_search_by(|(a, _)| (*a).cmp(k)).ok().map(|i| ALIASES[i].1);
+    let lookup = |k: &str| {
+        ALIASES
+            .binary_search_by(|(a, _)| (*a).cmp(k))
+            .ok()
+            .map(|i| ALIASES[i].1)
+    };
     lookup(&key).or_else(|| lookup(&key.replace('.', "_")))
 }
 
@@ -172,15 +184,30 @@ pub fn decode_html(bytes: &[u8]) -> Result<(Cow<'_, str>, Decoding), DecodeError
                 return Err(DecodeError::UndefinedCodec);
             }
             if let Some(text) = decode_with_python_codec(bytes, codec) {
-                let decoding = Decoding { declared: Some(label.to_owned()), codec };
+                let decoding = Decoding {
+                    declared: Some(label.to_owned()),
+                    codec,
+                };
                 return Ok((Cow::Owned(text), decoding));
             }
         }
     }
     let declared = declared.map(|l| String::from_utf8_lossy(l).into_owned());
     match std::str::from_utf8(bytes) {
-        Ok(text) => Ok((Cow::Borrowed(text), Decoding { declared, codec: "utf-8" })),
-        Err(_) => Ok((String::from_utf8_lossy(bytes), Decoding { declared, codec: "utf-8/replace" })),
+        Ok(text) => Ok((
+            Cow::Borrowed(text),
+            Decoding {
+                declared,
+                codec: "utf-8",
+            },
+        )),
+        Err(_) => Ok((
+            String::from_utf8_lossy(bytes),
+            Decoding {
+                declared,
+                codec: "utf-8/replace",
+            },
+        )),
     }
 }
 
@@ -190,20 +217,32 @@ mod tests {
 
     #[test]
     fn first_meta_charset_wins_even_in_body() {
-        let page = b"<html><head><meta charset=\"iso-8859-2\"></head><body><meta charset=koi8-r></body>";
+        let page =
+            b"<html><head><meta charset=\"iso-8859-2\"></head><body><meta charset=koi8-r></body>";
         assert_eq!(find_meta_charset(page), Some(&b"iso-8859-2"[..]));
     }
 
     #[test]
     fn meta_syntaxes_found() {
         for (page, label) in [
-            (&b"<meta http-equiv='Content-Type' content='text/html; charset=ISO-8859-2'>"[..], "ISO-8859-2"),
-            (b"<META CONTENT=\"text/html; CHARSET=iso-8859-2\" HTTP-EQUIV=\"Content-Type\">", "iso-8859-2"),
+            (
+                &b"<meta http-equiv='Content-Type' content='text/html; charset=ISO-8859-2'>"[..],
+                "ISO-8859-2",
+            ),
+            (
+                b"<META CONTENT=\"text/html; CHARSET=iso-8859-2\" HTTP-EQUIV=\"Content-Type\">",
+                "iso-8859-2",
+            ),
             (b"<meta charset=iso-8859-2/>", "iso-8859-2"),
             (b"<meta charset='utf-8'>", "utf-8"),
             (b"<meta x charset=a charset=b>", "b"),
         ] {
-            assert_eq!(find_meta_charset(page), Some(label.as_bytes()), "{}", String::from_utf8_lossy(page));
+            assert_eq!(
+                find_meta_charset(page),
+                Some(label.as_bytes()),
+                "{}",
+                String::from_utf8_lossy(page)
+            );
         }
         assert_eq!(find_meta_charset(b"<meta charset=>"), None);
         assert_eq!(find_meta_charset(b"<metacharset=x>"), None);
@@ -217,7 +256,11 @@ mod tests {
         assert_eq!(python_codec("UTF8"), Some("utf-8"));
         assert_eq!(python_codec("x-unknown"), None);
         assert_eq!(python_codec("iso-1252"), None);
-        assert_eq!(python_codec("hex"), None, "not a text encoding: LookupError in Python");
+        assert_eq!(
+            python_codec("hex"),
+            None,
+            "not a text encoding: LookupError in Python"
+        );
     }
 
     #[test]
@@ -261,6 +304,9 @@ mod tests {
 
     #[test]
     fn non_ascii_label_is_an_error() {
-        assert_eq!(decode_html(b"<meta charset=\xe9>").unwrap_err(), DecodeError::NonAsciiLabel);
+        assert_eq!(
+            decode_html(b"<meta charset=\xe9>").unwrap_err(),
+            DecodeError::NonAsciiLabel
+        );
     }
 }

@@ -71,15 +71,28 @@ impl Page {
     /// Parses a decoded page with html5ever, scripting disabled so `<noscript>` holds markup (as in
     /// libxml2). U+0000 becomes U+FFFD first, as libxml2 2.14 does (html5ever would drop it).
     pub fn parse(html: &str) -> Page {
-        let html: Cow<str> = if html.contains('\0') { Cow::Owned(html.replace('\0', "\u{FFFD}")) } else { Cow::Borrowed(html) };
-        let tree_builder = TreeBuilder::new(Sink::default(), TreeBuilderOpts { scripting_enabled: false, ..Default::default() });
+        let html: Cow<str> = if html.contains('\0') {
+            Cow::Owned(html.replace('\0', "\u{FFFD}"))
+        } else {
+            Cow::Borrowed(html)
+        };
+        let tree_builder = TreeBuilder::new(
+            Sink::default(),
+            TreeBuilderOpts {
+                scripting_enabled: false,
+                ..Default::default()
+            },
+        );
         let tokenizer = Tokenizer::new(TagTracker { tree_builder }, TokenizerOpts::default());
         let input = BufferQueue::default();
         input.push_back(StrTendril::from_slice(&html));
         while !matches!(tokenizer.feed(&input), TokenizerResult::Done) {}
         tokenizer.end();
         let nodes = std::mem::take(&mut *tokenizer.sink.tree_builder.sink.nodes.borrow_mut());
-        Page { nodes, explicit_head_tag: has_head_start_tag(html.as_bytes()) }
+        Page {
+            nodes,
+            explicit_head_tag: has_head_start_tag(html.as_bytes()),
+        }
     }
 
     pub fn node(&self, id: NodeId) -> &Node {
@@ -99,12 +112,16 @@ impl Page {
             Some(e) if e.template_contents != NONE => self.node(e.template_contents).first_child,
             _ => self.node(id).first_child,
         };
-        Children { page: self, next: first }
+        Children {
+            page: self,
+            next: first,
+        }
     }
 
     /// The first child element of `parent` with the given name.
     pub fn child_element(&self, parent: NodeId, name: &LocalName) -> Option<NodeId> {
-        self.children(parent).find(|&c| self.element(c).is_some_and(|e| &e.name == name))
+        self.children(parent)
+            .find(|&c| self.element(c).is_some_and(|e| &e.name == name))
     }
 
     /// `<html>`, `<head>` and `<body>` (or `<frameset>` in place of the body).
@@ -132,7 +149,9 @@ impl Iterator for Children<'_> {
 
 fn has_head_start_tag(html: &[u8]) -> bool {
     html.windows(6).any(|w| {
-        w[0] == b'<' && w[1..5].eq_ignore_ascii_case(b"head") && matches!(w[5], b'>' | b'/' | b' ' | b'\t' | b'\n' | b'\r' | 0x0c)
+        w[0] == b'<'
+            && w[1..5].eq_ignore_ascii_case(b"head")
+            && matches!(w[5], b'>' | b'/' | b' ' | b'\t' | b'\n' | b'\r' | 0x0c)
     })
 }
 
@@ -158,7 +177,8 @@ impl TokenSink for TagTracker {
     }
 
     fn adjusted_current_node_present_but_not_in_html_namespace(&self) -> bool {
-        self.tree_builder.adjusted_current_node_present_but_not_in_html_namespace()
+        self.tree_builder
+            .adjusted_current_node_present_but_not_in_html_namespace()
     }
 }
 
@@ -198,18 +218,33 @@ impl Default for Sink {
 
 impl Sink {
     fn handle(&self, id: NodeId) -> Handle {
-        Handle { id, name: self.document_name.clone() }
+        Handle {
+            id,
+            name: self.document_name.clone(),
+        }
     }
 
     fn new_node(&self, kind: NodeKind) -> NodeId {
         let mut nodes = self.nodes.borrow_mut();
         let id = nodes.len() as NodeId;
-        nodes.push(Node { parent: NONE, prev_sibling: NONE, next_sibling: NONE, first_child: NONE, last_child: NONE, kind });
+        nodes.push(Node {
+            parent: NONE,
+            prev_sibling: NONE,
+            next_sibling: NONE,
+            first_child: NONE,
+            last_child: NONE,
+            kind,
+        });
         id
     }
 
     fn detach(nodes: &mut [Node], id: NodeId) {
-        let Node { parent, prev_sibling: prev, next_sibling: next, .. } = nodes[id as usize];
+        let Node {
+            parent,
+            prev_sibling: prev,
+            next_sibling: next,
+            ..
+        } = nodes[id as usize];
         if next != NONE {
             nodes[next as usize].prev_sibling = prev;
         } else if parent != NONE {
@@ -241,7 +276,11 @@ impl Sink {
 
     fn insert_before(nodes: &mut [Node], sibling: NodeId, child: NodeId) {
         Self::detach(nodes, child);
-        let Node { parent, prev_sibling: prev, .. } = nodes[sibling as usize];
+        let Node {
+            parent,
+            prev_sibling: prev,
+            ..
+        } = nodes[sibling as usize];
         nodes[child as usize].parent = parent;
         nodes[child as usize].next_sibling = sibling;
         nodes[child as usize].prev_sibling = prev;
@@ -275,9 +314,9 @@ impl Sink {
 }
 
 fn is_stylesheet(attrs: &[Attribute]) -> bool {
-    attrs
-        .iter()
-        .any(|a| a.name.local == local_name!("rel") && a.value.to_ascii_lowercase().contains("stylesheet"))
+    attrs.iter().any(|a| {
+        a.name.local == local_name!("rel") && a.value.to_ascii_lowercase().contains("stylesheet")
+    })
 }
 
 impl TreeSink for Sink {
@@ -300,7 +339,11 @@ impl TreeSink for Sink {
     }
 
     fn create_element(&self, name: QualName, attrs: Vec<Attribute>, flags: ElementFlags) -> Handle {
-        let template_contents = if flags.template { self.new_node(NodeKind::Document) } else { NONE };
+        let template_contents = if flags.template {
+            self.new_node(NodeKind::Document)
+        } else {
+            NONE
+        };
         // libxml2's HTML parser lower-cases every tag name and knows no SVG/MathML camel case.
         let local = if name.local.bytes().any(|b| b.is_ascii_uppercase()) {
             LocalName::from(name.local.to_ascii_lowercase())
@@ -309,7 +352,12 @@ impl TreeSink for Sink {
         };
         let is_stylesheet_link = name.local == local_name!("link") && is_stylesheet(&attrs);
         let implied = name.local == local_name!("tbody") && !self.explicit_tbody.get();
-        let element = Element { name: local, template_contents, is_stylesheet_link, implied };
+        let element = Element {
+            name: local,
+            template_contents,
+            is_stylesheet_link,
+            implied,
+        };
         let id = self.new_node(NodeKind::Element(element));
         Handle { id, name }
     }
@@ -333,7 +381,12 @@ impl TreeSink for Sink {
         Self::append_node(&mut self.nodes.borrow_mut(), parent.id, child);
     }
 
-    fn append_based_on_parent_node(&self, element: &Handle, prev_element: &Handle, child: NodeOrText<Handle>) {
+    fn append_based_on_parent_node(
+        &self,
+        element: &Handle,
+        prev_element: &Handle,
+        child: NodeOrText<Handle>,
+    ) {
         if self.nodes.borrow()[element.id as usize].parent != NONE {
             self.append_before_sibling(element, child);
         } else {
@@ -341,7 +394,12 @@ impl TreeSink for Sink {
         }
     }
 
-    fn append_doctype_to_document(&self, _name: StrTendril, _public_id: StrTendril, _system_id: StrTendril) {
+    fn append_doctype_to_document(
+        &self,
+        _name: StrTendril,
+        _public_id: StrTendril,
+        _system_id: StrTendril,
+    ) {
         let id = self.new_node(NodeKind::Other);
         Self::append_node(&mut self.nodes.borrow_mut(), DOCUMENT, id);
     }
@@ -433,8 +491,14 @@ mod tests {
 
     #[test]
     fn builds_skeleton_and_merges_text() {
-        assert_eq!(tree("<p>a<!--c-->b</p>"), "<html><head></head><body><p>a<!---->b</p></body></html>");
-        assert_eq!(tree("a&amp;b"), "<html><head></head><body>a&b</body></html>");
+        assert_eq!(
+            tree("<p>a<!--c-->b</p>"),
+            "<html><head></head><body><p>a<!---->b</p></body></html>"
+        );
+        assert_eq!(
+            tree("a&amp;b"),
+            "<html><head></head><body>a&b</body></html>"
+        );
     }
 
     #[test]
@@ -443,22 +507,34 @@ mod tests {
             tree("<table>x<tr><td>1</table>"),
             "<html><head></head><body>x<table><tbody><tr><td>1</td></tr></tbody></table></body></html>"
         );
-        assert_eq!(tree("<b>1<p>2</b>3</p>"), "<html><head></head><body><b>1</b><p><b>2</b>3</p></body></html>");
+        assert_eq!(
+            tree("<b>1<p>2</b>3</p>"),
+            "<html><head></head><body><b>1</b><p><b>2</b>3</p></body></html>"
+        );
     }
 
     #[test]
     fn template_contents_are_children() {
-        assert_eq!(tree("<template><p>x</p></template>"), "<html><head><template><p>x</p></template></head><body></body></html>");
+        assert_eq!(
+            tree("<template><p>x</p></template>"),
+            "<html><head><template><p>x</p></template></head><body></body></html>"
+        );
     }
 
     #[test]
     fn nul_becomes_replacement_character() {
-        assert_eq!(tree("<p>a\0b</p>"), "<html><head></head><body><p>a\u{FFFD}b</p></body></html>");
+        assert_eq!(
+            tree("<p>a\0b</p>"),
+            "<html><head></head><body><p>a\u{FFFD}b</p></body></html>"
+        );
     }
 
     #[test]
     fn svg_names_are_lower_cased() {
-        assert!(tree("<svg><foreignObject>x</foreignObject></svg>").contains("<foreignobject>x</foreignobject>"));
+        assert!(
+            tree("<svg><foreignObject>x</foreignObject></svg>")
+                .contains("<foreignobject>x</foreignobject>")
+        );
     }
 
     #[test]

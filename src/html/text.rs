@@ -49,11 +49,23 @@ mod tests {
     // The cases of jusText's tests/test_utils.py.
     #[test]
     fn blank_strings() {
-        for s in ["", "   ", "\u{00A0}", "\u{202F}", "\n", "\t", " \t\n\u{00A0}", "\u{1c}"] {
+        for s in [
+            "",
+            "   ",
+            "\u{00A0}",
+            "\u{202F}",
+            "\n",
+            "\t",
+            " \t\n\u{00A0}",
+            "\u{1c}",
+        ] {
             assert!(is_blank(s), "{s:?}");
         }
         assert!(!is_blank("  #  "));
-        assert!(!is_blank("\u{200B}"), "zero-width space is not whitespace in Python");
+        assert!(
+            !is_blank("\u{200B}"),
+            "zero-width space is not whitespace in Python"
+        );
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! jusText's context-free classification and context-sensitive revision.
 
-use super::{Params, Paragraph, ParagraphClass};
+use super::{Paragraph, ParagraphClass, Params};
 use crate::html::text::is_py_space;
 use crate::stoplists::Stoplist;
 
@@ -19,7 +19,9 @@ pub fn is_heading_path(dom_path: &str) -> bool {
 /// Counts the words of `text` (split on Python whitespace, punctuation kept) that are in the
 /// stoplist after lower-casing.
 pub fn stopwords_count(text: &str, stoplist: &Stoplist, scratch: &mut String) -> usize {
-    words(text).filter(|w| stoplist.contains_lowercased(w, scratch)).count()
+    words(text)
+        .filter(|w| stoplist.contains_lowercased(w, scratch))
+        .count()
 }
 
 /// `text.split()` in Python.
@@ -34,7 +36,11 @@ pub fn stopword_density(text: &str, stoplist: &Stoplist, scratch: &mut String) -
         total += 1;
         stop += usize::from(stoplist.contains_lowercased(w, scratch));
     }
-    if total == 0 { 0.0 } else { stop as f64 / total as f64 }
+    if total == 0 {
+        0.0
+    } else {
+        stop as f64 / total as f64
+    }
 }
 
 /// The context-free class of one paragraph (jusText's `classify_paragraphs`, rules in order).
@@ -47,11 +53,19 @@ pub fn context_free_class(p: &Paragraph, params: &Params) -> ParagraphClass {
     } else if p.dom_path.contains("select") {
         Bad
     } else if p.length < params.length_low {
-        if p.chars_count_in_links > 0 { Bad } else { Short }
+        if p.chars_count_in_links > 0 {
+            Bad
+        } else {
+            Short
+        }
     } else {
         let density = p.stopword_density();
         if density >= params.stopwords_high {
-            if p.length > params.length_high { Good } else { NearGood }
+            if p.length > params.length_high {
+                Good
+            } else {
+                NearGood
+            }
         } else if density >= params.stopwords_low {
             NearGood
         } else {
@@ -63,9 +77,13 @@ pub fn context_free_class(p: &Paragraph, params: &Params) -> ParagraphClass {
 /// The nearest good/bad class on each side of every paragraph, skipping shorts (and neargoods when
 /// `ignore_neargood`); the document edge counts as bad. Computed for all paragraphs in two passes so
 /// long runs of short paragraphs stay linear.
-fn neighbours(classes: &[ParagraphClass], ignore_neargood: bool) -> (Vec<ParagraphClass>, Vec<ParagraphClass>) {
+fn neighbours(
+    classes: &[ParagraphClass],
+    ignore_neargood: bool,
+) -> (Vec<ParagraphClass>, Vec<ParagraphClass>) {
     use ParagraphClass::*;
-    let is_anchor = |c: ParagraphClass| matches!(c, Good | Bad) || (c == NearGood && !ignore_neargood);
+    let is_anchor =
+        |c: ParagraphClass| matches!(c, Good | Bad) || (c == NearGood && !ignore_neargood);
     let mut prev = Vec::with_capacity(classes.len());
     let mut last = Bad;
     for &c in classes {
@@ -87,7 +105,12 @@ fn neighbours(classes: &[ParagraphClass], ignore_neargood: bool) -> (Vec<Paragra
 
 /// Heading stages: a heading at `i` whose class is `from` becomes `to` when a good paragraph
 /// follows within `max_heading_distance` characters.
-fn promote_headings(paragraphs: &mut [Paragraph], params: &Params, eligible: impl Fn(&Paragraph) -> bool, to: ParagraphClass) {
+fn promote_headings(
+    paragraphs: &mut [Paragraph],
+    params: &Params,
+    eligible: impl Fn(&Paragraph) -> bool,
+    to: ParagraphClass,
+) {
     for i in 0..paragraphs.len() {
         if !(paragraphs[i].heading && eligible(&paragraphs[i])) {
             continue;
@@ -129,7 +152,9 @@ pub fn revise(paragraphs: &mut [Paragraph], params: &Params) {
             Good
         } else if prev == Bad && next == Bad {
             Bad
-        } else if (prev == Bad && prev_with[i] == NearGood) || (next == Bad && next_with[i] == NearGood) {
+        } else if (prev == Bad && prev_with[i] == NearGood)
+            || (next == Bad && next_with[i] == NearGood)
+        {
             Good
         } else {
             Bad
@@ -142,12 +167,21 @@ pub fn revise(paragraphs: &mut [Paragraph], params: &Params) {
     let (prev, next) = neighbours(&classes, true);
     for (i, p) in paragraphs.iter_mut().enumerate() {
         if classes[i] == NearGood {
-            p.class = if prev[i] == Bad && next[i] == Bad { Bad } else { Good };
+            p.class = if prev[i] == Bad && next[i] == Bad {
+                Bad
+            } else {
+                Good
+            };
         }
     }
 
     // Stage 4: more good headings.
-    promote_headings(paragraphs, params, |p| p.class == Bad && p.cf_class != Bad, Good);
+    promote_headings(
+        paragraphs,
+        params,
+        |p| p.class == Bad && p.cf_class != Bad,
+        Good,
+    );
 }
 
 #[cfg(test)]
@@ -156,10 +190,25 @@ mod tests {
 
     #[test]
     fn heading_regex_like_python() {
-        for path in ["html.body.h1", "h2.div", "div.h1-x", "div.my-h3", "div.h7", "div.h0"] {
+        for path in [
+            "html.body.h1",
+            "h2.div",
+            "div.h1-x",
+            "div.my-h3",
+            "div.h7",
+            "div.h0",
+        ] {
             assert!(is_heading_path(path), "{path}");
         }
-        for path in ["html.body.h10", "div.th", "div.h", "div.xh1", "div.h1x", "div.h_1", "div.h1_"] {
+        for path in [
+            "html.body.h10",
+            "div.th",
+            "div.h",
+            "div.xh1",
+            "div.h1x",
+            "div.h_1",
+            "div.h1_",
+        ] {
             assert!(!is_heading_path(path), "{path}");
         }
     }

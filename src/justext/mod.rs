@@ -111,11 +111,19 @@ pub struct Paragraph {
 impl Paragraph {
     /// `chars_count_in_links / length` (can exceed 1: link text is counted unstripped).
     pub fn link_density(&self) -> f64 {
-        if self.length == 0 { 0.0 } else { self.chars_count_in_links as f64 / self.length as f64 }
+        if self.length == 0 {
+            0.0
+        } else {
+            self.chars_count_in_links as f64 / self.length as f64
+        }
     }
 
     pub fn stopword_density(&self) -> f64 {
-        if self.words_count == 0 { 0.0 } else { self.stopwords_count as f64 / self.words_count as f64 }
+        if self.words_count == 0 {
+            0.0
+        } else {
+            self.stopwords_count as f64 / self.words_count as f64
+        }
     }
 
     pub fn is_good(&self) -> bool {
@@ -181,7 +189,11 @@ pub fn segment_page(page: &Page, decoded: &str) -> Result<Vec<Segment>, JustextE
 }
 
 /// jusText over text: all paragraphs, good and bad, in document order.
-pub fn justext_html(html: &str, stoplist: &Stoplist, params: &Params) -> Result<Vec<Paragraph>, JustextError> {
+pub fn justext_html(
+    html: &str,
+    stoplist: &Stoplist,
+    params: &Params,
+) -> Result<Vec<Paragraph>, JustextError> {
     Ok(classify(segment_html(html)?, stoplist, params))
 }
 
@@ -198,14 +210,20 @@ pub fn decode_for_justext(bytes: &[u8]) -> Result<std::borrow::Cow<'_, str>, Jus
 }
 
 /// jusText over raw page bytes.
-pub fn justext_bytes(bytes: &[u8], stoplist: &Stoplist, params: &Params) -> Result<Vec<Paragraph>, JustextError> {
+pub fn justext_bytes(
+    bytes: &[u8],
+    stoplist: &Stoplist,
+    params: &Params,
+) -> Result<Vec<Paragraph>, JustextError> {
     let text = decode_for_justext(bytes)?;
     justext_html(&text, stoplist, params)
 }
 
 /// lxml's `^(<\?xml[^>]+)\s+encoding\s*=\s*["'][^"']*["']`: only at the very first character.
 fn starts_with_xml_encoding_declaration(text: &str) -> bool {
-    let Some(rest) = text.strip_prefix("<?xml") else { return false };
+    let Some(rest) = text.strip_prefix("<?xml") else {
+        return false;
+    };
     let decl = &rest[..rest.find('>').unwrap_or(rest.len())];
     let mut from = 0;
     while let Some(i) = decl[from..].find("encoding").map(|i| i + from) {

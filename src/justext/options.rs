@@ -21,19 +21,33 @@ pub enum OptionsError {
     #[error("unknown option '{0}'; known: {keys}", keys = OPTION_KEYS.join(", "))]
     UnknownKey(String),
     #[error("option {key}: '{value}' is not {expected}")]
-    BadValue { key: String, value: String, expected: &'static str },
+    BadValue {
+        key: String,
+        value: String,
+        expected: &'static str,
+    },
 }
 
 fn bad(key: &str, value: &str, expected: &'static str) -> OptionsError {
-    OptionsError::BadValue { key: key.to_owned(), value: value.to_owned(), expected }
+    OptionsError::BadValue {
+        key: key.to_owned(),
+        value: value.to_owned(),
+        expected,
+    }
 }
 
 fn parse_count(key: &str, value: &str) -> Result<usize, OptionsError> {
-    value.parse().map_err(|_| bad(key, value, "a whole number >= 0"))
+    value
+        .parse()
+        .map_err(|_| bad(key, value, "a whole number >= 0"))
 }
 
 fn parse_ratio(key: &str, value: &str) -> Result<f64, OptionsError> {
-    value.parse::<f64>().ok().filter(|v| v.is_finite() && *v >= 0.0).ok_or_else(|| bad(key, value, "a finite number >= 0"))
+    value
+        .parse::<f64>()
+        .ok()
+        .filter(|v| v.is_finite() && *v >= 0.0)
+        .ok_or_else(|| bad(key, value, "a finite number >= 0"))
 }
 
 fn parse_bool(key: &str, value: &str) -> Result<bool, OptionsError> {
@@ -48,7 +62,9 @@ impl Params {
     /// Applies `'key=value, ...'` (whitespace around keys and values ignored; empty string = no change).
     pub fn with_options(mut self, options: &str) -> Result<Params, OptionsError> {
         for item in options.split(',').map(str::trim).filter(|s| !s.is_empty()) {
-            let (key, value) = item.split_once('=').ok_or_else(|| OptionsError::NotKeyValue(item.to_owned()))?;
+            let (key, value) = item
+                .split_once('=')
+                .ok_or_else(|| OptionsError::NotKeyValue(item.to_owned()))?;
             let (key, value) = (key.trim().to_ascii_lowercase(), value.trim());
             match key.as_str() {
                 "length_low" => self.length_low = parse_count(&key, value)?,
@@ -72,18 +88,39 @@ mod tests {
 
     #[test]
     fn options_override_defaults() {
-        let p = Params::default().with_options(" length_low = 50,NO_HEADINGS=true, stopwords_high=0.4 ").unwrap();
-        assert_eq!((p.length_low, p.no_headings, p.stopwords_high, p.length_high), (50, true, 0.4, 200));
-        assert_eq!(Params::default().with_options("").unwrap(), Params::default());
+        let p = Params::default()
+            .with_options(" length_low = 50,NO_HEADINGS=true, stopwords_high=0.4 ")
+            .unwrap();
+        assert_eq!(
+            (p.length_low, p.no_headings, p.stopwords_high, p.length_high),
+            (50, true, 0.4, 200)
+        );
+        assert_eq!(
+            Params::default().with_options("").unwrap(),
+            Params::default()
+        );
     }
 
     #[test]
     fn bad_options_are_named() {
-        let err = Params::default().with_options("lenght_low=5").unwrap_err().to_string();
-        assert!(err.starts_with("unknown option 'lenght_low'; known: length_low,"), "{err}");
-        let err = Params::default().with_options("length_low=-1").unwrap_err().to_string();
+        let err = Params::default()
+            .with_options("lenght_low=5")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.starts_with("unknown option 'lenght_low'; known: length_low,"),
+            "{err}"
+        );
+        let err = Params::default()
+            .with_options("length_low=-1")
+            .unwrap_err()
+            .to_string();
         assert_eq!(err, "option length_low: '-1' is not a whole number >= 0");
-        assert!(Params::default().with_options("max_link_density=nan").is_err());
+        assert!(
+            Params::default()
+                .with_options("max_link_density=nan")
+                .is_err()
+        );
         assert!(Params::default().with_options("no_headings").is_err());
     }
 }

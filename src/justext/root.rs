@@ -4,9 +4,9 @@
 
 use html5ever::{LocalName, local_name};
 
+use crate::html::NodeId;
 use crate::html::dom::{NodeKind, Page};
 use crate::html::text::{is_blank, is_py_space};
-use crate::html::NodeId;
 
 /// The root element and the name the walk gives it (lxml renames a fragment's body).
 #[derive(Debug, Clone, PartialEq)]
@@ -19,9 +19,30 @@ pub struct Root {
 fn is_block_tag(name: &LocalName) -> bool {
     matches!(
         &**name,
-        "address" | "blockquote" | "center" | "dir" | "div" | "dl" | "fieldset" | "form" | "h1" | "h2" | "h3"
-            | "h4" | "h5" | "h6" | "hr" | "isindex" | "menu" | "noframes" | "noscript" | "ol" | "p" | "pre"
-            | "table" | "ul"
+        "address"
+            | "blockquote"
+            | "center"
+            | "dir"
+            | "div"
+            | "dl"
+            | "fieldset"
+            | "form"
+            | "h1"
+            | "h2"
+            | "h3"
+            | "h4"
+            | "h5"
+            | "h6"
+            | "hr"
+            | "isindex"
+            | "menu"
+            | "noframes"
+            | "noscript"
+            | "ol"
+            | "p"
+            | "pre"
+            | "table"
+            | "ul"
     )
 }
 
@@ -34,7 +55,10 @@ pub fn looks_like_full_html(decoded: &str) -> bool {
 
 pub fn choose_root(page: &Page, decoded: &str) -> Option<Root> {
     let html = page.html()?;
-    let whole = Root { node: html, name: local_name!("html") };
+    let whole = Root {
+        node: html,
+        name: local_name!("html"),
+    };
     if looks_like_full_html(decoded) {
         return Some(whole);
     }
@@ -66,7 +90,11 @@ fn fragment_root(page: &Page, body: NodeId) -> Root {
     if let (1, true, Some((node, name))) = (children, text_blank, only_child.clone()) {
         return Root { node, name };
     }
-    let name = if contains_block_tag(page, body) { local_name!("div") } else { local_name!("span") };
+    let name = if contains_block_tag(page, body) {
+        local_name!("div")
+    } else {
+        local_name!("span")
+    };
     Root { node: body, name }
 }
 
@@ -114,14 +142,20 @@ mod tests {
 
     fn root_name(html: &str) -> String {
         let page = Page::parse(html);
-        choose_root(&page, html).map(|r| r.name.to_string()).unwrap_or_default()
+        choose_root(&page, html)
+            .map(|r| r.name.to_string())
+            .unwrap_or_default()
     }
 
     #[test]
     fn full_documents_keep_html() {
         assert_eq!(root_name("  <!DOCTYPE html><p>x"), "html");
         assert_eq!(root_name("<HTML><body><p>x"), "html");
-        assert_eq!(root_name("<title>t</title><p>x"), "html", "head content makes a head");
+        assert_eq!(
+            root_name("<title>t</title><p>x"),
+            "html",
+            "head content makes a head"
+        );
     }
 
     #[test]
@@ -129,7 +163,10 @@ mod tests {
         assert_eq!(root_name("<p>x</p>"), "p");
         assert_eq!(root_name("<p>x</p><p>y</p>"), "div");
         assert_eq!(root_name("<b>x</b> y"), "span");
-        assert_eq!(root_name("<!-- c --><html><body><h1>x</h1><p>y</p></body></html>"), "div");
+        assert_eq!(
+            root_name("<!-- c --><html><body><h1>x</h1><p>y</p></body></html>"),
+            "div"
+        );
         assert_eq!(root_name("\u{FEFF}<html><body><p>x</p><p>y</p>"), "div");
     }
 

@@ -48,7 +48,8 @@ enum Action {
 
 fn cleaner_action(name: &LocalName, is_stylesheet_link: bool) -> Action {
     match &**name {
-        "head" | "script" | "style" | "applet" | "button" | "input" | "select" | "textarea" | "base" => Action::Kill,
+        "head" | "script" | "style" | "applet" | "button" | "input" | "select" | "textarea"
+        | "base" => Action::Kill,
         "link" if is_stylesheet_link => Action::Kill,
         // `param` is void: killing it (outside applet/object) and dropping it both only remove it.
         "form" | "iframe" | "embed" | "layer" | "object" | "param" => Action::Drop,
@@ -60,16 +61,46 @@ fn cleaner_action(name: &LocalName, is_stylesheet_link: bool) -> Action {
 fn is_paragraph_tag(name: &str) -> bool {
     matches!(
         name,
-        "body" | "blockquote" | "caption" | "center" | "col" | "colgroup" | "dd" | "div" | "dl" | "dt" | "fieldset"
-            | "form" | "legend" | "optgroup" | "option" | "p" | "pre" | "table" | "td" | "textarea" | "tfoot" | "th"
-            | "thead" | "tr" | "ul" | "li" | "h1" | "h2" | "h3" | "h4" | "h5" | "h6"
+        "body"
+            | "blockquote"
+            | "caption"
+            | "center"
+            | "col"
+            | "colgroup"
+            | "dd"
+            | "div"
+            | "dl"
+            | "dt"
+            | "fieldset"
+            | "form"
+            | "legend"
+            | "optgroup"
+            | "option"
+            | "p"
+            | "pre"
+            | "table"
+            | "td"
+            | "textarea"
+            | "tfoot"
+            | "th"
+            | "thead"
+            | "tr"
+            | "ul"
+            | "li"
+            | "h1"
+            | "h2"
+            | "h3"
+            | "h4"
+            | "h5"
+            | "h6"
     )
 }
 
 /// Characters lxml will not store in a string it assigns (`_utf8`'s check): ASCII controls other
 /// than tab, line feed and carriage return.
 fn has_xml_invalid_control(s: &str) -> bool {
-    s.bytes().any(|b| b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r'))
+    s.bytes()
+        .any(|b| b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r'))
 }
 
 /// `PathInfo`: the open elements with their sibling order, for `dom_path` and `xpath`.
@@ -284,11 +315,18 @@ pub fn segment(page: &Page, root: &Root) -> Result<Vec<Segment>, SegmentError> {
         // lxml clears a root it should kill: nothing is left to segment
         return Ok(Vec::new());
     }
-    let root_name = if root_action == Action::Drop { LocalName::from("div") } else { root.name.clone() };
+    let root_name = if root_action == Action::Drop {
+        LocalName::from("div")
+    } else {
+        root.name.clone()
+    };
 
     let mut pending = PendingText::default();
     maker.start(&root_name);
-    let mut stack = vec![Frame { next: first_child(page, root.node), close: Close::Element(root_name) }];
+    let mut stack = vec![Frame {
+        next: first_child(page, root.node),
+        close: Close::Element(root_name),
+    }];
     while let Some(frame) = stack.last_mut() {
         let id = frame.next;
         if id == NONE {
@@ -307,21 +345,32 @@ pub fn segment(page: &Page, root: &Root) -> Result<Vec<Segment>, SegmentError> {
             NodeKind::Text(t) => pending.push(t),
             // libxml2 builds no implied <tbody>: its rows are children of the table.
             NodeKind::Element(e) if e.implied => {
-                stack.push(Frame { next: first_child(page, id), close: Close::Transparent });
+                stack.push(Frame {
+                    next: first_child(page, id),
+                    close: Close::Transparent,
+                });
             }
             NodeKind::Element(e) => match cleaner_action(&e.name, e.is_stylesheet_link) {
                 Action::Kill => pending.removed_since_flush = true,
                 Action::Drop => {
                     pending.removed_since_flush = true;
-                    stack.push(Frame { next: first_child(page, id), close: Close::Dropped });
+                    stack.push(Frame {
+                        next: first_child(page, id),
+                        close: Close::Dropped,
+                    });
                 }
                 Action::Keep => {
                     pending.flush(&mut maker)?;
                     maker.start(&e.name);
-                    stack.push(Frame { next: first_child(page, id), close: Close::Element(e.name.clone()) });
+                    stack.push(Frame {
+                        next: first_child(page, id),
+                        close: Close::Element(e.name.clone()),
+                    });
                 }
             },
-            NodeKind::Comment | NodeKind::Other | NodeKind::Document => pending.removed_since_flush = true,
+            NodeKind::Comment | NodeKind::Other | NodeKind::Document => {
+                pending.removed_since_flush = true
+            }
         }
     }
     pending.flush(&mut maker)?;

@@ -17,14 +17,17 @@ pub struct Stoplist {
     words: WordSet,
 }
 
-static BUILT: LazyLock<Vec<OnceLock<Stoplist>>> = LazyLock::new(|| files::FILES.iter().map(|_| OnceLock::new()).collect());
+static BUILT: LazyLock<Vec<OnceLock<Stoplist>>> =
+    LazyLock::new(|| files::FILES.iter().map(|_| OnceLock::new()).collect());
 
 static EMPTY: LazyLock<Stoplist> = LazyLock::new(Stoplist::default);
 
 impl Stoplist {
     /// The built-in stoplist for a language, matched case-insensitively (`english`, `Norwegian_Bokmal`).
     pub fn by_name(language: &str) -> Option<&'static Stoplist> {
-        let index = files::FILES.iter().position(|(name, _)| name.eq_ignore_ascii_case(language))?;
+        let index = files::FILES
+            .iter()
+            .position(|(name, _)| name.eq_ignore_ascii_case(language))?;
         let (name, contents) = files::FILES[index];
         Some(BUILT[index].get_or_init(|| Stoplist::from_lines(name, contents)))
     }
@@ -42,7 +45,11 @@ impl Stoplist {
     /// A stoplist from one word per line; words are lower-cased as jusText's `get_stoplist` does
     /// (unstripped, full Unicode lower-casing).
     pub fn from_lines(language: &'static str, contents: &str) -> Stoplist {
-        let words = contents.split('\n').filter(|w| !w.is_empty()).map(|w| w.to_lowercase().into_boxed_str()).collect();
+        let words = contents
+            .split('\n')
+            .filter(|w| !w.is_empty())
+            .map(|w| w.to_lowercase().into_boxed_str())
+            .collect();
         Stoplist { language, words }
     }
 
@@ -93,7 +100,10 @@ mod tests {
         assert_eq!(english.language(), "English");
         let mut s = String::new();
         assert!(english.contains_lowercased("The", &mut s));
-        assert!(english.contains_lowercased("however,", &mut s), "punctuated tokens are in the list");
+        assert!(
+            english.contains_lowercased("however,", &mut s),
+            "punctuated tokens are in the list"
+        );
         assert!(!english.contains_lowercased("however;", &mut s));
     }
 

@@ -10,13 +10,15 @@ use datafusion::arrow::datatypes::DataType;
 use datafusion::common::{Result, ScalarValue, exec_err, plan_err};
 use datafusion::logical_expr::{ColumnarValue, DocSection};
 
-use crate::justext::{JustextError, Paragraph, Params, justext_html, decode_for_justext};
+use crate::justext::{JustextError, Paragraph, Params, decode_for_justext, justext_html};
 use crate::stoplists::Stoplist;
 
 pub(crate) const DOC_SECTION: DocSection = DocSection {
     include: true,
     label: "Web text functions",
-    description: Some("Boilerplate removal and text statistics for web pages (datafusion-webtext)."),
+    description: Some(
+        "Boilerplate removal and text statistics for web pages (datafusion-webtext).",
+    ),
 };
 
 /// One row of page input: text is used as is, bytes are decoded the way the algorithm's original does.
@@ -46,18 +48,40 @@ fn is_text(t: &DataType) -> bool {
 
 /// Planning-time check of argument types: `(data [, constant string]...)`, with `max_args` in all.
 /// Types are returned unchanged, so dictionaries and views reach the function as they are.
-pub(crate) fn check_arg_types(function: &str, arg_types: &[DataType], max_args: usize, data: &str) -> Result<Vec<DataType>> {
+pub(crate) fn check_arg_types(
+    function: &str,
+    arg_types: &[DataType],
+    max_args: usize,
+    data: &str,
+) -> Result<Vec<DataType>> {
     if arg_types.is_empty() || arg_types.len() > max_args {
-        return plan_err!("{function}: takes 1 to {max_args} arguments, got {}", arg_types.len());
+        return plan_err!(
+            "{function}: takes 1 to {max_args} arguments, got {}",
+            arg_types.len()
+        );
     }
-    let data_ok = if data == "text" { is_text(&arg_types[0]) } else { is_text_or_binary(&arg_types[0]) };
+    let data_ok = if data == "text" {
+        is_text(&arg_types[0])
+    } else {
+        is_text_or_binary(&arg_types[0])
+    };
     if !data_ok {
-        let expected = if data == "text" { "a string" } else { "a string or binary" };
-        return plan_err!("{function}: argument 1 ({data}) must be {expected} column, got {}", arg_types[0]);
+        let expected = if data == "text" {
+            "a string"
+        } else {
+            "a string or binary"
+        };
+        return plan_err!(
+            "{function}: argument 1 ({data}) must be {expected} column, got {}",
+            arg_types[0]
+        );
     }
     for (i, t) in arg_types.iter().enumerate().skip(1) {
         if !is_text(t) {
-            return plan_err!("{function}: argument {} must be a string literal, got {t}", i + 1);
+            return plan_err!(
+                "{function}: argument {} must be a string literal, got {t}",
+                i + 1
+            );
         }
     }
     Ok(arg_types.to_vec())
@@ -65,13 +89,29 @@ pub(crate) fn check_arg_types(function: &str, arg_types: &[DataType], max_args: 
 
 /// Reads a constant string argument: a literal at planning time (`ReturnFieldArgs`), a scalar at
 /// execution, or row 0 of an array where a host (FFI) turned the constant into an array.
-pub(crate) fn constant_string(function: &str, position: usize, name: &str, value: Option<&ScalarValue>) -> Result<Option<String>> {
+pub(crate) fn constant_string(
+    function: &str,
+    position: usize,
+    name: &str,
+    value: Option<&ScalarValue>,
+) -> Result<Option<String>> {
     match value {
-        None => plan_err!("{function}: argument {position} ({name}) must be a constant string literal"),
-        Some(v) if v.is_null() => plan_err!("{function}: argument {position} ({name}) must not be NULL"),
-        Some(ScalarValue::Utf8(s) | ScalarValue::LargeUtf8(s) | ScalarValue::Utf8View(s)) => Ok(s.clone()),
-        Some(ScalarValue::Dictionary(_, inner)) => constant_string(function, position, name, Some(inner)),
-        Some(other) => plan_err!("{function}: argument {position} ({name}) must be a string, got {}", other.data_type()),
+        None => {
+            plan_err!("{function}: argument {position} ({name}) must be a constant string literal")
+        }
+        Some(v) if v.is_null() => {
+            plan_err!("{function}: argument {position} ({name}) must not be NULL")
+        }
+        Some(ScalarValue::Utf8(s) | ScalarValue::LargeUtf8(s) | ScalarValue::Utf8View(s)) => {
+            Ok(s.clone())
+        }
+        Some(ScalarValue::Dictionary(_, inner)) => {
+            constant_string(function, position, name, Some(inner))
+        }
+        Some(other) => plan_err!(
+            "{function}: argument {position} ({name}) must be a string, got {}",
+            other.data_type()
+        ),
     }
 }
 
@@ -80,7 +120,9 @@ pub(crate) fn execution_constants(args: &[ColumnarValue]) -> Result<Vec<Option<S
     args.iter()
         .map(|a| match a {
             ColumnarValue::Scalar(s) => Ok(Some(s.clone())),
-            ColumnarValue::Array(a) if !a.is_empty() => Ok(Some(ScalarValue::try_from_array(a, 0)?)),
+            ColumnarValue::Array(a) if !a.is_empty() => {
+                Ok(Some(ScalarValue::try_from_array(a, 0)?))
+            }
             ColumnarValue::Array(_) => Ok(None),
         })
         .collect()
@@ -96,10 +138,15 @@ pub(crate) struct JustextConfig {
 /// The language value that selects jusText's language-independent mode.
 pub(crate) const NO_LANGUAGE: &str = "none";
 
-static KNOWN_LANGUAGES: LazyLock<String> = LazyLock::new(|| Stoplist::languages().collect::<Vec<_>>().join(", "));
+static KNOWN_LANGUAGES: LazyLock<String> =
+    LazyLock::new(|| Stoplist::languages().collect::<Vec<_>>().join(", "));
 
 /// Resolves a language name: a stoplist, or `none` for the language-independent mode.
-pub(crate) fn stoplist_for(function: &str, position: usize, language: &str) -> Result<(&'static Stoplist, bool)> {
+pub(crate) fn stoplist_for(
+    function: &str,
+    position: usize,
+    language: &str,
+) -> Result<(&'static Stoplist, bool)> {
     if language.eq_ignore_ascii_case(NO_LANGUAGE) {
         return Ok((Stoplist::empty(), true));
     }
@@ -114,13 +161,20 @@ pub(crate) fn stoplist_for(function: &str, position: usize, language: &str) -> R
 
 impl JustextConfig {
     /// `(html [, language [, options]])`: the constants after the html column.
-    pub(crate) fn from_constants(function: &str, constants: &[Option<&ScalarValue>]) -> Result<Self> {
+    pub(crate) fn from_constants(
+        function: &str,
+        constants: &[Option<&ScalarValue>],
+    ) -> Result<Self> {
         let language = match constants.get(1) {
             Some(v) => constant_string(function, 2, "language", *v)?.unwrap_or_default(),
             None => "English".to_owned(),
         };
         let (stoplist, independent) = stoplist_for(function, 2, &language)?;
-        let mut params = if independent { Params::default().language_independent() } else { Params::default() };
+        let mut params = if independent {
+            Params::default().language_independent()
+        } else {
+            Params::default()
+        };
         if let Some(v) = constants.get(2) {
             let options = constant_string(function, 3, "options", *v)?.unwrap_or_default();
             params = match params.with_options(&options) {
@@ -140,18 +194,25 @@ impl JustextConfig {
     /// jusText on one page; `None` where it fails (empty document, undecodable, or a bug of ours
     /// that panicked: one bad page must not end the query).
     pub(crate) fn run(&self, page: PageRef<'_>) -> Option<Vec<Paragraph>> {
-        let result = catch_unwind(AssertUnwindSafe(|| -> Result<Vec<Paragraph>, JustextError> {
-            match page {
-                PageRef::Text(t) => justext_html(t, self.stoplist, &self.params),
-                PageRef::Bytes(b) => justext_html(&decode_for_justext(b)?, self.stoplist, &self.params),
-            }
-        }));
+        let result = catch_unwind(AssertUnwindSafe(
+            || -> Result<Vec<Paragraph>, JustextError> {
+                match page {
+                    PageRef::Text(t) => justext_html(t, self.stoplist, &self.params),
+                    PageRef::Bytes(b) => {
+                        justext_html(&decode_for_justext(b)?, self.stoplist, &self.params)
+                    }
+                }
+            },
+        ));
         result.ok().and_then(Result::ok)
     }
 }
 
 /// Calls `f` with every row of a (non-dictionary) string or binary array.
-pub(crate) fn for_each_page(array: &dyn Array, mut f: impl FnMut(Option<PageRef<'_>>)) -> Result<()> {
+pub(crate) fn for_each_page(
+    array: &dyn Array,
+    mut f: impl FnMut(Option<PageRef<'_>>),
+) -> Result<()> {
     macro_rules! rows {
         ($typed:expr, $wrap:expr) => {{
             let typed = $typed;
@@ -175,7 +236,10 @@ pub(crate) fn for_each_page(array: &dyn Array, mut f: impl FnMut(Option<PageRef<
 
 /// Applies an array kernel to a column or scalar. Dictionaries are computed once per distinct
 /// value and expanded with their keys.
-pub(crate) fn apply(input: &ColumnarValue, kernel: impl Fn(&dyn Array) -> Result<ArrayRef>) -> Result<ColumnarValue> {
+pub(crate) fn apply(
+    input: &ColumnarValue,
+    kernel: impl Fn(&dyn Array) -> Result<ArrayRef>,
+) -> Result<ColumnarValue> {
     let on_array = |a: &ArrayRef| -> Result<ArrayRef> {
         match a.as_any_dictionary_opt() {
             Some(dict) => {

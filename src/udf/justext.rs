@@ -6,7 +6,8 @@ use datafusion::arrow::array::{Array, ArrayRef, StringBuilder};
 use datafusion::arrow::datatypes::{DataType, Field, FieldRef};
 use datafusion::common::Result;
 use datafusion::logical_expr::{
-    ColumnarValue, Documentation, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature, Volatility,
+    ColumnarValue, Documentation, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature,
+    Volatility,
 };
 
 use super::common::{DOC_SECTION, JustextConfig, apply, check_arg_types, for_each_page};
@@ -21,7 +22,9 @@ pub struct JustextFunc {
 
 impl Default for JustextFunc {
     fn default() -> Self {
-        JustextFunc { signature: Signature::user_defined(Volatility::Immutable) }
+        JustextFunc {
+            signature: Signature::user_defined(Volatility::Immutable),
+        }
     }
 }
 

@@ -4,13 +4,15 @@
 use std::sync::{Arc, LazyLock};
 
 use datafusion::arrow::array::{
-    Array, ArrayRef, BooleanBuilder, Float64Builder, Int32Builder, ListArray, StringBuilder, StructArray,
+    Array, ArrayRef, BooleanBuilder, Float64Builder, Int32Builder, ListArray, StringBuilder,
+    StructArray,
 };
 use datafusion::arrow::buffer::{NullBuffer, OffsetBuffer};
 use datafusion::arrow::datatypes::{DataType, Field, FieldRef, Fields};
 use datafusion::common::Result;
 use datafusion::logical_expr::{
-    ColumnarValue, Documentation, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature, Volatility,
+    ColumnarValue, Documentation, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature,
+    Volatility,
 };
 
 use super::common::{DOC_SECTION, JustextConfig, apply, check_arg_types, for_each_page};
@@ -37,7 +39,10 @@ static FIELDS: LazyLock<Fields> = LazyLock::new(|| {
 });
 
 fn list_type() -> DataType {
-    DataType::List(Arc::new(Field::new_list_field(DataType::Struct(FIELDS.clone()), false)))
+    DataType::List(Arc::new(Field::new_list_field(
+        DataType::Struct(FIELDS.clone()),
+        false,
+    )))
 }
 
 #[derive(Debug, PartialEq, Eq, Hash)]
@@ -47,7 +52,9 @@ pub struct JustextParagraphsFunc {
 
 impl Default for JustextParagraphsFunc {
     fn default() -> Self {
-        JustextParagraphsFunc { signature: Signature::user_defined(Volatility::Immutable) }
+        JustextParagraphsFunc {
+            signature: Signature::user_defined(Volatility::Immutable),
+        }
     }
 }
 
@@ -135,8 +142,10 @@ impl Columns {
         self.heading.append_value(p.heading);
         self.length.append_value(saturating_i32(p.length));
         self.word_count.append_value(saturating_i32(p.words_count));
-        self.link_chars.append_value(saturating_i32(p.chars_count_in_links));
-        self.stopword_count.append_value(saturating_i32(p.stopwords_count));
+        self.link_chars
+            .append_value(saturating_i32(p.chars_count_in_links));
+        self.stopword_count
+            .append_value(saturating_i32(p.stopwords_count));
         self.link_density.append_value(p.link_density());
         self.stopword_density.append_value(p.stopword_density());
         self.dom_path.append_value(&p.dom_path);
@@ -178,7 +187,15 @@ fn paragraph_lists(pages: &dyn Array, config: &JustextConfig) -> Result<ArrayRef
         }
         offsets.push(count);
     })?;
-    let field = Arc::new(Field::new_list_field(DataType::Struct(FIELDS.clone()), false));
-    let list = ListArray::try_new(field, OffsetBuffer::new(offsets.into()), Arc::new(columns.finish()?), Some(NullBuffer::from(valid)))?;
+    let field = Arc::new(Field::new_list_field(
+        DataType::Struct(FIELDS.clone()),
+        false,
+    ));
+    let list = ListArray::try_new(
+        field,
+        OffsetBuffer::new(offsets.into()),
+        Arc::new(columns.finish()?),
+        Some(NullBuffer::from(valid)),
+    )?;
     Ok(Arc::new(list))
 }

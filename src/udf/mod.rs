@@ -26,19 +26,27 @@ macro_rules! singleton {
     ($fn_name:ident, $ty:ty) => {
         /// The shared instance of this SQL function.
         pub fn $fn_name() -> Arc<ScalarUDF> {
-            static UDF: LazyLock<Arc<ScalarUDF>> = LazyLock::new(|| Arc::new(ScalarUDF::from(<$ty>::default())));
+            static UDF: LazyLock<Arc<ScalarUDF>> =
+                LazyLock::new(|| Arc::new(ScalarUDF::from(<$ty>::default())));
             Arc::clone(&UDF)
         }
     };
 }
 
 singleton!(justext_udf, justext::JustextFunc);
-singleton!(justext_paragraphs_udf, justext_paragraphs::JustextParagraphsFunc);
+singleton!(
+    justext_paragraphs_udf,
+    justext_paragraphs::JustextParagraphsFunc
+);
 singleton!(stopword_density_udf, stopword_density::StopwordDensityFunc);
 
 /// Every scalar function of the crate.
 pub fn all_scalar() -> Vec<Arc<ScalarUDF>> {
-    vec![justext_udf(), justext_paragraphs_udf(), stopword_density_udf()]
+    vec![
+        justext_udf(),
+        justext_paragraphs_udf(),
+        stopword_density_udf(),
+    ]
 }
 
 /// Registers every function of the crate (a `SessionContext` or `SessionState` is a registry).
@@ -79,8 +87,15 @@ pub mod functions {
 pub fn reference_markdown() -> String {
     let mut out = String::new();
     for udf in all_scalar() {
-        let Some(doc) = udf.documentation() else { continue };
-        out.push_str(&format!("### `{}`\n\n{}\n\n```sql\n{}\n```\n\n", udf.name(), doc.description, doc.syntax_example));
+        let Some(doc) = udf.documentation() else {
+            continue;
+        };
+        out.push_str(&format!(
+            "### `{}`\n\n{}\n\n```sql\n{}\n```\n\n",
+            udf.name(),
+            doc.description,
+            doc.syntax_example
+        ));
         for (name, description) in doc.arguments.iter().flatten() {
             out.push_str(&format!("- `{name}`: {description}\n"));
         }

@@ -6,10 +6,14 @@ use datafusion::arrow::array::{Array, ArrayRef, Float64Builder};
 use datafusion::arrow::datatypes::{DataType, Field, FieldRef};
 use datafusion::common::{Result, ScalarValue};
 use datafusion::logical_expr::{
-    ColumnarValue, Documentation, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature, Volatility,
+    ColumnarValue, Documentation, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature,
+    Volatility,
 };
 
-use super::common::{DOC_SECTION, PageRef, apply, check_arg_types, constant_string, execution_constants, for_each_page, stoplist_for};
+use super::common::{
+    DOC_SECTION, PageRef, apply, check_arg_types, constant_string, execution_constants,
+    for_each_page, stoplist_for,
+};
 use crate::justext::classify::stopword_density;
 use crate::stoplists::Stoplist;
 
@@ -22,7 +26,9 @@ pub struct StopwordDensityFunc {
 
 impl Default for StopwordDensityFunc {
     fn default() -> Self {
-        StopwordDensityFunc { signature: Signature::user_defined(Volatility::Immutable) }
+        StopwordDensityFunc {
+            signature: Signature::user_defined(Volatility::Immutable),
+        }
     }
 }
 

@@ -22,7 +22,15 @@ use datafusion_webtext::justext::{JustextError, Paragraph, Params, justext_bytes
 use datafusion_webtext::stoplists::Stoplist;
 use serde_json::Value;
 
-const SETS: &[&str] = &["cleaneval", "cleanportaleval", "dragnet", "readability", "scrapinghub", "wcxb-test", "edge"];
+const SETS: &[&str] = &[
+    "cleaneval",
+    "cleanportaleval",
+    "dragnet",
+    "readability",
+    "scrapinghub",
+    "wcxb-test",
+    "edge",
+];
 
 #[derive(Default, Clone, Copy)]
 struct Tally {
@@ -45,7 +53,11 @@ impl Tally {
         self.pages_identical as f64 / self.pages.max(1) as f64
     }
     fn char_share(&self) -> f64 {
-        if self.chars == 0 { 1.0 } else { self.chars_agree as f64 / self.chars as f64 }
+        if self.chars == 0 {
+            1.0
+        } else {
+            self.chars_agree as f64 / self.chars as f64
+        }
     }
 }
 
@@ -104,17 +116,38 @@ fn same_fields(o: &OraclePar, p: &Paragraph) -> bool {
 
 /// Characters of oracle paragraphs matched (same text, in order) and classified the same.
 fn chars_agreeing(oracle: &[OraclePar], ours: &[Paragraph]) -> usize {
-    let prefix = oracle.iter().zip(ours).take_while(|(o, p)| o.text == p.text).count();
+    let prefix = oracle
+        .iter()
+        .zip(ours)
+        .take_while(|(o, p)| o.text == p.text)
+        .count();
     let suffix = oracle[prefix..]
         .iter()
         .rev()
         .zip(ours[prefix..].iter().rev())
         .take_while(|(o, p)| o.text == p.text)
         .count();
-    let agree = |o: &OraclePar, p: &Paragraph| if o.class == p.class.as_str() { o.length } else { 0 };
-    let mut total: usize = oracle[..prefix].iter().zip(&ours[..prefix]).map(|(o, p)| agree(o, p)).sum();
-    total += oracle[oracle.len() - suffix..].iter().zip(&ours[ours.len() - suffix..]).map(|(o, p)| agree(o, p)).sum::<usize>();
-    let (a, b) = (&oracle[prefix..oracle.len() - suffix], &ours[prefix..ours.len() - suffix]);
+    let agree = |o: &OraclePar, p: &Paragraph| {
+        if o.class == p.class.as_str() {
+            o.length
+        } else {
+            0
+        }
+    };
+    let mut total: usize = oracle[..prefix]
+        .iter()
+        .zip(&ours[..prefix])
+        .map(|(o, p)| agree(o, p))
+        .sum();
+    total += oracle[oracle.len() - suffix..]
+        .iter()
+        .zip(&ours[ours.len() - suffix..])
+        .map(|(o, p)| agree(o, p))
+        .sum::<usize>();
+    let (a, b) = (
+        &oracle[prefix..oracle.len() - suffix],
+        &ours[prefix..ours.len() - suffix],
+    );
     if a.is_empty() || b.is_empty() || a.len() * b.len() > 50_000_000 {
         return total;
     }
@@ -124,7 +157,11 @@ fn chars_agreeing(oracle: &[OraclePar], ours: &[Paragraph]) -> usize {
     for i in (0..n).rev() {
         for j in (0..m).rev() {
             let skip = dp[(i + 1) * (m + 1) + j].max(dp[i * (m + 1) + j + 1]);
-            let take = if a[i].text == b[j].text { agree(&a[i], &b[j]) + dp[(i + 1) * (m + 1) + j + 1] } else { 0 };
+            let take = if a[i].text == b[j].text {
+                agree(&a[i], &b[j]) + dp[(i + 1) * (m + 1) + j + 1]
+            } else {
+                0
+            };
             dp[i * (m + 1) + j] = skip.max(take);
         }
     }
@@ -135,19 +172,65 @@ fn kept(texts: impl Iterator<Item = String>) -> String {
     texts.collect::<Vec<_>>().join("\n")
 }
 
-fn describe_difference(id: &str, oracle: &[OraclePar], error: Option<&str>, ours: &Result<Vec<Paragraph>, JustextError>) -> String {
+fn describe_difference(
+    id: &str,
+    oracle: &[OraclePar],
+    error: Option<&str>,
+    ours: &Result<Vec<Paragraph>, JustextError>,
+) -> String {
     let mut out = format!("## {id}\n");
     match (error, ours) {
         (Some(e), Ok(_)) => writeln!(out, "oracle error {e}, we produced paragraphs").ok(),
-        (None, Err(e)) => writeln!(out, "we failed ({e}), oracle has {} paragraphs", oracle.len()).ok(),
+        (None, Err(e)) => writeln!(
+            out,
+            "we failed ({e}), oracle has {} paragraphs",
+            oracle.len()
+        )
+        .ok(),
         (_, Ok(ours)) => {
-            let i = oracle.iter().zip(ours).position(|(o, p)| !same_fields(o, p)).unwrap_or(oracle.len().min(ours.len()));
-            writeln!(out, "paragraphs: oracle {}, ours {}; first difference at {i}", oracle.len(), ours.len()).ok();
+            let i = oracle
+                .iter()
+                .zip(ours)
+                .position(|(o, p)| !same_fields(o, p))
+                .unwrap_or(oracle.len().min(ours.len()));
+            writeln!(
+                out,
+                "paragraphs: oracle {}, ours {}; first difference at {i}",
+                oracle.len(),
+                ours.len()
+            )
+            .ok();
             if let Some(o) = oracle.get(i) {
-                writeln!(out, "  oracle: {} {} cf={} h={} len={} links={} tags={} {} | {:.120}", o.class, o.dom_path, o.cf_class, o.heading, o.length, o.links, o.tags, o.xpath, o.text).ok();
+                writeln!(
+                    out,
+                    "  oracle: {} {} cf={} h={} len={} links={} tags={} {} | {:.120}",
+                    o.class,
+                    o.dom_path,
+                    o.cf_class,
+                    o.heading,
+                    o.length,
+                    o.links,
+                    o.tags,
+                    o.xpath,
+                    o.text
+                )
+                .ok();
             }
             if let Some(p) = ours.get(i) {
-                writeln!(out, "  ours:   {} {} cf={} h={} len={} links={} tags={} {} | {:.120}", p.class, p.dom_path, p.cf_class, p.heading, p.length, p.chars_count_in_links, p.tags_count, p.xpath, p.text).ok();
+                writeln!(
+                    out,
+                    "  ours:   {} {} cf={} h={} len={} links={} tags={} {} | {:.120}",
+                    p.class,
+                    p.dom_path,
+                    p.cf_class,
+                    p.heading,
+                    p.length,
+                    p.chars_count_in_links,
+                    p.tags_count,
+                    p.xpath,
+                    p.text
+                )
+                .ok();
             }
             None
         }
@@ -157,8 +240,11 @@ fn describe_difference(id: &str, oracle: &[OraclePar], error: Option<&str>, ours
 }
 
 fn run_set(shared: &Path, pages: &Path, set: &str, report: &mut String) -> Tally {
-    let oracle_path = shared.join("oracle/justext").join(format!("{set}.jsonl.gz"));
-    let file = std::fs::File::open(&oracle_path).unwrap_or_else(|e| panic!("{}: {e}", oracle_path.display()));
+    let oracle_path = shared
+        .join("oracle/justext")
+        .join(format!("{set}.jsonl.gz"));
+    let file = std::fs::File::open(&oracle_path)
+        .unwrap_or_else(|e| panic!("{}: {e}", oracle_path.display()));
     let reader = BufReader::new(flate2::read::GzDecoder::new(file));
     let english = Stoplist::by_name("English").expect("English stoplist");
     let params = Params::default();
@@ -179,9 +265,17 @@ fn run_set(shared: &Path, pages: &Path, set: &str, report: &mut String) -> Tally
             (Err(_), Some(_)) => (true, true),
             (Ok(ours), None) => {
                 tally.chars_agree += chars_agreeing(&oracle, ours);
-                let ok = kept(oracle.iter().filter(|o| o.class == "good").map(|o| o.text.clone()))
-                    == kept(ours.iter().filter(|p| p.is_good()).map(|p| p.text.clone()));
-                (ok, oracle.len() == ours.len() && oracle.iter().zip(ours).all(|(o, p)| same_fields(o, p)))
+                let ok = kept(
+                    oracle
+                        .iter()
+                        .filter(|o| o.class == "good")
+                        .map(|o| o.text.clone()),
+                ) == kept(ours.iter().filter(|p| p.is_good()).map(|p| p.text.clone()));
+                (
+                    ok,
+                    oracle.len() == ours.len()
+                        && oracle.iter().zip(ours).all(|(o, p)| same_fields(o, p)),
+                )
             }
             (Ok(ours), Some(_)) => (ours.iter().all(|p| !p.is_good()), false),
             (Err(_), None) => (oracle.iter().all(|o| o.class != "good"), false),
@@ -189,7 +283,11 @@ fn run_set(shared: &Path, pages: &Path, set: &str, report: &mut String) -> Tally
         tally.pages_identical += usize::from(identical);
         tally.pages_all_fields += usize::from(all_fields);
         if !all_fields {
-            let tag = if identical { "(kept text identical) " } else { "" };
+            let tag = if identical {
+                "(kept text identical) "
+            } else {
+                ""
+            };
             report.push_str(&format!("{tag}{set}/"));
             report.push_str(&describe_difference(id, &oracle, error, &ours));
         }
@@ -200,7 +298,11 @@ fn run_set(shared: &Path, pages: &Path, set: &str, report: &mut String) -> Tally
 fn unpack(shared: &Path) -> PathBuf {
     let dest = std::env::temp_dir().join("webtext-eval");
     if !dest.join("cleaneval/html").is_dir() {
-        let status = Command::new("bash").arg(shared.join("eval/unpack.sh")).arg(&dest).status().expect("run unpack.sh");
+        let status = Command::new("bash")
+            .arg(shared.join("eval/unpack.sh"))
+            .arg(&dest)
+            .status()
+            .expect("run unpack.sh");
         assert!(status.success(), "unpack.sh failed");
     }
     dest
@@ -211,43 +313,87 @@ fn read_floors(path: &Path) -> BTreeMap<String, f64> {
         .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
         .lines()
         .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-        .filter_map(|l| l.split_once('=').map(|(k, v)| (k.trim().to_owned(), v.trim().parse().expect("floor value"))))
+        .filter_map(|l| {
+            l.split_once('=')
+                .map(|(k, v)| (k.trim().to_owned(), v.trim().parse().expect("floor value")))
+        })
         .collect()
 }
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let flag = |name: &str| args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).cloned();
-    let Some(shared) = args.first().filter(|a| !a.starts_with("--")).map(PathBuf::from) else {
-        eprintln!("usage: parity_justext SHARED_DIR [--pages DIR] [--floor FILE] [--report FILE] [--sets a,b]");
+    let flag = |name: &str| {
+        args.iter()
+            .position(|a| a == name)
+            .and_then(|i| args.get(i + 1))
+            .cloned()
+    };
+    let Some(shared) = args
+        .first()
+        .filter(|a| !a.starts_with("--"))
+        .map(PathBuf::from)
+    else {
+        eprintln!(
+            "usage: parity_justext SHARED_DIR [--pages DIR] [--floor FILE] [--report FILE] [--sets a,b]"
+        );
         return ExitCode::from(2);
     };
-    let pages = flag("--pages").map(PathBuf::from).unwrap_or_else(|| unpack(&shared));
-    let sets: Vec<String> = flag("--sets").map(|s| s.split(',').map(str::to_owned).collect()).unwrap_or_else(|| SETS.iter().map(|s| s.to_string()).collect());
+    let pages = flag("--pages")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| unpack(&shared));
+    let sets: Vec<String> = flag("--sets")
+        .map(|s| s.split(',').map(str::to_owned).collect())
+        .unwrap_or_else(|| SETS.iter().map(|s| s.to_string()).collect());
 
     let mut report = String::new();
     let mut total = Tally::default();
-    println!("{:<16} {:>6} {:>16} {:>16} {:>12}", "set", "pages", "kept identical", "all fields", "chars agree");
+    println!(
+        "{:<16} {:>6} {:>16} {:>16} {:>12}",
+        "set", "pages", "kept identical", "all fields", "chars agree"
+    );
     for set in &sets {
         let t = run_set(&shared, &pages, set, &mut report);
-        println!("{set:<16} {:>6} {:>9} {:>5.1}% {:>9} {:>5.1}% {:>11.3}%", t.pages, t.pages_identical, 100.0 * t.page_share(), t.pages_all_fields, 100.0 * t.pages_all_fields as f64 / t.pages.max(1) as f64, 100.0 * t.char_share());
+        println!(
+            "{set:<16} {:>6} {:>9} {:>5.1}% {:>9} {:>5.1}% {:>11.3}%",
+            t.pages,
+            t.pages_identical,
+            100.0 * t.page_share(),
+            t.pages_all_fields,
+            100.0 * t.pages_all_fields as f64 / t.pages.max(1) as f64,
+            100.0 * t.char_share()
+        );
         if set != "edge" {
             total.add(&t);
         }
     }
-    println!("{:<16} {:>6} {:>9} {:>5.2}% {:>9} {:>5.1}% {:>11.3}%", "six sets", total.pages, total.pages_identical, 100.0 * total.page_share(), total.pages_all_fields, 100.0 * total.pages_all_fields as f64 / total.pages.max(1) as f64, 100.0 * total.char_share());
+    println!(
+        "{:<16} {:>6} {:>9} {:>5.2}% {:>9} {:>5.1}% {:>11.3}%",
+        "six sets",
+        total.pages,
+        total.pages_identical,
+        100.0 * total.page_share(),
+        total.pages_all_fields,
+        100.0 * total.pages_all_fields as f64 / total.pages.max(1) as f64,
+        100.0 * total.char_share()
+    );
     if let Some(path) = flag("--report") {
         std::fs::write(&path, &report).expect("write report");
         println!("differences written to {path}");
     }
     if let Some(path) = flag("--floor") {
         let floors = read_floors(Path::new(&path));
-        let measured = [("pages_identical", total.page_share()), ("chars_agree", total.char_share())];
+        let measured = [
+            ("pages_identical", total.page_share()),
+            ("chars_agree", total.char_share()),
+        ];
         let mut failed = false;
         for (key, value) in measured {
             if let Some(&floor) = floors.get(key) {
                 let ok = value + 1e-12 >= floor;
-                println!("floor {key}: measured {value:.5}, floor {floor:.5} {}", if ok { "ok" } else { "FAILED" });
+                println!(
+                    "floor {key}: measured {value:.5}, floor {floor:.5} {}",
+                    if ok { "ok" } else { "FAILED" }
+                );
                 failed |= !ok;
             }
         }
