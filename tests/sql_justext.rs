@@ -302,17 +302,97 @@ async fn every_function_is_documented_in_information_schema() {
     let batches = query(
         &ctx,
         "SELECT routine_name, description, syntax_example FROM information_schema.routines \
-         WHERE routine_name IN ('justext', 'justext_paragraphs', 'stopword_density') ORDER BY routine_name",
+         WHERE routine_name IN ('justext', 'justext_extract', 'justext_paragraphs', 'stopword_density') \
+         ORDER BY routine_name",
     )
     .await
     .unwrap();
     let names = only_column(&batches);
     let names: Vec<&str> = names.as_string::<i32>().iter().flatten().collect();
-    assert_eq!(names, ["justext", "justext_paragraphs", "stopword_density"]);
+    assert_eq!(
+        names,
+        [
+            "justext",
+            "justext_extract",
+            "justext_paragraphs",
+            "stopword_density"
+        ]
+    );
+    let registered: Vec<String> = datafusion_webtext::all_scalar()
+        .iter()
+        .map(|f| f.name().to_owned())
+        .collect();
+    assert_eq!(
+        registered.len(),
+        names.len(),
+        "every function is in this test"
+    );
     for b in &batches {
         for i in 0..b.num_rows() {
             assert!(b.column(1).as_string::<i32>().value(i).len() > 40);
             assert!(b.column(2).as_string::<i32>().value(i).contains('('));
         }
     }
+}
+
+#[tokio::test]
+async fn justext_extract_adds_up_python_justexts_paragraphs() {
+    let (html, expected_text) = river();
+    let oracle = read_oracle(&data_dir().join("river.justext-3.0.2.jsonl.gz"));
+    let chars = |good_only: bool| -> i64 {
+        oracle[0]
+            .paragraphs
+            .iter()
+            .filter(|p| !good_only || p["class_type"] == "good")
+            .map(|p| p["text"].as_str().unwrap().chars().count() as i64)
+            .sum()
+    };
+    let (kept, total) = (chars(true), chars(false));
+    assert!(
+        0 < kept && kept < total,
+        "fixture sanity: {kept} of {total}"
+    );
+    let good = oracle[0]
+        .paragraphs
+        .iter()
+        .filter(|p| p["class_type"] == "good")
+        .count() as i64;
+
+    let ctx = context();
+    let batch = RecordBatch::try_from_iter([(
+        "html",
+        Arc::new(BinaryArray::from(vec![
+            Some(&html[..]),
+            None,
+            Some(&b"<p> </p>"[..]),
+        ])) as ArrayRef,
+    )])
+    .unwrap();
+    ctx.register_batch("pages", batch).unwrap();
+    let batches = query(
+        &ctx,
+        "SELECT e['text'], e['kept_chars'], e['total_chars'], e['kept_share'], e['paragraphs'], \
+                e['good_paragraphs'], e IS NULL \
+         FROM (SELECT justext_extract(html) AS e FROM pages)",
+    )
+    .await
+    .unwrap();
+    let b = &batches[0];
+    let int = |c: usize| {
+        b.column(c)
+            .as_primitive::<datafusion::arrow::datatypes::Int64Type>()
+            .clone()
+    };
+    let share = b.column(3).as_primitive::<Float64Type>().clone();
+    let is_null = b.column(6).as_boolean().clone();
+    assert_eq!(b.column(0).as_string::<i32>().value(0), expected_text);
+    assert_eq!(int(1).value(0), kept);
+    assert_eq!(int(2).value(0), total);
+    assert_eq!(share.value(0), kept as f64 / total as f64);
+    assert_eq!(int(4).value(0), oracle[0].paragraphs.len() as i64);
+    assert_eq!(int(5).value(0), good);
+    assert!(is_null.value(1), "NULL page gives a NULL struct");
+    assert!(!is_null.value(2));
+    assert_eq!(int(2).value(2), 0, "a page without text has no characters");
+    assert!(share.is_null(2), "and no kept share");
 }

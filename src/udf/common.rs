@@ -2,13 +2,16 @@
 //! string or binary array, constant arguments, and the jusText configuration they carry.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::LazyLock;
+use std::sync::{Arc, LazyLock};
 
 use datafusion::arrow::array::{Array, ArrayRef, AsArray};
 use datafusion::arrow::compute::take;
-use datafusion::arrow::datatypes::DataType;
+use datafusion::arrow::datatypes::{DataType, Field, FieldRef};
 use datafusion::common::{Result, ScalarValue, exec_err, plan_err};
-use datafusion::logical_expr::{ColumnarValue, DocSection};
+use datafusion::logical_expr::{
+    ColumnarValue, DocSection, Documentation, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl,
+    Signature, Volatility,
+};
 
 use crate::justext::{JustextError, Paragraph, Params, decode_for_justext, justext_html};
 use crate::stoplists::Stoplist;
@@ -255,5 +258,65 @@ pub(crate) fn apply(
             let out = on_array(&s.to_array_of_size(1)?)?;
             Ok(ColumnarValue::Scalar(ScalarValue::try_from_array(&out, 0)?))
         }
+    }
+}
+
+/// What one jusText-based function computes from a batch of pages; [`JustextFunction`] supplies
+/// the rest of the SQL function (signature, argument checks, constants, dictionaries, scalars).
+pub(crate) trait JustextKernel:
+    std::fmt::Debug + Default + PartialEq + Eq + std::hash::Hash + Send + Sync + 'static
+{
+    const NAME: &'static str;
+    fn documentation() -> &'static Documentation;
+    fn return_type() -> DataType;
+    /// One output row per page; NULL where the page is NULL or jusText fails on it.
+    fn compute(pages: &dyn Array, config: &JustextConfig) -> Result<ArrayRef>;
+}
+
+/// A SQL function `name(html [, language [, options]])` over jusText's result.
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub struct JustextFunction<K> {
+    signature: Signature,
+    kernel: K,
+}
+
+impl<K: JustextKernel> Default for JustextFunction<K> {
+    fn default() -> Self {
+        JustextFunction {
+            signature: Signature::user_defined(Volatility::Immutable),
+            kernel: K::default(),
+        }
+    }
+}
+
+impl<K: JustextKernel> ScalarUDFImpl for JustextFunction<K> {
+    fn name(&self) -> &str {
+        K::NAME
+    }
+
+    fn signature(&self) -> &Signature {
+        &self.signature
+    }
+
+    fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
+        check_arg_types(K::NAME, arg_types, 3, "html")
+    }
+
+    fn return_type(&self, _arg_types: &[DataType]) -> Result<DataType> {
+        Ok(K::return_type())
+    }
+
+    fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
+        JustextConfig::from_constants(K::NAME, args.scalar_arguments)?;
+        Ok(Arc::new(Field::new(K::NAME, K::return_type(), true)))
+    }
+
+    fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
+        let config = JustextConfig::from_args(K::NAME, &args.args)?;
+        apply(&args.args[0], |pages| K::compute(pages, &config))
+    }
+
+    fn documentation(&self) -> Option<&Documentation> {
+        Some(K::documentation())
     }
 }

@@ -3,30 +3,20 @@
 use std::sync::{Arc, LazyLock};
 
 use datafusion::arrow::array::{Array, ArrayRef, StringBuilder};
-use datafusion::arrow::datatypes::{DataType, Field, FieldRef};
+use datafusion::arrow::datatypes::DataType;
 use datafusion::common::Result;
-use datafusion::logical_expr::{
-    ColumnarValue, Documentation, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature,
-    Volatility,
-};
+use datafusion::logical_expr::Documentation;
 
-use super::common::{DOC_SECTION, JustextConfig, apply, check_arg_types, for_each_page};
+use super::common::{DOC_SECTION, JustextConfig, JustextFunction, JustextKernel, for_each_page};
 use crate::justext::kept_text;
 
 const NAME: &str = "justext";
 
-#[derive(Debug, PartialEq, Eq, Hash)]
-pub struct JustextFunc {
-    signature: Signature,
-}
+/// `justext(html [, language [, options]])`.
+pub type JustextFunc = JustextFunction<KeptText>;
 
-impl Default for JustextFunc {
-    fn default() -> Self {
-        JustextFunc {
-            signature: Signature::user_defined(Volatility::Immutable),
-        }
-    }
-}
+#[derive(Debug, Default, PartialEq, Eq, Hash)]
+pub struct KeptText;
 
 static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
     Documentation::builder(
@@ -57,35 +47,19 @@ static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
     .build()
 });
 
-impl ScalarUDFImpl for JustextFunc {
-    fn name(&self) -> &str {
-        NAME
+impl JustextKernel for KeptText {
+    const NAME: &'static str = NAME;
+
+    fn documentation() -> &'static Documentation {
+        &DOCUMENTATION
     }
 
-    fn signature(&self) -> &Signature {
-        &self.signature
+    fn return_type() -> DataType {
+        DataType::Utf8
     }
 
-    fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
-        check_arg_types(NAME, arg_types, 3, "html")
-    }
-
-    fn return_type(&self, _arg_types: &[DataType]) -> Result<DataType> {
-        Ok(DataType::Utf8)
-    }
-
-    fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
-        JustextConfig::from_constants(NAME, args.scalar_arguments)?;
-        Ok(Arc::new(Field::new(NAME, DataType::Utf8, true)))
-    }
-
-    fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
-        let config = JustextConfig::from_args(NAME, &args.args)?;
-        apply(&args.args[0], |pages| kept_texts(pages, &config))
-    }
-
-    fn documentation(&self) -> Option<&Documentation> {
-        Some(&DOCUMENTATION)
+    fn compute(pages: &dyn Array, config: &JustextConfig) -> Result<ArrayRef> {
+        kept_texts(pages, config)
     }
 }
 

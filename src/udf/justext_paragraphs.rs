@@ -8,14 +8,11 @@ use datafusion::arrow::array::{
     StructArray,
 };
 use datafusion::arrow::buffer::{NullBuffer, OffsetBuffer};
-use datafusion::arrow::datatypes::{DataType, Field, FieldRef, Fields};
+use datafusion::arrow::datatypes::{DataType, Field, Fields};
 use datafusion::common::Result;
-use datafusion::logical_expr::{
-    ColumnarValue, Documentation, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature,
-    Volatility,
-};
+use datafusion::logical_expr::Documentation;
 
-use super::common::{DOC_SECTION, JustextConfig, apply, check_arg_types, for_each_page};
+use super::common::{DOC_SECTION, JustextConfig, JustextFunction, JustextKernel, for_each_page};
 use crate::justext::Paragraph;
 
 const NAME: &str = "justext_paragraphs";
@@ -45,18 +42,11 @@ fn list_type() -> DataType {
     )))
 }
 
-#[derive(Debug, PartialEq, Eq, Hash)]
-pub struct JustextParagraphsFunc {
-    signature: Signature,
-}
+/// `justext_paragraphs(html [, language [, options]])`.
+pub type JustextParagraphsFunc = JustextFunction<ParagraphList>;
 
-impl Default for JustextParagraphsFunc {
-    fn default() -> Self {
-        JustextParagraphsFunc {
-            signature: Signature::user_defined(Volatility::Immutable),
-        }
-    }
-}
+#[derive(Debug, Default, PartialEq, Eq, Hash)]
+pub struct ParagraphList;
 
 static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
     Documentation::builder(
@@ -79,35 +69,19 @@ static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
     .build()
 });
 
-impl ScalarUDFImpl for JustextParagraphsFunc {
-    fn name(&self) -> &str {
-        NAME
+impl JustextKernel for ParagraphList {
+    const NAME: &'static str = NAME;
+
+    fn documentation() -> &'static Documentation {
+        &DOCUMENTATION
     }
 
-    fn signature(&self) -> &Signature {
-        &self.signature
+    fn return_type() -> DataType {
+        list_type()
     }
 
-    fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
-        check_arg_types(NAME, arg_types, 3, "html")
-    }
-
-    fn return_type(&self, _arg_types: &[DataType]) -> Result<DataType> {
-        Ok(list_type())
-    }
-
-    fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
-        JustextConfig::from_constants(NAME, args.scalar_arguments)?;
-        Ok(Arc::new(Field::new(NAME, list_type(), true)))
-    }
-
-    fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
-        let config = JustextConfig::from_args(NAME, &args.args)?;
-        apply(&args.args[0], |pages| paragraph_lists(pages, &config))
-    }
-
-    fn documentation(&self) -> Option<&Documentation> {
-        Some(&DOCUMENTATION)
+    fn compute(pages: &dyn Array, config: &JustextConfig) -> Result<ArrayRef> {
+        paragraph_lists(pages, config)
     }
 }
 

@@ -12,7 +12,9 @@
 //! ```
 
 mod common;
+pub use common::JustextFunction;
 pub mod justext;
+pub mod justext_extract;
 pub mod justext_paragraphs;
 pub mod stopword_density;
 
@@ -38,12 +40,14 @@ singleton!(
     justext_paragraphs_udf,
     justext_paragraphs::JustextParagraphsFunc
 );
+singleton!(justext_extract_udf, justext_extract::JustextExtractFunc);
 singleton!(stopword_density_udf, stopword_density::StopwordDensityFunc);
 
 /// Every scalar function of the crate.
 pub fn all_scalar() -> Vec<Arc<ScalarUDF>> {
     vec![
         justext_udf(),
+        justext_extract_udf(),
         justext_paragraphs_udf(),
         stopword_density_udf(),
     ]
@@ -69,6 +73,11 @@ pub mod functions {
     /// `justext(html, language, options)`.
     pub fn justext_with_options(html: Expr, language: Expr, options: Expr) -> Expr {
         super::justext_udf().call(vec![html, language, options])
+    }
+
+    /// `justext_extract(html, language)`.
+    pub fn justext_extract(html: Expr, language: Expr) -> Expr {
+        super::justext_extract_udf().call(vec![html, language])
     }
 
     /// `justext_paragraphs(html, language)`.

@@ -1,0 +1,145 @@
+//! `justext_extract(html [, language [, options]])`: the kept text with the measures a cleaning job
+//! stores next to it, from one jusText run.
+
+use std::sync::{Arc, LazyLock};
+
+use datafusion::arrow::array::{
+    Array, ArrayRef, Float64Builder, Int64Builder, StringBuilder, StructArray,
+};
+use datafusion::arrow::buffer::NullBuffer;
+use datafusion::arrow::datatypes::{DataType, Field, Fields};
+use datafusion::common::Result;
+use datafusion::logical_expr::Documentation;
+
+use super::common::{DOC_SECTION, JustextConfig, JustextFunction, JustextKernel, for_each_page};
+use crate::justext::{Paragraph, kept_text};
+
+const NAME: &str = "justext_extract";
+
+/// `justext_extract(html [, language [, options]])`.
+pub type JustextExtractFunc = JustextFunction<Extract>;
+
+#[derive(Debug, Default, PartialEq, Eq, Hash)]
+pub struct Extract;
+
+static FIELDS: LazyLock<Fields> = LazyLock::new(|| {
+    Fields::from(vec![
+        Field::new("text", DataType::Utf8, false),
+        Field::new("kept_chars", DataType::Int64, false),
+        Field::new("total_chars", DataType::Int64, false),
+        Field::new("kept_share", DataType::Float64, true),
+        Field::new("paragraphs", DataType::Int64, false),
+        Field::new("good_paragraphs", DataType::Int64, false),
+    ])
+});
+
+static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
+    Documentation::builder(
+        DOC_SECTION,
+        "jusText's result for a page in one struct, for cleaning jobs that store the text with its \
+         measures: {text (as justext returns it), kept_chars (characters of the good paragraphs), \
+         total_chars (characters of all paragraphs), kept_share (kept_chars / total_chars; NULL when the \
+         page has no paragraph text), paragraphs, good_paragraphs}. Characters are Unicode scalar values \
+         of the whitespace-normalised paragraph text, line feeds between paragraphs not counted. The page \
+         is parsed once however many fields are read. NULL for NULL input and for pages jusText cannot \
+         process.",
+        "justext_extract(html [, language [, options]])",
+    )
+    .with_sql_example(
+        "SELECT url, e['text'] AS text, e['kept_share'] AS kept_share\n\
+         FROM (SELECT url, justext_extract(html, 'English') AS e FROM crawl);",
+    )
+    .with_argument("html", "The page: Utf8, LargeUtf8, Utf8View, Binary, LargeBinary, BinaryView or a dictionary of those.")
+    .with_argument("language", "Constant: as for justext (default 'English'; 'none' for the language-independent mode).")
+    .with_argument("options", "Constant 'key=value, ...' overriding jusText's parameters, as for justext.")
+    .with_related_udf("justext")
+    .with_related_udf("justext_paragraphs")
+    .build()
+});
+
+impl JustextKernel for Extract {
+    const NAME: &'static str = NAME;
+
+    fn documentation() -> &'static Documentation {
+        &DOCUMENTATION
+    }
+
+    fn return_type() -> DataType {
+        DataType::Struct(FIELDS.clone())
+    }
+
+    fn compute(pages: &dyn Array, config: &JustextConfig) -> Result<ArrayRef> {
+        extracts(pages, config)
+    }
+}
+
+/// What a page's paragraphs add up to.
+#[derive(Debug, Default, PartialEq)]
+pub(crate) struct Totals {
+    pub kept_chars: usize,
+    pub total_chars: usize,
+    pub paragraphs: usize,
+    pub good_paragraphs: usize,
+}
+
+impl Totals {
+    pub(crate) fn of(paragraphs: &[Paragraph]) -> Self {
+        let mut t = Totals {
+            paragraphs: paragraphs.len(),
+            ..Totals::default()
+        };
+        for p in paragraphs {
+            t.total_chars += p.length;
+            if p.is_good() {
+                t.kept_chars += p.length;
+                t.good_paragraphs += 1;
+            }
+        }
+        t
+    }
+
+    pub(crate) fn kept_share(&self) -> Option<f64> {
+        (self.total_chars > 0).then(|| self.kept_chars as f64 / self.total_chars as f64)
+    }
+}
+
+fn count(n: usize) -> i64 {
+    i64::try_from(n).unwrap_or(i64::MAX)
+}
+
+fn extracts(pages: &dyn Array, config: &JustextConfig) -> Result<ArrayRef> {
+    let rows = pages.len();
+    let mut text = StringBuilder::with_capacity(rows, pages.get_buffer_memory_size() / 8);
+    let mut kept_chars = Int64Builder::with_capacity(rows);
+    let mut total_chars = Int64Builder::with_capacity(rows);
+    let mut kept_share = Float64Builder::with_capacity(rows);
+    let mut paragraphs = Int64Builder::with_capacity(rows);
+    let mut good_paragraphs = Int64Builder::with_capacity(rows);
+    let mut valid = Vec::with_capacity(rows);
+    for_each_page(pages, |page| {
+        let result = page.and_then(|p| config.run(p));
+        valid.push(result.is_some());
+        // A NULL struct row still needs a value in each (non-nullable) child.
+        let ps = result.unwrap_or_default();
+        let totals = Totals::of(&ps);
+        text.append_value(kept_text(&ps));
+        kept_chars.append_value(count(totals.kept_chars));
+        total_chars.append_value(count(totals.total_chars));
+        kept_share.append_option(totals.kept_share());
+        paragraphs.append_value(count(totals.paragraphs));
+        good_paragraphs.append_value(count(totals.good_paragraphs));
+    })?;
+    let columns: Vec<ArrayRef> = vec![
+        Arc::new(text.finish()),
+        Arc::new(kept_chars.finish()),
+        Arc::new(total_chars.finish()),
+        Arc::new(kept_share.finish()),
+        Arc::new(paragraphs.finish()),
+        Arc::new(good_paragraphs.finish()),
+    ];
+    Ok(Arc::new(StructArray::try_new(
+        FIELDS.clone(),
+        columns,
+        Some(NullBuffer::from(valid)),
+    )?))
+}
