@@ -49,7 +49,8 @@ async fn main() -> Result<()> {
         Some(p) => p,
         None => write_bundled_pages()?,
     };
-    let mut ctx = SessionContext::new();
+    let mut ctx =
+        SessionContext::new_with_config(datafusion_webtext::configure(SessionConfig::new()));
     datafusion_webtext::register_all(&mut ctx)?;
     ctx.register_parquet("crawl", &path, ParquetReadOptions::default())
         .await?;

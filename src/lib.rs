@@ -9,7 +9,8 @@
 //! ```no_run
 //! # async fn demo() -> datafusion::error::Result<()> {
 //! use datafusion::prelude::*;
-//! let mut ctx = SessionContext::new();
+//! let config = datafusion_webtext::configure(SessionConfig::new());
+//! let mut ctx = SessionContext::new_with_config(config);
 //! datafusion_webtext::register_all(&mut ctx)?;
 //! ctx.register_parquet("crawl", "crawl.parquet", ParquetReadOptions::default()).await?;
 //! ctx.sql("SELECT url, justext(html, 'English') AS text FROM crawl").await?.show().await?;
@@ -21,4 +22,4 @@ pub mod justext;
 pub mod stoplists;
 pub mod udf;
 
-pub use udf::{all_scalar, functions, register_all};
+pub use udf::{all_scalar, configure, functions, register_all};

@@ -283,7 +283,11 @@ pub struct JustextFunction<K> {
 impl<K: JustextKernel> Default for JustextFunction<K> {
     fn default() -> Self {
         JustextFunction {
-            signature: Signature::user_defined(Volatility::Immutable),
+            // The result is deterministic, but DataFusion 55 copies an immutable expression into
+            // every filter pushed below the projection that computes it, so
+            // `... FROM (SELECT justext(html) AS t FROM crawl) WHERE t <> ''` would parse each page
+            // twice. It never copies a volatile one: a page function runs once where it is written.
+            signature: Signature::user_defined(Volatility::Volatile),
             kernel: K::default(),
         }
     }

@@ -41,7 +41,9 @@ static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
          total_chars (characters of all paragraphs), kept_share (kept_chars / total_chars; NULL when the \
          page has no paragraph text), paragraphs, good_paragraphs}. Characters are Unicode scalar values \
          of the whitespace-normalised paragraph text, line feeds between paragraphs not counted. The page \
-         is parsed once however many fields are read. NULL for NULL input and for pages jusText cannot \
+         is parsed once however many fields are read, given the session setting \
+         datafusion.optimizer.enable_leaf_expression_pushdown = false (datafusion_webtext::configure and \
+         the webtext command set it; DataFusion 55.2 otherwise evaluates the function once per field read). NULL for NULL input and for pages jusText cannot \
          process.",
         "justext_extract(html [, language [, options]])",
     )

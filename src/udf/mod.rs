@@ -23,6 +23,7 @@ use std::sync::{Arc, LazyLock};
 use datafusion::error::Result;
 use datafusion::execution::FunctionRegistry;
 use datafusion::logical_expr::ScalarUDF;
+use datafusion::prelude::SessionConfig;
 
 macro_rules! singleton {
     ($fn_name:ident, $ty:ty) => {
@@ -51,6 +52,17 @@ pub fn all_scalar() -> Vec<Arc<ScalarUDF>> {
         justext_paragraphs_udf(),
         stopword_density_udf(),
     ]
+}
+
+/// Session settings this crate's functions want: turns off DataFusion 55's leaf-expression
+/// pushdown, which re-inlines a struct-returning function into each field access, so
+/// `e['text'], e['kept_share']` of one `justext_extract` would parse the page twice
+/// (apache/datafusion#23655, fixed after 55.2).
+pub fn configure(config: SessionConfig) -> SessionConfig {
+    config.set_bool(
+        "datafusion.optimizer.enable_leaf_expression_pushdown",
+        false,
+    )
 }
 
 /// Registers every function of the crate (a `SessionContext` or `SessionState` is a registry).
@@ -94,8 +106,13 @@ pub mod functions {
 /// The function reference in Markdown, generated from each function's `Documentation` (the
 /// README's reference section is this text; a test keeps them equal).
 pub fn reference_markdown() -> String {
+    reference_markdown_of(&all_scalar())
+}
+
+/// The Markdown reference of some functions.
+pub fn reference_markdown_of(udfs: &[Arc<ScalarUDF>]) -> String {
     let mut out = String::new();
-    for udf in all_scalar() {
+    for udf in udfs {
         let Some(doc) = udf.documentation() else {
             continue;
         };
@@ -112,6 +129,52 @@ pub fn reference_markdown() -> String {
             out.push_str(&format!("\nExample:\n\n```sql\n{example}\n```\n"));
         }
         out.push('\n');
+    }
+    out
+}
+
+/// The reference of some functions as plain text for a terminal (`webtext functions`).
+pub fn reference_text_of(udfs: &[Arc<ScalarUDF>]) -> String {
+    let mut out = String::new();
+    for udf in udfs {
+        let Some(doc) = udf.documentation() else {
+            continue;
+        };
+        out.push_str(&format!("{}\n\n", doc.syntax_example));
+        out.push_str(&indent(&wrap(&doc.description, 92), "    "));
+        out.push('\n');
+        for (name, description) in doc.arguments.iter().flatten() {
+            out.push_str(&format!("    {name}:\n"));
+            out.push_str(&indent(&wrap(description, 88), "        "));
+        }
+        if let Some(example) = &doc.sql_example {
+            out.push_str("    example:\n");
+            out.push_str(&indent(example, "        "));
+        }
+        out.push('\n');
+    }
+    out
+}
+
+fn indent(text: &str, prefix: &str) -> String {
+    text.lines().map(|l| format!("{prefix}{l}\n")).collect()
+}
+
+/// Greedy word wrap at `width` characters.
+fn wrap(text: &str, width: usize) -> String {
+    let mut out = String::new();
+    let mut line_len = 0;
+    for word in text.split_whitespace() {
+        let len = word.chars().count();
+        if line_len > 0 && line_len + 1 + len > width {
+            out.push('\n');
+            line_len = 0;
+        } else if line_len > 0 {
+            out.push(' ');
+            line_len += 1;
+        }
+        out.push_str(word);
+        line_len += len;
     }
     out
 }

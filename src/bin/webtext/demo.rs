@@ -1,0 +1,61 @@
+//! `webtext` with no command: clean the bundled sample crawl and show what came out.
+
+use crate::clean::{self, CleanArgs};
+use crate::session::{context, register_parquet};
+use crate::sql::run_statements;
+use crate::{CliError, Format, Result};
+
+/// The sample crawl, built into the binary so the demo runs anywhere (see examples/data/README.md).
+const SAMPLE_CRAWL: &[u8] = include_bytes!("../../../examples/data/sample_crawl.parquet");
+
+pub(crate) async fn run() -> Result<()> {
+    let dir = std::env::temp_dir().join(format!("webtext-demo-{}", std::process::id()));
+    std::fs::create_dir_all(&dir)
+        .map_err(CliError::io(format!("cannot create {}", dir.display())))?;
+    let crawl = dir.join("sample_crawl.parquet");
+    let cleaned = dir.join("sample_clean.parquet");
+    std::fs::write(&crawl, SAMPLE_CRAWL)
+        .map_err(CliError::io(format!("cannot write {}", crawl.display())))?;
+
+    println!(
+        "webtext demo: cleaning the bundled sample crawl (pages of the scrapinghub article benchmark)\n\
+         with jusText, English stoplist: the same as\n\n    \
+         webtext clean {} {}\n",
+        crawl.display(),
+        cleaned.display()
+    );
+    let summary = clean::run(CleanArgs::new(crawl.display().to_string(), cleaned.clone())).await?;
+    println!(
+        "\ncleaned {} pages ({:.1} MB of html) in {:.2} s: {:.0} pages/s on {} partitions.\n",
+        summary.pages,
+        summary.html_bytes as f64 / 1e6,
+        summary.seconds,
+        summary.pages as f64 / summary.seconds.max(1e-9),
+        summary.partitions
+    );
+
+    let ctx = context(None, None)?;
+    register_parquet(&ctx, "cleaned", &cleaned.display().to_string()).await?;
+    let query = "SELECT count(*) AS pages, \
+                        round(avg(kept_share), 3) AS mean_kept_share, \
+                        sum(character_length(text)) AS kept_chars, \
+                        sum(CASE WHEN text = '' THEN 1 ELSE 0 END) AS pages_without_text \
+                 FROM cleaned;\n\
+                 SELECT regexp_replace(url, '^https?://(www\\.)?([^/]+).*$', '\\2') AS site, \
+                        round(kept_share, 2) AS kept_share, \
+                        substr(regexp_replace(text, '\\s+', ' ', 'g'), 1, 70) AS text_starts \
+                 FROM cleaned ORDER BY url LIMIT 8;";
+    for statement in query.split_inclusive(';') {
+        println!("{}\n", statement.trim());
+        run_statements(&ctx, statement, Format::Table, None).await?;
+        println!();
+    }
+    println!(
+        "The cleaned table is {}.\n\
+         Next: `webtext functions` lists the SQL functions; `webtext sql --table crawl={} \
+         \"SELECT url, justext(html) FROM crawl LIMIT 3\"` runs your own query.",
+        cleaned.display(),
+        crawl.display()
+    );
+    Ok(())
+}

@@ -1,0 +1,182 @@
+//! `webtext`: SQL over crawl files with every function of datafusion-webtext registered, the
+//! cleaning job, and the function reference. A thin shell over the library and DataFusion.
+
+mod clean;
+mod demo;
+mod output;
+mod progress;
+mod session;
+mod sql;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+/// Web-corpus cleaning as SQL: jusText boilerplate removal and text statistics as DataFusion
+/// functions over Parquet crawl tables.
+///
+/// With no command, runs a short demo on the bundled sample crawl.
+#[derive(Parser)]
+#[command(name = "webtext", version)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run SQL over Parquet files, with every webtext function registered
+    Sql(sql::SqlArgs),
+    /// Clean a crawl table: write it back with the extracted `text` and its `kept_share`
+    Clean(clean::CleanArgs),
+    /// List every SQL function with its signature and documentation
+    Functions(FunctionsArgs),
+    /// Run the demo on the bundled sample crawl (what `webtext` alone does)
+    Demo,
+}
+
+#[derive(Args)]
+struct FunctionsArgs {
+    /// Only this function
+    name: Option<String>,
+    /// Print the reference as Markdown (the README's function reference)
+    #[arg(long)]
+    markdown: bool,
+}
+
+/// How query results are printed on stdout.
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
+pub(crate) enum Format {
+    /// An aligned text table (collects the result: for small results)
+    Table,
+    /// CSV with a header line, streamed
+    Csv,
+    /// One JSON object per row, streamed
+    Jsonl,
+}
+
+/// Common options of the commands that run queries.
+#[derive(Args, Clone, Debug)]
+pub(crate) struct ExecArgs {
+    /// Partitions (threads) DataFusion runs the query on [default: the number of cores]
+    #[arg(long, value_name = "N")]
+    partitions: Option<usize>,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(r) => r,
+        Err(e) => return fail(&format!("cannot start the runtime: {e}")),
+    };
+    let result = runtime.block_on(async {
+        match cli.command {
+            None | Some(Command::Demo) => demo::run().await,
+            Some(Command::Sql(args)) => sql::run(args).await,
+            Some(Command::Clean(args)) => clean::run(args).await.map(|_| ()),
+            Some(Command::Functions(args)) => functions(args),
+        }
+    });
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.is_broken_pipe() => ExitCode::SUCCESS,
+        Err(e) => fail(&e.to_string()),
+    }
+}
+
+fn fail(message: &str) -> ExitCode {
+    // One line: DataFusion nests its errors over several lines.
+    let one_line: Vec<&str> = message
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    eprintln!("webtext: error: {}", one_line.join(" "));
+    ExitCode::FAILURE
+}
+
+/// An error for the user: what went wrong, in one line.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum CliError {
+    #[error("{0}")]
+    Usage(String),
+    #[error("{0}")]
+    DataFusion(#[from] datafusion::error::DataFusionError),
+    #[error("{0}")]
+    Arrow(#[from] datafusion::arrow::error::ArrowError),
+    #[error("{0}")]
+    Parquet(#[from] datafusion::parquet::errors::ParquetError),
+    #[error("{context}: {source}")]
+    Io {
+        context: String,
+        source: std::io::Error,
+    },
+}
+
+impl CliError {
+    pub(crate) fn io(context: impl Into<String>) -> impl FnOnce(std::io::Error) -> CliError {
+        let context = context.into();
+        move |source| CliError::Io { context, source }
+    }
+
+    fn is_broken_pipe(&self) -> bool {
+        match self {
+            CliError::Io { source, .. } => source.kind() == std::io::ErrorKind::BrokenPipe,
+            CliError::DataFusion(e) => {
+                matches!(
+                    e.find_root(),
+                    datafusion::error::DataFusionError::IoError(io)
+                        if io.kind() == std::io::ErrorKind::BrokenPipe
+                ) || e.to_string().contains("Broken pipe")
+            }
+            CliError::Arrow(e) => e.to_string().contains("Broken pipe"),
+            _ => false,
+        }
+    }
+}
+
+pub(crate) type Result<T> = std::result::Result<T, CliError>;
+
+fn functions(args: FunctionsArgs) -> Result<()> {
+    use std::io::Write;
+    let udfs = datafusion_webtext::all_scalar();
+    let selected: Vec<_> = match &args.name {
+        Some(name) => {
+            let found: Vec<_> = udfs.into_iter().filter(|u| u.name() == name).collect();
+            if found.is_empty() {
+                let names: Vec<String> = datafusion_webtext::all_scalar()
+                    .iter()
+                    .map(|u| u.name().to_owned())
+                    .collect();
+                return Err(CliError::Usage(format!(
+                    "no function '{name}'; functions: {}",
+                    names.join(", ")
+                )));
+            }
+            found
+        }
+        None => udfs,
+    };
+    let text = if args.markdown {
+        datafusion_webtext::udf::reference_markdown_of(&selected)
+    } else {
+        datafusion_webtext::udf::reference_text_of(&selected)
+    };
+    std::io::stdout()
+        .write_all(text.as_bytes())
+        .map_err(CliError::io("stdout"))
+}
+
+/// The temporary file a result is written to before it is renamed to `path`, so that a failed
+/// run leaves nothing half-written under the name the user gave.
+pub(crate) fn temporary_sibling(path: &std::path::Path) -> PathBuf {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "output".to_owned());
+    path.with_file_name(format!(".{name}.webtext-{}.tmp", std::process::id()))
+}

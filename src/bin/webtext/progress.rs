@@ -1,0 +1,60 @@
+//! The progress bar of long jobs: pages/s, MB/s and ETA on stderr, drawn only on a terminal.
+
+use std::io::IsTerminal;
+use std::time::{Duration, Instant};
+
+use indicatif::{ProgressBar, ProgressStyle};
+
+pub(crate) struct Progress {
+    bar: ProgressBar,
+    start: Instant,
+    pages: u64,
+    bytes: u64,
+}
+
+impl Progress {
+    /// A bar counting `total` pages (a spinner when the total is unknown); hidden when stderr is
+    /// not a terminal, so logs of batch jobs stay clean.
+    pub(crate) fn new(total: Option<u64>) -> Self {
+        let bar = if !std::io::stderr().is_terminal() {
+            ProgressBar::hidden()
+        } else if let Some(total) = total {
+            let bar = ProgressBar::new(total);
+            if let Ok(style) = ProgressStyle::with_template(
+                "{elapsed_precise} [{wide_bar}] {pos}/{len} pages  {per_sec:.0}  {msg}  ETA {eta}",
+            ) {
+                bar.set_style(style.progress_chars("=> "));
+            }
+            bar
+        } else {
+            ProgressBar::new_spinner()
+        };
+        bar.enable_steady_tick(Duration::from_millis(200));
+        Progress {
+            bar,
+            start: Instant::now(),
+            pages: 0,
+            bytes: 0,
+        }
+    }
+
+    pub(crate) fn add(&mut self, pages: u64, bytes: u64) {
+        self.pages += pages;
+        self.bytes += bytes;
+        self.bar.inc(pages);
+        let mb_per_s = self.bytes as f64 / 1e6 / self.elapsed().as_secs_f64().max(1e-9);
+        self.bar.set_message(format!("{mb_per_s:.1} MB/s"));
+    }
+
+    pub(crate) fn bytes(&self) -> u64 {
+        self.bytes
+    }
+
+    pub(crate) fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+
+    pub(crate) fn finish(&self) {
+        self.bar.finish_and_clear();
+    }
+}

@@ -1,0 +1,121 @@
+//! The DataFusion session of a command and the tables given with `--table NAME=PATH`.
+
+use std::collections::HashSet;
+use std::path::Path;
+
+use datafusion::datasource::file_format::options::ParquetReadOptions;
+use datafusion::prelude::{SessionConfig, SessionContext};
+
+use crate::{CliError, Result};
+
+/// A session with every webtext function registered and `information_schema` on. `SELECT ...
+/// FROM 'file.parquet'` works too.
+pub(crate) fn context(
+    partitions: Option<usize>,
+    batch_rows: Option<usize>,
+) -> Result<SessionContext> {
+    let mut config =
+        datafusion_webtext::configure(SessionConfig::new().with_information_schema(true));
+    if let Some(n) = partitions {
+        if n == 0 {
+            return Err(CliError::Usage("--partitions must be at least 1".into()));
+        }
+        config = config.with_target_partitions(n);
+    }
+    if let Some(n) = batch_rows {
+        if n == 0 {
+            return Err(CliError::Usage("--batch-rows must be at least 1".into()));
+        }
+        config = config.with_batch_size(n);
+    }
+    let mut ctx = SessionContext::new_with_config(config).enable_url_table();
+    datafusion_webtext::register_all(&mut ctx)?;
+    Ok(ctx)
+}
+
+/// One `--table NAME=PATH`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct TableSpec {
+    pub name: String,
+    pub path: String,
+}
+
+impl std::str::FromStr for TableSpec {
+    type Err = String;
+
+    fn from_str(s: &str) -> std::result::Result<Self, String> {
+        let (name, path) = s
+            .split_once('=')
+            .ok_or_else(|| format!("'{s}' is not NAME=PATH"))?;
+        let valid_name = name
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        if !valid_name {
+            return Err(format!(
+                "table name '{name}' must be letters, digits and '_', not starting with a digit"
+            ));
+        }
+        if path.is_empty() {
+            return Err(format!("table '{name}' has an empty PATH"));
+        }
+        Ok(TableSpec {
+            name: name.to_owned(),
+            path: path.to_owned(),
+        })
+    }
+}
+
+fn is_glob(path: &str) -> bool {
+    path.contains(['*', '?', '['])
+}
+
+/// Registers each table; a name given twice, a missing path or a glob matching nothing is an error
+/// naming it.
+pub(crate) async fn register_tables(ctx: &SessionContext, tables: &[TableSpec]) -> Result<()> {
+    let mut seen = HashSet::new();
+    for t in tables {
+        if !seen.insert(t.name.to_ascii_lowercase()) {
+            return Err(CliError::Usage(format!(
+                "table name '{}' is given twice (--table)",
+                t.name
+            )));
+        }
+    }
+    for t in tables {
+        register_parquet(ctx, &t.name, &t.path).await?;
+    }
+    Ok(())
+}
+
+/// Registers a Parquet file, a directory of Parquet files or a glob as table `name`.
+pub(crate) async fn register_parquet(ctx: &SessionContext, name: &str, path: &str) -> Result<()> {
+    let local = Path::new(path);
+    let mut options = ParquetReadOptions::default();
+    if !is_glob(path) {
+        if !local.exists() {
+            return Err(CliError::Usage(format!(
+                "table '{name}': no such file or directory: {path}"
+            )));
+        }
+        if local.is_file() {
+            // A file named by the user is read whatever its extension.
+            options.file_extension = "";
+        }
+    }
+    ctx.register_parquet(name, path, options)
+        .await
+        .map_err(|e| {
+            CliError::Usage(format!("table '{name}' ({path}): {}", e.strip_backtrace()))
+        })?;
+    // A directory without Parquet files or a glob matching nothing gives an empty listing; say so
+    // instead of answering every query with no rows.
+    let provider = ctx.table_provider(name).await?;
+    if provider.schema().fields().is_empty() {
+        return Err(CliError::Usage(format!(
+            "table '{name}': no Parquet files at {path}"
+        )));
+    }
+    Ok(())
+}

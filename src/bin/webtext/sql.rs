@@ -1,0 +1,82 @@
+//! `webtext sql`: statements from the command line or a file, run in order.
+
+use std::path::PathBuf;
+
+use clap::Args;
+use datafusion::prelude::SessionContext;
+use datafusion::sql::parser::{DFParserBuilder, Statement};
+use datafusion::sql::sqlparser::dialect::GenericDialect;
+
+use crate::session::{TableSpec, context, register_tables};
+use crate::{CliError, ExecArgs, Format, Result, output};
+
+#[derive(Args)]
+pub(crate) struct SqlArgs {
+    /// A table for the queries: PATH is a Parquet file, a directory of Parquet files or a glob
+    #[arg(long = "table", short = 't', value_name = "NAME=PATH")]
+    tables: Vec<TableSpec>,
+    /// Read the statements from this file (several statements run in order)
+    #[arg(long, short = 'f', value_name = "QUERY.sql", conflicts_with = "query")]
+    file: Option<PathBuf>,
+    /// The statements, separated by ';'
+    #[arg(value_name = "QUERY", required_unless_present = "file")]
+    query: Option<String>,
+    /// How results are printed
+    #[arg(long, value_enum, default_value = "table")]
+    format: Format,
+    /// Write the last statement's result to this Parquet file instead of printing it (streamed;
+    /// the file appears only when complete)
+    #[arg(long, short = 'o', value_name = "OUT.parquet")]
+    output: Option<PathBuf>,
+    #[command(flatten)]
+    exec: ExecArgs,
+}
+
+pub(crate) async fn run(args: SqlArgs) -> Result<()> {
+    let sql = match (&args.file, &args.query) {
+        (Some(file), _) => std::fs::read_to_string(file)
+            .map_err(CliError::io(format!("cannot read {}", file.display())))?,
+        (None, Some(query)) => query.clone(),
+        (None, None) => return Err(CliError::Usage("give a QUERY or --file".into())),
+    };
+    let ctx = context(args.exec.partitions, None)?;
+    register_tables(&ctx, &args.tables).await?;
+    run_statements(&ctx, &sql, args.format, args.output.as_deref()).await
+}
+
+/// Parses every statement first, so a syntax error anywhere stops the run before anything executes.
+fn parse(sql: &str) -> Result<Vec<Statement>> {
+    let statements: Vec<Statement> = DFParserBuilder::new(sql)
+        .with_dialect(&GenericDialect {})
+        .build()?
+        .parse_statements()?
+        .into();
+    if statements.is_empty() {
+        return Err(CliError::Usage("no SQL statement given".into()));
+    }
+    Ok(statements)
+}
+
+/// Runs the statements in order, printing each result; with `output`, the last one's result is
+/// written there instead.
+pub(crate) async fn run_statements(
+    ctx: &SessionContext,
+    sql: &str,
+    format: Format,
+    output: Option<&std::path::Path>,
+) -> Result<()> {
+    let statements = parse(sql)?;
+    let last = statements.len() - 1;
+    for (i, statement) in statements.into_iter().enumerate() {
+        let plan = ctx.state().statement_to_plan(statement).await?;
+        let df = ctx.execute_logical_plan(plan).await?;
+        match output {
+            Some(path) if i == last => {
+                let rows = output::write_parquet(df, path, |_| {}).await?;
+                eprintln!("wrote {rows} rows to {}", path.display());
+            }
+            _ => output::print(df, format).await?,
+        }
+    }
+    Ok(())
+}
