@@ -44,7 +44,7 @@ pub(crate) async fn run() -> Result<()> {
                  SELECT regexp_replace(url, '^https?://(www\\.)?([^/]+).*$', '\\2') AS site, \
                         round(kept_share, 2) AS kept_share, \
                         substr(regexp_replace(text, '\\s+', ' ', 'g'), 1, 70) AS text_starts \
-                 FROM cleaned ORDER BY url LIMIT 8;";
+                 FROM cleaned WHERE kept_share > 0 ORDER BY url LIMIT 8;";
     for statement in query.split_inclusive(';') {
         println!("{}\n", statement.trim());
         run_statements(&ctx, statement, Format::Table, None).await?;

@@ -1,0 +1,323 @@
+//! The `webtext` command as a user runs it: results, the files it writes, and its errors.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn webtext(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_webtext"))
+        .args(args)
+        .output()
+        .expect("webtext runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn sample() -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("examples/data/sample_crawl.parquet")
+        .display()
+        .to_string()
+}
+
+/// A fresh directory for one test's files.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("webtext-cli-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn files_in(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// Asserts a failed run: non-zero status, one line on stderr naming `what`.
+fn assert_fails_naming(o: &Output, what: &str) {
+    let err = stderr(o);
+    assert!(!o.status.success(), "should fail: {err}");
+    assert_eq!(err.lines().count(), 1, "one line: {err}");
+    assert!(err.starts_with("webtext: error: "), "{err}");
+    assert!(err.contains(what), "names {what}: {err}");
+}
+
+/// The first `rows` pages of the sample crawl (by url), as a small crawl for the slower tests.
+fn small_crawl(dir: &Path, rows: usize) -> String {
+    let path = dir.join("small.parquet").display().to_string();
+    let o = webtext(&[
+        "sql",
+        "--table",
+        &format!("crawl={}", sample()),
+        "--output",
+        &path,
+        &format!("SELECT * FROM crawl ORDER BY url LIMIT {rows}"),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    path
+}
+
+#[test]
+fn sql_counts_the_sample_crawl_in_csv() {
+    let o = webtext(&[
+        "sql",
+        "-t",
+        &format!("crawl={}", sample()),
+        "--format",
+        "csv",
+        "SELECT count(*) AS pages, count(DISTINCT url) AS urls FROM crawl",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "pages,urls\n156,156\n");
+}
+
+#[test]
+fn sql_runs_statements_in_order_and_prints_jsonl() {
+    let o = webtext(&[
+        "sql",
+        "--format",
+        "jsonl",
+        "CREATE TABLE pages AS VALUES ('<p>Hello</p>'); \
+         SELECT stopword_density('the cat') AS d; \
+         SELECT justext_paragraphs(column1)[1]['text'] AS t FROM pages",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "{\"d\":0.5}\n{\"t\":\"Hello\"}\n");
+}
+
+#[test]
+fn sql_reads_a_file_of_statements_and_a_directory_table() {
+    let dir = scratch("file");
+    let tables = dir.join("tables");
+    std::fs::create_dir_all(&tables).unwrap();
+    std::fs::copy(sample(), tables.join("part-0.parquet")).unwrap();
+    std::fs::copy(sample(), tables.join("part-1.parquet")).unwrap();
+    let script = dir.join("q.sql");
+    std::fs::write(
+        &script,
+        "-- a comment; with a semicolon\nCREATE VIEW v AS SELECT url FROM crawl;\nSELECT count(*) FROM v;\n",
+    )
+    .unwrap();
+    let o = webtext(&[
+        "sql",
+        "--table",
+        &format!("crawl={}", tables.display()),
+        "--file",
+        &script.display().to_string(),
+        "--format",
+        "csv",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "count(*)\n312\n");
+    let glob = webtext(&[
+        "sql",
+        "--table",
+        &format!("crawl={}/part-*.parquet", tables.display()),
+        "--format",
+        "csv",
+        "SELECT count(*) AS n FROM crawl",
+    ]);
+    assert_eq!(stdout(&glob), "n\n312\n", "{}", stderr(&glob));
+}
+
+#[test]
+fn sql_output_writes_parquet_only_when_the_query_succeeds() {
+    let dir = scratch("output");
+    let out = dir.join("out.parquet");
+    let ok = webtext(&[
+        "sql",
+        "-t",
+        &format!("crawl={}", sample()),
+        "--output",
+        &out.display().to_string(),
+        "SELECT url, length(html) AS bytes FROM crawl",
+    ]);
+    assert!(ok.status.success(), "{}", stderr(&ok));
+    let back = webtext(&[
+        "sql",
+        "-t",
+        &format!("out={}", out.display()),
+        "--format",
+        "csv",
+        "SELECT count(*) AS n, min(bytes) > 0 AS sized FROM out",
+    ]);
+    assert_eq!(stdout(&back), "n,sized\n156,true\n");
+
+    // Fails while executing, after rows may have been written: nothing under the name, no temporary left.
+    let failed_out = dir.join("failed.parquet");
+    let failed = webtext(&[
+        "sql",
+        "-t",
+        &format!("crawl={}", sample()),
+        "--output",
+        &failed_out.display().to_string(),
+        "SELECT url, arrow_cast(url, 'Int64') AS n FROM crawl",
+    ]);
+    assert_fails_naming(&failed, "Cast");
+    assert_eq!(files_in(&dir), ["out.parquet"]);
+}
+
+#[test]
+fn bad_use_gets_one_line_errors() {
+    let crawl = format!("crawl={}", sample());
+    assert_fails_naming(
+        &webtext(&["sql", "-t", "crawl=/no/such/crawl.parquet", "SELECT 1"]),
+        "no such file or directory: /no/such/crawl.parquet",
+    );
+    assert_fails_naming(
+        &webtext(&["sql", "-t", &crawl, "-t", &crawl, "SELECT 1"]),
+        "table name 'crawl' is given twice",
+    );
+    assert_fails_naming(
+        &webtext(&["sql", "-t", &crawl, "SELECT no_such_column FROM crawl"]),
+        "no_such_column",
+    );
+    assert_fails_naming(&webtext(&["sql", "SELEC 1"]), "SELEC");
+    assert_fails_naming(
+        &webtext(&[
+            "sql",
+            "-t",
+            &crawl,
+            "SELECT justext(html, 'Englsh') FROM crawl",
+        ]),
+        "justext: unknown language 'Englsh' (argument 2)",
+    );
+    let empty = scratch("empty-dir");
+    assert_fails_naming(
+        &webtext(&[
+            "sql",
+            "-t",
+            &format!("crawl={}", empty.display()),
+            "SELECT 1",
+        ]),
+        "No files found at",
+    );
+    assert_fails_naming(
+        &webtext(&[
+            "clean",
+            &sample(),
+            "/tmp/x.parquet",
+            "--html-column",
+            "body",
+        ]),
+        "no column 'body' (--html-column); columns: url, set, id, fetch_time, html",
+    );
+    assert_fails_naming(&webtext(&["functions", "justxt"]), "no function 'justxt'");
+}
+
+#[test]
+fn clean_adds_text_and_kept_share_as_justext_computes_them() {
+    let dir = scratch("clean");
+    let crawl = small_crawl(&dir, 24);
+    let out = dir.join("clean.parquet");
+    let o = webtext(&["clean", &crawl, &out.display().to_string()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("webtext clean: 24 pages"),
+        "{}",
+        stderr(&o)
+    );
+    // Every input column, then text and kept_share; the text is what justext() gives.
+    let check = webtext(&[
+        "sql",
+        "-t",
+        &format!("crawl={crawl}"),
+        "-t",
+        &format!("clean={}", out.display()),
+        "--format",
+        "csv",
+        "SELECT count(*) AS pages, \
+                sum(CASE WHEN c.text = justext(k.html) THEN 1 ELSE 0 END) AS same_text, \
+                sum(CASE WHEN c.kept_share BETWEEN 0 AND 1 THEN 1 ELSE 0 END) AS shares, \
+                sum(CASE WHEN c.html = k.html AND c.set = k.set THEN 1 ELSE 0 END) AS same_columns \
+         FROM clean c JOIN crawl k ON c.url = k.url",
+    ]);
+    assert_eq!(
+        stdout(&check),
+        "pages,same_text,shares,same_columns\n24,24,24,24\n",
+        "{}",
+        stderr(&check)
+    );
+    let columns = webtext(&[
+        "sql",
+        "-t",
+        &format!("clean={}", out.display()),
+        "--format",
+        "csv",
+        "SELECT column_name FROM information_schema.columns WHERE table_name = 'clean' ORDER BY ordinal_position",
+    ]);
+    assert_eq!(
+        stdout(&columns),
+        "column_name\nurl\nset\nid\nfetch_time\nhtml\ntext\nkept_share\n"
+    );
+}
+
+#[test]
+fn clean_keeps_the_same_rows_on_one_and_two_partitions() {
+    let dir = scratch("partitions");
+    let crawl = small_crawl(&dir, 24);
+    let mut digests = Vec::new();
+    for partitions in ["1", "2"] {
+        let out = dir.join(format!("clean-{partitions}.parquet"));
+        let o = webtext(&[
+            "clean",
+            &crawl,
+            &out.display().to_string(),
+            "--partitions",
+            partitions,
+            "--batch-rows",
+            "5",
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let digest = webtext(&[
+            "sql",
+            "-t",
+            &format!("clean={}", out.display()),
+            "--format",
+            "csv",
+            "SELECT url, text, kept_share FROM clean ORDER BY url",
+        ]);
+        assert!(digest.status.success(), "{}", stderr(&digest));
+        digests.push(stdout(&digest));
+    }
+    assert!(
+        digests[0].contains(",0."),
+        "some kept shares: {}",
+        digests[0]
+    );
+    assert_eq!(digests[0], digests[1]);
+}
+
+#[test]
+fn functions_lists_every_function_with_its_documentation() {
+    let o = webtext(&["functions"]);
+    assert!(o.status.success());
+    let text = stdout(&o);
+    for udf in datafusion_webtext::all_scalar() {
+        let doc = udf.documentation().unwrap();
+        assert!(text.contains(&doc.syntax_example), "{}", udf.name());
+    }
+    let markdown = webtext(&["functions", "--markdown"]);
+    assert_eq!(
+        stdout(&markdown),
+        datafusion_webtext::udf::reference_markdown()
+    );
+}
+
+#[test]
+fn demo_cleans_the_bundled_sample() {
+    let o = webtext(&[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("cleaned 156 pages"), "{out}");
+    assert!(out.contains("| pages | mean_kept_share"), "{out}");
+}
