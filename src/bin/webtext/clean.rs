@@ -35,9 +35,6 @@ pub(crate) struct CleanArgs {
     /// Parameters of the extractor, 'key=value,...' (see `webtext functions justext`)
     #[arg(long, default_value = "")]
     options: String,
-    /// Pages per batch: with the partitions, bounds how many pages are in memory at once
-    #[arg(long, default_value_t = 64, value_name = "N")]
-    batch_rows: usize,
     #[command(flatten)]
     exec: ExecArgs,
 }
@@ -66,8 +63,10 @@ impl CleanArgs {
             extractor: Extractor::Justext,
             language: "English".into(),
             options: String::new(),
-            batch_rows: 64,
-            exec: ExecArgs { partitions: None },
+            exec: ExecArgs {
+                partitions: None,
+                batch_rows: None,
+            },
         }
     }
 }
@@ -77,7 +76,10 @@ const ADDED: [&str; 2] = ["text", "kept_share"];
 const EXTRACT: &str = "__webtext_extract";
 
 pub(crate) async fn run(args: CleanArgs) -> Result<CleanSummary> {
-    let ctx = context(args.exec.partitions, Some(args.batch_rows))?;
+    let ctx = context(
+        args.exec.partitions,
+        Some(args.exec.batch_rows.unwrap_or(64)),
+    )?;
     let partitions = ctx.copied_config().target_partitions();
     register_parquet(&ctx, "crawl", &args.input).await?;
     let crawl = ctx.table("crawl").await?;

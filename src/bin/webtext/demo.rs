@@ -9,7 +9,8 @@ use crate::{CliError, Format, Result};
 const SAMPLE_CRAWL: &[u8] = include_bytes!("../../../examples/data/sample_crawl.parquet");
 
 pub(crate) async fn run() -> Result<()> {
-    let dir = std::env::temp_dir().join(format!("webtext-demo-{}", std::process::id()));
+    // One fixed directory, overwritten by each run, so demos do not pile up in the temporary directory.
+    let dir = std::env::temp_dir().join("webtext-demo");
     std::fs::create_dir_all(&dir)
         .map_err(CliError::io(format!("cannot create {}", dir.display())))?;
     let crawl = dir.join("sample_crawl.parquet");
@@ -34,7 +35,7 @@ pub(crate) async fn run() -> Result<()> {
         summary.partitions
     );
 
-    let ctx = context(None, None)?;
+    let ctx = context(None, Some(256))?;
     register_parquet(&ctx, "cleaned", &cleaned.display().to_string()).await?;
     let query = "SELECT count(*) AS pages, \
                         round(avg(kept_share), 3) AS mean_kept_share, \

@@ -62,6 +62,10 @@ pub(crate) struct ExecArgs {
     /// Partitions (threads) DataFusion runs the query on [default: the number of cores]
     #[arg(long, value_name = "N")]
     partitions: Option<usize>,
+    /// Rows per batch [default: 256; clean: 64]. Web pages are large: small batches bound memory and
+    /// let a few thousand pages spread over all cores (DataFusion's own default is 8,192)
+    #[arg(long, value_name = "N")]
+    batch_rows: Option<usize>,
 }
 
 fn main() -> ExitCode {

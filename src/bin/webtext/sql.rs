@@ -39,7 +39,10 @@ pub(crate) async fn run(args: SqlArgs) -> Result<()> {
         (None, Some(query)) => query.clone(),
         (None, None) => return Err(CliError::Usage("give a QUERY or --file".into())),
     };
-    let ctx = context(args.exec.partitions, None)?;
+    let ctx = context(
+        args.exec.partitions,
+        Some(args.exec.batch_rows.unwrap_or(256)),
+    )?;
     register_tables(&ctx, &args.tables).await?;
     run_statements(&ctx, &sql, args.format, args.output.as_deref()).await
 }
