@@ -141,27 +141,47 @@ impl PathInfo {
         self.elements.pop();
     }
 
-    fn write_dom(&self, out: &mut String) {
-        out.clear();
-        for (i, (name, _)) in self.elements.iter().enumerate() {
-            if i > 0 {
-                out.push('.');
-            }
-            out.push_str(name);
-        }
-    }
+}
 
-    fn write_xpath(&self, out: &mut String) {
-        use std::fmt::Write;
-        out.clear();
-        out.push('/');
-        for (i, (name, order)) in self.elements.iter().enumerate() {
-            if i > 0 {
-                out.push('/');
-            }
-            let _ = write!(out, "{name}[{order}]");
+/// The open elements when a paragraph started, kept as they are and written out as `dom_path`
+/// and `xpath` only when the paragraph has text: most paragraph boundaries do not.
+fn dom_path_of(elements: &[(LocalName, u32)]) -> String {
+    let mut out = String::with_capacity(elements.len() * 6);
+    for (i, (name, _)) in elements.iter().enumerate() {
+        if i > 0 {
+            out.push('.');
         }
+        out.push_str(name);
     }
+    out
+}
+
+fn xpath_of(elements: &[(LocalName, u32)]) -> String {
+    let mut out = String::with_capacity(elements.len() * 9 + 1);
+    out.push('/');
+    let mut digits = [0u8; 10];
+    for (i, (name, order)) in elements.iter().enumerate() {
+        if i > 0 {
+            out.push('/');
+        }
+        out.push_str(name);
+        out.push('[');
+        // Decimal digits of `order`, written back to front.
+        let (mut n, mut at) = (*order, digits.len());
+        loop {
+            at -= 1;
+            digits[at] = b'0' + (n % 10) as u8;
+            n /= 10;
+            if n == 0 {
+                break;
+            }
+        }
+        for &d in &digits[at..] {
+            out.push(char::from(d));
+        }
+        out.push(']');
+    }
+    out
 }
 
 /// `ParagraphMaker`: turns start/end/characters events into paragraphs.
@@ -174,8 +194,8 @@ struct ParagraphMaker {
     has_text_nodes: bool,
     chars_count_in_links: usize,
     tags_count: i32,
-    dom_path: String,
-    xpath: String,
+    /// The open elements where the current paragraph started.
+    paragraph_start: Vec<(LocalName, u32)>,
     link: bool,
     br: bool,
 }
@@ -191,8 +211,8 @@ impl ParagraphMaker {
                     text,
                     chars_count_in_links: self.chars_count_in_links,
                     tags_count: self.tags_count,
-                    dom_path: self.dom_path.clone(),
-                    xpath: self.xpath.clone(),
+                    dom_path: dom_path_of(&self.paragraph_start),
+                    xpath: xpath_of(&self.paragraph_start),
                 });
             }
         }
@@ -200,8 +220,7 @@ impl ParagraphMaker {
         self.has_text_nodes = false;
         self.chars_count_in_links = 0;
         self.tags_count = 0;
-        self.path.write_dom(&mut self.dom_path);
-        self.path.write_xpath(&mut self.xpath);
+        self.paragraph_start.clone_from(&self.path.elements);
     }
 
     fn append_text(&mut self, text: &str) -> usize {
