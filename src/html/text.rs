@@ -11,24 +11,52 @@ pub fn is_blank(s: &str) -> bool {
     s.chars().all(is_py_space)
 }
 
+/// `is_py_space` for an ASCII byte: tab, line feed, vertical tab, form feed, carriage return, the
+/// information separators 0x1C–0x1F and space.
+#[inline]
+fn is_ascii_py_space(b: u8) -> bool {
+    matches!(b, 0x09..=0x0d | 0x1c..=0x20)
+}
+
 /// jusText's `normalize_whitespace`, appended to `out`: every run of whitespace becomes `"\n"` when
 /// it contains a line feed or carriage return, otherwise `" "`. Nothing is trimmed.
 pub fn push_normalized(out: &mut String, text: &str) {
-    let mut run: Option<bool> = None; // Some(has_newline) while inside a whitespace run
-    for c in text.chars() {
-        if is_py_space(c) {
-            let nl = c == '\n' || c == '\r';
-            run = Some(run.unwrap_or(false) || nl);
-        } else {
-            if let Some(nl) = run.take() {
-                out.push(if nl { '\n' } else { ' ' });
+    let bytes = text.as_bytes();
+    // Some(has_newline) while inside a whitespace run.
+    let mut run: Option<bool> = None;
+    let mut end_run = |out: &mut String, run: &mut Option<bool>| {
+        if let Some(nl) = run.take() {
+            out.push(if nl { '\n' } else { ' ' });
+        }
+    };
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if is_ascii_py_space(b) {
+            run = Some(run.unwrap_or(false) || b == b'\n' || b == b'\r');
+            i += 1;
+        } else if b < 0x80 {
+            // Web text is mostly ASCII: copy a whole run of non-space ASCII at once.
+            let start = i;
+            while i < bytes.len() && bytes[i] < 0x80 && !is_ascii_py_space(bytes[i]) {
+                i += 1;
             }
-            out.push(c);
+            end_run(out, &mut run);
+            out.push_str(&text[start..i]);
+        } else {
+            let Some(c) = text[i..].chars().next() else {
+                break;
+            };
+            if is_py_space(c) {
+                run = Some(run.unwrap_or(false));
+            } else {
+                end_run(out, &mut run);
+                out.push(c);
+            }
+            i += c.len_utf8();
         }
     }
-    if let Some(nl) = run {
-        out.push(if nl { '\n' } else { ' ' });
-    }
+    end_run(out, &mut run);
 }
 
 pub fn normalize_whitespace(text: &str) -> String {
@@ -74,5 +102,12 @@ mod tests {
         assert_eq!(normalize_whitespace("123 \n456\t\n"), "123\n456\n");
         assert_eq!(normalize_whitespace("\u{00A0}\t €\u{202F} \t"), " € ");
         assert_eq!(normalize_whitespace("a\r\nb\u{85}c"), "a\nb c");
+        assert_eq!(normalize_whitespace("x\u{1c}y\u{0b}\u{0c}z"), "x y z");
+        assert_eq!(normalize_whitespace("é \u{2028}\u{a0}ü\u{3000}"), "é ü ");
+        assert_eq!(
+            normalize_whitespace("\u{200b}a"),
+            "\u{200b}a",
+            "not whitespace in Python"
+        );
     }
 }

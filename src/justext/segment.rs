@@ -140,7 +140,6 @@ impl PathInfo {
     fn pop(&mut self) {
         self.elements.pop();
     }
-
 }
 
 /// The open elements when a paragraph started, kept as they are and written out as `dom_path`
