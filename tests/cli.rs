@@ -211,6 +211,10 @@ fn bad_use_gets_one_line_errors() {
         ]),
         "no column 'body' (--html-column); columns: url, set, id, fetch_time, html",
     );
+    assert_fails_naming(
+        &webtext(&["clean", &sample(), "/tmp/x.parquet", "--language", "Englsh"]),
+        "unknown language 'Englsh'",
+    );
     assert_fails_naming(&webtext(&["functions", "justxt"]), "no function 'justxt'");
 }
 
@@ -320,4 +324,40 @@ fn demo_cleans_the_bundled_sample() {
     let out = stdout(&o);
     assert!(out.contains("cleaned 156 pages"), "{out}");
     assert!(out.contains("| pages | mean_kept_share"), "{out}");
+}
+
+#[test]
+fn clean_gives_null_text_for_a_page_justext_cannot_process_and_goes_on() {
+    let dir = scratch("null-page");
+    let crawl = dir.join("crawl.parquet").display().to_string();
+    let made = webtext(&[
+        "sql",
+        "--output",
+        &crawl,
+        "SELECT 'empty' AS url, '' AS html UNION ALL SELECT 'null', NULL \
+         UNION ALL SELECT 'text', '<p>This paragraph is longer than two hundred characters, which is \
+         jusText''s length_high, and it has enough of the words that are stopwords in English for jusText \
+         to call it good on its own, without any help from the paragraphs around it.</p>'",
+    ]);
+    assert!(made.status.success(), "{}", stderr(&made));
+    let out = dir.join("clean.parquet").display().to_string();
+    let o = webtext(&["clean", &crawl, &out]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("1 pages gave NULL text"),
+        "{}",
+        stderr(&o)
+    );
+    let rows = webtext(&[
+        "sql",
+        "-t",
+        &format!("c={out}"),
+        "--format",
+        "csv",
+        "SELECT url, text IS NULL AS no_text, kept_share FROM c ORDER BY url",
+    ]);
+    assert_eq!(
+        stdout(&rows),
+        "url,no_text,kept_share\nempty,true,\nnull,true,\ntext,false,1.0\n"
+    );
 }

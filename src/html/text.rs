@@ -24,7 +24,7 @@ pub fn push_normalized(out: &mut String, text: &str) {
     let bytes = text.as_bytes();
     // Some(has_newline) while inside a whitespace run.
     let mut run: Option<bool> = None;
-    let mut end_run = |out: &mut String, run: &mut Option<bool>| {
+    let end_run = |out: &mut String, run: &mut Option<bool>| {
         if let Some(nl) = run.take() {
             out.push(if nl { '\n' } else { ' ' });
         }

@@ -1,19 +1,29 @@
 //! `webtext clean IN OUT`: the main job. Reads a crawl table and writes it back with the text the
-//! extractor keeps, streaming, on all cores.
+//! extractor keeps, streaming, on all cores, rows in input order.
+//!
+//! One thread reads the table in order and writes the result; `--partitions` threads clean
+//! batches, each taking the next batch as soon as it is free (pages differ a lot in cost, so
+//! dealing batches in turn would leave a core idle), and the batches are written back in the
+//! order they were read.
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
+use std::sync::{Arc, Mutex, mpsc};
 
 use clap::{Args, ValueEnum};
-use datafusion::arrow::array::{Array, ArrayRef, AsArray, RecordBatch};
+use datafusion::arrow::array::{Array, ArrayRef, AsArray, RecordBatch, make_array};
+use datafusion::arrow::buffer::NullBuffer;
 use datafusion::arrow::compute::kernels::length::length;
-use datafusion::arrow::datatypes::DataType;
+use datafusion::arrow::datatypes::{DataType, Field, Int32Type, Int64Type, Schema, SchemaRef};
 use datafusion::common::Column;
-use datafusion::functions::core::expr_fn::get_field;
-use datafusion::logical_expr::{Expr, Partitioning, lit};
+use datafusion::logical_expr::{Expr, lit};
+use datafusion::physical_expr::PhysicalExpr;
+use futures::StreamExt;
 
+use crate::output::ParquetFile;
 use crate::progress::Progress;
 use crate::session::{context, register_parquet};
-use crate::{CliError, ExecArgs, Result, output};
+use crate::{CliError, ExecArgs, Result};
 
 #[derive(Args)]
 pub(crate) struct CleanArgs {
@@ -73,40 +83,30 @@ impl CleanArgs {
 
 /// Output columns the job adds; input columns of the same names are replaced.
 const ADDED: [&str; 2] = ["text", "kept_share"];
-const EXTRACT: &str = "__webtext_extract";
 
 pub(crate) async fn run(args: CleanArgs) -> Result<CleanSummary> {
-    let ctx = context(
-        args.exec.partitions,
-        Some(args.exec.batch_rows.unwrap_or(64)),
-    )?;
-    let partitions = ctx.copied_config().target_partitions();
+    let workers = match args.exec.partitions {
+        Some(0) => return Err(CliError::Usage("--partitions must be at least 1".into())),
+        Some(n) => n,
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
+    // The scan is one ordered stream; the pages are cleaned by `workers` threads.
+    let ctx = context(Some(1), Some(args.exec.batch_rows.unwrap_or(64)))?;
     register_parquet(&ctx, "crawl", &args.input).await?;
     let crawl = ctx.table("crawl").await?;
-
     let schema = crawl.schema().clone();
-    let html_field = schema
-        .fields()
-        .iter()
-        .find(|f| f.name() == &args.html_column)
-        .ok_or_else(|| {
-            let names: Vec<&str> = schema.fields().iter().map(|f| f.name().as_str()).collect();
-            CliError::Usage(format!(
-                "{}: no column '{}' (--html-column); columns: {}",
-                args.input,
-                args.html_column,
-                names.join(", ")
-            ))
-        })?;
-    let html_type = html_field.data_type().clone();
-    let total = crawl.clone().count().await.ok().map(|n| n as u64);
-
-    let kept: Vec<Expr> = schema
-        .fields()
-        .iter()
-        .filter(|f| !ADDED.contains(&f.name().as_str()))
-        .map(|f| Expr::Column(Column::from_name(f.name())))
-        .collect();
+    if schema
+        .field_with_unqualified_name(&args.html_column)
+        .is_err()
+    {
+        let names: Vec<&str> = schema.fields().iter().map(|f| f.name().as_str()).collect();
+        return Err(CliError::Usage(format!(
+            "{}: no column '{}' (--html-column); columns: {}",
+            args.input,
+            args.html_column,
+            names.join(", ")
+        )));
+    }
     let html = Expr::Column(Column::from_name(&args.html_column));
     let extract = match args.extractor {
         Extractor::Justext => datafusion_webtext::udf::justext_extract_udf().call(vec![
@@ -115,37 +115,75 @@ pub(crate) async fn run(args: CleanArgs) -> Result<CleanSummary> {
             lit(args.options.as_str()),
         ]),
     };
-    let extract_column = Expr::Column(Column::from_name(EXTRACT));
-    let cleaned = crawl
-        // Batches of `batch_rows` pages are dealt to the partitions in turn, so all cores work
-        // whatever the layout of the input files.
-        .repartition(Partitioning::RoundRobinBatch(partitions))?
-        .select(kept.iter().cloned().chain([extract.alias(EXTRACT)]))?
-        .select(kept.into_iter().chain([
-            get_field(extract_column.clone(), "text").alias(ADDED[0]),
-            get_field(extract_column, "kept_share").alias(ADDED[1]),
-        ]))?;
+    // Planned once, here: a bad language or option is an error before any page is read.
+    let extract = ctx.create_physical_expr(extract, &schema)?;
+    let total = crawl.clone().count().await.ok().map(|n| n as u64);
+    let kept: Vec<usize> = (0..schema.fields().len())
+        .filter(|&i| !ADDED.contains(&schema.field(i).name().as_str()))
+        .collect();
+    let mut fields: Vec<Field> = kept
+        .iter()
+        .map(|&i| schema.field(i).as_ref().clone())
+        .collect();
+    fields.push(Field::new(ADDED[0], DataType::Utf8, true));
+    fields.push(Field::new(ADDED[1], DataType::Float64, true));
+    let out_schema = Arc::new(Schema::new(fields));
+    let html_index = schema.index_of_column(&Column::from_name(&args.html_column))?;
 
+    let cleaner = Cleaner {
+        extract,
+        kept,
+        html_index,
+        schema: out_schema.clone(),
+    };
+    let mut input = crawl.execute_stream().await?;
+    let mut file = ParquetFile::create(&args.output, out_schema)?;
     let mut progress = Progress::new(total);
     let mut failed_pages = 0u64;
-    let html_column = args.html_column.clone();
-    let written = output::write_parquet(cleaned, &args.output, |batch| {
-        let (bytes, failed) = batch_measures(batch, &html_column, &html_type);
-        failed_pages += failed;
-        progress.add(batch.num_rows() as u64, bytes);
-    })
+    let mut html_bytes_total = 0u64;
+    let pool = WorkerPool::start(workers, Arc::new(cleaner));
+    let result: Result<()> = async {
+        // Batches are numbered as read and written back in that order; at most two per worker
+        // are in flight, which bounds memory.
+        let (mut read, mut written, mut done) = (0u64, 0u64, false);
+        let mut finished: BTreeMap<u64, CleanedBatch> = BTreeMap::new();
+        loop {
+            while !done && read - written < 2 * workers as u64 {
+                match input.next().await {
+                    Some(batch) => {
+                        pool.submit(read, batch?)?;
+                        read += 1;
+                    }
+                    None => done = true,
+                }
+            }
+            if written == read {
+                return Ok(());
+            }
+            let (sequence, cleaned) = pool.receive()?;
+            finished.insert(sequence, cleaned?);
+            while let Some(cleaned) = finished.remove(&written) {
+                file.write(&cleaned.batch)?;
+                failed_pages += cleaned.failed_pages;
+                html_bytes_total += cleaned.html_bytes;
+                progress.add(cleaned.batch.num_rows() as u64, cleaned.html_bytes);
+                written += 1;
+            }
+        }
+    }
     .await;
     progress.finish();
-    let pages = written?;
+    result?;
+    let pages = file.finish()?;
     let summary = CleanSummary {
         pages,
-        html_bytes: progress.bytes(),
+        html_bytes: html_bytes_total,
         failed_pages,
         seconds: progress.elapsed().as_secs_f64(),
-        partitions,
+        partitions: workers,
     };
     eprintln!(
-        "webtext clean: {} pages ({:.1} MB of html) in {:.2} s on {} partitions: {:.0} pages/s, {:.1} MB/s; \
+        "webtext clean: {} pages ({:.1} MB of html) in {:.2} s on {} threads: {:.0} pages/s, {:.1} MB/s; \
          {} pages gave NULL text -> {}",
         summary.pages,
         summary.html_bytes as f64 / 1e6,
@@ -159,37 +197,134 @@ pub(crate) async fn run(args: CleanArgs) -> Result<CleanSummary> {
     Ok(summary)
 }
 
-/// Bytes of html in a written batch, and its pages that had html but gave no text.
-fn batch_measures(batch: &RecordBatch, html_column: &str, html_type: &DataType) -> (u64, u64) {
-    let (Some(html), Some(text)) = (
-        batch.column_by_name(html_column),
-        batch.column_by_name(ADDED[0]),
-    ) else {
-        return (0, 0);
-    };
-    let failed = (0..batch.num_rows())
-        .filter(|&i| html.is_valid(i) && text.is_null(i))
-        .count() as u64;
-    (html_bytes(html, html_type), failed)
+/// What a worker does to one batch of pages.
+struct Cleaner {
+    extract: Arc<dyn PhysicalExpr>,
+    /// Input columns copied to the output, in order.
+    kept: Vec<usize>,
+    html_index: usize,
+    schema: SchemaRef,
 }
 
-fn html_bytes(html: &ArrayRef, html_type: &DataType) -> u64 {
-    let lengths = match html_type {
-        DataType::Dictionary(_, _) => return 0,
-        _ => match length(html.as_ref()) {
-            Ok(l) => l,
-            Err(_) => return 0,
-        },
+struct CleanedBatch {
+    batch: RecordBatch,
+    html_bytes: u64,
+    failed_pages: u64,
+}
+
+impl Cleaner {
+    fn clean(&self, batch: &RecordBatch) -> Result<CleanedBatch> {
+        let extracted = self.extract.evaluate(batch)?.into_array(batch.num_rows())?;
+        let extracted = extracted.as_struct();
+        let (Some(text), Some(kept_share)) = (
+            extracted.column_by_name("text"),
+            extracted.column_by_name("kept_share"),
+        ) else {
+            return Err(CliError::Usage(
+                "justext_extract lacks text or kept_share".into(),
+            ));
+        };
+        // The struct's nulls (failed pages) carry over to both fields.
+        let text = with_parent_nulls(text, extracted.nulls())?;
+        let kept_share = with_parent_nulls(kept_share, extracted.nulls())?;
+        let html = batch.column(self.html_index);
+        let failed_pages = (0..batch.num_rows())
+            .filter(|&i| html.is_valid(i) && text.is_null(i))
+            .count() as u64;
+        let mut columns: Vec<ArrayRef> = self
+            .kept
+            .iter()
+            .map(|&i| Arc::clone(batch.column(i)))
+            .collect();
+        columns.push(text);
+        columns.push(kept_share);
+        Ok(CleanedBatch {
+            batch: RecordBatch::try_new(Arc::clone(&self.schema), columns)?,
+            html_bytes: html_bytes(html),
+            failed_pages,
+        })
+    }
+}
+
+fn with_parent_nulls(child: &ArrayRef, parent: Option<&NullBuffer>) -> Result<ArrayRef> {
+    let nulls = NullBuffer::union(child.nulls(), parent);
+    let data = child.to_data().into_builder().nulls(nulls).build()?;
+    Ok(make_array(data))
+}
+
+/// Threads that clean batches in parallel, each taking the next batch when it is free.
+struct WorkerPool {
+    jobs: Option<mpsc::SyncSender<(u64, RecordBatch)>>,
+    results: mpsc::Receiver<(u64, Result<CleanedBatch>)>,
+    threads: Vec<std::thread::JoinHandle<()>>,
+}
+
+impl WorkerPool {
+    fn start(workers: usize, cleaner: Arc<Cleaner>) -> Self {
+        let (job_tx, job_rx) = mpsc::sync_channel::<(u64, RecordBatch)>(workers);
+        let job_rx = Arc::new(Mutex::new(job_rx));
+        let (result_tx, results) = mpsc::channel();
+        let threads = (0..workers)
+            .map(|_| {
+                let (job_rx, result_tx, cleaner) =
+                    (Arc::clone(&job_rx), result_tx.clone(), Arc::clone(&cleaner));
+                std::thread::spawn(move || {
+                    loop {
+                        let job = match job_rx.lock() {
+                            Ok(rx) => rx.recv(),
+                            Err(_) => return,
+                        };
+                        let Ok((sequence, batch)) = job else { return };
+                        if result_tx.send((sequence, cleaner.clean(&batch))).is_err() {
+                            return;
+                        }
+                    }
+                })
+            })
+            .collect();
+        WorkerPool {
+            jobs: Some(job_tx),
+            results,
+            threads,
+        }
+    }
+
+    fn submit(&self, sequence: u64, batch: RecordBatch) -> Result<()> {
+        self.jobs
+            .as_ref()
+            .and_then(|jobs| jobs.send((sequence, batch)).ok())
+            .ok_or_else(|| CliError::Usage("the cleaning threads stopped".into()))
+    }
+
+    fn receive(&self) -> Result<(u64, Result<CleanedBatch>)> {
+        self.results
+            .recv()
+            .map_err(|_| CliError::Usage("the cleaning threads stopped".into()))
+    }
+}
+
+impl Drop for WorkerPool {
+    fn drop(&mut self) {
+        self.jobs.take();
+        for t in self.threads.drain(..) {
+            let _ = t.join();
+        }
+    }
+}
+
+fn html_bytes(html: &ArrayRef) -> u64 {
+    let Ok(lengths) = length(html.as_ref()) else {
+        return 0;
     };
     match lengths.data_type() {
         DataType::Int32 => lengths
-            .as_primitive::<datafusion::arrow::datatypes::Int32Type>()
+            .as_primitive::<Int32Type>()
             .iter()
             .flatten()
             .map(|n| n as u64)
             .sum(),
         DataType::Int64 => lengths
-            .as_primitive::<datafusion::arrow::datatypes::Int64Type>()
+            .as_primitive::<Int64Type>()
             .iter()
             .flatten()
             .map(|n| n as u64)

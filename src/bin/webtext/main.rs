@@ -59,7 +59,8 @@ pub(crate) enum Format {
 /// Common options of the commands that run queries.
 #[derive(Args, Clone, Debug)]
 pub(crate) struct ExecArgs {
-    /// Partitions (threads) DataFusion runs the query on [default: the number of cores]
+    /// Threads: the partitions DataFusion runs a query on; for clean, the cleaning threads
+    /// [default: the number of cores]
     #[arg(long, value_name = "N")]
     partitions: Option<usize>,
     /// Rows per batch [default: 256; clean: 64]. Web pages are large: small batches bound memory and

@@ -2,7 +2,7 @@
 //! temporary name and renamed once complete.
 
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use datafusion::arrow::array::RecordBatch;
 use datafusion::arrow::datatypes::SchemaRef;
@@ -74,52 +74,72 @@ fn writer_properties() -> Result<WriterProperties> {
         .build())
 }
 
-/// Streams a query's result into a Parquet file. Nothing appears under `path` unless the whole
-/// result was written. `on_batch` sees each batch as it is written (for progress).
-pub(crate) async fn write_parquet(
-    df: DataFrame,
-    path: &Path,
-    mut on_batch: impl FnMut(&RecordBatch),
-) -> Result<u64> {
-    let stream = df.execute_stream().await?;
-    let temporary = temporary_sibling(path);
-    let result = write_stream(stream, &temporary, &mut on_batch).await;
-    match result {
-        Ok(rows) => {
-            std::fs::rename(&temporary, path).map_err(|e| {
-                let _ = std::fs::remove_file(&temporary);
-                CliError::Io {
-                    context: format!("cannot write {}", path.display()),
-                    source: e,
-                }
-            })?;
-            Ok(rows)
+/// A Parquet file being written under a temporary name next to its final path. It appears under
+/// the final path only through [`ParquetFile::finish`]; dropped unfinished (an error, a panic), it
+/// removes the temporary file.
+pub(crate) struct ParquetFile {
+    writer: Option<ArrowWriter<std::fs::File>>,
+    temporary: PathBuf,
+    path: PathBuf,
+    rows: u64,
+}
+
+impl ParquetFile {
+    pub(crate) fn create(path: &Path, schema: SchemaRef) -> Result<Self> {
+        let temporary = temporary_sibling(path);
+        let file = std::fs::File::create(&temporary).map_err(CliError::io(format!(
+            "cannot create {}",
+            temporary.display()
+        )))?;
+        let mut sink = ParquetFile {
+            writer: None,
+            temporary,
+            path: path.to_owned(),
+            rows: 0,
+        };
+        sink.writer = Some(ArrowWriter::try_new(
+            file,
+            schema,
+            Some(writer_properties()?),
+        )?);
+        Ok(sink)
+    }
+
+    pub(crate) fn write(&mut self, batch: &RecordBatch) -> Result<()> {
+        if let Some(writer) = self.writer.as_mut() {
+            writer.write(batch)?;
+            self.rows += batch.num_rows() as u64;
         }
-        Err(e) => {
-            let _ = std::fs::remove_file(&temporary);
-            Err(e)
+        Ok(())
+    }
+
+    /// Closes the file and renames it to its final path; returns the rows written.
+    pub(crate) fn finish(mut self) -> Result<u64> {
+        if let Some(writer) = self.writer.take() {
+            writer.close()?;
+        }
+        std::fs::rename(&self.temporary, &self.path).map_err(CliError::io(format!(
+            "cannot write {}",
+            self.path.display()
+        )))?;
+        Ok(self.rows)
+    }
+}
+
+impl Drop for ParquetFile {
+    fn drop(&mut self) {
+        if self.writer.take().is_some() || self.temporary.exists() {
+            let _ = std::fs::remove_file(&self.temporary);
         }
     }
 }
 
-async fn write_stream(
-    mut stream: datafusion::physical_plan::SendableRecordBatchStream,
-    temporary: &Path,
-    on_batch: &mut impl FnMut(&RecordBatch),
-) -> Result<u64> {
-    let schema: SchemaRef = stream.schema();
-    let file = std::fs::File::create(temporary).map_err(CliError::io(format!(
-        "cannot create {}",
-        temporary.display()
-    )))?;
-    let mut writer = ArrowWriter::try_new(file, schema, Some(writer_properties()?))?;
-    let mut rows = 0u64;
+/// Streams a query's result into a Parquet file (see [`ParquetFile`]).
+pub(crate) async fn write_parquet(df: DataFrame, path: &Path) -> Result<u64> {
+    let mut stream = df.execute_stream().await?;
+    let mut file = ParquetFile::create(path, stream.schema())?;
     while let Some(batch) = stream.next().await {
-        let batch = batch?;
-        writer.write(&batch)?;
-        rows += batch.num_rows() as u64;
-        on_batch(&batch);
+        file.write(&batch?)?;
     }
-    writer.close()?;
-    Ok(rows)
+    file.finish()
 }

@@ -46,10 +46,6 @@ impl Progress {
         self.bar.set_message(format!("{mb_per_s:.1} MB/s"));
     }
 
-    pub(crate) fn bytes(&self) -> u64 {
-        self.bytes
-    }
-
     pub(crate) fn elapsed(&self) -> Duration {
         self.start.elapsed()
     }

@@ -75,7 +75,7 @@ pub(crate) async fn run_statements(
         let df = ctx.execute_logical_plan(plan).await?;
         match output {
             Some(path) if i == last => {
-                let rows = output::write_parquet(df, path, |_| {}).await?;
+                let rows = output::write_parquet(df, path).await?;
                 eprintln!("wrote {rows} rows to {}", path.display());
             }
             _ => output::print(df, format).await?,
