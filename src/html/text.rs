@@ -19,8 +19,12 @@ fn is_ascii_py_space(b: u8) -> bool {
 }
 
 /// jusText's `normalize_whitespace`, appended to `out`: every run of whitespace becomes `"\n"` when
-/// it contains a line feed or carriage return, otherwise `" "`. Nothing is trimmed.
-pub fn push_normalized(out: &mut String, text: &str) {
+/// it contains a line feed or carriage return, otherwise `" "`. Nothing is trimmed. Returns the
+/// number of characters appended.
+pub fn push_normalized(out: &mut String, text: &str) -> usize {
+    let before = out.len();
+    let mut non_ascii_bytes = 0usize;
+    let mut non_ascii_chars = 0usize;
     let bytes = text.as_bytes();
     // Some(has_newline) while inside a whitespace run.
     let mut run: Option<bool> = None;
@@ -52,11 +56,15 @@ pub fn push_normalized(out: &mut String, text: &str) {
             } else {
                 end_run(out, &mut run);
                 out.push(c);
+                non_ascii_bytes += c.len_utf8();
+                non_ascii_chars += 1;
             }
             i += c.len_utf8();
         }
     }
     end_run(out, &mut run);
+    // Every byte appended is one ASCII character except those of the non-ASCII characters.
+    out.len() - before - non_ascii_bytes + non_ascii_chars
 }
 
 pub fn normalize_whitespace(text: &str) -> String {

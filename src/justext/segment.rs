@@ -223,10 +223,8 @@ impl ParagraphMaker {
     }
 
     fn append_text(&mut self, text: &str) -> usize {
-        let before = self.text_nodes.len();
-        push_normalized(&mut self.text_nodes, text);
         self.has_text_nodes = true;
-        self.text_nodes[before..].chars().count()
+        push_normalized(&mut self.text_nodes, text)
     }
 
     fn start(&mut self, name: &LocalName) {
@@ -270,32 +268,46 @@ impl ParagraphMaker {
     }
 }
 
-/// Text collected between two events of kept elements.
+/// Text collected between two events of kept elements: usually one text node, borrowed from the
+/// page; copied only when several merge.
 #[derive(Default)]
-struct PendingText {
-    text: String,
+struct PendingText<'a> {
+    single: Option<&'a str>,
+    merged_text: String,
     /// A removed node has been passed since the last flush.
     removed_since_flush: bool,
     /// Text was appended after a removed node, so lxml assigned a merged string.
     merged: bool,
 }
 
-impl PendingText {
-    fn push(&mut self, s: &str) {
-        if self.removed_since_flush && !self.text.is_empty() {
+impl<'a> PendingText<'a> {
+    fn is_empty(&self) -> bool {
+        self.single.is_none_or(str::is_empty) && self.merged_text.is_empty()
+    }
+
+    fn push(&mut self, s: &'a str) {
+        if self.removed_since_flush && !self.is_empty() {
             self.merged = true;
         }
-        self.text.push_str(s);
+        if let Some(first) = self.single.take() {
+            self.merged_text.push_str(first);
+            self.merged_text.push_str(s);
+        } else if self.merged_text.is_empty() {
+            self.single = Some(s);
+        } else {
+            self.merged_text.push_str(s);
+        }
     }
 
     fn flush(&mut self, maker: &mut ParagraphMaker) -> Result<(), SegmentError> {
-        if self.merged && has_xml_invalid_control(&self.text) {
+        let text = self.single.take().unwrap_or(&self.merged_text);
+        if self.merged && has_xml_invalid_control(text) {
             return Err(SegmentError::ControlCharactersMerged);
         }
-        if !self.text.is_empty() {
-            maker.characters(&self.text);
+        if !text.is_empty() {
+            maker.characters(text);
         }
-        self.text.clear();
+        self.merged_text.clear();
         self.removed_since_flush = false;
         self.merged = false;
         Ok(())
