@@ -183,7 +183,7 @@ pub(crate) async fn run(args: CleanArgs) -> Result<CleanSummary> {
         partitions: workers,
     };
     eprintln!(
-        "webtext clean: {} pages ({:.1} MB of html) in {:.2} s on {} threads: {:.0} pages/s, {:.1} MB/s; \
+        "webtext clean: {} pages ({:.1} MB of html) in {:.2} s with {} cleaning thread(s): {:.0} pages/s, {:.1} MB/s; \
          {} pages gave NULL text -> {}",
         summary.pages,
         summary.html_bytes as f64 / 1e6,

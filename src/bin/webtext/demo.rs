@@ -27,7 +27,7 @@ pub(crate) async fn run() -> Result<()> {
     );
     let summary = clean::run(CleanArgs::new(crawl.display().to_string(), cleaned.clone())).await?;
     println!(
-        "\ncleaned {} pages ({:.1} MB of html) in {:.2} s: {:.0} pages/s on {} threads.\n",
+        "\ncleaned {} pages ({:.1} MB of html) in {:.2} s: {:.0} pages/s with {} cleaning thread(s).\n",
         summary.pages,
         summary.html_bytes as f64 / 1e6,
         summary.seconds,

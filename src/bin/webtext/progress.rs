@@ -21,7 +21,7 @@ impl Progress {
         } else if let Some(total) = total {
             let bar = ProgressBar::new(total);
             if let Ok(style) = ProgressStyle::with_template(
-                "{elapsed_precise} [{wide_bar}] {pos}/{len} pages  {per_sec:.0}  {msg}  ETA {eta}",
+                "{elapsed_precise} [{wide_bar}] {pos}/{len} pages  {msg}  ETA {eta}",
             ) {
                 bar.set_style(style.progress_chars("=> "));
             }
@@ -42,8 +42,12 @@ impl Progress {
         self.pages += pages;
         self.bytes += bytes;
         self.bar.inc(pages);
-        let mb_per_s = self.bytes as f64 / 1e6 / self.elapsed().as_secs_f64().max(1e-9);
-        self.bar.set_message(format!("{mb_per_s:.1} MB/s"));
+        let seconds = self.elapsed().as_secs_f64().max(1e-9);
+        self.bar.set_message(format!(
+            "{:.0} pages/s  {:.1} MB/s",
+            self.pages as f64 / seconds,
+            self.bytes as f64 / 1e6 / seconds
+        ));
     }
 
     pub(crate) fn elapsed(&self) -> Duration {
