@@ -6,21 +6,28 @@ use crate::stoplists::Stoplist;
 
 /// `re.search(r"\bh\d\b", dom_path)` with Python's Unicode word characters and digits.
 pub fn is_heading_path(dom_path: &str) -> bool {
-    let chars: Vec<char> = dom_path.chars().collect();
     let is_word = |c: char| c.is_alphanumeric() || c == '_';
-    (0..chars.len().saturating_sub(1)).any(|i| {
-        chars[i] == 'h'
-            && (i == 0 || !is_word(chars[i - 1]))
-            && chars[i + 1].is_numeric()
-            && chars.get(i + 2).is_none_or(|&c| !is_word(c))
-    })
+    let mut prev: Option<char> = None;
+    let mut chars = dom_path.chars();
+    while let Some(c) = chars.next() {
+        if c == 'h' && !prev.is_some_and(is_word) {
+            let mut ahead = chars.clone();
+            if ahead.next().is_some_and(char::is_numeric) && !ahead.next().is_some_and(is_word) {
+                return true;
+            }
+        }
+        prev = Some(c);
+    }
+    false
 }
 
-/// Counts the words of `text` (split on Python whitespace, punctuation kept) that are in the
-/// stoplist after lower-casing.
-pub fn stopwords_count(text: &str, stoplist: &Stoplist, scratch: &mut String) -> usize {
-    words(text)
-        .filter(|w| stoplist.contains_lowercased(w, scratch))
+/// Counts the words of a paragraph's text (split on Python whitespace, punctuation kept) that are
+/// in the stoplist after lower-casing. The text is whitespace-normalised, so the only whitespace
+/// left is `' '` and `'\n'`, which a byte search finds faster than a test of every character.
+pub fn stopwords_count(normalized_text: &str, stoplist: &Stoplist, scratch: &mut String) -> usize {
+    normalized_text
+        .split([' ', '\n'])
+        .filter(|w| !w.is_empty() && stoplist.contains_lowercased(w, scratch))
         .count()
 }
 
@@ -187,6 +194,20 @@ pub fn revise(paragraphs: &mut [Paragraph], params: &Params) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn stopwords_count_of_normalized_text_splits_like_python() {
+        let english = Stoplist::by_name("English").unwrap();
+        let raw = "The\u{a0}cat\tsat \u{3000}on\r\nthe  mat,\u{1c}and\u{2028}THEN";
+        let normalized = crate::html::text::normalize_whitespace(raw);
+        let mut scratch = String::new();
+        let generic = words(raw)
+            .filter(|w| english.contains_lowercased(w, &mut scratch))
+            .count();
+        // the, on, the, and, then
+        assert_eq!(generic, 5);
+        assert_eq!(stopwords_count(&normalized, english, &mut scratch), generic);
+    }
 
     #[test]
     fn heading_regex_like_python() {
