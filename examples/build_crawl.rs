@@ -45,7 +45,10 @@ fn read_set(dir: &Path, max_page_bytes: usize) -> Result<Vec<Page>, Error> {
     let mut pages = Vec::new();
     for line in lines {
         let fields: Vec<&str> = line.split('\t').collect();
-        let id = fields[id_col].to_owned();
+        let id = fields
+            .get(id_col)
+            .ok_or_else(|| format!("manifest line without an id: {line}"))?
+            .to_string();
         let html = std::fs::read(dir.join("html").join(format!("{id}.html")))?;
         if html.len() > max_page_bytes {
             continue;

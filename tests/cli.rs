@@ -42,6 +42,18 @@ fn files_in(dir: &Path) -> Vec<String> {
     names
 }
 
+/// `webtext sql --table NAME=PATH... --format csv QUERY`.
+fn sql_csv(tables: &[String], query: &str) -> Output {
+    let mut args = vec!["sql".to_owned()];
+    for table in tables {
+        args.push("--table".to_owned());
+        args.push(table.clone());
+    }
+    args.extend(["--format".to_owned(), "csv".to_owned(), query.to_owned()]);
+    let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+    webtext(&refs)
+}
+
 /// Asserts a failed run: non-zero status, one line on stderr naming `what`.
 fn assert_fails_naming(o: &Output, what: &str) {
     let err = stderr(o);
@@ -68,14 +80,10 @@ fn small_crawl(dir: &Path, rows: usize) -> String {
 
 #[test]
 fn sql_counts_the_sample_crawl_in_csv() {
-    let o = webtext(&[
-        "sql",
-        "-t",
-        &format!("crawl={}", sample()),
-        "--format",
-        "csv",
+    let o = sql_csv(
+        &[format!("crawl={}", sample())],
         "SELECT count(*) AS pages, count(DISTINCT url) AS urls FROM crawl",
-    ]);
+    );
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(stdout(&o), "pages,urls\n156,156\n");
 }
@@ -118,14 +126,10 @@ fn sql_reads_a_file_of_statements_and_a_directory_table() {
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(stdout(&o), "count(*)\n312\n");
-    let glob = webtext(&[
-        "sql",
-        "--table",
-        &format!("crawl={}/part-*.parquet", tables.display()),
-        "--format",
-        "csv",
+    let glob = sql_csv(
+        &[format!("crawl={}/part-*.parquet", tables.display())],
         "SELECT count(*) AS n FROM crawl",
-    ]);
+    );
     assert_eq!(stdout(&glob), "n\n312\n", "{}", stderr(&glob));
 }
 
@@ -142,14 +146,10 @@ fn sql_output_writes_parquet_only_when_the_query_succeeds() {
         "SELECT url, length(html) AS bytes FROM crawl",
     ]);
     assert!(ok.status.success(), "{}", stderr(&ok));
-    let back = webtext(&[
-        "sql",
-        "-t",
-        &format!("out={}", out.display()),
-        "--format",
-        "csv",
+    let back = sql_csv(
+        &[format!("out={}", out.display())],
         "SELECT count(*) AS n, min(bytes) > 0 AS sized FROM out",
-    ]);
+    );
     assert_eq!(stdout(&back), "n,sized\n156,true\n");
 
     // Fails while executing, after rows may have been written: nothing under the name, no temporary left.
@@ -231,34 +231,24 @@ fn clean_adds_text_and_kept_share_as_justext_computes_them() {
         stderr(&o)
     );
     // Every input column, then text and kept_share; the text is what justext() gives.
-    let check = webtext(&[
-        "sql",
-        "-t",
-        &format!("crawl={crawl}"),
-        "-t",
-        &format!("clean={}", out.display()),
-        "--format",
-        "csv",
+    let check = sql_csv(
+        &[format!("crawl={crawl}"), format!("clean={}", out.display())],
         "SELECT count(*) AS pages, \
                 sum(CASE WHEN c.text = justext(k.html) THEN 1 ELSE 0 END) AS same_text, \
                 sum(CASE WHEN c.kept_share BETWEEN 0 AND 1 THEN 1 ELSE 0 END) AS shares, \
                 sum(CASE WHEN c.html = k.html AND c.set = k.set THEN 1 ELSE 0 END) AS same_columns \
          FROM clean c JOIN crawl k ON c.url = k.url",
-    ]);
+    );
     assert_eq!(
         stdout(&check),
         "pages,same_text,shares,same_columns\n24,24,24,24\n",
         "{}",
         stderr(&check)
     );
-    let columns = webtext(&[
-        "sql",
-        "-t",
-        &format!("clean={}", out.display()),
-        "--format",
-        "csv",
+    let columns = sql_csv(
+        &[format!("clean={}", out.display())],
         "SELECT column_name FROM information_schema.columns WHERE table_name = 'clean' ORDER BY ordinal_position",
-    ]);
+    );
     assert_eq!(
         stdout(&columns),
         "column_name\nurl\nset\nid\nfetch_time\nhtml\ntext\nkept_share\n"
@@ -282,14 +272,10 @@ fn clean_keeps_the_same_rows_on_one_and_two_partitions() {
             "5",
         ]);
         assert!(o.status.success(), "{}", stderr(&o));
-        let digest = webtext(&[
-            "sql",
-            "-t",
-            &format!("clean={}", out.display()),
-            "--format",
-            "csv",
+        let digest = sql_csv(
+            &[format!("clean={}", out.display())],
             "SELECT url, text, kept_share FROM clean ORDER BY url",
-        ]);
+        );
         assert!(digest.status.success(), "{}", stderr(&digest));
         digests.push(stdout(&digest));
     }
@@ -348,14 +334,10 @@ fn clean_gives_null_text_for_a_page_justext_cannot_process_and_goes_on() {
         "{}",
         stderr(&o)
     );
-    let rows = webtext(&[
-        "sql",
-        "-t",
-        &format!("c={out}"),
-        "--format",
-        "csv",
+    let rows = sql_csv(
+        &[format!("c={out}")],
         "SELECT url, text IS NULL AS no_text, kept_share FROM c ORDER BY url",
-    ]);
+    );
     assert_eq!(
         stdout(&rows),
         "url,no_text,kept_share\nempty,true,\nnull,true,\ntext,false,1.0\n"

@@ -248,11 +248,49 @@ fn starts_with_xml_encoding_declaration(text: &str) -> bool {
 /// The kept text: good paragraphs joined by `'\n'`.
 pub fn kept_text(paragraphs: &[Paragraph]) -> String {
     let mut out = String::new();
-    for p in paragraphs.iter().filter(|p| p.is_good()) {
-        if !out.is_empty() {
-            out.push('\n');
-        }
-        out.push_str(&p.text);
-    }
+    // Writing into a String cannot fail.
+    let _ = write_kept_text(paragraphs, &mut out);
     out
+}
+
+/// The kept text written into `out` (an Arrow string builder takes it without a String per row).
+pub fn write_kept_text(paragraphs: &[Paragraph], out: &mut impl fmt::Write) -> fmt::Result {
+    for (i, p) in paragraphs.iter().filter(|p| p.is_good()).enumerate() {
+        if i > 0 {
+            out.write_char('\n')?;
+        }
+        out.write_str(&p.text)?;
+    }
+    Ok(())
+}
+
+/// What a page's paragraphs add up to, in characters of their text and in paragraphs.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct PageTotals {
+    pub kept_chars: usize,
+    pub total_chars: usize,
+    pub paragraphs: usize,
+    pub good_paragraphs: usize,
+}
+
+impl PageTotals {
+    pub fn of(paragraphs: &[Paragraph]) -> Self {
+        let mut t = PageTotals {
+            paragraphs: paragraphs.len(),
+            ..PageTotals::default()
+        };
+        for p in paragraphs {
+            t.total_chars += p.length;
+            if p.is_good() {
+                t.kept_chars += p.length;
+                t.good_paragraphs += 1;
+            }
+        }
+        t
+    }
+
+    /// `kept_chars / total_chars`; `None` for a page without paragraph text.
+    pub fn kept_share(&self) -> Option<f64> {
+        (self.total_chars > 0).then(|| self.kept_chars as f64 / self.total_chars as f64)
+    }
 }

@@ -24,6 +24,13 @@ pub(crate) const DOC_SECTION: DocSection = DocSection {
     ),
 };
 
+/// Argument descriptions the jusText functions share in their `Documentation`.
+pub(crate) const HTML_ARGUMENT: &str = "The page: Utf8, LargeUtf8, Utf8View, Binary, LargeBinary, BinaryView or a dictionary of those.";
+pub(crate) const LANGUAGE_AS_FOR_JUSTEXT: &str =
+    "Constant: as for justext (default 'English'; 'none' for the language-independent mode).";
+pub(crate) const OPTIONS_AS_FOR_JUSTEXT: &str =
+    "Constant 'key=value, ...' overriding jusText's parameters, as for justext.";
+
 /// One row of page input: text is used as is, bytes are decoded the way the algorithm's original does.
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum PageRef<'a> {

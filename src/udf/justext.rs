@@ -7,8 +7,10 @@ use datafusion::arrow::datatypes::DataType;
 use datafusion::common::Result;
 use datafusion::logical_expr::Documentation;
 
-use super::common::{DOC_SECTION, JustextConfig, JustextFunction, JustextKernel, for_each_page};
-use crate::justext::kept_text;
+use super::common::{
+    DOC_SECTION, HTML_ARGUMENT, JustextConfig, JustextFunction, JustextKernel, for_each_page,
+};
+use crate::justext::write_kept_text;
 
 const NAME: &str = "justext";
 
@@ -29,7 +31,7 @@ static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
         "justext(html [, language [, options]])",
     )
     .with_sql_example("SELECT justext('<html><body><p>Hi.</p></body></html>', 'English');\n-- ''")
-    .with_argument("html", "The page: Utf8, LargeUtf8, Utf8View, Binary, LargeBinary, BinaryView or a dictionary of those.")
+    .with_argument("html", HTML_ARGUMENT)
     .with_argument(
         "language",
         "Constant: the stoplist, one of jusText's 100 languages (case-insensitive, default 'English'), or \
@@ -66,7 +68,11 @@ impl JustextKernel for KeptText {
 fn kept_texts(pages: &dyn Array, config: &JustextConfig) -> Result<ArrayRef> {
     let mut out = StringBuilder::with_capacity(pages.len(), pages.get_buffer_memory_size() / 8);
     for_each_page(pages, |page| match page.and_then(|p| config.run(p)) {
-        Some(paragraphs) => out.append_value(kept_text(&paragraphs)),
+        Some(paragraphs) => {
+            // The text goes straight into the builder's buffer; append_value("") ends the row.
+            let _ = write_kept_text(&paragraphs, &mut out);
+            out.append_value("");
+        }
         None => out.append_null(),
     })?;
     Ok(Arc::new(out.finish()))

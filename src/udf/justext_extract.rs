@@ -11,8 +11,11 @@ use datafusion::arrow::datatypes::{DataType, Field, Fields};
 use datafusion::common::Result;
 use datafusion::logical_expr::Documentation;
 
-use super::common::{DOC_SECTION, JustextConfig, JustextFunction, JustextKernel, for_each_page};
-use crate::justext::{Paragraph, kept_text};
+use super::common::{
+    DOC_SECTION, HTML_ARGUMENT, JustextConfig, JustextFunction, JustextKernel,
+    LANGUAGE_AS_FOR_JUSTEXT, OPTIONS_AS_FOR_JUSTEXT, for_each_page,
+};
+use crate::justext::{PageTotals, write_kept_text};
 
 const NAME: &str = "justext_extract";
 
@@ -51,9 +54,9 @@ static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
         "SELECT url, e['text'] AS text, e['kept_share'] AS kept_share\n\
          FROM (SELECT url, justext_extract(html, 'English') AS e FROM crawl);",
     )
-    .with_argument("html", "The page: Utf8, LargeUtf8, Utf8View, Binary, LargeBinary, BinaryView or a dictionary of those.")
-    .with_argument("language", "Constant: as for justext (default 'English'; 'none' for the language-independent mode).")
-    .with_argument("options", "Constant 'key=value, ...' overriding jusText's parameters, as for justext.")
+    .with_argument("html", HTML_ARGUMENT)
+    .with_argument("language", LANGUAGE_AS_FOR_JUSTEXT)
+    .with_argument("options", OPTIONS_AS_FOR_JUSTEXT)
     .with_related_udf("justext")
     .with_related_udf("justext_paragraphs")
     .build()
@@ -75,36 +78,6 @@ impl JustextKernel for Extract {
     }
 }
 
-/// What a page's paragraphs add up to.
-#[derive(Debug, Default, PartialEq)]
-pub(crate) struct Totals {
-    pub kept_chars: usize,
-    pub total_chars: usize,
-    pub paragraphs: usize,
-    pub good_paragraphs: usize,
-}
-
-impl Totals {
-    pub(crate) fn of(paragraphs: &[Paragraph]) -> Self {
-        let mut t = Totals {
-            paragraphs: paragraphs.len(),
-            ..Totals::default()
-        };
-        for p in paragraphs {
-            t.total_chars += p.length;
-            if p.is_good() {
-                t.kept_chars += p.length;
-                t.good_paragraphs += 1;
-            }
-        }
-        t
-    }
-
-    pub(crate) fn kept_share(&self) -> Option<f64> {
-        (self.total_chars > 0).then(|| self.kept_chars as f64 / self.total_chars as f64)
-    }
-}
-
 fn count(n: usize) -> i64 {
     i64::try_from(n).unwrap_or(i64::MAX)
 }
@@ -123,8 +96,10 @@ fn extracts(pages: &dyn Array, config: &JustextConfig) -> Result<ArrayRef> {
         valid.push(result.is_some());
         // A NULL struct row still needs a value in each (non-nullable) child.
         let ps = result.unwrap_or_default();
-        let totals = Totals::of(&ps);
-        text.append_value(kept_text(&ps));
+        let totals = PageTotals::of(&ps);
+        // The text goes straight into the builder's buffer; append_value("") ends the row.
+        let _ = write_kept_text(&ps, &mut text);
+        text.append_value("");
         kept_chars.append_value(count(totals.kept_chars));
         total_chars.append_value(count(totals.total_chars));
         kept_share.append_option(totals.kept_share());

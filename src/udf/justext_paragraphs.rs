@@ -12,7 +12,10 @@ use datafusion::arrow::datatypes::{DataType, Field, Fields};
 use datafusion::common::Result;
 use datafusion::logical_expr::Documentation;
 
-use super::common::{DOC_SECTION, JustextConfig, JustextFunction, JustextKernel, for_each_page};
+use super::common::{
+    DOC_SECTION, HTML_ARGUMENT, JustextConfig, JustextFunction, JustextKernel,
+    LANGUAGE_AS_FOR_JUSTEXT, OPTIONS_AS_FOR_JUSTEXT, for_each_page,
+};
 use crate::justext::Paragraph;
 
 const NAME: &str = "justext_paragraphs";
@@ -62,9 +65,9 @@ static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
     .with_sql_example(
         "SELECT p['class'], p['text']\nFROM (SELECT unnest(justext_paragraphs(html, 'English')) AS p FROM crawl);",
     )
-    .with_argument("html", "The page: Utf8, LargeUtf8, Utf8View, Binary, LargeBinary, BinaryView or a dictionary of those.")
-    .with_argument("language", "Constant: as for justext (default 'English'; 'none' for the language-independent mode).")
-    .with_argument("options", "Constant 'key=value, ...' overriding jusText's parameters, as for justext.")
+    .with_argument("html", HTML_ARGUMENT)
+    .with_argument("language", LANGUAGE_AS_FOR_JUSTEXT)
+    .with_argument("options", OPTIONS_AS_FOR_JUSTEXT)
     .with_related_udf("justext")
     .build()
 });

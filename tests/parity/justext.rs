@@ -320,6 +320,19 @@ fn read_floors(path: &Path) -> BTreeMap<String, f64> {
         .collect()
 }
 
+/// One line of the parity table; `page_decimals` for the share of identical pages.
+fn print_row(name: &str, t: &Tally, page_decimals: usize) {
+    println!(
+        "{name:<16} {:>6} {:>9} {:>5.page_decimals$}% {:>9} {:>5.1}% {:>11.3}%",
+        t.pages,
+        t.pages_identical,
+        100.0 * t.page_share(),
+        t.pages_all_fields,
+        100.0 * t.pages_all_fields as f64 / t.pages.max(1) as f64,
+        100.0 * t.char_share()
+    );
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let flag = |name: &str| {
@@ -353,29 +366,12 @@ fn main() -> ExitCode {
     );
     for set in &sets {
         let t = run_set(&shared, &pages, set, &mut report);
-        println!(
-            "{set:<16} {:>6} {:>9} {:>5.1}% {:>9} {:>5.1}% {:>11.3}%",
-            t.pages,
-            t.pages_identical,
-            100.0 * t.page_share(),
-            t.pages_all_fields,
-            100.0 * t.pages_all_fields as f64 / t.pages.max(1) as f64,
-            100.0 * t.char_share()
-        );
+        print_row(set, &t, 1);
         if set != "edge" {
             total.add(&t);
         }
     }
-    println!(
-        "{:<16} {:>6} {:>9} {:>5.2}% {:>9} {:>5.1}% {:>11.3}%",
-        "six sets",
-        total.pages,
-        total.pages_identical,
-        100.0 * total.page_share(),
-        total.pages_all_fields,
-        100.0 * total.pages_all_fields as f64 / total.pages.max(1) as f64,
-        100.0 * total.char_share()
-    );
+    print_row("six sets", &total, 2);
     if let Some(path) = flag("--report") {
         std::fs::write(&path, &report).expect("write report");
         println!("differences written to {path}");

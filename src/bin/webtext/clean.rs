@@ -15,7 +15,7 @@ use datafusion::arrow::array::{Array, ArrayRef, AsArray, RecordBatch, make_array
 use datafusion::arrow::buffer::NullBuffer;
 use datafusion::arrow::compute::kernels::length::length;
 use datafusion::arrow::datatypes::{DataType, Field, Int32Type, Int64Type, Schema, SchemaRef};
-use datafusion::common::Column;
+use datafusion::common::{Column, internal_datafusion_err};
 use datafusion::logical_expr::{Expr, lit};
 use datafusion::physical_expr::PhysicalExpr;
 use futures::StreamExt;
@@ -215,14 +215,18 @@ struct CleanedBatch {
 impl Cleaner {
     fn clean(&self, batch: &RecordBatch) -> Result<CleanedBatch> {
         let extracted = self.extract.evaluate(batch)?.into_array(batch.num_rows())?;
-        let extracted = extracted.as_struct();
-        let (Some(text), Some(kept_share)) = (
-            extracted.column_by_name("text"),
-            extracted.column_by_name("kept_share"),
-        ) else {
-            return Err(CliError::Usage(
-                "justext_extract lacks text or kept_share".into(),
-            ));
+        let fields = extracted.as_struct_opt().and_then(|s| {
+            Some((
+                s,
+                s.column_by_name("text")?,
+                s.column_by_name("kept_share")?,
+            ))
+        });
+        let Some((extracted, text, kept_share)) = fields else {
+            return Err(internal_datafusion_err!(
+                "justext_extract did not return a struct with text and kept_share"
+            )
+            .into());
         };
         // The struct's nulls (failed pages) carry over to both fields.
         let text = with_parent_nulls(text, extracted.nulls())?;
@@ -293,13 +297,13 @@ impl WorkerPool {
         self.jobs
             .as_ref()
             .and_then(|jobs| jobs.send((sequence, batch)).ok())
-            .ok_or_else(|| CliError::Usage("the cleaning threads stopped".into()))
+            .ok_or_else(|| internal_datafusion_err!("the cleaning threads stopped").into())
     }
 
     fn receive(&self) -> Result<(u64, Result<CleanedBatch>)> {
         self.results
             .recv()
-            .map_err(|_| CliError::Usage("the cleaning threads stopped".into()))
+            .map_err(|_| internal_datafusion_err!("the cleaning threads stopped").into())
     }
 }
 
