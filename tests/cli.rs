@@ -285,6 +285,18 @@ fn clean_keeps_the_same_rows_on_one_and_two_partitions() {
         digests[0]
     );
     assert_eq!(digests[0], digests[1]);
+    // Rows keep the input order, whatever the number of cleaning threads.
+    let urls = |path: &str| stdout(&sql_csv(&[format!("t={path}")], "SELECT url FROM t"));
+    let input_order = urls(&crawl);
+    assert_eq!(input_order.lines().count(), 25, "{input_order}");
+    for partitions in ["1", "2"] {
+        let out = dir.join(format!("clean-{partitions}.parquet"));
+        assert_eq!(
+            urls(&out.display().to_string()),
+            input_order,
+            "{partitions}"
+        );
+    }
 }
 
 #[test]
