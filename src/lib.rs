@@ -17,6 +17,7 @@
 //! # Ok(()) }
 //! ```
 
+pub mod dedup;
 pub mod html;
 pub mod justext;
 pub mod stoplists;

@@ -1,0 +1,506 @@
+//! onion 1.2's paragraph de-duplication (Pomikálek), as `../shared/specs/onion-dedup.md` §5
+//! describes it: documents one after another, paragraphs = lines of a document's text.
+//!
+//! For each document: every n-gram (the window spans paragraphs, restarting at the document start)
+//! is a hit if it occurred earlier in this document or was registered by a kept paragraph of an
+//! earlier document. A paragraph's bad tokens are its tokens under hit n-grams ending in it,
+//! counted once; it is a duplicate if `bad / tokens > threshold`. Smoothing then drops runs of at
+//! most `stub_length` good tokens between duplicates and the document edges. Only then are the
+//! n-grams ending in kept paragraphs registered, so removed text never blocks later text.
+
+use std::collections::HashSet;
+use std::sync::Arc;
+
+use super::dupset::DupSet;
+use super::hash::NgramWindow;
+use super::tokenize::TokenOptions;
+
+type FixedState = std::hash::BuildHasherDefault<IdentityHasher>;
+
+/// The n-gram hashes are already mixed; hashing them again would only cost time.
+#[derive(Default)]
+pub struct IdentityHasher(u64);
+
+impl std::hash::Hasher for IdentityHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8) | u64::from(b);
+        }
+    }
+    fn write_u64(&mut self, v: u64) {
+        self.0 = v;
+    }
+    fn write_u32(&mut self, v: u32) {
+        // Dup-set indices are dense; spread them over the table's buckets.
+        self.0 = u64::from(v).wrapping_mul(super::hash::NGRAM_BASE);
+    }
+}
+
+/// onion's parameters, with its defaults.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct OnionParams {
+    /// n-gram length (`-n`, 7).
+    pub n: usize,
+    /// A paragraph is a duplicate iff `bad / tokens > threshold` (`-t`, 0.5; a C float in onion).
+    pub threshold: f32,
+    /// Smoothing of short good runs (on; `-m` turns it off).
+    pub smoothing: bool,
+    /// The longest good run, in tokens, that smoothing removes (`-l`, 20).
+    pub stub_length: usize,
+    /// Not in onion: a document without any duplicate paragraph is kept whole, even when smoothing
+    /// would remove it for being short (onion drops a unique document of ≤ 20 tokens).
+    pub protect_unique_documents: bool,
+}
+
+impl Default for OnionParams {
+    fn default() -> Self {
+        OnionParams {
+            n: 7,
+            threshold: 0.5,
+            smoothing: true,
+            stub_length: 20,
+            protect_unique_documents: false,
+        }
+    }
+}
+
+/// What the pass remembers across documents.
+#[derive(Debug)]
+enum Registry {
+    /// Every registered n-gram hash (onion without `-f`): grows with the kept text.
+    All(HashSet<u64, FixedState>),
+    /// Only the corpus' duplicate n-grams can ever hit, so one "seen" bit per duplicate n-gram is
+    /// all the state (onion's `-f`): memory bounded by the duplicate set.
+    Duplicates { set: Arc<DupSet>, seen: Vec<u64> },
+}
+
+/// One n-gram of the current document that can hit or be registered: its key (the hash, or its
+/// index in the duplicate set) and the paragraph of its last token.
+#[derive(Debug, Clone, Copy)]
+struct NgramEnd {
+    key: u64,
+    paragraph: u32,
+}
+
+/// The sequential keep/drop pass over documents in order.
+#[derive(Debug)]
+pub struct Onion {
+    params: OnionParams,
+    tokens: TokenOptions,
+    registry: Registry,
+    window: NgramWindow,
+    local: HashSet<u64, FixedState>,
+    ends: Vec<NgramEnd>,
+    lengths: Vec<u32>,
+    scratch: String,
+    documents: u64,
+}
+
+impl Onion {
+    /// A pass that registers every n-gram of kept text (needs no first pass; memory grows with
+    /// the distinct n-grams kept).
+    pub fn new(params: OnionParams, tokens: TokenOptions) -> Self {
+        Self::with_registry(params, tokens, Registry::All(HashSet::default()))
+    }
+
+    /// A pass given the corpus' duplicate n-grams (made with the same `n` and token options):
+    /// the same decisions, with memory bounded by the duplicate set.
+    pub fn with_duplicates(params: OnionParams, tokens: TokenOptions, set: Arc<DupSet>) -> Self {
+        let seen = vec![0; set.len().div_ceil(64)];
+        Self::with_registry(params, tokens, Registry::Duplicates { set, seen })
+    }
+
+    fn with_registry(params: OnionParams, tokens: TokenOptions, registry: Registry) -> Self {
+        Onion {
+            window: NgramWindow::new(params.n),
+            params,
+            tokens,
+            registry,
+            local: HashSet::default(),
+            ends: Vec::new(),
+            lengths: Vec::new(),
+            scratch: String::new(),
+            documents: 0,
+        }
+    }
+
+    pub fn params(&self) -> &OnionParams {
+        &self.params
+    }
+
+    /// Documents processed so far.
+    pub fn documents(&self) -> u64 {
+        self.documents
+    }
+
+    /// Bytes of state kept across documents.
+    pub fn state_bytes(&self) -> usize {
+        match &self.registry {
+            Registry::All(set) => set.capacity() * 9,
+            Registry::Duplicates { set, seen } => set.heap_bytes() + seen.capacity() * 8,
+        }
+    }
+
+    /// Decides the paragraphs (the lines of `text`) of the next document: `kept` receives one flag
+    /// per paragraph, in order.
+    pub fn process(&mut self, text: &str, kept: &mut Vec<bool>) {
+        self.documents += 1;
+        kept.clear();
+        self.window.reset();
+        self.local.clear();
+        self.ends.clear();
+        self.lengths.clear();
+        let n = self.params.n;
+        let mut scratch = std::mem::take(&mut self.scratch);
+        for (index, paragraph) in text.split('\n').enumerate() {
+            let paragraph_index = index as u32;
+            let (mut total, mut bad, mut prev) = (0u32, 0u32, n as u32);
+            self.tokens
+                .for_each_token_hash(paragraph, &mut scratch, |token| {
+                    total += 1;
+                    prev = prev.saturating_sub(1);
+                    let Some(h) = self.window.push(token) else {
+                        return;
+                    };
+                    let (key, in_registry) = match &self.registry {
+                        Registry::All(set) => (h, set.contains(&h)),
+                        Registry::Duplicates { set, seen } => match set.index_of(h) {
+                            Some(i) => (u64::from(i), bit(seen, i)),
+                            // Occurs once in the corpus: can neither hit nor be hit.
+                            None => return,
+                        },
+                    };
+                    let in_document = !self.local.insert(key);
+                    if in_registry || in_document {
+                        bad += n as u32 - prev;
+                        prev = n as u32;
+                    }
+                    self.ends.push(NgramEnd {
+                        key,
+                        paragraph: paragraph_index,
+                    });
+                });
+            self.lengths.push(total);
+            kept.push(
+                !(total > 0
+                    && f64::from(bad) / f64::from(total) > f64::from(self.params.threshold)),
+            );
+        }
+        self.scratch = scratch;
+        if self.params.smoothing {
+            self.smooth(kept);
+        }
+        self.register(kept);
+    }
+
+    /// Marks as duplicates the runs of at most `stub_length` good tokens between two duplicate
+    /// paragraphs or a duplicate paragraph and a document edge (or the whole document).
+    fn smooth(&self, kept: &mut [bool]) {
+        if self.params.protect_unique_documents && kept.iter().all(|&k| k) {
+            return;
+        }
+        let mut run_start = 0usize;
+        let mut run_tokens = 0usize;
+        for i in 0..=kept.len() {
+            if i == kept.len() || !kept[i] {
+                if run_tokens <= self.params.stub_length {
+                    kept[run_start..i].fill(false);
+                }
+                run_start = i + 1;
+                run_tokens = 0;
+            } else {
+                run_tokens += self.lengths[i] as usize;
+            }
+        }
+    }
+
+    fn register(&mut self, kept: &[bool]) {
+        let kept_ends = self
+            .ends
+            .iter()
+            .filter(|e| kept.get(e.paragraph as usize).copied().unwrap_or(false));
+        match &mut self.registry {
+            Registry::All(set) => set.extend(kept_ends.map(|e| e.key)),
+            Registry::Duplicates { seen, .. } => {
+                for e in kept_ends {
+                    seen[(e.key / 64) as usize] |= 1 << (e.key % 64);
+                }
+            }
+        }
+    }
+}
+
+#[inline]
+fn bit(bits: &[u64], i: u32) -> bool {
+    bits[(i / 64) as usize] & (1 << (i % 64)) != 0
+}
+
+/// The share of a text's tokens covered by n-grams of the duplicate set (each token counted
+/// once): Algorithm 3.1's "duplicate fraction", its processing order key. 0 for a text without
+/// tokens.
+pub fn duplicate_fraction(
+    text: &str,
+    n: usize,
+    tokens: &TokenOptions,
+    set: &DupSet,
+    scratch: &mut String,
+) -> f64 {
+    let mut window = NgramWindow::new(n);
+    let (mut total, mut covered) = (0usize, 0usize);
+    // Tokens after the last covered one, up to the current token.
+    let mut uncovered_tail = 0usize;
+    tokens.for_each_token_hash(text, scratch, |token| {
+        total += 1;
+        uncovered_tail += 1;
+        if let Some(h) = window.push(token)
+            && set.index_of(h).is_some()
+        {
+            let newly = uncovered_tail.min(window.n());
+            covered += newly;
+            uncovered_tail = 0;
+        }
+    });
+    if total == 0 {
+        0.0
+    } else {
+        covered as f64 / total as f64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dedup::tokenize::for_each_token;
+
+    fn run(params: OnionParams, docs: &[&str]) -> Vec<Vec<bool>> {
+        let mut onion = Onion::new(params, TokenOptions::default());
+        let mut out = Vec::new();
+        for d in docs {
+            let mut kept = Vec::new();
+            onion.process(d, &mut kept);
+            out.push(kept);
+        }
+        out
+    }
+
+    /// The same run with the duplicate set built from all documents' n-grams.
+    fn run_with_duplicates(params: OnionParams, docs: &[&str]) -> Vec<Vec<bool>> {
+        let mut counts: std::collections::HashMap<u64, usize> = Default::default();
+        for d in docs {
+            let mut w = NgramWindow::new(params.n);
+            let mut s = String::new();
+            TokenOptions::default().for_each_token_hash(d, &mut s, |t| {
+                if let Some(h) = w.push(t) {
+                    *counts.entry(h).or_default() += 1;
+                }
+            });
+        }
+        let dups = counts
+            .into_iter()
+            .filter(|&(_, c)| c > 1)
+            .map(|(h, _)| h)
+            .collect();
+        let set = Arc::new(DupSet::from_hashes(dups).unwrap());
+        let mut onion = Onion::with_duplicates(params, TokenOptions::default(), set);
+        docs.iter()
+            .map(|d| {
+                let mut kept = Vec::new();
+                onion.process(d, &mut kept);
+                kept
+            })
+            .collect()
+    }
+
+    fn words(prefix: &str, count: usize) -> String {
+        (0..count).map(|i| format!("{prefix}{i} ")).collect()
+    }
+
+    fn no_smoothing(n: usize) -> OnionParams {
+        OnionParams {
+            n,
+            smoothing: false,
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn a_repeated_paragraph_is_dropped_and_its_first_copy_kept() {
+        let a = words("a", 30);
+        let b = words("b", 30);
+        let c = words("c", 30);
+        let docs = [format!("{a}\n{b}"), format!("{c}\n{a}")];
+        let docs: Vec<&str> = docs.iter().map(String::as_str).collect();
+        let expected = vec![vec![true, true], vec![true, false]];
+        assert_eq!(run(OnionParams::default(), &docs), expected);
+        assert_eq!(run_with_duplicates(OnionParams::default(), &docs), expected);
+    }
+
+    #[test]
+    fn exactly_the_threshold_is_kept() {
+        // Paragraph of 20 tokens whose first 10 repeat doc 0: the n-grams ending at tokens 3..9
+        // (n = 4) are hits and cover tokens 0..9: bad = 10, 10/20 = 0.5, not > 0.5.
+        let x = words("x", 10);
+        let y = words("y", 10);
+        let z = words("z", 11);
+        let docs = [x.clone(), format!("{x}{y}"), format!("{x}{z}")];
+        let docs: Vec<&str> = docs.iter().map(String::as_str).collect();
+        let got = run(no_smoothing(4), &docs);
+        assert_eq!(got, vec![vec![true], vec![true], vec![true]]);
+        // Doc 2: x0..x9 z0..: the n-gram x7 x8 x9 z0 is new, so 10 bad of 21 tokens: kept.
+        let t = OnionParams {
+            threshold: 0.45,
+            ..no_smoothing(4)
+        };
+        assert_eq!(run(t, &docs), vec![vec![true], vec![false], vec![false]]);
+    }
+
+    #[test]
+    fn hits_inside_one_document_count_and_coverage_is_not_double_counted() {
+        // n = 2; "p q p q p q": n-grams pq qp pq qp pq; hits at tokens 3 (pq), 4 (qp)... tokens
+        // 1..: pq@1 new, qp@2 new, pq@3 hit (+2), qp@4 hit (+1), pq@5 hit (+1) → bad 4 of 6.
+        let got = run(no_smoothing(2), &["p q p q p q"]);
+        assert_eq!(got, vec![vec![false]]);
+        let got = run(
+            OnionParams {
+                threshold: 0.67,
+                ..no_smoothing(2)
+            },
+            &["p q p q p q"],
+        );
+        assert_eq!(got, vec![vec![true]], "4/6 = 0.667 is not > 0.67");
+    }
+
+    #[test]
+    fn ngrams_span_paragraphs_and_count_only_tokens_of_their_last_paragraph() {
+        // n = 3. Doc 0 registers "a b c d". Doc 1: "a b" / "c d e f": n-gram "a b c" ends in
+        // paragraph 1 at its first token: covers 1 token there (p - s + 1), "b c d" one more.
+        let got = run(no_smoothing(3), &["a b c d", "a b\nc d e f"]);
+        // Paragraph 0 has no n-gram ending in it; paragraph 1: bad 2 of 4, not > 0.5.
+        assert_eq!(got, vec![vec![true], vec![true, true]]);
+    }
+
+    #[test]
+    fn smoothing_removes_short_runs_between_duplicates_and_short_unique_documents() {
+        let a = words("a", 30);
+        let b = words("b", 30);
+        let docs = [
+            format!("{a}\n{b}"),
+            format!("{a}\nshort unique line\n{b}\n{}", words("u", 25)),
+            "ten unique tokens in a document that is short".to_owned(),
+        ];
+        let docs: Vec<&str> = docs.iter().map(String::as_str).collect();
+        let got = run(OnionParams::default(), &docs);
+        assert_eq!(
+            got,
+            vec![
+                vec![true, true],
+                vec![false, false, false, true],
+                vec![false],
+            ]
+        );
+        let protect = OnionParams {
+            protect_unique_documents: true,
+            ..Default::default()
+        };
+        assert_eq!(run(protect, &docs)[2], vec![true]);
+        assert_eq!(
+            run(no_smoothing(7), &docs)[1],
+            vec![false, true, false, true]
+        );
+    }
+
+    #[test]
+    fn ngrams_of_dropped_paragraphs_are_not_registered() {
+        // Doc 1's first paragraph repeats doc 0 and adds the new text c; doc 2 repeats c.
+        let a = words("a", 30);
+        let c = words("c", 30);
+        let d = words("d", 30);
+        let docs = [
+            a.clone(),
+            format!("{a}{c}\n{d}"), // paragraph 0: 30 of 60 bad → kept at 0.5; lower t drops it
+            c.clone(),
+        ];
+        let docs: Vec<&str> = docs.iter().map(String::as_str).collect();
+        let t = OnionParams {
+            threshold: 0.4,
+            ..no_smoothing(5)
+        };
+        // Doc 1 par 0 is dropped, so c's n-grams were never registered: doc 2 is kept.
+        assert_eq!(
+            run(t, &docs),
+            vec![vec![true], vec![false, true], vec![true]]
+        );
+        assert_eq!(
+            run_with_duplicates(t, &docs),
+            vec![vec![true], vec![false, true], vec![true]]
+        );
+        // At 0.5 it is kept, registers c, and doc 2 is dropped.
+        assert_eq!(
+            run(no_smoothing(5), &docs),
+            vec![vec![true], vec![true, true], vec![false]]
+        );
+    }
+
+    #[test]
+    fn empty_documents_and_paragraphs() {
+        assert_eq!(
+            run(no_smoothing(7), &["", "a\n\nb"]),
+            vec![vec![true], vec![true, true, true]]
+        );
+        // With smoothing, both are ≤ 20-token documents without duplicates: removed.
+        assert_eq!(
+            run(OnionParams::default(), &["", "a\n\nb"]),
+            vec![vec![false], vec![false, false, false]]
+        );
+    }
+
+    #[test]
+    fn threshold_is_compared_as_a_c_float() {
+        // 9 of 10 bad: 0.9 > 0.9f32 (0.899999976...) is true in onion.
+        let base = words("w", 9);
+        let docs = [base.clone(), format!("{base}new")];
+        let docs: Vec<&str> = docs.iter().map(String::as_str).collect();
+        let t = OnionParams {
+            n: 1,
+            threshold: 0.9,
+            smoothing: false,
+            ..Default::default()
+        };
+        assert_eq!(run(t, &docs), vec![vec![true], vec![false]]);
+    }
+
+    #[test]
+    fn duplicate_fraction_counts_union_coverage() {
+        let mut counts = std::collections::HashMap::<u64, usize>::new();
+        let mut s = String::new();
+        for d in ["a b c d", "x a b c y"] {
+            let mut w = NgramWindow::new(2);
+            TokenOptions::default().for_each_token_hash(d, &mut s, |t| {
+                if let Some(h) = w.push(t) {
+                    *counts.entry(h).or_default() += 1;
+                }
+            });
+        }
+        let set = DupSet::from_hashes(
+            counts
+                .into_iter()
+                .filter(|&(_, c)| c > 1)
+                .map(|(h, _)| h)
+                .collect(),
+        )
+        .unwrap();
+        assert_eq!(set.len(), 2); // "a b", "b c"
+        let f = duplicate_fraction("x a b c y", 2, &TokenOptions::default(), &set, &mut s);
+        assert_eq!(f, 3.0 / 5.0);
+        assert_eq!(
+            duplicate_fraction("", 2, &TokenOptions::default(), &set, &mut s),
+            0.0
+        );
+        let mut count = 0;
+        for_each_token("x a b c y", |_| count += 1);
+        assert_eq!(count, 5);
+    }
+}
