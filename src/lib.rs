@@ -1,9 +1,9 @@
 //! # datafusion-webtext
 //!
-//! Web-corpus cleaning as SQL: jusText boilerplate removal, stopword density and (to come)
-//! boilerpipe and onion de-duplication as Apache DataFusion functions.
+//! Web-corpus cleaning as SQL: jusText boilerplate removal, stopword density, n-gram hashing and
+//! onion's paragraph de-duplication (and, to come, boilerpipe) as Apache DataFusion functions.
 //!
-//! The algorithm modules ([`html`], [`justext`], [`stoplists`]) are plain Rust over `&str` and
+//! The algorithm modules ([`html`], [`justext`], [`dedup`], [`stoplists`]) are plain Rust over `&str` and
 //! know nothing of DataFusion; [`udf`] turns Arrow arrays into calls of them.
 //!
 //! ```no_run
@@ -23,4 +23,4 @@ pub mod justext;
 pub mod stoplists;
 pub mod udf;
 
-pub use udf::{all_scalar, configure, functions, register_all};
+pub use udf::{all_documented, all_scalar, all_window, configure, functions, register_all};

@@ -6,11 +6,13 @@
 pub mod dupset;
 pub mod hash;
 pub mod onion;
+pub mod options;
 pub mod tokenize;
 
 pub use dupset::DupSet;
 pub use hash::{ContentHasher, NgramWindow};
 pub use onion::{Onion, OnionParams, duplicate_fraction};
+pub use options::DedupOptions;
 pub use tokenize::TokenOptions;
 
 /// Calls `f` with the hash of every n-gram of `text` in order. The window spans line breaks (a

@@ -77,11 +77,22 @@ enum Registry {
     Duplicates { set: Arc<DupSet>, seen: Vec<u64> },
 }
 
-/// One n-gram of the current document that can hit or be registered: its key (the hash, or its
-/// index in the duplicate set) and the paragraph of its last token.
+/// One n-gram of the current document: its hash and the token position (in the document) and
+/// paragraph of its last token.
+#[derive(Debug, Clone, Copy)]
+struct NgramAt {
+    hash: u64,
+    position: u32,
+    paragraph: u32,
+}
+
+/// An n-gram that can hit or be registered: its key (the hash, or its index in the duplicate set)
+/// and whether an earlier document registered it.
 #[derive(Debug, Clone, Copy)]
 struct NgramEnd {
     key: u64,
+    in_registry: bool,
+    position: u32,
     paragraph: u32,
 }
 
@@ -93,8 +104,11 @@ pub struct Onion {
     registry: Registry,
     window: NgramWindow,
     local: HashSet<u64, FixedState>,
+    ngrams: Vec<NgramAt>,
     ends: Vec<NgramEnd>,
+    starts: Vec<u32>,
     lengths: Vec<u32>,
+    bad: Vec<u32>,
     scratch: String,
     documents: u64,
 }
@@ -109,7 +123,7 @@ impl Onion {
     /// A pass given the corpus' duplicate n-grams (made with the same `n` and token options):
     /// the same decisions, with memory bounded by the duplicate set.
     pub fn with_duplicates(params: OnionParams, tokens: TokenOptions, set: Arc<DupSet>) -> Self {
-        let seen = vec![0; set.len().div_ceil(64)];
+        let seen = vec![0; set.index_bound().div_ceil(64)];
         Self::with_registry(params, tokens, Registry::Duplicates { set, seen })
     }
 
@@ -120,8 +134,11 @@ impl Onion {
             tokens,
             registry,
             local: HashSet::default(),
+            ngrams: Vec::new(),
             ends: Vec::new(),
+            starts: Vec::new(),
             lengths: Vec::new(),
+            bad: Vec::new(),
             scratch: String::new(),
             documents: 0,
         }
@@ -145,55 +162,111 @@ impl Onion {
     }
 
     /// Decides the paragraphs (the lines of `text`) of the next document: `kept` receives one flag
-    /// per paragraph, in order.
+    /// per paragraph, in order. An empty text has no paragraph (as SQL's
+    /// `string_to_array('', chr(10))` is empty).
     pub fn process(&mut self, text: &str, kept: &mut Vec<bool>) {
         self.documents += 1;
         kept.clear();
-        self.window.reset();
-        self.local.clear();
-        self.ends.clear();
-        self.lengths.clear();
-        let n = self.params.n;
-        let mut scratch = std::mem::take(&mut self.scratch);
-        for (index, paragraph) in text.split('\n').enumerate() {
-            let paragraph_index = index as u32;
-            let (mut total, mut bad, mut prev) = (0u32, 0u32, n as u32);
-            self.tokens
-                .for_each_token_hash(paragraph, &mut scratch, |token| {
-                    total += 1;
-                    prev = prev.saturating_sub(1);
-                    let Some(h) = self.window.push(token) else {
-                        return;
-                    };
-                    let (key, in_registry) = match &self.registry {
-                        Registry::All(set) => (h, set.contains(&h)),
-                        Registry::Duplicates { set, seen } => match set.index_of(h) {
-                            Some(i) => (u64::from(i), bit(seen, i)),
-                            // Occurs once in the corpus: can neither hit nor be hit.
-                            None => return,
-                        },
-                    };
-                    let in_document = !self.local.insert(key);
-                    if in_registry || in_document {
-                        bad += n as u32 - prev;
-                        prev = n as u32;
-                    }
-                    self.ends.push(NgramEnd {
-                        key,
-                        paragraph: paragraph_index,
-                    });
-                });
-            self.lengths.push(total);
-            kept.push(
-                !(total > 0
-                    && f64::from(bad) / f64::from(total) > f64::from(self.params.threshold)),
-            );
+        if text.is_empty() {
+            return;
         }
-        self.scratch = scratch;
+        self.collect_ngrams(text);
+        self.resolve_ngrams();
+        let bad = self.count_bad_tokens();
+        let threshold = f64::from(self.params.threshold);
+        kept.extend(
+            self.lengths.iter().zip(&bad).map(|(&total, &bad)| {
+                !(total > 0 && f64::from(bad) / f64::from(total) > threshold)
+            }),
+        );
+        self.bad = bad;
         if self.params.smoothing {
             self.smooth(kept);
         }
         self.register(kept);
+    }
+
+    /// Every n-gram of the document with the position of its last token, and each paragraph's
+    /// first token position and length.
+    fn collect_ngrams(&mut self, text: &str) {
+        self.window.reset();
+        self.ngrams.clear();
+        self.starts.clear();
+        self.lengths.clear();
+        let mut position = 0u32;
+        let mut scratch = std::mem::take(&mut self.scratch);
+        for (index, paragraph) in text.split('\n').enumerate() {
+            let start = position;
+            self.tokens
+                .for_each_token_hash(paragraph, &mut scratch, |token| {
+                    if let Some(hash) = self.window.push(token) {
+                        self.ngrams.push(NgramAt {
+                            hash,
+                            position,
+                            paragraph: index as u32,
+                        });
+                    }
+                    position += 1;
+                });
+            self.starts.push(start);
+            self.lengths.push(position - start);
+        }
+        self.scratch = scratch;
+    }
+
+    /// Looks every n-gram up in the registry, in one tight loop so that the memory accesses of
+    /// neighbouring lookups overlap.
+    fn resolve_ngrams(&mut self) {
+        self.ends.clear();
+        match &self.registry {
+            Registry::All(set) => self.ends.extend(self.ngrams.iter().map(|g| NgramEnd {
+                key: g.hash,
+                in_registry: set.contains(&g.hash),
+                position: g.position,
+                paragraph: g.paragraph,
+            })),
+            Registry::Duplicates { set, seen } => {
+                // An n-gram outside the duplicate set occurs once in the corpus: it can neither
+                // hit nor be hit, so it is left out.
+                const AHEAD: usize = 16;
+                for (i, g) in self.ngrams.iter().enumerate() {
+                    if let Some(later) = self.ngrams.get(i + AHEAD) {
+                        set.prefetch(later.hash);
+                    }
+                    if let Some(index) = set.index_of(g.hash) {
+                        self.ends.push(NgramEnd {
+                            key: u64::from(index),
+                            in_registry: bit(seen, index),
+                            position: g.position,
+                            paragraph: g.paragraph,
+                        });
+                    }
+                }
+            }
+        }
+    }
+
+    /// Bad tokens per paragraph: a hit at position p, in a paragraph starting at s, after the
+    /// document's previous hit at q, covers `min(n, p − q, p − s + 1)` new tokens.
+    fn count_bad_tokens(&mut self) -> Vec<u32> {
+        let mut bad = std::mem::take(&mut self.bad);
+        bad.clear();
+        bad.resize(self.lengths.len(), 0);
+        self.local.clear();
+        let n = self.params.n as u32;
+        let mut last_hit: Option<u32> = None;
+        for end in &self.ends {
+            let in_document = !self.local.insert(end.key);
+            if !(end.in_registry || in_document) {
+                continue;
+            }
+            let p = end.position;
+            let since_start = p - self.starts[end.paragraph as usize] + 1;
+            let since_hit = last_hit.map_or(u32::MAX, |q| p - q);
+            bad[end.paragraph as usize] += n.min(since_start).min(since_hit);
+            last_hit = Some(p);
+        }
+        bad
     }
 
     /// Marks as duplicates the runs of at most `stub_length` good tokens between two duplicate
@@ -298,7 +371,7 @@ mod tests {
                 }
             });
         }
-        let dups = counts
+        let dups: Vec<u64> = counts
             .into_iter()
             .filter(|&(_, c)| c > 1)
             .map(|(h, _)| h)
@@ -448,12 +521,12 @@ mod tests {
     fn empty_documents_and_paragraphs() {
         assert_eq!(
             run(no_smoothing(7), &["", "a\n\nb"]),
-            vec![vec![true], vec![true, true, true]]
+            vec![vec![], vec![true, true, true]]
         );
-        // With smoothing, both are ≤ 20-token documents without duplicates: removed.
+        // With smoothing, "a \n\n b" is a ≤ 20-token document without duplicates: removed.
         assert_eq!(
             run(OnionParams::default(), &["", "a\n\nb"]),
-            vec![vec![false], vec![false, false, false]]
+            vec![vec![], vec![false, false, false]]
         );
     }
 
@@ -489,7 +562,7 @@ mod tests {
                 .into_iter()
                 .filter(|&(_, c)| c > 1)
                 .map(|(h, _)| h)
-                .collect(),
+                .collect::<Vec<u64>>(),
         )
         .unwrap();
         assert_eq!(set.len(), 2); // "a b", "b c"

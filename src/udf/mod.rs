@@ -12,17 +12,22 @@
 //! ```
 
 mod common;
+mod dedup_common;
 pub use common::JustextFunction;
+pub mod content_hash;
+pub mod duplicate_fraction;
 pub mod justext;
 pub mod justext_extract;
 pub mod justext_paragraphs;
+pub mod ngram_hashes;
+pub mod onion_keep;
 pub mod stopword_density;
 
 use std::sync::{Arc, LazyLock};
 
 use datafusion::error::Result;
 use datafusion::execution::FunctionRegistry;
-use datafusion::logical_expr::ScalarUDF;
+use datafusion::logical_expr::{Documentation, ScalarUDF, WindowUDF};
 use datafusion::prelude::SessionConfig;
 
 macro_rules! singleton {
@@ -43,6 +48,19 @@ singleton!(
 );
 singleton!(justext_extract_udf, justext_extract::JustextExtractFunc);
 singleton!(stopword_density_udf, stopword_density::StopwordDensityFunc);
+singleton!(ngram_hashes_udf, ngram_hashes::NgramHashesFunc);
+singleton!(content_hash_udf, content_hash::ContentHashFunc);
+singleton!(
+    duplicate_fraction_udf,
+    duplicate_fraction::DuplicateFractionFunc
+);
+
+/// The shared instance of the `onion_keep` window function.
+pub fn onion_keep_udwf() -> Arc<WindowUDF> {
+    static UDWF: LazyLock<Arc<WindowUDF>> =
+        LazyLock::new(|| Arc::new(WindowUDF::from(onion_keep::OnionKeepFunc::default())));
+    Arc::clone(&UDWF)
+}
 
 /// Every scalar function of the crate.
 pub fn all_scalar() -> Vec<Arc<ScalarUDF>> {
@@ -51,7 +69,26 @@ pub fn all_scalar() -> Vec<Arc<ScalarUDF>> {
         justext_extract_udf(),
         justext_paragraphs_udf(),
         stopword_density_udf(),
+        ngram_hashes_udf(),
+        content_hash_udf(),
+        duplicate_fraction_udf(),
     ]
+}
+
+/// Every window function of the crate.
+pub fn all_window() -> Vec<Arc<WindowUDF>> {
+    vec![onion_keep_udwf()]
+}
+
+/// The name and documentation of every function of the crate, in reference order.
+pub fn all_documented() -> Vec<(String, Documentation)> {
+    let scalar = all_scalar()
+        .into_iter()
+        .filter_map(|f| Some((f.name().to_owned(), f.documentation()?.clone())));
+    let window = all_window()
+        .into_iter()
+        .filter_map(|f| Some((f.name().to_owned(), f.documentation()?.clone())));
+    scalar.chain(window).collect()
 }
 
 /// Session settings this crate's functions want: turns off DataFusion 55's leaf-expression
@@ -69,6 +106,9 @@ pub fn configure(config: SessionConfig) -> SessionConfig {
 pub fn register_all(registry: &mut dyn FunctionRegistry) -> Result<()> {
     for udf in all_scalar() {
         registry.register_udf(udf)?;
+    }
+    for udwf in all_window() {
+        registry.register_udwf(udwf)?;
     }
     Ok(())
 }
@@ -101,26 +141,42 @@ pub mod functions {
     pub fn stopword_density(text: Expr, language: Expr) -> Expr {
         super::stopword_density_udf().call(vec![text, language])
     }
+
+    /// `ngram_hashes(text, n)`.
+    pub fn ngram_hashes(text: Expr, n: Expr) -> Expr {
+        super::ngram_hashes_udf().call(vec![text, n])
+    }
+
+    /// `content_hash(text)`.
+    pub fn content_hash(text: Expr) -> Expr {
+        super::content_hash_udf().call(vec![text])
+    }
+
+    /// `duplicate_fraction(text, n, duplicates)`.
+    pub fn duplicate_fraction(text: Expr, n: Expr, duplicates: Expr) -> Expr {
+        super::duplicate_fraction_udf().call(vec![text, n, duplicates])
+    }
+
+    /// `onion_keep(text, n, threshold, options)`, without its window: add the order with
+    /// `ExprFunctionExt`, e.g. `.order_by(vec![col("doc_id").sort(true, false)]).build()`.
+    pub fn onion_keep(text: Expr, n: Expr, threshold: Expr, options: Expr) -> Expr {
+        super::onion_keep_udwf().call(vec![text, n, threshold, options])
+    }
 }
 
 /// The function reference in Markdown, generated from each function's `Documentation` (the
 /// README's reference section is this text; a test keeps them equal).
 pub fn reference_markdown() -> String {
-    reference_markdown_of(&all_scalar())
+    reference_markdown_of(&all_documented())
 }
 
 /// The Markdown reference of some functions.
-pub fn reference_markdown_of(udfs: &[Arc<ScalarUDF>]) -> String {
+pub fn reference_markdown_of(functions: &[(String, Documentation)]) -> String {
     let mut out = String::new();
-    for udf in udfs {
-        let Some(doc) = udf.documentation() else {
-            continue;
-        };
+    for (name, doc) in functions {
         out.push_str(&format!(
             "### `{}`\n\n{}\n\n```sql\n{}\n```\n\n",
-            udf.name(),
-            doc.description,
-            doc.syntax_example
+            name, doc.description, doc.syntax_example
         ));
         for (name, description) in doc.arguments.iter().flatten() {
             out.push_str(&format!("- `{name}`: {description}\n"));
@@ -134,12 +190,9 @@ pub fn reference_markdown_of(udfs: &[Arc<ScalarUDF>]) -> String {
 }
 
 /// The reference of some functions as plain text for a terminal (`webtext functions`).
-pub fn reference_text_of(udfs: &[Arc<ScalarUDF>]) -> String {
+pub fn reference_text_of(functions: &[(String, Documentation)]) -> String {
     let mut out = String::new();
-    for udf in udfs {
-        let Some(doc) = udf.documentation() else {
-            continue;
-        };
+    for (_, doc) in functions {
         out.push_str(&format!("{}\n\n", doc.syntax_example));
         out.push_str(&indent(&wrap(&doc.description, 92), "    "));
         out.push('\n');

@@ -138,7 +138,7 @@ pub(crate) async fn run(args: CleanArgs) -> Result<CleanSummary> {
     };
     let mut input = crawl.execute_stream().await?;
     let mut file = ParquetFile::create(&args.output, out_schema)?;
-    let mut progress = Progress::new(total);
+    let mut progress = Progress::new(total, "pages");
     let mut failed_pages = 0u64;
     let mut html_bytes_total = 0u64;
     let pool = WorkerPool::start(workers, Arc::new(cleaner));

@@ -2,8 +2,10 @@
 //! cleaning job, and the function reference. A thin shell over the library and DataFusion.
 
 mod clean;
+mod dedup;
 mod demo;
 mod output;
+mod params;
 mod progress;
 mod session;
 mod sql;
@@ -30,6 +32,8 @@ enum Command {
     Sql(sql::SqlArgs),
     /// Clean a crawl table: write it back with the extracted `text` and its `kept_share`
     Clean(clean::CleanArgs),
+    /// De-duplicate paragraphs (onion): one row per paragraph of each document, kept or not
+    Dedup(dedup::DedupArgs),
     /// List every SQL function with its signature and documentation
     Functions(FunctionsArgs),
     /// Run the demo on the bundled sample crawl (what `webtext` alone does)
@@ -83,6 +87,7 @@ fn main() -> ExitCode {
             None | Some(Command::Demo) => demo::run().await,
             Some(Command::Sql(args)) => sql::run(args).await,
             Some(Command::Clean(args)) => clean::run(args).await.map(|_| ()),
+            Some(Command::Dedup(args)) => dedup::run(args).await,
             Some(Command::Functions(args)) => functions(args),
         }
     });
@@ -148,15 +153,12 @@ pub(crate) type Result<T> = std::result::Result<T, CliError>;
 
 fn functions(args: FunctionsArgs) -> Result<()> {
     use std::io::Write;
-    let udfs = datafusion_webtext::all_scalar();
+    let all = datafusion_webtext::all_documented();
     let selected: Vec<_> = match &args.name {
         Some(name) => {
-            let found: Vec<_> = udfs.into_iter().filter(|u| u.name() == name).collect();
+            let found: Vec<_> = all.iter().filter(|(n, _)| n == name).cloned().collect();
             if found.is_empty() {
-                let names: Vec<String> = datafusion_webtext::all_scalar()
-                    .iter()
-                    .map(|u| u.name().to_owned())
-                    .collect();
+                let names: Vec<&str> = all.iter().map(|(n, _)| n.as_str()).collect();
                 return Err(CliError::Usage(format!(
                     "no function '{name}'; functions: {}",
                     names.join(", ")
@@ -164,7 +166,7 @@ fn functions(args: FunctionsArgs) -> Result<()> {
             }
             found
         }
-        None => udfs,
+        None => all,
     };
     let text = if args.markdown {
         datafusion_webtext::udf::reference_markdown_of(&selected)

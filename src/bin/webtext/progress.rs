@@ -1,4 +1,4 @@
-//! The progress bar of long jobs: pages/s, MB/s and ETA on stderr, drawn only on a terminal.
+//! The progress bar of long jobs: items/s, MB/s and ETA on stderr, drawn only on a terminal.
 
 use std::io::IsTerminal;
 use std::time::{Duration, Instant};
@@ -8,21 +8,22 @@ use indicatif::{ProgressBar, ProgressStyle};
 pub(crate) struct Progress {
     bar: ProgressBar,
     start: Instant,
+    unit: &'static str,
     pages: u64,
     bytes: u64,
 }
 
 impl Progress {
-    /// A bar counting `total` pages (a spinner when the total is unknown); hidden when stderr is
-    /// not a terminal, so logs of batch jobs stay clean.
-    pub(crate) fn new(total: Option<u64>) -> Self {
+    /// A bar counting `total` items named `unit` ("pages", "documents"; a spinner when the total is
+    /// unknown); hidden when stderr is not a terminal, so logs of batch jobs stay clean.
+    pub(crate) fn new(total: Option<u64>, unit: &'static str) -> Self {
         let bar = if !std::io::stderr().is_terminal() {
             ProgressBar::hidden()
         } else if let Some(total) = total {
             let bar = ProgressBar::new(total);
-            if let Ok(style) = ProgressStyle::with_template(
-                "{elapsed_precise} [{wide_bar}] {pos}/{len} pages  {msg}  ETA {eta}",
-            ) {
+            if let Ok(style) = ProgressStyle::with_template(&format!(
+                "{{elapsed_precise}} [{{wide_bar}}] {{pos}}/{{len}} {unit}  {{msg}}  ETA {{eta}}"
+            )) {
                 bar.set_style(style.progress_chars("=> "));
             }
             bar
@@ -33,6 +34,7 @@ impl Progress {
         Progress {
             bar,
             start: Instant::now(),
+            unit,
             pages: 0,
             bytes: 0,
         }
@@ -44,10 +46,16 @@ impl Progress {
         self.bar.inc(pages);
         let seconds = self.elapsed().as_secs_f64().max(1e-9);
         self.bar.set_message(format!(
-            "{:.0} pages/s  {:.1} MB/s",
+            "{:.0} {}/s  {:.1} MB/s",
             self.pages as f64 / seconds,
+            self.unit,
             self.bytes as f64 / 1e6 / seconds
         ));
+    }
+
+    /// A message beside the bar or spinner (what the job is doing).
+    pub(crate) fn say(&self, message: &str) {
+        self.bar.set_message(message.to_owned());
     }
 
     pub(crate) fn elapsed(&self) -> Duration {

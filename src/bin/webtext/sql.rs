@@ -21,6 +21,10 @@ pub(crate) struct SqlArgs {
     /// The statements, separated by ';'
     #[arg(value_name = "QUERY", required_unless_present = "file")]
     query: Option<String>,
+    /// Set a parameter the SQL declares with a line `-- @param NAME = DEFAULT`; `${NAME}` in the
+    /// SQL is replaced by its value
+    #[arg(long = "param", short = 'p', value_name = "NAME=VALUE", value_parser = crate::params::parse_assignment)]
+    params: Vec<(String, String)>,
     /// How results are printed
     #[arg(long, value_enum, default_value = "table")]
     format: Format,
@@ -39,6 +43,7 @@ pub(crate) async fn run(args: SqlArgs) -> Result<()> {
         (None, Some(query)) => query.clone(),
         (None, None) => return Err(CliError::Usage("give a QUERY or --file".into())),
     };
+    let sql = crate::params::substitute(&sql, &args.params)?;
     let ctx = context(
         args.exec.partitions,
         Some(args.exec.batch_rows.unwrap_or(256)),
@@ -48,7 +53,7 @@ pub(crate) async fn run(args: SqlArgs) -> Result<()> {
 }
 
 /// Parses every statement first, so a syntax error anywhere stops the run before anything executes.
-fn parse(sql: &str) -> Result<Vec<Statement>> {
+pub(crate) fn parse(sql: &str) -> Result<Vec<Statement>> {
     let statements: Vec<Statement> = DFParserBuilder::new(sql)
         .with_dialect(&GenericDialect {})
         .build()?

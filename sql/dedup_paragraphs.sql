@@ -1,0 +1,40 @@
+-- Paragraph-level de-duplication (onion 1.2): documents → one row per paragraph, kept or not.
+--
+-- Reads:  table `documents`: an id column (unique; documents are processed in its order) and a text
+--         column whose lines are the paragraphs (e.g. the `text` of `webtext clean` or sql/clean.sql).
+-- Writes: the duplicate n-grams to the scratch file `duplicates` (statement 1), then returns one row
+--         per paragraph (statement 2): the id, par_idx (from 0), kept (boolean), text.
+-- Run:    webtext sql --table documents=docs.parquet --file sql/dedup_paragraphs.sql \
+--             --output paragraphs.parquet [--param n=5 --param threshold=0.25 --param smoothing=false]
+--         (`webtext dedup docs.parquet paragraphs.parquet` runs this same file.)
+--
+-- Parameters (a `--param NAME=VALUE` of `webtext sql` overrides the value after '='):
+-- @param n = 7
+-- @param threshold = 0.5
+-- @param smoothing = true
+-- @param stub_length = 20
+-- @param protect_unique_documents = false
+-- @param duplicates = duplicates.parquet
+-- @param id = doc_id
+-- @param text = text
+-- @param order_by = "doc_id"
+
+-- 1. The n-grams that occur at least twice in the corpus (DataFusion's GROUP BY can spill).
+COPY (
+  SELECT h FROM (SELECT unnest(ngram_hashes("${text}", ${n})) AS h FROM documents)
+  GROUP BY h HAVING count(*) > 1
+) TO '${duplicates}' STORED AS PARQUET;
+
+-- 2. onion's sequential pass in id order (order_by = duplicate_fraction("text", 7,
+--    'duplicates.parquet'), "doc_id" gives Algorithm 3.1's order), then one row per paragraph.
+SELECT "${id}",
+       unnest(range(0, cardinality(keep))) AS par_idx,
+       unnest(keep) AS kept,
+       unnest(string_to_array("${text}", chr(10))) AS text
+FROM (
+  SELECT "${id}", "${text}",
+         onion_keep("${text}", ${n}, ${threshold},
+                    'duplicates=${duplicates}, smoothing=${smoothing}, stub_length=${stub_length}, protect_unique_documents=${protect_unique_documents}')
+           OVER (ORDER BY ${order_by}) AS keep
+  FROM documents
+);

@@ -1,0 +1,252 @@
+//! `webtext dedup`: paragraph-level de-duplication (onion) of a table of documents, by running
+//! `sql/dedup_paragraphs.sql` with the command's options as its parameters.
+
+use std::path::{Path, PathBuf};
+
+use clap::{Args, ValueEnum};
+use datafusion::arrow::array::{Array, AsArray};
+use datafusion::arrow::compute::cast;
+use datafusion::arrow::datatypes::DataType;
+use datafusion::datasource::file_format::options::ParquetReadOptions;
+use datafusion::prelude::{SessionContext, col};
+use futures::StreamExt;
+
+use crate::output::ParquetFile;
+use crate::progress::Progress;
+use crate::session::{context, register_parquet};
+use crate::sql::parse;
+use crate::{CliError, ExecArgs, Result, temporary_sibling};
+
+/// The pipeline this command runs (the same file users run with `webtext sql`).
+const DEDUP_SQL: &str = include_str!("../../../sql/dedup_paragraphs.sql");
+
+#[derive(Args)]
+pub(crate) struct DedupArgs {
+    /// The documents: a Parquet file, a directory of Parquet files or a glob
+    input: String,
+    /// The Parquet file to write: one row per paragraph (id, par_idx, kept, text)
+    output: PathBuf,
+    /// The unique id column; documents are processed in its order
+    #[arg(long, default_value = "doc_id")]
+    id_column: String,
+    /// The text column: one paragraph per line
+    #[arg(long, default_value = "text")]
+    text_column: String,
+    /// n-gram length in tokens
+    #[arg(long, default_value_t = 7)]
+    n: usize,
+    /// A paragraph is a duplicate when more than this share of its tokens is under repeated n-grams
+    #[arg(long, default_value_t = 0.5)]
+    threshold: f64,
+    /// Keep short good runs between duplicates (onion's -m)
+    #[arg(long)]
+    no_smoothing: bool,
+    /// Smoothing removes good runs of at most this many tokens
+    #[arg(long, default_value_t = 20)]
+    stub_length: usize,
+    /// Keep a document without any duplicate paragraph whole, even when smoothing would drop it
+    /// for being short (onion drops unique documents of at most --stub-length tokens)
+    #[arg(long)]
+    protect_unique_documents: bool,
+    /// The processing order: the id column (onion 1.2) or ascending duplicate fraction, then id
+    /// (Algorithm 3.1 of Pomikálek's thesis)
+    #[arg(long, value_enum, default_value = "id")]
+    order: Order,
+    #[command(flatten)]
+    exec: ExecArgs,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
+enum Order {
+    Id,
+    DuplicateFraction,
+}
+
+/// Removes the scratch file of the duplicate n-grams, however the run ends.
+struct Scratch(PathBuf);
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+fn quoted_identifier(name: &str) -> Result<&str> {
+    if name.is_empty() || name.contains('"') {
+        return Err(CliError::Usage(format!("unusable column name '{name}'")));
+    }
+    Ok(name)
+}
+
+/// Is the id column strictly increasing in file order? Then DataFusion can stream the documents
+/// in order instead of sorting the whole table (text included) first.
+async fn ids_ascending(input: &str, id: &str) -> Result<bool> {
+    let ctx = context(Some(1), Some(8192))?;
+    register_parquet(&ctx, "documents", input).await?;
+    let mut stream = ctx
+        .table("documents")
+        .await?
+        .select(vec![col(format!("\"{id}\""))])?
+        .execute_stream()
+        .await?;
+    let mut last: Option<i128> = None;
+    while let Some(batch) = stream.next().await {
+        let batch = batch?;
+        let Ok(ids) = cast(batch.column(0), &DataType::Decimal128(38, 0)) else {
+            return Ok(false);
+        };
+        let ids = ids.as_primitive::<datafusion::arrow::datatypes::Decimal128Type>();
+        if ids.null_count() > 0 {
+            return Ok(false);
+        }
+        for v in ids.values().iter().copied() {
+            if last.is_some_and(|l| l >= v) {
+                return Ok(false);
+            }
+            last = Some(v);
+        }
+    }
+    Ok(true)
+}
+
+async fn register_documents(ctx: &SessionContext, args: &DedupArgs, sorted: bool) -> Result<()> {
+    if !sorted {
+        return register_parquet(ctx, "documents", &args.input).await;
+    }
+    let mut options = ParquetReadOptions::default().file_sort_order(vec![vec![
+        col(format!("\"{}\"", args.id_column)).sort(true, false),
+    ]]);
+    if Path::new(&args.input).is_file() {
+        options.file_extension = "";
+    }
+    ctx.register_parquet("documents", &args.input, options)
+        .await
+        .map_err(|e| CliError::Usage(format!("{}: {}", args.input, e.strip_backtrace())))
+}
+
+pub(crate) async fn run(args: DedupArgs) -> Result<()> {
+    let id = quoted_identifier(&args.id_column)?;
+    let text = quoted_identifier(&args.text_column)?;
+    if args.n == 0 || !(0.0..=1.0).contains(&args.threshold) {
+        return Err(CliError::Usage(
+            "--n must be at least 1 and --threshold from 0 to 1".into(),
+        ));
+    }
+    let ctx = context(
+        args.exec.partitions,
+        Some(args.exec.batch_rows.unwrap_or(256)),
+    )?;
+    register_parquet(&ctx, "documents", &args.input).await?;
+    let schema = ctx.table("documents").await?.schema().clone();
+    for (name, flag) in [(id, "--id-column"), (text, "--text-column")] {
+        if schema.field_with_unqualified_name(name).is_err() {
+            let names: Vec<&str> = schema.fields().iter().map(|f| f.name().as_str()).collect();
+            return Err(CliError::Usage(format!(
+                "{}: no column '{name}' ({flag}); columns: {}",
+                args.input,
+                names.join(", ")
+            )));
+        }
+    }
+    let total = ctx
+        .table("documents")
+        .await?
+        .count()
+        .await
+        .ok()
+        .map(|n| n as u64);
+    let sorted = args.order == Order::Id && ids_ascending(&args.input, id).await?;
+    if args.order == Order::Id && !sorted {
+        eprintln!(
+            "webtext: note: {} is not in strictly ascending '{id}' order in its files: DataFusion sorts it first",
+            args.input
+        );
+    }
+    ctx.deregister_table("documents")?;
+    register_documents(&ctx, &args, sorted).await?;
+
+    let scratch = Scratch(temporary_sibling(&args.output).with_extension("duplicates.parquet"));
+    let duplicates = scratch.0.display().to_string();
+    if duplicates.contains(['\'', ',']) {
+        return Err(CliError::Usage(format!(
+            "the output path may not contain ' or , (the scratch file {duplicates} is named in SQL)"
+        )));
+    }
+    let order_by = match args.order {
+        Order::Id => format!("\"{id}\""),
+        Order::DuplicateFraction => {
+            format!(
+                "duplicate_fraction(\"{text}\", {}, '{duplicates}'), \"{id}\"",
+                args.n
+            )
+        }
+    };
+    let params: Vec<(String, String)> = [
+        ("n", args.n.to_string()),
+        ("threshold", args.threshold.to_string()),
+        ("smoothing", (!args.no_smoothing).to_string()),
+        ("stub_length", args.stub_length.to_string()),
+        (
+            "protect_unique_documents",
+            args.protect_unique_documents.to_string(),
+        ),
+        ("duplicates", duplicates.clone()),
+        ("id", id.to_owned()),
+        ("text", text.to_owned()),
+        ("order_by", order_by),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_owned(), v))
+    .collect();
+    let sql = crate::params::substitute(DEDUP_SQL, &params)?;
+    let statements = parse(&sql)?;
+    let [find_duplicates, decide] = <[_; 2]>::try_from(statements)
+        .map_err(|_| CliError::Usage("sql/dedup_paragraphs.sql must hold 2 statements".into()))?;
+
+    let mut progress = Progress::new(total, "documents");
+    progress.say("finding duplicate n-grams");
+    let plan = ctx.state().statement_to_plan(find_duplicates).await?;
+    ctx.execute_logical_plan(plan).await?.collect().await?;
+
+    progress.say("");
+    let plan = ctx.state().statement_to_plan(decide).await?;
+    let mut stream = ctx
+        .execute_logical_plan(plan)
+        .await?
+        .execute_stream()
+        .await?;
+    let mut file = ParquetFile::create(&args.output, stream.schema())?;
+    let (mut paragraphs, mut kept, mut documents) = (0u64, 0u64, 0u64);
+    let mut last_id: Option<datafusion::common::ScalarValue> = None;
+    while let Some(batch) = stream.next().await {
+        let batch = batch?;
+        file.write(&batch)?;
+        paragraphs += batch.num_rows() as u64;
+        kept += batch.column(2).as_boolean().true_count() as u64;
+        // Rows come in document order: count the documents by their id changes.
+        let ids = batch.column(0);
+        let mut new_documents = 0u64;
+        let mut bytes = 0u64;
+        for i in 0..batch.num_rows() {
+            let v = datafusion::common::ScalarValue::try_from_array(ids, i)?;
+            if last_id.as_ref() != Some(&v) {
+                new_documents += 1;
+                last_id = Some(v);
+            }
+        }
+        if let Some(texts) = batch.column(3).as_string_view_opt() {
+            bytes = texts.iter().flatten().map(|t| t.len() as u64 + 1).sum();
+        }
+        documents += new_documents;
+        progress.add(new_documents, bytes);
+    }
+    let rows = file.finish()?;
+    progress.finish();
+    eprintln!(
+        "dedup: {documents} documents with paragraphs, {paragraphs} paragraphs, {kept} kept ({:.1}%) in {:.1} s; wrote {rows} rows to {}",
+        100.0 * kept as f64 / paragraphs.max(1) as f64,
+        progress.elapsed().as_secs_f64(),
+        args.output.display()
+    );
+    Ok(())
+}

@@ -1,0 +1,103 @@
+//! Parameters of SQL files: `-- @param NAME = VALUE` lines declare them with their default,
+//! `${NAME}` in the text is replaced, and `--param NAME=VALUE` overrides a default.
+
+use std::collections::BTreeMap;
+
+use crate::{CliError, Result};
+
+/// The parameters a file declares, with their defaults, in name order.
+pub(crate) fn declared(sql: &str) -> BTreeMap<String, String> {
+    sql.lines()
+        .filter_map(|line| {
+            let rest = line.trim_start().strip_prefix("--")?.trim_start();
+            let (name, value) = rest.strip_prefix("@param")?.split_once('=')?;
+            Some((name.trim().to_owned(), value.trim().to_owned()))
+        })
+        .collect()
+}
+
+/// `NAME=VALUE`.
+pub(crate) fn parse_assignment(s: &str) -> std::result::Result<(String, String), String> {
+    let (name, value) = s
+        .split_once('=')
+        .ok_or_else(|| format!("'{s}' is not NAME=VALUE"))?;
+    Ok((name.trim().to_owned(), value.to_owned()))
+}
+
+/// The text with every `${NAME}` replaced by its value (the override, else the declared default).
+/// An override of an undeclared parameter, or a `${NAME}` without a value, is an error.
+pub(crate) fn substitute(sql: &str, overrides: &[(String, String)]) -> Result<String> {
+    let mut values = declared(sql);
+    for (name, value) in overrides {
+        if !values.contains_key(name) {
+            let known: Vec<&str> = values.keys().map(String::as_str).collect();
+            return Err(CliError::Usage(if known.is_empty() {
+                format!("--param {name}: the SQL declares no parameters (-- @param NAME = DEFAULT)")
+            } else {
+                format!(
+                    "--param {name}: no such parameter; the SQL declares: {}",
+                    known.join(", ")
+                )
+            }));
+        }
+        values.insert(name.clone(), value.clone());
+    }
+    let mut out = String::with_capacity(sql.len());
+    let mut rest = sql;
+    while let Some(start) = rest.find("${") {
+        out.push_str(&rest[..start]);
+        let after = &rest[start + 2..];
+        let Some(end) = after.find('}') else {
+            return Err(CliError::Usage("unterminated ${ in the SQL".into()));
+        };
+        let name = &after[..end];
+        match values.get(name) {
+            Some(v) => out.push_str(v),
+            None => {
+                return Err(CliError::Usage(format!(
+                    "the SQL uses ${{{name}}}, which no '-- @param {name} = ...' line declares"
+                )));
+            }
+        }
+        rest = &after[end + 1..];
+    }
+    out.push_str(rest);
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SQL: &str =
+        "-- @param n = 7\n-- @param path = a b.parquet\nSELECT f(x, ${n}), '${path}', '$n'";
+
+    #[test]
+    fn defaults_and_overrides_are_substituted() {
+        assert_eq!(
+            substitute(SQL, &[]).unwrap().lines().last(),
+            Some("SELECT f(x, 7), 'a b.parquet', '$n'")
+        );
+        let o = [("n".to_owned(), "5".to_owned())];
+        assert!(
+            substitute(SQL, &o)
+                .unwrap()
+                .ends_with("SELECT f(x, 5), 'a b.parquet', '$n'")
+        );
+    }
+
+    #[test]
+    fn unknown_and_undeclared_parameters_are_errors() {
+        let o = [("m".to_owned(), "5".to_owned())];
+        assert_eq!(
+            substitute(SQL, &o).unwrap_err().to_string(),
+            "--param m: no such parameter; the SQL declares: n, path"
+        );
+        assert!(
+            substitute("SELECT ${x}", &[])
+                .unwrap_err()
+                .to_string()
+                .contains("${x}")
+        );
+    }
+}

@@ -1,0 +1,135 @@
+//! `ngram_hashes(text, n [, options])`: the hash of every n-gram of a text, in order.
+
+use std::sync::{Arc, LazyLock};
+
+use datafusion::arrow::array::{Array, ArrayRef, ListBuilder, UInt64Builder};
+use datafusion::arrow::datatypes::{DataType, Field, FieldRef};
+use datafusion::common::{Result, ScalarValue};
+use datafusion::logical_expr::{
+    ColumnarValue, Documentation, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature,
+    Volatility,
+};
+
+use super::common::{DOC_SECTION, apply, execution_constants};
+use super::dedup_common::{
+    ArgKind, N_ARGUMENT, TEXT_ARGUMENT, coerce_dedup_args, constant_n, constant_options,
+    for_each_text,
+};
+use crate::dedup::options::{PER_LINE_KEY, TOKEN_KEYS};
+use crate::dedup::{DedupOptions, NgramWindow, for_each_ngram_hash};
+
+const NAME: &str = "ngram_hashes";
+
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub struct NgramHashesFunc {
+    signature: Signature,
+}
+
+impl Default for NgramHashesFunc {
+    fn default() -> Self {
+        NgramHashesFunc {
+            signature: Signature::user_defined(Volatility::Immutable),
+        }
+    }
+}
+
+static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
+    Documentation::builder(
+        DOC_SECTION,
+        "The 64-bit hash of every n-gram of tokens of a text, in order (entry j is the n-gram ending at \
+         token j + n − 1); an empty list when the text has fewer than n tokens, NULL for NULL. The window \
+         runs across line breaks, as onion's runs across the paragraphs of a document (per_line=true \
+         restarts it at every line). The hash is fixed and the same on every machine: token = fmix64(FNV-1a \
+         64 of its UTF-8 bytes), n-gram = fmix64(Σ token_i · 0x9e3779b97f4a7c15^(n−i) mod 2^64). \
+         GROUP BY over the unnested hashes gives the duplicate n-grams that onion_keep and \
+         duplicate_fraction read.",
+        "ngram_hashes(text, n [, options])",
+    )
+    .with_sql_example(
+        "COPY (SELECT h FROM (SELECT unnest(ngram_hashes(text, 7)) AS h FROM documents)\n      \
+         GROUP BY h HAVING count(*) > 1)\nTO 'duplicates.parquet' STORED AS PARQUET;",
+    )
+    .with_argument("text", TEXT_ARGUMENT)
+    .with_argument("n", N_ARGUMENT)
+    .with_argument(
+        "options",
+        "Constant 'key=value, ...': the token options of onion_keep (lowercase, skip_punctuation, \
+         stopwords) and per_line (false).",
+    )
+    .with_related_udf("onion_keep")
+    .with_related_udf("content_hash")
+    .build()
+});
+
+fn list_type() -> DataType {
+    DataType::List(Arc::new(Field::new_list_field(DataType::UInt64, false)))
+}
+
+fn allowed_keys() -> Vec<&'static str> {
+    TOKEN_KEYS.iter().copied().chain([PER_LINE_KEY]).collect()
+}
+
+fn config(constants: &[Option<&ScalarValue>]) -> Result<(usize, DedupOptions)> {
+    let n = constant_n(NAME, 2, constants.get(1).copied().flatten())?;
+    let options = constant_options(NAME, 3, constants.get(2).copied(), &allowed_keys())?;
+    Ok((n, options))
+}
+
+impl ScalarUDFImpl for NgramHashesFunc {
+    fn name(&self) -> &str {
+        NAME
+    }
+
+    fn signature(&self) -> &Signature {
+        &self.signature
+    }
+
+    fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
+        coerce_dedup_args(NAME, arg_types, 2, &[ArgKind::Count, ArgKind::Text])
+    }
+
+    fn return_type(&self, _arg_types: &[DataType]) -> Result<DataType> {
+        Ok(list_type())
+    }
+
+    fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
+        config(args.scalar_arguments)?;
+        Ok(Arc::new(Field::new(NAME, list_type(), true)))
+    }
+
+    fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
+        let constants = execution_constants(&args.args)?;
+        let refs: Vec<Option<&ScalarValue>> = constants.iter().map(Option::as_ref).collect();
+        let (n, options) = config(&refs)?;
+        apply(&args.args[0], |texts| hashes(texts, n, &options))
+    }
+
+    fn documentation(&self) -> Option<&Documentation> {
+        Some(&DOCUMENTATION)
+    }
+}
+
+fn hashes(texts: &dyn Array, n: usize, options: &DedupOptions) -> Result<ArrayRef> {
+    // About one token per 5 bytes of text.
+    let values = UInt64Builder::with_capacity(texts.get_array_memory_size() / 6);
+    let mut out = ListBuilder::with_capacity(values, texts.len())
+        .with_field(Arc::new(Field::new_list_field(DataType::UInt64, false)));
+    let mut window = NgramWindow::new(n);
+    let mut scratch = String::new();
+    for_each_text(texts, |text| match text {
+        Some(text) => {
+            let values = out.values();
+            for_each_ngram_hash(
+                text,
+                &mut window,
+                &options.tokens,
+                options.per_line,
+                &mut scratch,
+                |h| values.append_value(h),
+            );
+            out.append(true);
+        }
+        None => out.append_null(),
+    })?;
+    Ok(Arc::new(out.finish()))
+}
