@@ -355,3 +355,109 @@ fn clean_gives_null_text_for_a_page_justext_cannot_process_and_goes_on() {
         "url,no_text,kept_share\nempty,true,\nnull,true,\ntext,false,1.0\n"
     );
 }
+
+/// Three documents, in file order 2, 1, 3 (not id order): 1 and 2 share their first paragraph.
+fn small_documents(dir: &Path) -> String {
+    let path = dir.join("docs.parquet").display().to_string();
+    let o = webtext(&[
+        "sql",
+        "--output",
+        &path,
+        "SELECT column1 AS doc_id, column2 AS text FROM (VALUES \
+         (2, 'alpha beta gamma delta epsilon zeta eta theta' || chr(10) || 'new words only in two here today'), \
+         (1, 'alpha beta gamma delta epsilon zeta eta theta' || chr(10) || 'short line here'), \
+         (3, NULL))",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    path
+}
+
+fn dedup_rows(out: &str) -> String {
+    let o = sql_csv(
+        &[format!("p={out}")],
+        "SELECT doc_id, par_idx, kept, text FROM p ORDER BY doc_id, par_idx",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    stdout(&o)
+}
+
+#[test]
+fn dedup_writes_one_row_per_paragraph_with_onions_decision_in_id_order() {
+    let dir = scratch("dedup");
+    let docs = small_documents(&dir);
+    let out = dir.join("paragraphs.parquet").display().to_string();
+    let o = webtext(&["dedup", &docs, &out, "--no-smoothing"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("not in strictly ascending 'doc_id' order"),
+        "{}",
+        stderr(&o)
+    );
+    // Document 1 comes first although it is second in the file; document 2's first paragraph
+    // repeats all 8 tokens of document 1's (the 7-grams ending at its tokens 7 and 8: 7 + 1 bad
+    // tokens of 8); its second paragraph is new. NULL text has no paragraphs.
+    assert_eq!(
+        dedup_rows(&out),
+        "doc_id,par_idx,kept,text\n\
+         1,0,true,alpha beta gamma delta epsilon zeta eta theta\n\
+         1,1,true,short line here\n\
+         2,0,false,alpha beta gamma delta epsilon zeta eta theta\n\
+         2,1,true,new words only in two here today\n"
+    );
+    // With smoothing (onion's default) document 1 (11 tokens, no duplicate) is a stub and goes;
+    // protect_unique_documents keeps it. Document 2's 7-token tail after a duplicate goes too.
+    let o = webtext(&["dedup", &docs, &out]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(dedup_rows(&out).contains("1,0,false,"));
+    let o = webtext(&["dedup", &docs, &out, "--protect-unique-documents"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        dedup_rows(&out),
+        "doc_id,par_idx,kept,text\n\
+         1,0,true,alpha beta gamma delta epsilon zeta eta theta\n\
+         1,1,true,short line here\n\
+         2,0,false,alpha beta gamma delta epsilon zeta eta theta\n\
+         2,1,false,new words only in two here today\n"
+    );
+    assert_eq!(
+        files_in(&dir),
+        ["docs.parquet", "paragraphs.parquet"],
+        "no scratch file left"
+    );
+    assert_fails_naming(
+        &webtext(&["dedup", &docs, &out, "--text-column", "body"]),
+        "no column 'body' (--text-column); columns: doc_id, text",
+    );
+}
+
+#[test]
+fn sql_file_parameters_are_declared_and_overridden() {
+    let dir = scratch("params");
+    let docs = small_documents(&dir);
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("sql/dedup_paragraphs.sql");
+    let dups = format!("duplicates={}", dir.join("d.parquet").display());
+    let out = dir.join("p.parquet").display().to_string();
+    let table = format!("documents={docs}");
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "sql",
+            "--table",
+            &table,
+            "--file",
+            file.to_str().unwrap(),
+            "--output",
+            &out,
+            "--param",
+            &dups,
+        ];
+        args.extend_from_slice(extra);
+        webtext(&args)
+    };
+    let o = run(&["--param", "smoothing=false"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(dedup_rows(&out).contains("1,1,true,short line here"));
+    assert_fails_naming(
+        &run(&["--param", "ngram=5"]),
+        "--param ngram: no such parameter; the SQL declares: duplicates, id, n, order_by,",
+    );
+}
