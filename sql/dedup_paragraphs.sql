@@ -3,7 +3,7 @@
 -- Reads:  table `documents`: an id column (unique; documents are processed in its order) and a text
 --         column whose lines are the paragraphs (e.g. the `text` of `webtext clean` or sql/clean.sql).
 -- Writes: the duplicate n-grams to the scratch file `duplicates` (statement 1), then returns one row
---         per paragraph (statement 2): the id, par_idx (from 0), kept (boolean), text.
+--         per paragraph (the last statement): the id, par_idx (from 0), kept (boolean), text.
 -- Run:    webtext sql --table documents=docs.parquet --file sql/dedup_paragraphs.sql \
 --             --output paragraphs.parquet [--param n=5 --param threshold=0.25 --param smoothing=false]
 --         (`webtext dedup docs.parquet paragraphs.parquet` runs this same file.)
@@ -19,10 +19,16 @@
 -- @param text = text
 -- @param order_by = "doc_id"
 
--- 1. The n-grams that occur at least twice in the corpus (DataFusion's GROUP BY can spill).
+-- 0. Spread the documents over all cores batch by batch: a file of one row group would otherwise
+--    be hashed by one thread.
+SET datafusion.optimizer.repartition_file_scans = false;
+
+-- 1. The n-grams that occur at least twice in the corpus, found by sorting (8 bytes per n-gram
+--    occurrence). The same set in plain SQL, which DataFusion can spill to disk:
+--      SELECT h FROM (SELECT unnest(ngram_hashes("text", 7)) AS h FROM documents)
+--      GROUP BY h HAVING count(*) > 1
 COPY (
-  SELECT h FROM (SELECT unnest(ngram_hashes("${text}", ${n})) AS h FROM documents)
-  GROUP BY h HAVING count(*) > 1
+  SELECT unnest(duplicate_ngrams(ngram_hashes("${text}", ${n}))) AS h FROM documents
 ) TO '${duplicates}' STORED AS PARQUET;
 
 -- 2. onion's sequential pass in id order (order_by = duplicate_fraction("text", 7,

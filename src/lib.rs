@@ -23,4 +23,6 @@ pub mod justext;
 pub mod stoplists;
 pub mod udf;
 
-pub use udf::{all_documented, all_scalar, all_window, configure, functions, register_all};
+pub use udf::{
+    all_aggregate, all_documented, all_scalar, all_window, configure, functions, register_all,
+};

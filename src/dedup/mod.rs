@@ -3,12 +3,14 @@
 //! platform-independent token, n-gram and content hashes), [`dupset`] (the set of duplicate
 //! n-grams) and [`onion`] (the sequential keep/drop pass).
 
+pub mod count;
 pub mod dupset;
 pub mod hash;
 pub mod onion;
 pub mod options;
 pub mod tokenize;
 
+pub use count::{DuplicateCounter, HashRange};
 pub use dupset::DupSet;
 pub use hash::{ContentHasher, NgramWindow};
 pub use onion::{Onion, OnionParams, duplicate_fraction};

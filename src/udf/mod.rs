@@ -16,6 +16,7 @@ mod dedup_common;
 pub use common::JustextFunction;
 pub mod content_hash;
 pub mod duplicate_fraction;
+pub mod duplicate_ngrams;
 pub mod justext;
 pub mod justext_extract;
 pub mod justext_paragraphs;
@@ -27,7 +28,7 @@ use std::sync::{Arc, LazyLock};
 
 use datafusion::error::Result;
 use datafusion::execution::FunctionRegistry;
-use datafusion::logical_expr::{Documentation, ScalarUDF, WindowUDF};
+use datafusion::logical_expr::{AggregateUDF, Documentation, ScalarUDF, WindowUDF};
 use datafusion::prelude::SessionConfig;
 
 macro_rules! singleton {
@@ -75,6 +76,21 @@ pub fn all_scalar() -> Vec<Arc<ScalarUDF>> {
     ]
 }
 
+/// The shared instance of the `duplicate_ngrams` aggregate function.
+pub fn duplicate_ngrams_udaf() -> Arc<AggregateUDF> {
+    static UDAF: LazyLock<Arc<AggregateUDF>> = LazyLock::new(|| {
+        Arc::new(AggregateUDF::from(
+            duplicate_ngrams::DuplicateNgramsFunc::default(),
+        ))
+    });
+    Arc::clone(&UDAF)
+}
+
+/// Every aggregate function of the crate.
+pub fn all_aggregate() -> Vec<Arc<AggregateUDF>> {
+    vec![duplicate_ngrams_udaf()]
+}
+
 /// Every window function of the crate.
 pub fn all_window() -> Vec<Arc<WindowUDF>> {
     vec![onion_keep_udwf()]
@@ -85,10 +101,13 @@ pub fn all_documented() -> Vec<(String, Documentation)> {
     let scalar = all_scalar()
         .into_iter()
         .filter_map(|f| Some((f.name().to_owned(), f.documentation()?.clone())));
+    let aggregate = all_aggregate()
+        .into_iter()
+        .filter_map(|f| Some((f.name().to_owned(), f.documentation()?.clone())));
     let window = all_window()
         .into_iter()
         .filter_map(|f| Some((f.name().to_owned(), f.documentation()?.clone())));
-    scalar.chain(window).collect()
+    scalar.chain(aggregate).chain(window).collect()
 }
 
 /// Session settings this crate's functions want: turns off DataFusion 55's leaf-expression
@@ -106,6 +125,9 @@ pub fn configure(config: SessionConfig) -> SessionConfig {
 pub fn register_all(registry: &mut dyn FunctionRegistry) -> Result<()> {
     for udf in all_scalar() {
         registry.register_udf(udf)?;
+    }
+    for udaf in all_aggregate() {
+        registry.register_udaf(udaf)?;
     }
     for udwf in all_window() {
         registry.register_udwf(udwf)?;
@@ -155,6 +177,11 @@ pub mod functions {
     /// `duplicate_fraction(text, n, duplicates)`.
     pub fn duplicate_fraction(text: Expr, n: Expr, duplicates: Expr) -> Expr {
         super::duplicate_fraction_udf().call(vec![text, n, duplicates])
+    }
+
+    /// `duplicate_ngrams(hashes)`.
+    pub fn duplicate_ngrams(hashes: Expr) -> Expr {
+        super::duplicate_ngrams_udaf().call(vec![hashes])
     }
 
     /// `onion_keep(text, n, threshold, options)`, without its window: add the order with

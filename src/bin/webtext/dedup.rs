@@ -11,7 +11,7 @@ use datafusion::datasource::file_format::options::ParquetReadOptions;
 use datafusion::prelude::{SessionContext, col};
 use futures::StreamExt;
 
-use crate::output::ParquetFile;
+use crate::output::ParquetWriterThread;
 use crate::progress::Progress;
 use crate::session::{context, register_parquet};
 use crate::sql::parse;
@@ -199,14 +199,19 @@ pub(crate) async fn run(args: DedupArgs) -> Result<()> {
     .map(|(k, v)| (k.to_owned(), v))
     .collect();
     let sql = crate::params::substitute(DEDUP_SQL, &params)?;
-    let statements = parse(&sql)?;
-    let [find_duplicates, decide] = <[_; 2]>::try_from(statements)
-        .map_err(|_| CliError::Usage("sql/dedup_paragraphs.sql must hold 2 statements".into()))?;
+    let mut statements = parse(&sql)?;
+    let Some(decide) = statements.pop() else {
+        return Err(CliError::Usage(
+            "sql/dedup_paragraphs.sql holds no statement".into(),
+        ));
+    };
 
     let mut progress = Progress::new(total, "documents");
     progress.say("finding duplicate n-grams");
-    let plan = ctx.state().statement_to_plan(find_duplicates).await?;
-    ctx.execute_logical_plan(plan).await?.collect().await?;
+    for statement in statements {
+        let plan = ctx.state().statement_to_plan(statement).await?;
+        ctx.execute_logical_plan(plan).await?.collect().await?;
+    }
 
     progress.say("");
     let plan = ctx.state().statement_to_plan(decide).await?;
@@ -215,18 +220,16 @@ pub(crate) async fn run(args: DedupArgs) -> Result<()> {
         .await?
         .execute_stream()
         .await?;
-    let mut file = ParquetFile::create(&args.output, stream.schema())?;
+    let mut file = ParquetWriterThread::create(&args.output, stream.schema())?;
     let (mut paragraphs, mut kept, mut documents) = (0u64, 0u64, 0u64);
     let mut last_id: Option<datafusion::common::ScalarValue> = None;
     while let Some(batch) = stream.next().await {
         let batch = batch?;
-        file.write(&batch)?;
         paragraphs += batch.num_rows() as u64;
         kept += batch.column(2).as_boolean().true_count() as u64;
         // Rows come in document order: count the documents by their id changes.
         let ids = batch.column(0);
         let mut new_documents = 0u64;
-        let mut bytes = 0u64;
         for i in 0..batch.num_rows() {
             let v = datafusion::common::ScalarValue::try_from_array(ids, i)?;
             if last_id.as_ref() != Some(&v) {
@@ -234,11 +237,12 @@ pub(crate) async fn run(args: DedupArgs) -> Result<()> {
                 last_id = Some(v);
             }
         }
-        if let Some(texts) = batch.column(3).as_string_view_opt() {
-            bytes = texts.iter().flatten().map(|t| t.len() as u64 + 1).sum();
-        }
+        let bytes = batch.column(3).as_string_view_opt().map_or(0, |texts| {
+            texts.iter().flatten().map(|t| t.len() as u64 + 1).sum()
+        });
         documents += new_documents;
         progress.add(new_documents, bytes);
+        file.write(batch)?;
     }
     let rows = file.finish()?;
     progress.finish();

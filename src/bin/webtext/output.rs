@@ -137,9 +137,78 @@ impl Drop for ParquetFile {
 /// Streams a query's result into a Parquet file (see [`ParquetFile`]).
 pub(crate) async fn write_parquet(df: DataFrame, path: &Path) -> Result<u64> {
     let mut stream = df.execute_stream().await?;
-    let mut file = ParquetFile::create(path, stream.schema())?;
+    let mut file = ParquetWriterThread::create(path, stream.schema())?;
     while let Some(batch) = stream.next().await {
-        file.write(&batch?)?;
+        file.write(batch?)?;
     }
     file.finish()
+}
+
+enum ToWriter {
+    Batch(RecordBatch),
+    Finish,
+}
+
+/// A [`ParquetFile`] written by its own thread, so that encoding and compressing the output
+/// overlaps the query that produces it. Dropped without [`ParquetWriterThread::finish`], it
+/// leaves nothing under the final path.
+pub(crate) struct ParquetWriterThread {
+    sender: Option<std::sync::mpsc::SyncSender<ToWriter>>,
+    handle: Option<std::thread::JoinHandle<Result<u64>>>,
+}
+
+impl ParquetWriterThread {
+    pub(crate) fn create(path: &Path, schema: SchemaRef) -> Result<Self> {
+        let mut file = ParquetFile::create(path, schema)?;
+        let (sender, receiver) = std::sync::mpsc::sync_channel::<ToWriter>(4);
+        let handle = std::thread::Builder::new()
+            .name("parquet-writer".into())
+            .spawn(move || {
+                for message in receiver {
+                    match message {
+                        ToWriter::Batch(batch) => file.write(&batch)?,
+                        ToWriter::Finish => return file.finish(),
+                    }
+                }
+                // The producer went away without finishing: the file is dropped, and removed.
+                Err(CliError::Usage("output abandoned".into()))
+            })
+            .map_err(CliError::io("cannot start the writer thread"))?;
+        Ok(ParquetWriterThread {
+            sender: Some(sender),
+            handle: Some(handle),
+        })
+    }
+
+    /// The writer's own error, once it has stopped.
+    fn writer_error(&mut self) -> CliError {
+        self.sender = None;
+        match self.handle.take().map(|h| h.join()) {
+            Some(Ok(Err(e))) => e,
+            _ => CliError::Usage("the Parquet writer thread stopped".into()),
+        }
+    }
+
+    pub(crate) fn write(&mut self, batch: RecordBatch) -> Result<()> {
+        let sent = self
+            .sender
+            .as_ref()
+            .is_some_and(|s| s.send(ToWriter::Batch(batch)).is_ok());
+        if sent {
+            Ok(())
+        } else {
+            Err(self.writer_error())
+        }
+    }
+
+    /// Waits for every batch to be written, then closes and renames the file; the rows written.
+    pub(crate) fn finish(mut self) -> Result<u64> {
+        if let Some(sender) = self.sender.take() {
+            let _ = sender.send(ToWriter::Finish);
+        }
+        match self.handle.take().map(|h| h.join()) {
+            Some(Ok(result)) => result,
+            _ => Err(CliError::Usage("the Parquet writer thread failed".into())),
+        }
+    }
 }
