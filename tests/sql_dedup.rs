@@ -527,3 +527,63 @@ async fn duplicate_fraction_is_the_share_of_tokens_under_repeated_ngrams() {
     assert_eq!(b[0].schema().field(0).data_type(), &DataType::Float64);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[tokio::test]
+async fn duplicate_ngrams_equals_group_by_having_and_splits_into_hash_ranges() {
+    let docs = corpus(300);
+    let ctx = context(2);
+    register_documents(&ctx, &docs, false);
+    let sorted_hashes = |batches: Vec<RecordBatch>| -> Vec<u64> {
+        let mut v: Vec<u64> = column(&batches, 0)
+            .as_primitive::<UInt64Type>()
+            .values()
+            .to_vec();
+        v.sort_unstable();
+        v
+    };
+    let group_by = sorted_hashes(
+        query(
+            &ctx,
+            "SELECT h FROM (SELECT unnest(ngram_hashes(text, 5)) AS h FROM documents) GROUP BY h HAVING count(*) > 1",
+        )
+        .await
+        .unwrap(),
+    );
+    assert!(group_by.len() > 100, "the corpus repeats n-grams");
+    let aggregate = query(
+        &ctx,
+        "SELECT unnest(duplicate_ngrams(ngram_hashes(text, 5))) AS h FROM documents",
+    )
+    .await
+    .unwrap();
+    let aggregate_hashes = column(&aggregate, 0);
+    let aggregate_hashes = aggregate_hashes.as_primitive::<UInt64Type>().values().to_vec();
+    assert!(aggregate_hashes.windows(2).all(|w| w[0] < w[1]), "sorted and distinct");
+    assert_eq!(aggregate_hashes, group_by);
+    let mut by_range = Vec::new();
+    for k in 0..4 {
+        by_range.extend(sorted_hashes(
+            query(
+                &ctx,
+                &format!("SELECT unnest(duplicate_ngrams(ngram_hashes(text, 5), '{k}/4')) FROM documents"),
+            )
+            .await
+            .unwrap(),
+        ));
+    }
+    by_range.sort_unstable();
+    assert_eq!(by_range, group_by, "four hash ranges make up the whole set");
+    let err = query(&ctx, "SELECT duplicate_ngrams(ngram_hashes(text, 5), '1/3') FROM documents")
+        .await
+        .unwrap_err()
+        .strip_backtrace();
+    assert!(
+        err.contains("duplicate_ngrams: argument 2 (range): '1/3' is not K/P with P a power of two"),
+        "{err}"
+    );
+    let err = query(&ctx, "SELECT duplicate_ngrams(text) FROM documents")
+        .await
+        .unwrap_err()
+        .strip_backtrace();
+    assert!(err.contains("duplicate_ngrams: takes a List<UInt64> of hashes"), "{err}");
+}
