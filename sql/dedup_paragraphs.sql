@@ -2,8 +2,11 @@
 --
 -- Reads:  table `documents`: an id column (unique; documents are processed in its order) and a text
 --         column whose lines are the paragraphs (e.g. the `text` of `webtext clean` or sql/clean.sql).
--- Writes: the duplicate n-grams to the scratch file `duplicates` (statement 1), then returns one row
---         per paragraph (the last statement): the id, par_idx (from 0), kept (boolean), text.
+-- Writes: the duplicate n-grams to the scratch folder `duplicates` (statement 1), then returns one
+--         row per paragraph (the last statement): the id, par_idx (from 0), kept (boolean), text.
+--         Statement 1 holds 8 bytes per n-gram occurrence of its hash range: for a corpus too big
+--         for that, run it once per range (part = 0 .. parts-1, parts a power of two) into the
+--         same folder; `webtext dedup --hash-ranges P` does.
 -- Run:    webtext sql --table documents=docs.parquet --file sql/dedup_paragraphs.sql \
 --             --output paragraphs.parquet [--param n=5 --param threshold=0.25 --param smoothing=false]
 --         (`webtext dedup docs.parquet paragraphs.parquet` runs this same file.)
@@ -14,7 +17,9 @@
 -- @param smoothing = true
 -- @param stub_length = 20
 -- @param protect_unique_documents = false
--- @param duplicates = duplicates.parquet
+-- @param duplicates = duplicates
+-- @param part = 0
+-- @param parts = 1
 -- @param id = doc_id
 -- @param text = text
 -- @param order_by = "doc_id"
@@ -28,11 +33,11 @@ SET datafusion.optimizer.repartition_file_scans = false;
 --      SELECT h FROM (SELECT unnest(ngram_hashes("text", 7)) AS h FROM documents)
 --      GROUP BY h HAVING count(*) > 1
 COPY (
-  SELECT unnest(duplicate_ngrams(ngram_hashes("${text}", ${n}))) AS h FROM documents
-) TO '${duplicates}' STORED AS PARQUET;
+  SELECT unnest(duplicate_ngrams(ngram_hashes("${text}", ${n}), '${part}/${parts}')) AS h FROM documents
+) TO '${duplicates}/range-${part}-of-${parts}.parquet' STORED AS PARQUET;
 
--- 2. onion's sequential pass in id order (order_by = duplicate_fraction("text", 7,
---    'duplicates.parquet'), "doc_id" gives Algorithm 3.1's order), then one row per paragraph.
+-- 2. onion's sequential pass in id order (order_by = duplicate_fraction("text", 7, 'duplicates'),
+--    "doc_id" gives Algorithm 3.1's order), then one row per paragraph.
 SELECT "${id}",
        unnest(range(0, cardinality(keep))) AS par_idx,
        unnest(keep) AS kept,

@@ -336,6 +336,8 @@ async fn the_dedup_pipeline_keeps_the_same_paragraphs_on_1_2_and_8_partitions_an
         // The file's defaults, as `webtext sql --file` substitutes them.
         let sql = sql
             .replace("${n}", "7")
+            .replace("${part}", "0")
+            .replace("${parts}", "1")
             .replace("${threshold}", "0.5")
             .replace("${smoothing}", "true")
             .replace("${stub_length}", "20")
@@ -557,15 +559,23 @@ async fn duplicate_ngrams_equals_group_by_having_and_splits_into_hash_ranges() {
     .await
     .unwrap();
     let aggregate_hashes = column(&aggregate, 0);
-    let aggregate_hashes = aggregate_hashes.as_primitive::<UInt64Type>().values().to_vec();
-    assert!(aggregate_hashes.windows(2).all(|w| w[0] < w[1]), "sorted and distinct");
+    let aggregate_hashes = aggregate_hashes
+        .as_primitive::<UInt64Type>()
+        .values()
+        .to_vec();
+    assert!(
+        aggregate_hashes.windows(2).all(|w| w[0] < w[1]),
+        "sorted and distinct"
+    );
     assert_eq!(aggregate_hashes, group_by);
     let mut by_range = Vec::new();
     for k in 0..4 {
         by_range.extend(sorted_hashes(
             query(
                 &ctx,
-                &format!("SELECT unnest(duplicate_ngrams(ngram_hashes(text, 5), '{k}/4')) FROM documents"),
+                &format!(
+                    "SELECT unnest(duplicate_ngrams(ngram_hashes(text, 5), '{k}/4')) FROM documents"
+                ),
             )
             .await
             .unwrap(),
@@ -573,17 +583,25 @@ async fn duplicate_ngrams_equals_group_by_having_and_splits_into_hash_ranges() {
     }
     by_range.sort_unstable();
     assert_eq!(by_range, group_by, "four hash ranges make up the whole set");
-    let err = query(&ctx, "SELECT duplicate_ngrams(ngram_hashes(text, 5), '1/3') FROM documents")
-        .await
-        .unwrap_err()
-        .strip_backtrace();
+    let err = query(
+        &ctx,
+        "SELECT duplicate_ngrams(ngram_hashes(text, 5), '1/3') FROM documents",
+    )
+    .await
+    .unwrap_err()
+    .strip_backtrace();
     assert!(
-        err.contains("duplicate_ngrams: argument 2 (range): '1/3' is not K/P with P a power of two"),
+        err.contains(
+            "duplicate_ngrams: argument 2 (range): '1/3' is not K/P with P a power of two"
+        ),
         "{err}"
     );
     let err = query(&ctx, "SELECT duplicate_ngrams(text) FROM documents")
         .await
         .unwrap_err()
         .strip_backtrace();
-    assert!(err.contains("duplicate_ngrams: takes a List<UInt64> of hashes"), "{err}");
+    assert!(
+        err.contains("duplicate_ngrams: takes a List<UInt64> of hashes"),
+        "{err}"
+    );
 }

@@ -52,6 +52,10 @@ pub(crate) struct DedupArgs {
     /// (Algorithm 3.1 of Pomikálek's thesis)
     #[arg(long, value_enum, default_value = "id")]
     order: Order,
+    /// Find the duplicate n-grams in P passes over the input, one hash range each (P a power of
+    /// two): the first step then holds 8 bytes per n-gram occurrence / P
+    #[arg(long, value_name = "P", default_value_t = 1)]
+    hash_ranges: u32,
     #[command(flatten)]
     exec: ExecArgs,
 }
@@ -62,12 +66,12 @@ enum Order {
     DuplicateFraction,
 }
 
-/// Removes the scratch file of the duplicate n-grams, however the run ends.
+/// Removes the scratch folder of the duplicate n-grams, however the run ends.
 struct Scratch(PathBuf);
 
 impl Drop for Scratch {
     fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.0);
+        let _ = std::fs::remove_dir_all(&self.0);
     }
 }
 
@@ -132,6 +136,11 @@ pub(crate) async fn run(args: DedupArgs) -> Result<()> {
             "--n must be at least 1 and --threshold from 0 to 1".into(),
         ));
     }
+    if !args.hash_ranges.is_power_of_two() || args.hash_ranges > 65_536 {
+        return Err(CliError::Usage(
+            "--hash-ranges must be a power of two from 1 to 65536".into(),
+        ));
+    }
     let ctx = context(
         args.exec.partitions,
         Some(args.exec.batch_rows.unwrap_or(256)),
@@ -165,7 +174,7 @@ pub(crate) async fn run(args: DedupArgs) -> Result<()> {
     ctx.deregister_table("documents")?;
     register_documents(&ctx, &args, sorted).await?;
 
-    let scratch = Scratch(temporary_sibling(&args.output).with_extension("duplicates.parquet"));
+    let scratch = Scratch(temporary_sibling(&args.output).with_extension("duplicates"));
     let duplicates = scratch.0.display().to_string();
     if duplicates.contains(['\'', ',']) {
         return Err(CliError::Usage(format!(
@@ -181,37 +190,49 @@ pub(crate) async fn run(args: DedupArgs) -> Result<()> {
             )
         }
     };
-    let params: Vec<(String, String)> = [
-        ("n", args.n.to_string()),
-        ("threshold", args.threshold.to_string()),
-        ("smoothing", (!args.no_smoothing).to_string()),
-        ("stub_length", args.stub_length.to_string()),
-        (
-            "protect_unique_documents",
-            args.protect_unique_documents.to_string(),
-        ),
-        ("duplicates", duplicates.clone()),
-        ("id", id.to_owned()),
-        ("text", text.to_owned()),
-        ("order_by", order_by),
-    ]
-    .into_iter()
-    .map(|(k, v)| (k.to_owned(), v))
-    .collect();
-    let sql = crate::params::substitute(DEDUP_SQL, &params)?;
-    let mut statements = parse(&sql)?;
-    let Some(decide) = statements.pop() else {
+    let params = |part: u32| -> Vec<(String, String)> {
+        [
+            ("n", args.n.to_string()),
+            ("threshold", args.threshold.to_string()),
+            ("smoothing", (!args.no_smoothing).to_string()),
+            ("stub_length", args.stub_length.to_string()),
+            (
+                "protect_unique_documents",
+                args.protect_unique_documents.to_string(),
+            ),
+            ("duplicates", duplicates.clone()),
+            ("part", part.to_string()),
+            ("parts", args.hash_ranges.to_string()),
+            ("id", id.to_owned()),
+            ("text", text.to_owned()),
+            ("order_by", order_by.clone()),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_owned(), v))
+        .collect()
+    };
+    // Every statement but the last prepares (SET, the duplicate n-grams, once per hash range);
+    // the last one decides.
+    let mut progress = Progress::new(total, "documents");
+    let mut decide = None;
+    for part in 0..args.hash_ranges {
+        progress.say(&format!(
+            "finding duplicate n-grams (hash range {} of {})",
+            part + 1,
+            args.hash_ranges
+        ));
+        let mut statements = parse(&crate::params::substitute(DEDUP_SQL, &params(part))?)?;
+        decide = statements.pop();
+        for statement in statements {
+            let plan = ctx.state().statement_to_plan(statement).await?;
+            ctx.execute_logical_plan(plan).await?.collect().await?;
+        }
+    }
+    let Some(decide) = decide else {
         return Err(CliError::Usage(
             "sql/dedup_paragraphs.sql holds no statement".into(),
         ));
     };
-
-    let mut progress = Progress::new(total, "documents");
-    progress.say("finding duplicate n-grams");
-    for statement in statements {
-        let plan = ctx.state().statement_to_plan(statement).await?;
-        ctx.execute_logical_plan(plan).await?.collect().await?;
-    }
 
     progress.say("");
     let plan = ctx.state().statement_to_plan(decide).await?;
