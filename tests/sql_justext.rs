@@ -306,7 +306,9 @@ async fn every_function_is_documented_in_information_schema() {
     expected.sort();
     assert_eq!(
         expected.len(),
-        datafusion_webtext::all_scalar().len() + datafusion_webtext::all_window().len(),
+        datafusion_webtext::all_scalar().len()
+            + datafusion_webtext::all_aggregate().len()
+            + datafusion_webtext::all_window().len(),
         "every function is documented"
     );
     let list: Vec<String> = expected.iter().map(|n| format!("'{n}'")).collect();

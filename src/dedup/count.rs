@@ -44,6 +44,8 @@ pub struct DuplicateCounter {
     pending: Vec<u64>,
     /// Hashes known to occur at least twice (from merged partial results).
     repeated: Vec<u64>,
+    /// `pending` holds sorted runs (merged partial results), not random hashes.
+    runs: bool,
 }
 
 impl DuplicateCounter {
@@ -53,6 +55,12 @@ impl DuplicateCounter {
     }
 
     pub fn add_all(&mut self, hashes: &[u64]) {
+        self.pending.extend_from_slice(hashes);
+    }
+
+    /// Adds a sorted list of hashes each seen once (a partial result's "once" list).
+    pub fn add_sorted_once(&mut self, hashes: &[u64]) {
+        self.runs = true;
         self.pending.extend_from_slice(hashes);
     }
 
@@ -80,8 +88,12 @@ impl DuplicateCounter {
 
     fn sorted_runs(&mut self, mut once: Option<&mut Vec<u64>>) -> Vec<u64> {
         let mut all = std::mem::take(&mut self.pending);
-        // After merges `all` is a few sorted runs, which the stable sort merges in linear time.
-        all.sort();
+        if std::mem::take(&mut self.runs) {
+            // A few sorted runs, which the stable sort merges in linear time.
+            all.sort();
+        } else {
+            all.sort_unstable();
+        }
         let mut repeated = std::mem::take(&mut self.repeated);
         repeated.sort();
         repeated.dedup();
@@ -134,7 +146,7 @@ mod tests {
         let mut b = DuplicateCounter::default();
         b.add_all(&[9, 3]);
         // Merging: partial "once" lists are added as occurrences, "repeated" as repeated.
-        b.add_all(&once_a);
+        b.add_sorted_once(&once_a);
         b.add_repeated(&rep_a);
         let (once, repeated) = b.split();
         assert_eq!(once, [1, 3, 7]);

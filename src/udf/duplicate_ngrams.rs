@@ -190,7 +190,7 @@ impl Accumulator for DuplicateNgramsAccumulator {
         let [once, repeated] = states else {
             return exec_err!("{NAME}: expected 2 state columns, got {}", states.len());
         };
-        for_each_list(once.as_ref(), |h| self.counter.add_all(h))?;
+        for_each_list(once.as_ref(), |h| self.counter.add_sorted_once(h))?;
         for_each_list(repeated.as_ref(), |h| self.counter.add_repeated(h))
     }
 
