@@ -18,32 +18,6 @@ fn home_slot(h: u64, slots: usize) -> usize {
     ((u128::from(h) * slots as u128) >> 64) as usize
 }
 
-/// A zeroed vector of `len` slots that Linux may back with 2 MiB pages (transparent huge pages
-/// in "madvise" mode): random lookups then miss the TLB far less. Elsewhere a plain vector.
-fn huge_page_backed(len: usize) -> Vec<u64> {
-    let slots = vec![0u64; len];
-    #[cfg(target_os = "linux")]
-    {
-        const HUGE: usize = 2 << 20;
-        let start = slots.as_ptr() as usize;
-        let end = start + len * 8;
-        let aligned_start = start.next_multiple_of(HUGE);
-        if aligned_start + HUGE <= end {
-            let aligned_len = (end - aligned_start) / HUGE * HUGE;
-            // SAFETY: advice on whole pages inside the vector's own allocation; it changes how
-            // the kernel backs them, never their contents.
-            unsafe {
-                libc::madvise(
-                    aligned_start as *mut libc::c_void,
-                    aligned_len,
-                    libc::MADV_HUGEPAGE,
-                );
-            }
-        }
-    }
-    slots
-}
-
 impl DupSet {
     /// Builds the set from hashes in any order, with repeats. Hashes are expected to be well
     /// spread (the n-gram hashes are); skewed hashes still work, only more slowly. More than
@@ -57,7 +31,7 @@ impl DupSet {
             return None;
         }
         let mut set = DupSet {
-            slots: huge_page_backed(capacity),
+            slots: vec![0; capacity],
             has_zero: false,
             len: 0,
         };
