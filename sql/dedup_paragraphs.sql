@@ -37,18 +37,22 @@ COPY (
 ) TO '${duplicates}/range-${part}-of-${parts}.parquet' STORED AS PARQUET;
 
 -- 2. onion's sequential pass in id order (order_by = duplicate_fraction("text", 7, 'duplicates'),
---    "doc_id" gives Algorithm 3.1's order), then one row per paragraph. The text reaches the window
---    as Utf8: DataFusion 55's bounded window keeps its last row and appends each new batch to it,
---    and appending to a Utf8View slice keeps every data buffer it points into, so a Utf8View
---    column (how Parquet strings are read by default) would hold the whole corpus in memory.
+--    "doc_id" gives Algorithm 3.1's order), then one row per paragraph. duplicate_positions does
+--    the tokenizing, hashing and duplicate-set lookups on every core before the window, which then
+--    only has the hits left to decide. The text passes the window as Utf8: DataFusion 55's bounded
+--    window keeps its last row and appends each new batch to it, and appending to a Utf8View slice
+--    keeps every data buffer it points into, so a Utf8View column (how Parquet strings are read by
+--    default) would hold the whole corpus in memory.
 SELECT "${id}",
        unnest(range(0, cardinality(keep))) AS par_idx,
        unnest(keep) AS kept,
        unnest(string_to_array("${text}", chr(10))) AS text
 FROM (
   SELECT "${id}", "${text}",
-         onion_keep("${text}", ${n}, ${threshold},
+         onion_keep(found, ${n}, ${threshold},
                     'duplicates=${duplicates}, smoothing=${smoothing}, stub_length=${stub_length}, protect_unique_documents=${protect_unique_documents}')
            OVER (ORDER BY ${order_by}) AS keep
-  FROM (SELECT "${id}", arrow_cast("${text}", 'Utf8') AS "${text}" FROM documents)
+  FROM (SELECT "${id}", arrow_cast("${text}", 'Utf8') AS "${text}",
+               duplicate_positions("${text}", ${n}, '${duplicates}') AS found
+        FROM documents)
 );

@@ -312,6 +312,31 @@ async fn onion_keep_in_sql_equals_the_plain_pass_with_and_without_the_duplicate_
             let got = keep_lists(&query(&ctx, &sql).await.unwrap());
             assert_eq!(got, expected, "options '{opts}'");
         }
+        // The same with the order-independent half done first, by duplicate_positions.
+        let opts = [options.as_str(), &format!("duplicates={dups}")]
+            .iter()
+            .filter(|s| !s.is_empty())
+            .copied()
+            .collect::<Vec<_>>()
+            .join(", ");
+        let sql = format!(
+            "SELECT doc_id, onion_keep(p, {n}, {t}, '{opts}') OVER (ORDER BY doc_id) \
+             FROM (SELECT doc_id, duplicate_positions(text, {n}, '{dups}') AS p FROM documents) ORDER BY doc_id"
+        );
+        assert_eq!(
+            keep_lists(&query(&ctx, &sql).await.unwrap()),
+            expected,
+            "duplicate_positions"
+        );
+        let without = format!(
+            "SELECT onion_keep(p, {n}, {t}) OVER (ORDER BY doc_id) \
+             FROM (SELECT doc_id, duplicate_positions(text, {n}, '{dups}') AS p FROM documents)"
+        );
+        let err = query(&ctx, &without).await.unwrap_err().strip_backtrace();
+        assert!(
+            err.contains("onion_keep: argument 1 comes from duplicate_positions, so the options (argument 4) must name the same duplicates"),
+            "{err}"
+        );
     }
     std::fs::remove_dir_all(&dir).ok();
 }
@@ -604,4 +629,40 @@ async fn duplicate_ngrams_equals_group_by_having_and_splits_into_hash_ranges() {
         err.contains("duplicate_ngrams: takes a List<UInt64> of hashes"),
         "{err}"
     );
+}
+
+#[tokio::test]
+async fn positions_found_with_another_duplicate_set_are_refused() {
+    let dir = std::env::temp_dir().join(format!("webtext-fingerprint-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let ctx = context(1);
+    register_documents(&ctx, &corpus(50), false);
+    for (name, n) in [("a", 5), ("b", 6)] {
+        let path = dir.join(format!("{name}.parquet")).display().to_string();
+        query(
+            &ctx,
+            &format!("COPY (SELECT unnest(duplicate_ngrams(ngram_hashes(text, {n}))) AS h FROM documents) TO '{path}' STORED AS PARQUET"),
+        )
+        .await
+        .unwrap();
+    }
+    let (a, b) = (
+        dir.join("a.parquet").display().to_string(),
+        dir.join("b.parquet").display().to_string(),
+    );
+    let err = query(
+        &ctx,
+        &format!(
+            "SELECT onion_keep(p, 5, 0.5, 'duplicates={b}') OVER (ORDER BY doc_id) \
+             FROM (SELECT doc_id, duplicate_positions(text, 5, '{a}') AS p FROM documents)"
+        ),
+    )
+    .await
+    .unwrap_err()
+    .strip_backtrace();
+    assert!(
+        err.contains("onion_keep: these positions were found with another duplicate set"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
 }

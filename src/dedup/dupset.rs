@@ -3,6 +3,8 @@
 //! hash's slot is its index, which the onion pass uses for its one-bit "seen" state. One lookup
 //! is one cache miss, which is what the sequential pass spends most of its time on.
 
+use super::hash::fmix64;
+
 /// A set of 64-bit hashes with O(1) expected lookup and a stable index per member.
 #[derive(Debug, Clone, Default)]
 pub struct DupSet {
@@ -10,6 +12,8 @@ pub struct DupSet {
     slots: Vec<u64>,
     has_zero: bool,
     len: usize,
+    /// A digest of the members, so that indices found with one set are not used with another.
+    fingerprint: u64,
 }
 
 /// Maps a hash to a slot by its high bits (Lemire's multiply-shift range reduction).
@@ -34,6 +38,7 @@ impl DupSet {
             slots: vec![0; capacity],
             has_zero: false,
             len: 0,
+            fingerprint: 0,
         };
         for h in hashes {
             set.insert(h);
@@ -43,7 +48,10 @@ impl DupSet {
 
     fn insert(&mut self, h: u64) {
         if h == 0 {
-            self.len += usize::from(!self.has_zero);
+            if !self.has_zero {
+                self.len += 1;
+                self.fingerprint ^= fmix64(0x5bd1_e995);
+            }
             self.has_zero = true;
             return;
         }
@@ -53,6 +61,7 @@ impl DupSet {
                 0 => {
                     self.slots[i] = h;
                     self.len += 1;
+                    self.fingerprint ^= fmix64(h ^ 0x5bd1_e995);
                     return;
                 }
                 x if x == h => return,
@@ -102,6 +111,11 @@ impl DupSet {
         self.slots.len() + 1
     }
 
+    /// A digest of the members and the table size (indices depend on both).
+    pub fn fingerprint(&self) -> u64 {
+        fmix64(self.fingerprint ^ (self.slots.len() as u64).rotate_left(32))
+    }
+
     /// The number of distinct hashes.
     pub fn len(&self) -> usize {
         self.len
@@ -120,7 +134,6 @@ impl DupSet {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dedup::hash::fmix64;
 
     #[test]
     fn finds_every_member_and_no_other_hash() {

@@ -13,7 +13,10 @@ pub mod tokenize;
 pub use count::{DuplicateCounter, HashRange};
 pub use dupset::DupSet;
 pub use hash::{ContentHasher, NgramWindow};
-pub use onion::{Onion, OnionParams, duplicate_fraction};
+pub use onion::{
+    DuplicatePositions, Onion, OnionParams, PositionFinder, PositionsError, PositionsRef,
+    duplicate_fraction,
+};
 pub use options::DedupOptions;
 pub use tokenize::TokenOptions;
 

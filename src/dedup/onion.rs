@@ -71,19 +71,158 @@ impl Default for OnionParams {
 #[derive(Debug)]
 enum Registry {
     /// Every registered n-gram hash (onion without `-f`): grows with the kept text.
-    All(HashSet<u64, FixedState>),
+    All {
+        set: HashSet<u64, FixedState>,
+        scan: DocumentScan,
+    },
     /// Only the corpus' duplicate n-grams can ever hit, so one "seen" bit per duplicate n-gram is
     /// all the state (onion's `-f`): memory bounded by the duplicate set.
-    Duplicates { set: Arc<DupSet>, seen: Vec<u64> },
+    Duplicates {
+        seen: Vec<u64>,
+        finder: PositionFinder,
+        found: DuplicatePositions,
+    },
 }
 
-/// One n-gram of the current document: its hash and the token position (in the document) and
-/// paragraph of its last token.
+/// One n-gram of a document: its hash and the token position (in the document) and paragraph
+/// of its last token.
 #[derive(Debug, Clone, Copy)]
 struct NgramAt {
     hash: u64,
     position: u32,
     paragraph: u32,
+}
+
+/// A document's tokens: its n-grams and each paragraph's token count.
+#[derive(Debug)]
+struct DocumentScan {
+    tokens: TokenOptions,
+    window: NgramWindow,
+    scratch: String,
+    ngrams: Vec<NgramAt>,
+    lengths: Vec<u32>,
+}
+
+impl DocumentScan {
+    fn new(n: usize, tokens: TokenOptions) -> Self {
+        DocumentScan {
+            tokens,
+            window: NgramWindow::new(n),
+            scratch: String::new(),
+            ngrams: Vec::new(),
+            lengths: Vec::new(),
+        }
+    }
+
+    /// Every n-gram of the document (the window spans its paragraphs) with the position of its
+    /// last token, and each paragraph's length. An empty text has no paragraph.
+    fn scan(&mut self, text: &str) {
+        self.window.reset();
+        self.ngrams.clear();
+        self.lengths.clear();
+        if text.is_empty() {
+            return;
+        }
+        let mut position = 0u32;
+        for (index, paragraph) in text.split('\n').enumerate() {
+            let start = position;
+            let (window, ngrams) = (&mut self.window, &mut self.ngrams);
+            self.tokens
+                .for_each_token_hash(paragraph, &mut self.scratch, |token| {
+                    if let Some(hash) = window.push(token) {
+                        ngrams.push(NgramAt {
+                            hash,
+                            position,
+                            paragraph: index as u32,
+                        });
+                    }
+                    position += 1;
+                });
+            self.lengths.push(position - start);
+        }
+    }
+}
+
+/// What the order-independent half of the pass finds in a document: each paragraph's token
+/// count and, for every n-gram of the duplicate set, the document position of its last token
+/// (ascending) and its index in the set. N-grams outside the set occur once in the corpus and
+/// can neither hit nor be hit, so they are left out.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct DuplicatePositions {
+    pub paragraph_tokens: Vec<u32>,
+    pub positions: Vec<u32>,
+    pub indices: Vec<u32>,
+}
+
+/// [`DuplicatePositions`] borrowed (e.g. from Arrow arrays).
+#[derive(Debug, Clone, Copy)]
+pub struct PositionsRef<'a> {
+    pub paragraph_tokens: &'a [u32],
+    pub positions: &'a [u32],
+    pub indices: &'a [u32],
+}
+
+impl DuplicatePositions {
+    pub fn as_ref(&self) -> PositionsRef<'_> {
+        PositionsRef {
+            paragraph_tokens: &self.paragraph_tokens,
+            positions: &self.positions,
+            indices: &self.indices,
+        }
+    }
+}
+
+/// Finds the [`DuplicatePositions`] of documents: tokenizing, hashing and the duplicate-set
+/// lookups, which do not depend on the order and can run in parallel before the pass.
+#[derive(Debug)]
+pub struct PositionFinder {
+    scan: DocumentScan,
+    set: Arc<DupSet>,
+}
+
+impl PositionFinder {
+    pub fn new(n: usize, tokens: TokenOptions, set: Arc<DupSet>) -> Self {
+        PositionFinder {
+            scan: DocumentScan::new(n, tokens),
+            set,
+        }
+    }
+
+    pub fn set(&self) -> &Arc<DupSet> {
+        &self.set
+    }
+
+    pub fn find(&mut self, text: &str, out: &mut DuplicatePositions) {
+        self.scan.scan(text);
+        out.paragraph_tokens.clear();
+        out.paragraph_tokens.extend_from_slice(&self.scan.lengths);
+        out.positions.clear();
+        out.indices.clear();
+        // The lookups are cache misses: ask for each slot a few lookups ahead, so that they
+        // overlap.
+        const AHEAD: usize = 16;
+        let ngrams = &self.scan.ngrams;
+        for (i, g) in ngrams.iter().enumerate() {
+            if let Some(later) = ngrams.get(i + AHEAD) {
+                self.set.prefetch(later.hash);
+            }
+            if let Some(index) = self.set.index_of(g.hash) {
+                out.positions.push(g.position);
+                out.indices.push(index);
+            }
+        }
+    }
+}
+
+/// Why [`Onion::process_positions`] refused a document.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PositionsError {
+    #[error("the pass was not given the duplicate set the positions were found with")]
+    NoDuplicateSet,
+    #[error(
+        "positions and indices differ in length, are not ascending, or lie outside the document or the set"
+    )]
+    Inconsistent,
 }
 
 /// An n-gram that can hit or be registered: its key (the hash, or its index in the duplicate set)
@@ -100,16 +239,12 @@ struct NgramEnd {
 #[derive(Debug)]
 pub struct Onion {
     params: OnionParams,
-    tokens: TokenOptions,
     registry: Registry,
-    window: NgramWindow,
     local: HashSet<u64, FixedState>,
-    ngrams: Vec<NgramAt>,
     ends: Vec<NgramEnd>,
     starts: Vec<u32>,
     lengths: Vec<u32>,
     bad: Vec<u32>,
-    scratch: String,
     documents: u64,
 }
 
@@ -117,29 +252,40 @@ impl Onion {
     /// A pass that registers every n-gram of kept text (needs no first pass; memory grows with
     /// the distinct n-grams kept).
     pub fn new(params: OnionParams, tokens: TokenOptions) -> Self {
-        Self::with_registry(params, tokens, Registry::All(HashSet::default()))
+        let scan = DocumentScan::new(params.n, tokens);
+        Self::with_registry(
+            params,
+            Registry::All {
+                set: HashSet::default(),
+                scan,
+            },
+        )
     }
 
     /// A pass given the corpus' duplicate n-grams (made with the same `n` and token options):
     /// the same decisions, with memory bounded by the duplicate set.
     pub fn with_duplicates(params: OnionParams, tokens: TokenOptions, set: Arc<DupSet>) -> Self {
         let seen = vec![0; set.index_bound().div_ceil(64)];
-        Self::with_registry(params, tokens, Registry::Duplicates { set, seen })
+        let finder = PositionFinder::new(params.n, tokens, set);
+        Self::with_registry(
+            params,
+            Registry::Duplicates {
+                seen,
+                finder,
+                found: DuplicatePositions::default(),
+            },
+        )
     }
 
-    fn with_registry(params: OnionParams, tokens: TokenOptions, registry: Registry) -> Self {
+    fn with_registry(params: OnionParams, registry: Registry) -> Self {
         Onion {
-            window: NgramWindow::new(params.n),
             params,
-            tokens,
             registry,
             local: HashSet::default(),
-            ngrams: Vec::new(),
             ends: Vec::new(),
             starts: Vec::new(),
             lengths: Vec::new(),
             bad: Vec::new(),
-            scratch: String::new(),
             documents: 0,
         }
     }
@@ -153,11 +299,21 @@ impl Onion {
         self.documents
     }
 
+    /// The duplicate set of a pass made [`Onion::with_duplicates`].
+    pub fn duplicate_set(&self) -> Option<&Arc<DupSet>> {
+        match &self.registry {
+            Registry::Duplicates { finder, .. } => Some(finder.set()),
+            Registry::All { .. } => None,
+        }
+    }
+
     /// Bytes of state kept across documents.
     pub fn state_bytes(&self) -> usize {
         match &self.registry {
-            Registry::All(set) => set.capacity() * 9,
-            Registry::Duplicates { set, seen } => set.heap_bytes() + seen.capacity() * 8,
+            Registry::All { set, .. } => set.capacity() * 9,
+            Registry::Duplicates { seen, finder, .. } => {
+                finder.set().heap_bytes() + seen.capacity() * 8
+            }
         }
     }
 
@@ -165,13 +321,86 @@ impl Onion {
     /// per paragraph, in order. An empty text has no paragraph (as SQL's
     /// `string_to_array('', chr(10))` is empty).
     pub fn process(&mut self, text: &str, kept: &mut Vec<bool>) {
+        match &mut self.registry {
+            Registry::All { set, scan } => {
+                scan.scan(text);
+                self.ends.clear();
+                self.ends.extend(scan.ngrams.iter().map(|g| NgramEnd {
+                    key: g.hash,
+                    in_registry: set.contains(&g.hash),
+                    position: g.position,
+                    paragraph: g.paragraph,
+                }));
+                self.lengths.clear();
+                self.lengths.extend_from_slice(&scan.lengths);
+                self.decide(kept);
+            }
+            Registry::Duplicates { finder, found, .. } => {
+                let mut found = std::mem::take(found);
+                finder.find(text, &mut found);
+                // The positions come from our own finder: they are consistent.
+                let _ = self.process_positions(found.as_ref(), kept);
+                if let Registry::Duplicates { found: slot, .. } = &mut self.registry {
+                    *slot = found;
+                }
+            }
+        }
+    }
+
+    /// Decides the next document from positions a [`PositionFinder`] found with this pass's
+    /// duplicate set (possibly in another thread): the same result as [`Onion::process`] on its
+    /// text.
+    pub fn process_positions(
+        &mut self,
+        found: PositionsRef<'_>,
+        kept: &mut Vec<bool>,
+    ) -> Result<(), PositionsError> {
+        let Registry::Duplicates { seen, .. } = &self.registry else {
+            return Err(PositionsError::NoDuplicateSet);
+        };
+        let total: u64 = found.paragraph_tokens.iter().map(|&t| u64::from(t)).sum();
+        let consistent = found.positions.len() == found.indices.len()
+            && found.positions.windows(2).all(|w| w[0] < w[1])
+            && found.positions.last().is_none_or(|&p| u64::from(p) < total)
+            && found
+                .indices
+                .iter()
+                .all(|&i| (i as usize) < seen.len() * 64);
+        if !consistent {
+            kept.clear();
+            return Err(PositionsError::Inconsistent);
+        }
+        self.lengths.clear();
+        self.lengths.extend_from_slice(found.paragraph_tokens);
+        self.ends.clear();
+        let mut paragraph = 0usize;
+        let mut paragraph_end = found.paragraph_tokens.first().copied().unwrap_or(0);
+        for (&position, &index) in found.positions.iter().zip(found.indices) {
+            while position >= paragraph_end {
+                paragraph += 1;
+                paragraph_end += found.paragraph_tokens[paragraph];
+            }
+            self.ends.push(NgramEnd {
+                key: u64::from(index),
+                in_registry: bit(seen, index),
+                position,
+                paragraph: paragraph as u32,
+            });
+        }
+        self.decide(kept);
+        Ok(())
+    }
+
+    /// Thresholds, smoothing and registration, from `lengths` and `ends`.
+    fn decide(&mut self, kept: &mut Vec<bool>) {
         self.documents += 1;
         kept.clear();
-        if text.is_empty() {
-            return;
+        self.starts.clear();
+        let mut start = 0u32;
+        for &length in &self.lengths {
+            self.starts.push(start);
+            start += length;
         }
-        self.collect_ngrams(text);
-        self.resolve_ngrams();
         let bad = self.count_bad_tokens();
         let threshold = f64::from(self.params.threshold);
         kept.extend(
@@ -184,66 +413,6 @@ impl Onion {
             self.smooth(kept);
         }
         self.register(kept);
-    }
-
-    /// Every n-gram of the document with the position of its last token, and each paragraph's
-    /// first token position and length.
-    fn collect_ngrams(&mut self, text: &str) {
-        self.window.reset();
-        self.ngrams.clear();
-        self.starts.clear();
-        self.lengths.clear();
-        let mut position = 0u32;
-        let mut scratch = std::mem::take(&mut self.scratch);
-        for (index, paragraph) in text.split('\n').enumerate() {
-            let start = position;
-            self.tokens
-                .for_each_token_hash(paragraph, &mut scratch, |token| {
-                    if let Some(hash) = self.window.push(token) {
-                        self.ngrams.push(NgramAt {
-                            hash,
-                            position,
-                            paragraph: index as u32,
-                        });
-                    }
-                    position += 1;
-                });
-            self.starts.push(start);
-            self.lengths.push(position - start);
-        }
-        self.scratch = scratch;
-    }
-
-    /// Looks every n-gram up in the registry, in one tight loop so that the memory accesses of
-    /// neighbouring lookups overlap.
-    fn resolve_ngrams(&mut self) {
-        self.ends.clear();
-        match &self.registry {
-            Registry::All(set) => self.ends.extend(self.ngrams.iter().map(|g| NgramEnd {
-                key: g.hash,
-                in_registry: set.contains(&g.hash),
-                position: g.position,
-                paragraph: g.paragraph,
-            })),
-            Registry::Duplicates { set, seen } => {
-                // An n-gram outside the duplicate set occurs once in the corpus: it can neither
-                // hit nor be hit, so it is left out.
-                const AHEAD: usize = 16;
-                for (i, g) in self.ngrams.iter().enumerate() {
-                    if let Some(later) = self.ngrams.get(i + AHEAD) {
-                        set.prefetch(later.hash);
-                    }
-                    if let Some(index) = set.index_of(g.hash) {
-                        self.ends.push(NgramEnd {
-                            key: u64::from(index),
-                            in_registry: bit(seen, index),
-                            position: g.position,
-                            paragraph: g.paragraph,
-                        });
-                    }
-                }
-            }
-        }
     }
 
     /// Bad tokens per paragraph: a hit at position p, in a paragraph starting at s, after the
@@ -296,7 +465,7 @@ impl Onion {
             .iter()
             .filter(|e| kept.get(e.paragraph as usize).copied().unwrap_or(false));
         match &mut self.registry {
-            Registry::All(set) => set.extend(kept_ends.map(|e| e.key)),
+            Registry::All { set, .. } => set.extend(kept_ends.map(|e| e.key)),
             Registry::Duplicates { seen, .. } => {
                 for e in kept_ends {
                     seen[(e.key / 64) as usize] |= 1 << (e.key % 64);
@@ -543,6 +712,69 @@ mod tests {
             ..Default::default()
         };
         assert_eq!(run(t, &docs), vec![vec![true], vec![false]]);
+    }
+
+    #[test]
+    fn positions_found_apart_give_the_same_decisions() {
+        let docs = [
+            format!("{}\n{}", words("a", 30), words("b", 3)),
+            format!("{}\n\n{}", words("c", 12), words("a", 30)),
+            String::new(),
+            format!("{}{}", words("b", 3), words("a", 9)),
+        ];
+        let docs: Vec<&str> = docs.iter().map(String::as_str).collect();
+        let expected = run_with_duplicates(OnionParams::default(), &docs);
+        let mut counts: std::collections::HashMap<u64, usize> = Default::default();
+        for d in &docs {
+            let mut w = NgramWindow::new(7);
+            let mut s = String::new();
+            TokenOptions::default().for_each_token_hash(d, &mut s, |t| {
+                if let Some(h) = w.push(t) {
+                    *counts.entry(h).or_default() += 1;
+                }
+            });
+        }
+        let dups: Vec<u64> = counts
+            .into_iter()
+            .filter(|&(_, c)| c > 1)
+            .map(|(h, _)| h)
+            .collect();
+        let set = Arc::new(DupSet::from_hashes(dups).unwrap());
+        let mut finder = PositionFinder::new(7, TokenOptions::default(), Arc::clone(&set));
+        let found: Vec<DuplicatePositions> = docs
+            .iter()
+            .map(|d| {
+                let mut f = DuplicatePositions::default();
+                finder.find(d, &mut f);
+                f
+            })
+            .collect();
+        assert_eq!(found[1].paragraph_tokens, [12, 0, 30]);
+        let mut onion =
+            Onion::with_duplicates(OnionParams::default(), TokenOptions::default(), set);
+        let got: Vec<Vec<bool>> = found
+            .iter()
+            .map(|f| {
+                let mut kept = Vec::new();
+                onion.process_positions(f.as_ref(), &mut kept).unwrap();
+                kept
+            })
+            .collect();
+        assert_eq!(got, expected);
+        let bad = PositionsRef {
+            paragraph_tokens: &[3],
+            positions: &[5],
+            indices: &[0],
+        };
+        assert_eq!(
+            onion.process_positions(bad, &mut Vec::new()),
+            Err(PositionsError::Inconsistent)
+        );
+        let mut plain = Onion::new(OnionParams::default(), TokenOptions::default());
+        assert_eq!(
+            plain.process_positions(found[0].as_ref(), &mut Vec::new()),
+            Err(PositionsError::NoDuplicateSet)
+        );
     }
 
     #[test]

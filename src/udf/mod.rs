@@ -17,6 +17,7 @@ pub use common::JustextFunction;
 pub mod content_hash;
 pub mod duplicate_fraction;
 pub mod duplicate_ngrams;
+pub mod duplicate_positions;
 pub mod justext;
 pub mod justext_extract;
 pub mod justext_paragraphs;
@@ -55,6 +56,10 @@ singleton!(
     duplicate_fraction_udf,
     duplicate_fraction::DuplicateFractionFunc
 );
+singleton!(
+    duplicate_positions_udf,
+    duplicate_positions::DuplicatePositionsFunc
+);
 
 /// The shared instance of the `onion_keep` window function.
 pub fn onion_keep_udwf() -> Arc<WindowUDF> {
@@ -73,6 +78,7 @@ pub fn all_scalar() -> Vec<Arc<ScalarUDF>> {
         ngram_hashes_udf(),
         content_hash_udf(),
         duplicate_fraction_udf(),
+        duplicate_positions_udf(),
     ]
 }
 

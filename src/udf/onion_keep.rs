@@ -5,8 +5,9 @@ use std::ops::Range;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::{Arc, LazyLock};
 
-use datafusion::arrow::array::{Array, AsArray, BooleanArray};
+use datafusion::arrow::array::{Array, AsArray, BooleanArray, StructArray};
 use datafusion::arrow::datatypes::{DataType, Field, FieldRef};
+use datafusion::arrow::datatypes::{UInt32Type, UInt64Type};
 use datafusion::common::utils::SingleRowListArrayBuilder;
 use datafusion::common::{Result, ScalarValue, exec_err, plan_err};
 use datafusion::logical_expr::function::{PartitionEvaluatorArgs, WindowUDFFieldArgs};
@@ -20,8 +21,9 @@ use super::dedup_common::{
     ArgKind, N_ARGUMENT, TEXT_ARGUMENT, coerce_dedup_args, constant_n, constant_options,
     constant_ratio, load_duplicates,
 };
+use super::duplicate_positions;
 use crate::dedup::options::{ONION_KEYS, TOKEN_KEYS};
-use crate::dedup::{Onion, OnionParams};
+use crate::dedup::{Onion, OnionParams, PositionsRef};
 
 const NAME: &str = "onion_keep";
 
@@ -123,6 +125,19 @@ impl WindowUDFImpl for OnionKeepFunc {
     }
 
     fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
+        if arg_types.first() == Some(&duplicate_positions::struct_type()) {
+            // Prepared input: check the other arguments as if the text were given.
+            let mut as_text = arg_types.to_vec();
+            as_text[0] = DataType::Utf8;
+            let mut types = coerce_dedup_args(
+                NAME,
+                &as_text,
+                3,
+                &[ArgKind::Count, ArgKind::Ratio, ArgKind::Text],
+            )?;
+            types[0] = duplicate_positions::struct_type();
+            return Ok(types);
+        }
         let mut types = coerce_dedup_args(
             NAME,
             arg_types,
@@ -140,8 +155,19 @@ impl WindowUDFImpl for OnionKeepFunc {
         &self,
         args: PartitionEvaluatorArgs,
     ) -> Result<Box<dyn PartitionEvaluator>> {
+        let onion = onion_of(&args)?;
+        let prepared = args
+            .input_fields()
+            .first()
+            .is_some_and(|f| f.data_type() == &duplicate_positions::struct_type());
+        if prepared && onion.duplicate_set().is_none() {
+            return plan_err!(
+                "{NAME}: argument 1 comes from duplicate_positions, so the options (argument 4) must \
+                 name the same duplicates"
+            );
+        }
         Ok(Box::new(OnionEvaluator {
-            onion: onion_of(&args)?,
+            onion,
             kept: Vec::new(),
         }))
     }
@@ -159,6 +185,49 @@ impl WindowUDFImpl for OnionKeepFunc {
 struct OnionEvaluator {
     onion: Onion,
     kept: Vec<bool>,
+}
+
+/// Row `row` of a List<UInt32> column.
+fn u32_list(array: &dyn Array, row: usize) -> Option<&[u32]> {
+    let lists = array.as_list_opt::<i32>()?;
+    let values = lists.values().as_primitive_opt::<UInt32Type>()?;
+    let offsets = lists.value_offsets();
+    values
+        .values()
+        .get(*offsets.get(row)? as usize..*offsets.get(row + 1)? as usize)
+}
+
+impl OnionEvaluator {
+    /// Decides a document from what duplicate_positions found in it.
+    fn process_positions(&mut self, found: &StructArray, row: usize) -> Result<()> {
+        let column = |i: usize| found.column(i).as_ref();
+        let fingerprint = column(3)
+            .as_primitive_opt::<UInt64Type>()
+            .and_then(|f| f.values().get(row).copied());
+        let expected = self.onion.duplicate_set().map(|s| s.fingerprint());
+        if fingerprint.is_none() || fingerprint != expected {
+            return exec_err!(
+                "{NAME}: these positions were found with another duplicate set than the one in the \
+                 options (argument 4): give duplicate_positions and onion_keep the same duplicates"
+            );
+        }
+        let (Some(paragraph_tokens), Some(positions), Some(indices)) = (
+            u32_list(column(0), row),
+            u32_list(column(1), row),
+            u32_list(column(2), row),
+        ) else {
+            return exec_err!("{NAME}: argument 1 is not what duplicate_positions returns");
+        };
+        let found = PositionsRef {
+            paragraph_tokens,
+            positions,
+            indices,
+        };
+        if let Err(e) = self.onion.process_positions(found, &mut self.kept) {
+            return exec_err!("{NAME}: {e}");
+        }
+        Ok(())
+    }
 }
 
 fn text_at(array: &dyn Array, i: usize) -> Result<Option<&str>> {
@@ -190,16 +259,24 @@ impl PartitionEvaluator for OnionEvaluator {
     }
 
     fn evaluate(&mut self, values: &[Arc<dyn Array>], range: &Range<usize>) -> Result<ScalarValue> {
-        let Some(texts) = values.first() else {
+        let Some(input) = values.first() else {
             return exec_err!("{NAME}: no text argument");
         };
-        let Some(text) = text_at(texts.as_ref(), range.start)? else {
-            return ScalarValue::try_from(&list_type());
-        };
-        let (onion, kept) = (&mut self.onion, &mut self.kept);
-        if catch_unwind(AssertUnwindSafe(|| onion.process(text, kept))).is_err() {
-            // A bug of ours on this document: NULL for it, the query goes on.
-            return ScalarValue::try_from(&list_type());
+        let row = range.start;
+        if let Some(found) = input.as_struct_opt() {
+            if found.is_null(row) {
+                return ScalarValue::try_from(&list_type());
+            }
+            self.process_positions(found, row)?;
+        } else {
+            let Some(text) = text_at(input.as_ref(), row)? else {
+                return ScalarValue::try_from(&list_type());
+            };
+            let (onion, kept) = (&mut self.onion, &mut self.kept);
+            if catch_unwind(AssertUnwindSafe(|| onion.process(text, kept))).is_err() {
+                // A bug of ours on this document: NULL for it, the query goes on.
+                return ScalarValue::try_from(&list_type());
+            }
         }
         let flags = Arc::new(BooleanArray::from(std::mem::take(&mut self.kept)));
         Ok(SingleRowListArrayBuilder::new(flags).build_list_scalar())
