@@ -185,6 +185,11 @@ pub mod functions {
         super::duplicate_fraction_udf().call(vec![text, n, duplicates])
     }
 
+    /// `duplicate_positions(text, n, duplicates)`.
+    pub fn duplicate_positions(text: Expr, n: Expr, duplicates: Expr) -> Expr {
+        super::duplicate_positions_udf().call(vec![text, n, duplicates])
+    }
+
     /// `duplicate_ngrams(hashes)`.
     pub fn duplicate_ngrams(hashes: Expr) -> Expr {
         super::duplicate_ngrams_udaf().call(vec![hashes])
