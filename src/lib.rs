@@ -17,11 +17,13 @@
 //! # Ok(()) }
 //! ```
 
+pub mod boilerpipe;
 pub mod dedup;
 pub mod html;
 pub mod justext;
 pub mod stoplists;
 pub mod udf;
+mod unicode;
 
 pub use udf::{
     all_aggregate, all_documented, all_scalar, all_window, configure, functions, register_all,

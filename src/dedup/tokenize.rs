@@ -11,10 +11,6 @@
 //! from the regex crate's Unicode tables (Unicode 16); the reference used Python 3.11's (Unicode
 //! 14.0), which classify every character assigned in 14.0 the same way.
 
-use std::sync::LazyLock;
-
-use regex_syntax::hir::{Class, HirKind};
-
 use crate::html::text::is_py_space;
 use crate::stoplists::Stoplist;
 
@@ -29,39 +25,11 @@ pub struct TokenOptions {
     pub stopwords: Option<&'static Stoplist>,
 }
 
-/// Sorted, non-overlapping ranges of WORD characters outside ASCII.
-static WORD_RANGES: LazyLock<Vec<(char, char)>> = LazyLock::new(|| {
-    let hir = regex_syntax::Parser::new()
-        .parse(r"[\p{L}\p{M}\p{N}\p{Pc}]")
-        .ok();
-    match hir.as_ref().map(|h| h.kind()) {
-        Some(HirKind::Class(Class::Unicode(class))) => class
-            .ranges()
-            .iter()
-            .map(|r| (r.start(), r.end()))
-            .filter(|(_, end)| !end.is_ascii())
-            .collect(),
-        // The pattern is a constant the parser accepts; an empty table would only make
-        // non-ASCII letters OTHER, which the tokenizer tests would catch.
-        _ => Vec::new(),
-    }
-});
-
 fn is_word_char(c: char) -> bool {
     if c.is_ascii() {
         return c.is_ascii_alphanumeric() || c == '_';
     }
-    WORD_RANGES
-        .binary_search_by(|&(start, end)| {
-            if end < c {
-                std::cmp::Ordering::Less
-            } else if start > c {
-                std::cmp::Ordering::Greater
-            } else {
-                std::cmp::Ordering::Equal
-            }
-        })
-        .is_ok()
+    crate::unicode::WORD_CHARACTER.contains(c)
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]

@@ -1,0 +1,449 @@
+//! boilerpipe 1.2.0's segmentation: the SAX content handler (`BoilerpipeHTMLContentHandler` with
+//! the default tag actions) driven by events generated from the html5ever tree, and the block
+//! counters of `flushBlock` with `UnicodeTokenizer` (spec §2–§4, §8).
+
+use html5ever::local_name;
+
+use super::TextBlock;
+use crate::html::dom::{DOCUMENT, NodeId, NodeKind, Page};
+use crate::unicode::{LETTER_OR_DIGIT, LETTER_OR_NUMBER, NON_SPACING_MARK};
+
+const ANCHOR_START: &str = "$\u{E00A}<";
+const ANCHOR_END: &str = ">\u{E00A}$";
+const MAX_LINE_LENGTH: i64 = 80;
+
+/// What a tag does to the handler (1.2.0's `DefaultTagActionMap`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum TagAction {
+    /// STYLE SCRIPT OPTION OBJECT EMBED APPLET LINK NOSCRIPT: content ignored, flushes.
+    Ignorable,
+    Anchor,
+    Body,
+    /// Inline, no whitespace added (B, I, SPAN, ...).
+    InlineNoWhitespace,
+    /// Inline with whitespace on both sides (ABBR, ACRONYM).
+    InlineWhitespace,
+    /// Every other tag: flushes and changes the tag level.
+    Unknown,
+}
+
+fn action_of(name: &str) -> TagAction {
+    match name {
+        "style" | "script" | "option" | "object" | "embed" | "applet" | "link" | "noscript" => {
+            TagAction::Ignorable
+        }
+        "a" => TagAction::Anchor,
+        "body" => TagAction::Body,
+        "strike" | "u" | "b" | "i" | "em" | "strong" | "span" | "sup" | "code" | "tt" | "sub"
+        | "var" | "font" => TagAction::InlineNoWhitespace,
+        "abbr" | "acronym" => TagAction::InlineWhitespace,
+        _ => TagAction::Unknown,
+    }
+}
+
+/// Java's `Character.isWhitespace`.
+fn is_java_whitespace(c: char) -> bool {
+    matches!(c, '\u{9}'..='\u{d}' | '\u{1c}'..='\u{20}' | '\u{1680}' | '\u{2000}'..='\u{2006}'
+        | '\u{2008}'..='\u{200a}' | '\u{2028}' | '\u{2029}' | '\u{205f}' | '\u{3000}')
+}
+
+/// Java's `String.trim()`: strips characters up to U+0020.
+pub(crate) fn java_trim(s: &str) -> &str {
+    s.trim_matches(|c: char| c <= ' ')
+}
+
+/// UTF-16 length, which Java's `String.length()` counts.
+pub(crate) fn utf16_len(s: &str) -> usize {
+    s.chars().map(char::len_utf16).sum()
+}
+
+/// The handler's state while the events of one page are replayed.
+#[derive(Debug, Default)]
+struct Handler {
+    token_buffer: String,
+    text_buffer: String,
+    in_body: i32,
+    in_anchor: i32,
+    in_ignorable: i32,
+    tag_level: i32,
+    block_tag_level: i32,
+    last_was_whitespace: bool,
+    flush: bool,
+    offset_blocks: usize,
+    in_anchor_text: bool,
+    last_start_tag: String,
+    title: Option<String>,
+    blocks: Vec<TextBlock>,
+}
+
+impl Handler {
+    fn new() -> Self {
+        Handler {
+            block_tag_level: -1,
+            ..Default::default()
+        }
+    }
+
+    fn add_whitespace_if_necessary(&mut self) {
+        if !self.last_was_whitespace {
+            self.token_buffer.push(' ');
+            self.text_buffer.push(' ');
+            self.last_was_whitespace = true;
+        }
+    }
+
+    fn anchor_start(&mut self) {
+        let before = self.in_anchor;
+        self.in_anchor += 1;
+        if before > 0 {
+            // Nested-<a> recovery: end the open anchor first.
+            self.anchor_end();
+        }
+        if self.in_ignorable == 0 {
+            self.add_whitespace_if_necessary();
+            self.token_buffer.push_str(ANCHOR_START);
+            self.token_buffer.push(' ');
+            self.last_was_whitespace = true;
+        }
+    }
+
+    fn anchor_end(&mut self) {
+        self.in_anchor -= 1;
+        if self.in_anchor == 0 && self.in_ignorable == 0 {
+            self.add_whitespace_if_necessary();
+            self.token_buffer.push_str(ANCHOR_END);
+            self.token_buffer.push(' ');
+            self.last_was_whitespace = true;
+        }
+    }
+
+    fn start_element(&mut self, name: &str) {
+        match action_of(name) {
+            TagAction::Ignorable => {
+                self.tag_level += 1;
+                self.in_ignorable += 1;
+                self.flush = true;
+            }
+            TagAction::Anchor => {
+                self.tag_level += 1;
+                self.anchor_start();
+            }
+            TagAction::Body => {
+                self.tag_level += 1;
+                self.flush_block();
+                self.in_body += 1;
+            }
+            TagAction::InlineNoWhitespace => {}
+            TagAction::InlineWhitespace => self.add_whitespace_if_necessary(),
+            TagAction::Unknown => {
+                self.tag_level += 1;
+                self.flush = true;
+            }
+        }
+        self.last_start_tag.clear();
+        self.last_start_tag.push_str(name);
+    }
+
+    fn end_element(&mut self, name: &str) {
+        let changes_level = match action_of(name) {
+            TagAction::Ignorable => {
+                self.in_ignorable -= 1;
+                self.flush = true;
+                true
+            }
+            TagAction::Anchor => {
+                self.anchor_end();
+                true
+            }
+            TagAction::Body => {
+                self.flush_block();
+                self.in_body -= 1;
+                true
+            }
+            TagAction::InlineNoWhitespace => false,
+            TagAction::InlineWhitespace => {
+                self.add_whitespace_if_necessary();
+                false
+            }
+            TagAction::Unknown => {
+                self.flush = true;
+                true
+            }
+        };
+        if changes_level {
+            self.tag_level -= 1;
+        }
+        // `flush` is not reset here (1.2.0).
+        if self.flush {
+            self.flush_block();
+        }
+    }
+
+    fn characters(&mut self, chunk: &str) {
+        if self.flush {
+            self.flush_block();
+            self.flush = false;
+        }
+        if self.in_ignorable != 0 || chunk.is_empty() {
+            return;
+        }
+        let mapped: String = chunk
+            .chars()
+            .map(|c| if is_java_whitespace(c) { ' ' } else { c })
+            .collect();
+        let trimmed = mapped.trim_matches(' ');
+        if trimmed.is_empty() {
+            if !self.last_was_whitespace {
+                self.token_buffer.push(' ');
+                self.text_buffer.push(' ');
+            }
+            self.last_was_whitespace = true;
+            return;
+        }
+        let start_ws = mapped.starts_with(' ');
+        let end_ws = mapped.ends_with(' ');
+        if start_ws && !self.last_was_whitespace {
+            self.token_buffer.push(' ');
+            self.text_buffer.push(' ');
+        }
+        if self.block_tag_level == -1 {
+            self.block_tag_level = self.tag_level;
+        }
+        self.token_buffer.push_str(trimmed);
+        self.text_buffer.push_str(trimmed);
+        if end_ws {
+            self.token_buffer.push(' ');
+            self.text_buffer.push(' ');
+        }
+        self.last_was_whitespace = end_ws;
+    }
+
+    fn clear_buffers(&mut self) {
+        self.token_buffer.clear();
+        self.text_buffer.clear();
+    }
+
+    fn flush_block(&mut self) {
+        if self.in_body == 0 {
+            if self.last_start_tag.eq_ignore_ascii_case("title") {
+                let title = java_trim(&self.token_buffer);
+                if !title.is_empty() {
+                    self.title = Some(title.to_owned());
+                }
+            }
+            self.clear_buffers();
+            return;
+        }
+        match self.token_buffer.chars().count() {
+            0 => return,
+            1 if self.last_was_whitespace => {
+                self.clear_buffers();
+                return;
+            }
+            _ => {}
+        }
+        let counts = count_tokens(&self.token_buffer, &mut self.in_anchor_text);
+        if counts.tokens == 0 {
+            // The buffers are kept: stray markers and spaces carry into the next block.
+            return;
+        }
+        let (words_in_wrapped_lines, wrapped_lines) = if counts.wrapped_lines == 0 {
+            (counts.words, 1)
+        } else {
+            (counts.words - counts.words_current_line, counts.wrapped_lines)
+        };
+        let mut block = TextBlock::new(
+            java_trim(&self.text_buffer).to_owned(),
+            counts.words,
+            counts.linked_words,
+            words_in_wrapped_lines,
+            wrapped_lines,
+            self.offset_blocks,
+        );
+        self.offset_blocks += 1;
+        self.clear_buffers();
+        block.tag_level = self.block_tag_level;
+        self.block_tag_level = -1;
+        self.blocks.push(block);
+    }
+}
+
+#[derive(Debug, Default)]
+struct Counts {
+    tokens: u32,
+    words: u32,
+    linked_words: u32,
+    words_current_line: u32,
+    wrapped_lines: u32,
+}
+
+fn count_tokens(buffer: &str, in_anchor_text: &mut bool) -> Counts {
+    let mut counts = Counts::default();
+    let mut line_length: i64 = -1;
+    for_each_token(buffer, |token| {
+        if token == ANCHOR_START {
+            *in_anchor_text = true;
+        } else if token == ANCHOR_END {
+            *in_anchor_text = false;
+        } else if token.chars().any(|c| LETTER_OR_NUMBER.contains(c)) {
+            counts.tokens += 1;
+            counts.words += 1;
+            counts.words_current_line += 1;
+            if *in_anchor_text {
+                counts.linked_words += 1;
+            }
+            let len = utf16_len(token) as i64;
+            line_length += len + 1;
+            if line_length > MAX_LINE_LENGTH {
+                counts.wrapped_lines += 1;
+                line_length = len;
+                counts.words_current_line = 1;
+            }
+        } else {
+            counts.tokens += 1;
+        }
+    });
+    counts
+}
+
+/// A word character for Java's (JDK ≤ 18) `\b`: letters, digits and '_'.
+fn is_boundary_word(c: char) -> bool {
+    c == '_' || c.is_ascii_alphanumeric() || (!c.is_ascii() && LETTER_OR_DIGIT.contains(c))
+}
+
+fn is_glue(c: char) -> bool {
+    matches!(c, '"' | '\'' | '.' | ',' | '!' | '@' | '-' | ':' | ';' | '$' | '?' | '(' | ')' | '/')
+}
+
+/// `UnicodeTokenizer.tokenize`: split at spaces and at word boundaries, except where a glue
+/// character (`" ' . , ! @ - : ; $ ? ( ) /`) touches the boundary. U+2063 counts as a space.
+pub(crate) fn for_each_token<'a>(text: &'a str, mut f: impl FnMut(&'a str)) {
+    let mut start: Option<usize> = None;
+    // The previous character and whether it counted as a word character for `\b` (a non-spacing
+    // mark after a word character does).
+    let mut prev: Option<(char, bool)> = None;
+    for (i, c) in text.char_indices() {
+        if c == ' ' || c == '\u{2063}' {
+            if let Some(s) = start.take() {
+                f(&text[s..i]);
+            }
+            prev = None;
+            continue;
+        }
+        let word = is_boundary_word(c)
+            || (NON_SPACING_MARK.contains(c) && prev.is_some_and(|(_, w)| w));
+        if let Some((p, prev_word)) = prev
+            && prev_word != word
+            && !is_glue(p)
+            && !is_glue(c)
+            && let Some(s) = start.take()
+        {
+            f(&text[s..i]);
+        }
+        start.get_or_insert(i);
+        prev = Some((c, word));
+    }
+    if let Some(s) = start {
+        f(&text[s..]);
+    }
+}
+
+/// The text blocks and title of a parsed page.
+pub fn segment(page: &Page) -> (Vec<TextBlock>, Option<String>) {
+    let mut handler = Handler::new();
+    // Iterative walk (no recursion on deep pages): (node, entered).
+    let mut stack: Vec<(NodeId, bool)> = vec![(DOCUMENT, false)];
+    while let Some((id, entered)) = stack.pop() {
+        let node = page.node(id);
+        match &node.kind {
+            NodeKind::Element(e) if e.implied && &e.name == "tbody" => {
+                push_children(page, id, &mut stack);
+            }
+            NodeKind::Element(e) => {
+                let name: &str = &e.name;
+                if entered {
+                    handler.end_element(name);
+                    continue;
+                }
+                handler.start_element(name);
+                stack.push((id, true));
+                // Raw text of these elements is markup NekoHTML would parse; never count it as
+                // words (spec §8: a known difference).
+                if !matches!(e.name, local_name!("iframe") | local_name!("noembed") | local_name!("noframes")) {
+                    push_children(page, id, &mut stack);
+                }
+            }
+            NodeKind::Text(t) => handler.characters(t),
+            NodeKind::Document => push_children(page, id, &mut stack),
+            NodeKind::Comment | NodeKind::Other => {}
+        }
+    }
+    // endDocument() and toTextDocument() each flush once more.
+    handler.flush_block();
+    handler.flush_block();
+    (handler.blocks, handler.title)
+}
+
+fn push_children(page: &Page, id: NodeId, stack: &mut Vec<(NodeId, bool)>) {
+    let start = stack.len();
+    stack.extend(page.children(id).map(|c| (c, false)));
+    stack[start..].reverse();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tokens(s: &str) -> Vec<&str> {
+        let mut v = Vec::new();
+        for_each_token(s, |t| v.push(t));
+        v
+    }
+
+    #[test]
+    fn tokenizer_glues_punctuation_and_splits_other_symbols() {
+        assert_eq!(tokens("U.S. don't e-mail $5 a,b"), ["U.S.", "don't", "e-mail", "$5", "a,b"]);
+        assert_eq!(tokens("fish&chips 50% a+b"), ["fish", "&", "chips", "50", "%", "a", "+", "b"]);
+        assert_eq!(tokens("“quoted” — Über"), ["“", "quoted", "”", "—", "Über"]);
+        assert_eq!(tokens("  a\u{2063}b  "), ["a", "b"]);
+    }
+
+    fn blocks_of(html: &str) -> (Vec<TextBlock>, Option<String>) {
+        segment(&Page::parse(html))
+    }
+
+    #[test]
+    fn anchors_separate_words_and_count_as_linked_inline_tags_do_not() {
+        let (blocks, title) = blocks_of(
+            "<html><head><title> My  title </title></head><body><p>foo<a href=x>bar</a>baz bold<i>x</i></p></body></html>",
+        );
+        assert_eq!(title.as_deref(), Some("My  title"));
+        assert_eq!(blocks.len(), 1);
+        assert_eq!(blocks[0].text, "foo bar baz boldx");
+        assert_eq!((blocks[0].num_words, blocks[0].num_words_in_anchor_text), (4, 1));
+    }
+
+    #[test]
+    fn block_tags_cut_blocks_and_lines_wrap_at_80_columns() {
+        let long: Vec<String> = (0..20).map(|i| format!("word{i:02}")).collect();
+        let html = format!("<body><div>one two</div><p>{}</p>", long.join(" "));
+        let (blocks, _) = blocks_of(&html);
+        assert_eq!(blocks.len(), 2);
+        assert_eq!(blocks[0].text, "one two");
+        // 6-character words: 11 fit in 80 columns (11 × 7 − 1 = 76), the 12th wraps.
+        assert_eq!(blocks[1].num_words, 20);
+        assert_eq!(blocks[1].num_wrapped_lines, 1);
+        assert_eq!(blocks[1].num_words_in_wrapped_lines, 11);
+        assert_eq!(blocks[1].text_density, 11.0);
+    }
+
+    #[test]
+    fn ignorable_elements_drop_their_text_and_deep_pages_do_not_overflow() {
+        let (blocks, _) = blocks_of("<body><p>kept<script>var x = 1;</script> too</p><style>p{}</style>");
+        let texts: Vec<&str> = blocks.iter().map(|b| b.text.as_str()).collect();
+        assert_eq!(texts, ["kept", "too"]);
+        let deep = format!("<body>{}deep{}", "<div>".repeat(5_000), "</div>".repeat(5_000));
+        let (blocks, _) = blocks_of(&deep);
+        assert_eq!(blocks.len(), 1);
+    }
+}

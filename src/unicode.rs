@@ -1,0 +1,67 @@
+//! Unicode character classes by general category, from the regex crate's own tables (regex-syntax,
+//! already part of the build), for the tokenizers that are defined by categories.
+
+use std::sync::LazyLock;
+
+use regex_syntax::hir::{Class, HirKind};
+
+/// A set of characters: sorted, non-overlapping ranges.
+#[derive(Debug)]
+pub(crate) struct CharClass {
+    ranges: Vec<(char, char)>,
+}
+
+impl CharClass {
+    /// The characters of a regex class such as `[\p{L}\p{Nd}]`. The patterns are constants of
+    /// this crate; one the parser refused would give an empty class, which the tests would catch.
+    pub(crate) fn new(pattern: &str) -> CharClass {
+        let hir = regex_syntax::Parser::new().parse(pattern).ok();
+        let ranges = match hir.as_ref().map(|h| h.kind()) {
+            Some(HirKind::Class(Class::Unicode(class))) => {
+                class.ranges().iter().map(|r| (r.start(), r.end())).collect()
+            }
+            _ => Vec::new(),
+        };
+        CharClass { ranges }
+    }
+
+    pub(crate) fn contains(&self, c: char) -> bool {
+        self.ranges
+            .binary_search_by(|&(start, end)| {
+                if end < c {
+                    std::cmp::Ordering::Less
+                } else if start > c {
+                    std::cmp::Ordering::Greater
+                } else {
+                    std::cmp::Ordering::Equal
+                }
+            })
+            .is_ok()
+    }
+}
+
+/// Letters (L*) and decimal digits (Nd): Java's `Character.isLetterOrDigit`.
+pub(crate) static LETTER_OR_DIGIT: LazyLock<CharClass> =
+    LazyLock::new(|| CharClass::new(r"[\p{L}\p{Nd}]"));
+/// Non-spacing marks (Mn).
+pub(crate) static NON_SPACING_MARK: LazyLock<CharClass> =
+    LazyLock::new(|| CharClass::new(r"\p{Mn}"));
+/// Letters and numbers of any kind (L*, Nd, Nl, No).
+pub(crate) static LETTER_OR_NUMBER: LazyLock<CharClass> =
+    LazyLock::new(|| CharClass::new(r"[\p{L}\p{Nd}\p{Nl}\p{No}]"));
+/// Letters, marks, numbers and connector punctuation (L*, M*, N*, Pc).
+pub(crate) static WORD_CHARACTER: LazyLock<CharClass> =
+    LazyLock::new(|| CharClass::new(r"[\p{L}\p{M}\p{N}\p{Pc}]"));
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn classes_hold_their_categories() {
+        assert!(LETTER_OR_DIGIT.contains('é') && LETTER_OR_DIGIT.contains('٣'));
+        assert!(!LETTER_OR_DIGIT.contains('½') && LETTER_OR_NUMBER.contains('½'));
+        assert!(NON_SPACING_MARK.contains('\u{301}') && !NON_SPACING_MARK.contains('a'));
+        assert!(WORD_CHARACTER.contains('\u{203f}') && !WORD_CHARACTER.contains('—'));
+    }
+}
