@@ -17,9 +17,11 @@ impl CharClass {
     pub(crate) fn new(pattern: &str) -> CharClass {
         let hir = regex_syntax::Parser::new().parse(pattern).ok();
         let ranges = match hir.as_ref().map(|h| h.kind()) {
-            Some(HirKind::Class(Class::Unicode(class))) => {
-                class.ranges().iter().map(|r| (r.start(), r.end())).collect()
-            }
+            Some(HirKind::Class(Class::Unicode(class))) => class
+                .ranges()
+                .iter()
+                .map(|r| (r.start(), r.end()))
+                .collect(),
             _ => Vec::new(),
         };
         CharClass { ranges }

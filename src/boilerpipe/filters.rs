@@ -144,9 +144,14 @@ pub fn terminating_blocks_finder(blocks: &mut [TextBlock]) {
         }
         let lc = t.to_lowercase();
         let digits = lc.bytes().take_while(u8::is_ascii_digit).count();
-        let ends = ["comments", "© reuters", "please rate this", "post a comment"]
-            .iter()
-            .any(|p| lc.starts_with(p))
+        let ends = [
+            "comments",
+            "© reuters",
+            "please rate this",
+            "post a comment",
+        ]
+        .iter()
+        .any(|p| lc.starts_with(p))
             || (digits > 0
                 && (lc[digits..].starts_with(" comments")
                     || lc[digits..].starts_with(" users responded in")))
@@ -395,8 +400,8 @@ fn clause_delimiters(text: &str) -> Vec<(usize, usize)> {
     while i < chars.len() {
         let (at, c) = chars[i];
         // `[\p{L}\d]`: a letter, or an ASCII digit (Java's `\d`).
-        let starts = c.is_ascii_digit()
-            || (crate::unicode::LETTER_OR_DIGIT.contains(c) && !c.is_numeric());
+        let starts =
+            c.is_ascii_digit() || (crate::unicode::LETTER_OR_DIGIT.contains(c) && !c.is_numeric());
         let mut j = i + 1;
         while starts && j < chars.len() && matches!(chars[j].1, ',' | '.' | ':' | ';' | '!' | '?') {
             j += 1;
@@ -441,7 +446,11 @@ mod tests {
 
     #[test]
     fn title_blocks_are_labelled_by_exact_match() {
-        let mut blocks = vec![block("Site News", 2, 0), block("Big story", 2, 0), block("big story", 2, 0)];
+        let mut blocks = vec![
+            block("Site News", 2, 0),
+            block("Big story", 2, 0),
+            block("big story", 2, 0),
+        ];
         document_title_match_classifier(&mut blocks, Some(" Big story | Site News "));
         let labelled: Vec<bool> = blocks.iter().map(|b| b.has_label(Label::Title)).collect();
         assert_eq!(labelled, [false, true, false]);
@@ -456,14 +465,20 @@ mod tests {
             block("short", 1, 0),
         ];
         terminating_blocks_finder(&mut blocks);
-        let labelled: Vec<bool> = blocks.iter().map(|b| b.has_label(Label::IndicatesEndOfText)).collect();
+        let labelled: Vec<bool> = blocks
+            .iter()
+            .map(|b| b.has_label(Label::IndicatesEndOfText))
+            .collect();
         assert_eq!(labelled, [true, true, true, false]);
     }
 
     #[test]
     fn clauses_need_five_words_before_a_delimiter() {
         assert_eq!(clause_delimiters("One two. Three"), [(7, 9)]);
-        let mut blocks = vec![block("One two three four five, six", 6, 0), block("Too short. Really.", 3, 0)];
+        let mut blocks = vec![
+            block("One two three four five, six", 6, 0),
+            block("Too short. Really.", 3, 0),
+        ];
         blocks.iter_mut().for_each(|b| b.is_content = true);
         min_clause_words(&mut blocks, 5, false);
         assert_eq!((blocks[0].is_content, blocks[1].is_content), (true, false));

@@ -250,7 +250,10 @@ impl Handler {
         let (words_in_wrapped_lines, wrapped_lines) = if counts.wrapped_lines == 0 {
             (counts.words, 1)
         } else {
-            (counts.words - counts.words_current_line, counts.wrapped_lines)
+            (
+                counts.words - counts.words_current_line,
+                counts.wrapped_lines,
+            )
         };
         let mut block = TextBlock::new(
             java_trim(&self.text_buffer).to_owned(),
@@ -312,7 +315,10 @@ fn is_boundary_word(c: char) -> bool {
 }
 
 fn is_glue(c: char) -> bool {
-    matches!(c, '"' | '\'' | '.' | ',' | '!' | '@' | '-' | ':' | ';' | '$' | '?' | '(' | ')' | '/')
+    matches!(
+        c,
+        '"' | '\'' | '.' | ',' | '!' | '@' | '-' | ':' | ';' | '$' | '?' | '(' | ')' | '/'
+    )
 }
 
 /// `UnicodeTokenizer.tokenize`: split at spaces and at word boundaries, except where a glue
@@ -330,8 +336,8 @@ pub(crate) fn for_each_token<'a>(text: &'a str, mut f: impl FnMut(&'a str)) {
             prev = None;
             continue;
         }
-        let word = is_boundary_word(c)
-            || (NON_SPACING_MARK.contains(c) && prev.is_some_and(|(_, w)| w));
+        let word =
+            is_boundary_word(c) || (NON_SPACING_MARK.contains(c) && prev.is_some_and(|(_, w)| w));
         if let Some((p, prev_word)) = prev
             && prev_word != word
             && !is_glue(p)
@@ -369,7 +375,10 @@ pub fn segment(page: &Page) -> (Vec<TextBlock>, Option<String>) {
                 stack.push((id, true));
                 // Raw text of these elements is markup NekoHTML would parse; never count it as
                 // words (spec §8: a known difference).
-                if !matches!(e.name, local_name!("iframe") | local_name!("noembed") | local_name!("noframes")) {
+                if !matches!(
+                    e.name,
+                    local_name!("iframe") | local_name!("noembed") | local_name!("noframes")
+                ) {
                     push_children(page, id, &mut stack);
                 }
             }
@@ -402,8 +411,14 @@ mod tests {
 
     #[test]
     fn tokenizer_glues_punctuation_and_splits_other_symbols() {
-        assert_eq!(tokens("U.S. don't e-mail $5 a,b"), ["U.S.", "don't", "e-mail", "$5", "a,b"]);
-        assert_eq!(tokens("fish&chips 50% a+b"), ["fish", "&", "chips", "50", "%", "a", "+", "b"]);
+        assert_eq!(
+            tokens("U.S. don't e-mail $5 a,b"),
+            ["U.S.", "don't", "e-mail", "$5", "a,b"]
+        );
+        assert_eq!(
+            tokens("fish&chips 50% a+b"),
+            ["fish", "&", "chips", "50", "%", "a", "+", "b"]
+        );
         assert_eq!(tokens("“quoted” — Über"), ["“", "quoted", "”", "—", "Über"]);
         assert_eq!(tokens("  a\u{2063}b  "), ["a", "b"]);
     }
@@ -420,7 +435,10 @@ mod tests {
         assert_eq!(title.as_deref(), Some("My  title"));
         assert_eq!(blocks.len(), 1);
         assert_eq!(blocks[0].text, "foo bar baz boldx");
-        assert_eq!((blocks[0].num_words, blocks[0].num_words_in_anchor_text), (4, 1));
+        assert_eq!(
+            (blocks[0].num_words, blocks[0].num_words_in_anchor_text),
+            (4, 1)
+        );
     }
 
     #[test]
@@ -439,10 +457,15 @@ mod tests {
 
     #[test]
     fn ignorable_elements_drop_their_text_and_deep_pages_do_not_overflow() {
-        let (blocks, _) = blocks_of("<body><p>kept<script>var x = 1;</script> too</p><style>p{}</style>");
+        let (blocks, _) =
+            blocks_of("<body><p>kept<script>var x = 1;</script> too</p><style>p{}</style>");
         let texts: Vec<&str> = blocks.iter().map(|b| b.text.as_str()).collect();
         assert_eq!(texts, ["kept", "too"]);
-        let deep = format!("<body>{}deep{}", "<div>".repeat(5_000), "</div>".repeat(5_000));
+        let deep = format!(
+            "<body>{}deep{}",
+            "<div>".repeat(5_000),
+            "</div>".repeat(5_000)
+        );
         let (blocks, _) = blocks_of(&deep);
         assert_eq!(blocks.len(), 1);
     }

@@ -1,0 +1,209 @@
+//! Parity of our boilerpipe with Java boilerpipe 1.2.0 on the shared evaluation pages.
+//!
+//! Usage: cargo run --release --example parity_boilerpipe -- SHARED_DIR [--pages DIR]
+//!        [--sets a,b,...] [--floor FILE] [--report FILE]
+//!
+//! Pages are decoded as the oracle decoded them (the manifest's html_encoding, else UTF-8 with
+//! replacement), parsed once, and run through every extractor. Per extractor and set it prints
+//! the share of pages whose output has token-level F1 >= 0.99 against Java's
+//! (`SHARED_DIR/oracle/boilerpipe/<set>.jsonl.gz`; tokens = whitespace-separated, as a bag).
+//! With `--floor`, exits non-zero when an extractor's total is below `boilerpipe NAME SHARE`.
+
+use std::collections::{BTreeMap, HashMap};
+use std::fmt::Write as _;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+
+use datafusion_webtext::boilerpipe::{Extractor, TextDocument};
+use datafusion_webtext::html::dom::Page;
+use serde_json::Value;
+
+const SETS: &[&str] = &[
+    "cleaneval",
+    "cleanportaleval",
+    "dragnet",
+    "readability",
+    "scrapinghub",
+    "wcxb-test",
+];
+
+/// The oracle's field for an extractor.
+fn oracle_key(e: Extractor) -> &'static str {
+    match e {
+        Extractor::LargestContent => "largest",
+        other => other.name(),
+    }
+}
+
+fn token_f1(a: &str, b: &str) -> f64 {
+    let mut counts: HashMap<&str, i64> = HashMap::new();
+    let (mut na, mut nb) = (0i64, 0i64);
+    for t in a.split_whitespace() {
+        *counts.entry(t).or_default() += 1;
+        na += 1;
+    }
+    let mut common = 0i64;
+    for t in b.split_whitespace() {
+        nb += 1;
+        if let Some(c) = counts.get_mut(t)
+            && *c > 0
+        {
+            *c -= 1;
+            common += 1;
+        }
+    }
+    if na == 0 && nb == 0 {
+        return 1.0;
+    }
+    if common == 0 {
+        return 0.0;
+    }
+    let (p, r) = (common as f64 / na as f64, common as f64 / nb as f64);
+    2.0 * p * r / (p + r)
+}
+
+fn manifest_encodings(shared: &Path, set: &str) -> HashMap<String, String> {
+    let text = std::fs::read_to_string(shared.join(format!("eval/{set}/manifest.tsv")))
+        .unwrap_or_default();
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap_or_default().split('\t').collect();
+    let (Some(id), Some(enc)) = (
+        header.iter().position(|h| *h == "id"),
+        header.iter().position(|h| *h == "html_encoding"),
+    ) else {
+        return HashMap::new();
+    };
+    lines
+        .filter_map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            Some((f.get(id)?.to_string(), f.get(enc)?.to_string()))
+        })
+        .collect()
+}
+
+/// The page as Java decoded it for the oracle: the manifest's charset, else UTF-8, malformed
+/// input replaced.
+fn decode(bytes: &[u8], encoding: Option<&str>) -> String {
+    let enc = encoding
+        .and_then(|e| encoding_rs::Encoding::for_label(e.trim().as_bytes()))
+        .unwrap_or(encoding_rs::UTF_8);
+    let (text, _) = enc.decode_without_bom_handling(bytes);
+    text.into_owned()
+}
+
+fn pages_dir(shared: &Path, given: Option<&str>) -> Result<PathBuf, String> {
+    if let Some(d) = given {
+        return Ok(PathBuf::from(d));
+    }
+    let dest = std::env::temp_dir().join("webtext-eval");
+    if dest.join("scrapinghub/html").is_dir() {
+        return Ok(dest);
+    }
+    let status = Command::new("bash")
+        .arg(shared.join("eval/unpack.sh"))
+        .arg(&dest)
+        .status()
+        .map_err(|e| e.to_string())?;
+    if !status.success() {
+        return Err("unpack.sh failed".into());
+    }
+    Ok(dest)
+}
+
+fn run() -> Result<bool, String> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let value = |flag: &str| {
+        args.iter()
+            .position(|a| a == flag)
+            .and_then(|i| args.get(i + 1))
+            .cloned()
+    };
+    let shared = PathBuf::from(args.first().ok_or("usage: parity_boilerpipe SHARED_DIR [--pages DIR] [--sets a,b] [--floor FILE] [--report FILE]")?);
+    let pages = pages_dir(&shared, value("--pages").as_deref())?;
+    let sets: Vec<String> = match value("--sets") {
+        Some(s) => s.split(',').map(str::to_owned).collect(),
+        None => SETS.iter().map(|s| s.to_string()).collect(),
+    };
+    // (extractor, set) -> (pages, pages with F1 >= 0.99)
+    let mut tally: BTreeMap<(usize, String), (usize, usize)> = BTreeMap::new();
+    let mut report = String::new();
+    for set in &sets {
+        let encodings = manifest_encodings(&shared, set);
+        let path = shared.join(format!("oracle/boilerpipe/{set}.jsonl.gz"));
+        let file = std::fs::File::open(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        for line in BufReader::new(flate2::read::GzDecoder::new(file)).lines() {
+            let line = line.map_err(|e| e.to_string())?;
+            let v: Value = serde_json::from_str(&line).map_err(|e| e.to_string())?;
+            let Some(id) = v["id"].as_str() else { continue };
+            let html_path = pages.join(format!("{set}/html/{id}.html"));
+            let Ok(bytes) = std::fs::read(&html_path) else {
+                return Err(format!("missing page {}", html_path.display()));
+            };
+            let text = decode(&bytes, encodings.get(id).map(String::as_str));
+            let page = Page::parse(&text);
+            let segmented = TextDocument::of(&page);
+            for (ei, e) in Extractor::ALL.into_iter().enumerate() {
+                let Some(expected) = v[oracle_key(e)].as_str() else {
+                    continue;
+                };
+                let mut doc = segmented.clone();
+                e.process(&mut doc);
+                let ours = doc.content();
+                let f1 = token_f1(&ours, expected);
+                let t = tally.entry((ei, set.clone())).or_default();
+                t.0 += 1;
+                if f1 >= 0.99 {
+                    t.1 += 1;
+                } else {
+                    let _ = writeln!(report, "{set}/{id} {} F1 {f1:.3}", e.name());
+                }
+            }
+        }
+    }
+    println!("| extractor | {} | all |", sets.join(" | "));
+    println!("|---|{}---:|", "---:|".repeat(sets.len()));
+    let floors = value("--floor").map(|f| std::fs::read_to_string(f).unwrap_or_default());
+    let mut ok = true;
+    for (ei, e) in Extractor::ALL.into_iter().enumerate() {
+        let mut row = format!("| {} |", e.name());
+        let (mut all, mut good) = (0, 0);
+        for set in &sets {
+            let (n, g) = tally.get(&(ei, set.clone())).copied().unwrap_or_default();
+            all += n;
+            good += g;
+            let _ = write!(row, " {:.1}% |", 100.0 * g as f64 / n.max(1) as f64);
+        }
+        let share = good as f64 / all.max(1) as f64;
+        let _ = write!(row, " **{:.2}%** ({good}/{all}) |", 100.0 * share);
+        println!("{row}");
+        if let Some(floors) = &floors {
+            let floor = floors.lines().find_map(|l| {
+                let f: Vec<&str> = l.split_whitespace().collect();
+                (f.len() == 3 && f[0] == "boilerpipe" && f[1] == e.name())
+                    .then(|| f[2].parse::<f64>().ok())?
+            });
+            if let Some(floor) = floor
+                && share < floor
+            {
+                println!("FAIL: {} {share:.4} below the floor {floor}", e.name());
+                ok = false;
+            }
+        }
+    }
+    if let Some(path) = value("--report") {
+        std::fs::write(&path, report).map_err(|e| e.to_string())?;
+    }
+    Ok(ok)
+}
+
+fn main() -> ExitCode {
+    match run() {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::FAILURE,
+        Err(e) => {
+            eprintln!("parity_boilerpipe: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
