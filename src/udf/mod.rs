@@ -11,13 +11,18 @@
 //! # let _ = expr; Ok(()) }
 //! ```
 
+mod boilerpipe_common;
 mod common;
 mod dedup_common;
+pub use boilerpipe_common::BoilerpipeFunction;
 pub use common::JustextFunction;
+pub mod boilerpipe;
+pub mod boilerpipe_blocks;
 pub mod content_hash;
 pub mod duplicate_fraction;
 pub mod duplicate_ngrams;
 pub mod duplicate_positions;
+pub mod html_title;
 pub mod justext;
 pub mod justext_extract;
 pub mod justext_paragraphs;
@@ -50,6 +55,12 @@ singleton!(
 );
 singleton!(justext_extract_udf, justext_extract::JustextExtractFunc);
 singleton!(stopword_density_udf, stopword_density::StopwordDensityFunc);
+singleton!(boilerpipe_udf, boilerpipe::BoilerpipeFunc);
+singleton!(
+    boilerpipe_blocks_udf,
+    boilerpipe_blocks::BoilerpipeBlocksFunc
+);
+singleton!(html_title_udf, html_title::HtmlTitleFunc);
 singleton!(ngram_hashes_udf, ngram_hashes::NgramHashesFunc);
 singleton!(content_hash_udf, content_hash::ContentHashFunc);
 singleton!(
@@ -75,6 +86,9 @@ pub fn all_scalar() -> Vec<Arc<ScalarUDF>> {
         justext_extract_udf(),
         justext_paragraphs_udf(),
         stopword_density_udf(),
+        boilerpipe_udf(),
+        boilerpipe_blocks_udf(),
+        html_title_udf(),
         ngram_hashes_udf(),
         content_hash_udf(),
         duplicate_fraction_udf(),
@@ -168,6 +182,21 @@ pub mod functions {
     /// `stopword_density(text, language)`.
     pub fn stopword_density(text: Expr, language: Expr) -> Expr {
         super::stopword_density_udf().call(vec![text, language])
+    }
+
+    /// `boilerpipe(html, extractor)`.
+    pub fn boilerpipe(html: Expr, extractor: Expr) -> Expr {
+        super::boilerpipe_udf().call(vec![html, extractor])
+    }
+
+    /// `boilerpipe_blocks(html, extractor)`.
+    pub fn boilerpipe_blocks(html: Expr, extractor: Expr) -> Expr {
+        super::boilerpipe_blocks_udf().call(vec![html, extractor])
+    }
+
+    /// `html_title(html)`.
+    pub fn html_title(html: Expr) -> Expr {
+        super::html_title_udf().call(vec![html])
     }
 
     /// `ngram_hashes(text, n)`.

@@ -1,0 +1,131 @@
+//! What the boilerpipe functions share: the extractor argument, one parse per page, and the SQL
+//! function shell around a kernel (as [`super::common::JustextFunction`] is for jusText).
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::{Arc, LazyLock};
+
+use datafusion::arrow::array::{Array, ArrayRef};
+use datafusion::arrow::datatypes::{DataType, Field, FieldRef};
+use datafusion::common::{Result, ScalarValue, plan_err};
+use datafusion::logical_expr::{
+    ColumnarValue, Documentation, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature,
+    Volatility,
+};
+
+use super::common::{PageRef, apply, check_arg_types, constant_string, execution_constants};
+use crate::boilerpipe::{Extractor, TextDocument};
+use crate::html::dom::Page;
+use crate::justext::decode_for_justext;
+
+pub(crate) const EXTRACTOR_ARGUMENT: &str = "Constant: 'article' (default), 'default', \
+     'largest_content', 'canola', 'keep_everything', 'num_words_rules' or 'article_sentences' \
+     (boilerpipe 1.2.0's ArticleExtractor, DefaultExtractor, ...; case-insensitive).";
+
+static EXTRACTOR_NAMES: LazyLock<String> = LazyLock::new(|| {
+    Extractor::ALL
+        .iter()
+        .map(|e| e.name())
+        .collect::<Vec<_>>()
+        .join(", ")
+});
+
+/// The extractor argument (position 2), 'article' when absent.
+pub(crate) fn extractor_of(
+    function: &str,
+    value: Option<Option<&ScalarValue>>,
+) -> Result<Extractor> {
+    let Some(value) = value else {
+        return Ok(Extractor::Article);
+    };
+    let name = constant_string(function, 2, "extractor", value)?.unwrap_or_default();
+    match Extractor::by_name(&name) {
+        Some(e) => Ok(e),
+        None => plan_err!(
+            "{function}: unknown extractor '{name}' (argument 2); known: {}",
+            *EXTRACTOR_NAMES
+        ),
+    }
+}
+
+/// Decodes (bytes as jusText decodes them), parses and segments a page; `None` where that fails
+/// (undecodable, or a bug of ours that panicked: one bad page must not end the query).
+pub(crate) fn text_document(page: PageRef<'_>) -> Option<TextDocument> {
+    catch_unwind(AssertUnwindSafe(|| {
+        let parsed = match page {
+            PageRef::Text(t) => Page::parse(t),
+            PageRef::Bytes(b) => Page::parse(&decode_for_justext(b).ok()?),
+        };
+        Some(TextDocument::of(&parsed))
+    }))
+    .ok()
+    .flatten()
+}
+
+/// What one boilerpipe-based function computes from a batch of pages.
+pub(crate) trait BoilerpipeKernel:
+    std::fmt::Debug + Default + PartialEq + Eq + std::hash::Hash + Send + Sync + 'static
+{
+    const NAME: &'static str;
+    /// Whether the function takes the extractor argument.
+    const TAKES_EXTRACTOR: bool;
+    fn documentation() -> &'static Documentation;
+    fn return_type() -> DataType;
+    /// One output row per page; NULL where the page is NULL or cannot be processed.
+    fn compute(pages: &dyn Array, extractor: Extractor) -> Result<ArrayRef>;
+}
+
+/// A SQL function `name(html [, extractor])` over boilerpipe's text document.
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub struct BoilerpipeFunction<K> {
+    signature: Signature,
+    kernel: K,
+}
+
+impl<K: BoilerpipeKernel> Default for BoilerpipeFunction<K> {
+    fn default() -> Self {
+        BoilerpipeFunction {
+            // Volatile for the same reason as the jusText functions: DataFusion 55 copies an
+            // immutable call into filters pushed below it, parsing each page twice.
+            signature: Signature::user_defined(Volatility::Volatile),
+            kernel: K::default(),
+        }
+    }
+}
+
+impl<K: BoilerpipeKernel> ScalarUDFImpl for BoilerpipeFunction<K> {
+    fn name(&self) -> &str {
+        K::NAME
+    }
+
+    fn signature(&self) -> &Signature {
+        &self.signature
+    }
+
+    fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
+        check_arg_types(
+            K::NAME,
+            arg_types,
+            if K::TAKES_EXTRACTOR { 2 } else { 1 },
+            "html",
+        )
+    }
+
+    fn return_type(&self, _arg_types: &[DataType]) -> Result<DataType> {
+        Ok(K::return_type())
+    }
+
+    fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
+        extractor_of(K::NAME, args.scalar_arguments.get(1).copied())?;
+        Ok(Arc::new(Field::new(K::NAME, K::return_type(), true)))
+    }
+
+    fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
+        let constants = execution_constants(&args.args)?;
+        let extractor = extractor_of(K::NAME, constants.get(1).map(Option::as_ref))?;
+        apply(&args.args[0], |pages| K::compute(pages, extractor))
+    }
+
+    fn documentation(&self) -> Option<&Documentation> {
+        Some(K::documentation())
+    }
+}
