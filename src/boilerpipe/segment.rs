@@ -47,6 +47,18 @@ fn is_java_whitespace(c: char) -> bool {
         | '\u{2008}'..='\u{200a}' | '\u{2028}' | '\u{2029}' | '\u{205f}' | '\u{3000}')
 }
 
+/// Appends `text` with every Java whitespace character as ' ' (runs kept).
+fn push_mapped(out: &mut String, text: &str) {
+    if !text.contains(|c: char| c != ' ' && is_java_whitespace(c)) {
+        out.push_str(text);
+        return;
+    }
+    out.extend(
+        text.chars()
+            .map(|c| if is_java_whitespace(c) { ' ' } else { c }),
+    );
+}
+
 /// Java's `String.trim()`: strips characters up to U+0020.
 pub(crate) fn java_trim(s: &str) -> &str {
     s.trim_matches(|c: char| c <= ' ')
@@ -187,11 +199,9 @@ impl Handler {
         if self.in_ignorable != 0 || chunk.is_empty() {
             return;
         }
-        let mapped: String = chunk
-            .chars()
-            .map(|c| if is_java_whitespace(c) { ' ' } else { c })
-            .collect();
-        let trimmed = mapped.trim_matches(' ');
+        // Java maps every whitespace character to ' ', then trims spaces off both ends.
+        let is_space = |c: char| is_java_whitespace(c);
+        let trimmed = chunk.trim_matches(is_space);
         if trimmed.is_empty() {
             if !self.last_was_whitespace {
                 self.token_buffer.push(' ');
@@ -200,8 +210,8 @@ impl Handler {
             self.last_was_whitespace = true;
             return;
         }
-        let start_ws = mapped.starts_with(' ');
-        let end_ws = mapped.ends_with(' ');
+        let start_ws = chunk.starts_with(is_space);
+        let end_ws = chunk.ends_with(is_space);
         if start_ws && !self.last_was_whitespace {
             self.token_buffer.push(' ');
             self.text_buffer.push(' ');
@@ -209,8 +219,8 @@ impl Handler {
         if self.block_tag_level == -1 {
             self.block_tag_level = self.tag_level;
         }
-        self.token_buffer.push_str(trimmed);
-        self.text_buffer.push_str(trimmed);
+        push_mapped(&mut self.token_buffer, trimmed);
+        push_mapped(&mut self.text_buffer, trimmed);
         if end_ws {
             self.token_buffer.push(' ');
             self.text_buffer.push(' ');
@@ -288,7 +298,10 @@ fn count_tokens(buffer: &str, in_anchor_text: &mut bool) -> Counts {
             *in_anchor_text = true;
         } else if token == ANCHOR_END {
             *in_anchor_text = false;
-        } else if token.chars().any(|c| LETTER_OR_NUMBER.contains(c)) {
+        } else if token
+            .chars()
+            .any(|c| c.is_ascii_alphanumeric() || (!c.is_ascii() && LETTER_OR_NUMBER.contains(c)))
+        {
             counts.tokens += 1;
             counts.words += 1;
             counts.words_current_line += 1;
