@@ -1,7 +1,10 @@
 //! Parity of our boilerpipe with Java boilerpipe 1.2.0 on the shared evaluation pages.
 //!
 //! Usage: cargo run --release --example parity_boilerpipe -- SHARED_DIR [--pages DIR]
-//!        [--sets a,b,...] [--floor FILE] [--report FILE]
+//!        [--sets a,b,...] [--floor FILE] [--report FILE] [--outputs DIR]
+//!
+//! `--outputs DIR` also writes our output as `DIR/<set>.<extractor>.jsonl` ({"id", "text"} per
+//! line), which `shared/tools/score.py GOLD DIR/<set>.<extractor>.jsonl` scores.
 //!
 //! Pages are decoded as the oracle decoded them (the manifest's html_encoding, else UTF-8 with
 //! replacement), parsed once, and run through every extractor. Per extractor and set it prints
@@ -128,7 +131,12 @@ fn run() -> Result<bool, String> {
     // (extractor, set) -> (pages, pages with F1 >= 0.99)
     let mut tally: BTreeMap<(usize, String), (usize, usize)> = BTreeMap::new();
     let mut report = String::new();
+    let outputs = value("--outputs").map(PathBuf::from);
+    if let Some(dir) = &outputs {
+        std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
+    }
     for set in &sets {
+        let mut jsonl: Vec<String> = vec![String::new(); Extractor::ALL.len()];
         let encodings = manifest_encodings(&shared, set);
         let path = shared.join(format!("oracle/boilerpipe/{set}.jsonl.gz"));
         let file = std::fs::File::open(&path).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -150,6 +158,10 @@ fn run() -> Result<bool, String> {
                 let mut doc = segmented.clone();
                 e.process(&mut doc);
                 let ours = doc.content();
+                if outputs.is_some() {
+                    let line = serde_json::json!({"id": id, "text": ours});
+                    let _ = writeln!(jsonl[ei], "{line}");
+                }
                 let f1 = token_f1(&ours, expected);
                 let t = tally.entry((ei, set.clone())).or_default();
                 t.0 += 1;
@@ -158,6 +170,12 @@ fn run() -> Result<bool, String> {
                 } else {
                     let _ = writeln!(report, "{set}/{id} {} F1 {f1:.3}", e.name());
                 }
+            }
+        }
+        if let Some(dir) = &outputs {
+            for (ei, e) in Extractor::ALL.into_iter().enumerate() {
+                let path = dir.join(format!("{set}.{}.jsonl", e.name()));
+                std::fs::write(&path, &jsonl[ei]).map_err(|e| e.to_string())?;
             }
         }
     }
