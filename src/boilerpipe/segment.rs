@@ -244,9 +244,10 @@ impl Handler {
             self.clear_buffers();
             return;
         }
-        match self.token_buffer.chars().count() {
-            0 => return,
-            1 if self.last_was_whitespace => {
+        let mut chars = self.token_buffer.chars();
+        match (chars.next(), chars.next()) {
+            (None, _) => return,
+            (Some(_), None) if self.last_was_whitespace => {
                 self.clear_buffers();
                 return;
             }
