@@ -1,5 +1,5 @@
-//! Criterion benches: the plain jusText call on the bundled pages, and the SQL function's array
-//! entry point over a batch of them.
+//! Criterion benches: the plain jusText call on the bundled pages, the SQL function's array
+//! entry point over a batch of them, and boilerpipe on the same pages.
 
 use std::hint::black_box;
 use std::sync::Arc;
@@ -71,5 +71,42 @@ fn sql_function(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, plain, sql_function);
+/// boilerpipe on the same pages: segmentation alone (from a parsed page) and each extractor's
+/// whole call (decode, parse, segment, filters).
+fn boilerpipe(c: &mut Criterion) {
+    use datafusion_webtext::boilerpipe::{Extractor, TextDocument, extract};
+    use datafusion_webtext::html::Page;
+    let pages = pages();
+    let bytes: usize = pages.iter().map(Vec::len).sum();
+    let decoded: Vec<String> = pages
+        .iter()
+        .map(|p| {
+            datafusion_webtext::justext::decode_for_justext(p)
+                .map(|t| t.into_owned())
+                .unwrap_or_default()
+        })
+        .collect();
+    let parsed: Vec<Page> = decoded.iter().map(|t| Page::parse(t)).collect();
+    let mut group = c.benchmark_group("boilerpipe");
+    group.throughput(Throughput::Bytes(bytes as u64));
+    group.bench_function("segmentation of parsed pages", |b| {
+        b.iter(|| {
+            for p in &parsed {
+                black_box(TextDocument::of(p));
+            }
+        })
+    });
+    for e in [Extractor::Article, Extractor::Default] {
+        group.bench_function(format!("{} (parse included)", e.name()), |b| {
+            b.iter(|| {
+                for t in &decoded {
+                    black_box(extract(&Page::parse(t), e));
+                }
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, plain, sql_function, boilerpipe);
 criterion_main!(benches);
