@@ -374,11 +374,13 @@ impl Onion {
         self.lengths.extend_from_slice(found.paragraph_tokens);
         self.ends.clear();
         let mut paragraph = 0usize;
-        let mut paragraph_end = found.paragraph_tokens.first().copied().unwrap_or(0);
+        // u64: the paragraph lengths come from the caller and may add up past u32::MAX.
+        let mut paragraph_end = found.paragraph_tokens.first().map_or(0, |&t| u64::from(t));
         for (&position, &index) in found.positions.iter().zip(found.indices) {
-            while position >= paragraph_end {
+            // Every position is below the total (checked above), so `paragraph` stays in range.
+            while u64::from(position) >= paragraph_end {
                 paragraph += 1;
-                paragraph_end += found.paragraph_tokens[paragraph];
+                paragraph_end += u64::from(found.paragraph_tokens[paragraph]);
             }
             self.ends.push(NgramEnd {
                 key: u64::from(index),
@@ -528,12 +530,13 @@ mod tests {
         out
     }
 
-    /// The same run with the duplicate set built from all documents' n-grams.
-    fn run_with_duplicates(params: OnionParams, docs: &[&str]) -> Vec<Vec<bool>> {
+    /// The n-grams that occur at least twice in the documents, counted here with a hash map (not
+    /// with the library's `DuplicateCounter`).
+    fn duplicate_set(docs: &[&str], n: usize) -> DupSet {
         let mut counts: std::collections::HashMap<u64, usize> = Default::default();
+        let mut s = String::new();
         for d in docs {
-            let mut w = NgramWindow::new(params.n);
-            let mut s = String::new();
+            let mut w = NgramWindow::new(n);
             TokenOptions::default().for_each_token_hash(d, &mut s, |t| {
                 if let Some(h) = w.push(t) {
                     *counts.entry(h).or_default() += 1;
@@ -545,7 +548,12 @@ mod tests {
             .filter(|&(_, c)| c > 1)
             .map(|(h, _)| h)
             .collect();
-        let set = Arc::new(DupSet::from_hashes(dups).unwrap());
+        DupSet::from_hashes(dups).unwrap()
+    }
+
+    /// The same run with the duplicate set built from all documents' n-grams.
+    fn run_with_duplicates(params: OnionParams, docs: &[&str]) -> Vec<Vec<bool>> {
+        let set = Arc::new(duplicate_set(docs, params.n));
         let mut onion = Onion::with_duplicates(params, TokenOptions::default(), set);
         docs.iter()
             .map(|d| {
@@ -724,22 +732,7 @@ mod tests {
         ];
         let docs: Vec<&str> = docs.iter().map(String::as_str).collect();
         let expected = run_with_duplicates(OnionParams::default(), &docs);
-        let mut counts: std::collections::HashMap<u64, usize> = Default::default();
-        for d in &docs {
-            let mut w = NgramWindow::new(7);
-            let mut s = String::new();
-            TokenOptions::default().for_each_token_hash(d, &mut s, |t| {
-                if let Some(h) = w.push(t) {
-                    *counts.entry(h).or_default() += 1;
-                }
-            });
-        }
-        let dups: Vec<u64> = counts
-            .into_iter()
-            .filter(|&(_, c)| c > 1)
-            .map(|(h, _)| h)
-            .collect();
-        let set = Arc::new(DupSet::from_hashes(dups).unwrap());
+        let set = Arc::new(duplicate_set(&docs, 7));
         let mut finder = PositionFinder::new(7, TokenOptions::default(), Arc::clone(&set));
         let found: Vec<DuplicatePositions> = docs
             .iter()
@@ -779,24 +772,8 @@ mod tests {
 
     #[test]
     fn duplicate_fraction_counts_union_coverage() {
-        let mut counts = std::collections::HashMap::<u64, usize>::new();
+        let set = duplicate_set(&["a b c d", "x a b c y"], 2);
         let mut s = String::new();
-        for d in ["a b c d", "x a b c y"] {
-            let mut w = NgramWindow::new(2);
-            TokenOptions::default().for_each_token_hash(d, &mut s, |t| {
-                if let Some(h) = w.push(t) {
-                    *counts.entry(h).or_default() += 1;
-                }
-            });
-        }
-        let set = DupSet::from_hashes(
-            counts
-                .into_iter()
-                .filter(|&(_, c)| c > 1)
-                .map(|(h, _)| h)
-                .collect::<Vec<u64>>(),
-        )
-        .unwrap();
         assert_eq!(set.len(), 2); // "a b", "b c"
         let f = duplicate_fraction("x a b c y", 2, &TokenOptions::default(), &set, &mut s);
         assert_eq!(f, 3.0 / 5.0);
