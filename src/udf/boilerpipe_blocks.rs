@@ -4,10 +4,9 @@
 use std::sync::{Arc, LazyLock};
 
 use datafusion::arrow::array::{
-    Array, ArrayRef, BooleanBuilder, Float64Builder, Int32Builder, ListArray, ListBuilder,
-    StringBuilder, StructArray,
+    Array, ArrayRef, BooleanBuilder, Float64Builder, Int32Builder, ListBuilder, StringBuilder,
+    StructArray,
 };
-use datafusion::arrow::buffer::{NullBuffer, OffsetBuffer};
 use datafusion::arrow::datatypes::{DataType, Field, Fields};
 use datafusion::common::Result;
 use datafusion::logical_expr::Documentation;
@@ -15,7 +14,9 @@ use datafusion::logical_expr::Documentation;
 use super::boilerpipe_common::{
     BoilerpipeFunction, BoilerpipeKernel, EXTRACTOR_ARGUMENT, text_document,
 };
-use super::common::{DOC_SECTION, HTML_ARGUMENT, for_each_page};
+use super::common::{
+    DOC_SECTION, HTML_ARGUMENT, StructRows, saturating_i32, struct_list_type, struct_lists,
+};
 use crate::boilerpipe::{Extractor, TextBlock};
 
 static FIELDS: LazyLock<Fields> = LazyLock::new(|| {
@@ -37,10 +38,7 @@ static FIELDS: LazyLock<Fields> = LazyLock::new(|| {
 });
 
 fn list_type() -> DataType {
-    DataType::List(Arc::new(Field::new_list_field(
-        DataType::Struct(FIELDS.clone()),
-        false,
-    )))
+    struct_list_type(&FIELDS)
 }
 
 /// `boilerpipe_blocks(html [, extractor])`.
@@ -81,10 +79,6 @@ struct Columns {
     labels: ListBuilder<StringBuilder>,
 }
 
-fn saturating_i32(n: u32) -> i32 {
-    i32::try_from(n).unwrap_or(i32::MAX)
-}
-
 impl Columns {
     fn push(&mut self, index: usize, b: &TextBlock) {
         self.index
@@ -102,7 +96,9 @@ impl Columns {
         }
         self.labels.append(true);
     }
+}
 
+impl StructRows for Columns {
     fn finish(mut self) -> Result<StructArray> {
         let labels = self.labels.finish();
         let columns: Vec<ArrayRef> = vec![
@@ -133,32 +129,13 @@ impl BoilerpipeKernel for BlockList {
     }
 
     fn compute(pages: &dyn Array, extractor: Extractor) -> Result<ArrayRef> {
-        let mut columns = Columns::default();
-        let mut offsets = Vec::with_capacity(pages.len() + 1);
-        let mut valid = Vec::with_capacity(pages.len());
-        let mut count = 0i32;
-        offsets.push(0i32);
-        for_each_page(pages, |page| {
-            let doc = page.and_then(text_document).map(|mut d| {
-                extractor.process(&mut d);
-                d
-            });
-            valid.push(doc.is_some());
-            for (i, b) in doc.iter().flat_map(|d| d.blocks.iter()).enumerate() {
+        struct_lists(pages, &FIELDS, Columns::default(), |page, columns| {
+            let mut doc = page.and_then(text_document)?;
+            extractor.process(&mut doc);
+            for (i, b) in doc.blocks.iter().enumerate() {
                 columns.push(i, b);
-                count = count.saturating_add(1);
             }
-            offsets.push(count);
-        })?;
-        let field = Arc::new(Field::new_list_field(
-            DataType::Struct(FIELDS.clone()),
-            false,
-        ));
-        Ok(Arc::new(ListArray::try_new(
-            field,
-            OffsetBuffer::new(offsets.into()),
-            Arc::new(columns.finish()?),
-            Some(NullBuffer::from(valid)),
-        )?))
+            Some(doc.blocks.len())
+        })
     }
 }

@@ -4,9 +4,10 @@
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::{Arc, LazyLock};
 
-use datafusion::arrow::array::{Array, ArrayRef, AsArray};
+use datafusion::arrow::array::{Array, ArrayRef, AsArray, ListArray, StructArray};
+use datafusion::arrow::buffer::{NullBuffer, OffsetBuffer};
 use datafusion::arrow::compute::take;
-use datafusion::arrow::datatypes::{DataType, Field, FieldRef};
+use datafusion::arrow::datatypes::{DataType, Field, FieldRef, Fields};
 use datafusion::common::{Result, ScalarValue, exec_err, plan_err};
 use datafusion::logical_expr::{
     ColumnarValue, DocSection, Documentation, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl,
@@ -242,6 +243,54 @@ pub(crate) fn for_each_page(
         other => return exec_err!("unsupported input type {other}"),
     }
     Ok(())
+}
+
+/// A count as an Int32 column value (saturating: a page cannot fail the query by being huge).
+pub(crate) fn saturating_i32(n: impl TryInto<i32>) -> i32 {
+    n.try_into().unwrap_or(i32::MAX)
+}
+
+/// `List<Struct>` of `fields`, as the per-paragraph and per-block functions return.
+pub(crate) fn struct_list_type(fields: &Fields) -> DataType {
+    DataType::List(Arc::new(Field::new_list_field(
+        DataType::Struct(fields.clone()),
+        false,
+    )))
+}
+
+/// Rows of structs being gathered page by page into one list per page.
+pub(crate) trait StructRows {
+    fn finish(self) -> Result<StructArray>;
+}
+
+/// One list of structs per page: `rows_of` appends a page's rows to `columns` and returns how
+/// many it added, or `None` for a NULL list (NULL page, or one that could not be processed).
+pub(crate) fn struct_lists<C: StructRows>(
+    pages: &dyn Array,
+    fields: &Fields,
+    mut columns: C,
+    mut rows_of: impl FnMut(Option<PageRef<'_>>, &mut C) -> Option<usize>,
+) -> Result<ArrayRef> {
+    let mut offsets = Vec::with_capacity(pages.len() + 1);
+    let mut valid = Vec::with_capacity(pages.len());
+    let mut count = 0i32;
+    offsets.push(0i32);
+    for_each_page(pages, |page| {
+        let rows = rows_of(page, &mut columns);
+        valid.push(rows.is_some());
+        count = count.saturating_add(saturating_i32(rows.unwrap_or(0)));
+        offsets.push(count);
+    })?;
+    let field = Arc::new(Field::new_list_field(
+        DataType::Struct(fields.clone()),
+        false,
+    ));
+    Ok(Arc::new(ListArray::try_new(
+        field,
+        OffsetBuffer::new(offsets.into()),
+        Arc::new(columns.finish()?),
+        Some(NullBuffer::from(valid)),
+    )?))
 }
 
 /// Applies an array kernel to a column or scalar. Dictionaries are computed once per distinct

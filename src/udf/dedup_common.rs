@@ -14,6 +14,7 @@ use datafusion::common::{Result, ScalarValue, plan_err};
 use datafusion::parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 
 use super::common::constant_string;
+use crate::dedup::options::TOKEN_KEYS;
 use crate::dedup::{DedupOptions, DupSet};
 
 /// What each argument after the text is.
@@ -162,6 +163,27 @@ pub(crate) fn constant_options(
         Ok(o) => Ok(o),
         Err(e) => plan_err!("{function}: invalid options (argument {position}): {e}"),
     }
+}
+
+/// The arguments of a function `name(text, n, duplicates [, options])` after the text.
+pub(crate) const DUPLICATES_ARGS: [ArgKind; 3] = [ArgKind::Count, ArgKind::Text, ArgKind::Text];
+
+/// The constants of `name(text, n, duplicates [, options])`: n, the loaded duplicate set, and
+/// the token options.
+pub(crate) fn duplicates_config(
+    function: &str,
+    constants: &[Option<&ScalarValue>],
+) -> Result<(usize, Arc<DupSet>, DedupOptions)> {
+    let n = constant_n(function, 2, constants.get(1).copied().flatten())?;
+    let path = constant_string(
+        function,
+        3,
+        "duplicates",
+        constants.get(2).copied().flatten(),
+    )?
+    .unwrap_or_default();
+    let options = constant_options(function, 4, constants.get(3).copied(), TOKEN_KEYS)?;
+    Ok((n, load_duplicates(function, &path)?, options))
 }
 
 /// Calls `f` with every row of a (non-dictionary) string array.

@@ -11,12 +11,11 @@ use datafusion::logical_expr::{
     Volatility,
 };
 
-use super::common::{DOC_SECTION, apply, constant_string, execution_constants};
+use super::common::{DOC_SECTION, apply, execution_constants};
 use super::dedup_common::{
-    ArgKind, N_ARGUMENT, TEXT_ARGUMENT, TOKEN_OPTIONS_ARGUMENT, coerce_dedup_args, constant_n,
-    constant_options, for_each_text, load_duplicates,
+    DUPLICATES_ARGS, N_ARGUMENT, TEXT_ARGUMENT, TOKEN_OPTIONS_ARGUMENT, coerce_dedup_args,
+    duplicates_config, for_each_text,
 };
-use crate::dedup::options::TOKEN_KEYS;
 use crate::dedup::{DedupOptions, DupSet, duplicate_fraction};
 
 const NAME: &str = "duplicate_fraction";
@@ -61,11 +60,7 @@ static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
 });
 
 fn config(constants: &[Option<&ScalarValue>]) -> Result<(usize, Arc<DupSet>, DedupOptions)> {
-    let n = constant_n(NAME, 2, constants.get(1).copied().flatten())?;
-    let path = constant_string(NAME, 3, "duplicates", constants.get(2).copied().flatten())?
-        .unwrap_or_default();
-    let options = constant_options(NAME, 4, constants.get(3).copied(), TOKEN_KEYS)?;
-    Ok((n, load_duplicates(NAME, &path)?, options))
+    duplicates_config(NAME, constants)
 }
 
 impl ScalarUDFImpl for DuplicateFractionFunc {
@@ -78,12 +73,7 @@ impl ScalarUDFImpl for DuplicateFractionFunc {
     }
 
     fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
-        coerce_dedup_args(
-            NAME,
-            arg_types,
-            3,
-            &[ArgKind::Count, ArgKind::Text, ArgKind::Text],
-        )
+        coerce_dedup_args(NAME, arg_types, 3, &DUPLICATES_ARGS)
     }
 
     fn return_type(&self, _arg_types: &[DataType]) -> Result<DataType> {

@@ -147,8 +147,14 @@ struct DuplicateNgramsAccumulator {
     range: HashRange,
 }
 
-fn list_scalar(values: Vec<u64>) -> ScalarValue {
-    SingleRowListArrayBuilder::new(Arc::new(UInt64Array::from(values))).build_list_scalar()
+/// One list value; a List's i32 offsets hold at most i32::MAX hashes (the builder would panic).
+fn list_scalar(values: Vec<u64>) -> Result<ScalarValue> {
+    if i32::try_from(values.len()).is_err() {
+        return exec_err!(
+            "{NAME}: more than 2^31 hashes in one list; split the work with the range argument 'K/P'"
+        );
+    }
+    Ok(SingleRowListArrayBuilder::new(Arc::new(UInt64Array::from(values))).build_list_scalar())
 }
 
 /// Calls `f` with the hashes of every non-null list of a List<UInt64> array.
@@ -196,11 +202,11 @@ impl Accumulator for DuplicateNgramsAccumulator {
 
     fn state(&mut self) -> Result<Vec<ScalarValue>> {
         let (once, repeated) = self.counter.split();
-        Ok(vec![list_scalar(once), list_scalar(repeated)])
+        Ok(vec![list_scalar(once)?, list_scalar(repeated)?])
     }
 
     fn evaluate(&mut self) -> Result<ScalarValue> {
-        Ok(list_scalar(self.counter.repeated()))
+        list_scalar(self.counter.repeated())
     }
 
     fn size(&self) -> usize {

@@ -4,17 +4,16 @@
 use std::sync::{Arc, LazyLock};
 
 use datafusion::arrow::array::{
-    Array, ArrayRef, BooleanBuilder, Float64Builder, Int32Builder, ListArray, StringBuilder,
-    StructArray,
+    Array, ArrayRef, BooleanBuilder, Float64Builder, Int32Builder, StringBuilder, StructArray,
 };
-use datafusion::arrow::buffer::{NullBuffer, OffsetBuffer};
 use datafusion::arrow::datatypes::{DataType, Field, Fields};
 use datafusion::common::Result;
 use datafusion::logical_expr::Documentation;
 
 use super::common::{
     DOC_SECTION, HTML_ARGUMENT, JustextConfig, JustextFunction, JustextKernel,
-    LANGUAGE_AS_FOR_JUSTEXT, OPTIONS_AS_FOR_JUSTEXT, for_each_page,
+    LANGUAGE_AS_FOR_JUSTEXT, OPTIONS_AS_FOR_JUSTEXT, StructRows, saturating_i32, struct_list_type,
+    struct_lists,
 };
 use crate::justext::Paragraph;
 
@@ -39,10 +38,7 @@ static FIELDS: LazyLock<Fields> = LazyLock::new(|| {
 });
 
 fn list_type() -> DataType {
-    DataType::List(Arc::new(Field::new_list_field(
-        DataType::Struct(FIELDS.clone()),
-        false,
-    )))
+    struct_list_type(&FIELDS)
 }
 
 /// `justext_paragraphs(html [, language [, options]])`.
@@ -106,10 +102,6 @@ struct Columns {
     xpath: StringBuilder,
 }
 
-fn saturating_i32(n: usize) -> i32 {
-    i32::try_from(n).unwrap_or(i32::MAX)
-}
-
 impl Columns {
     fn push(&mut self, index: usize, p: &Paragraph) {
         self.index.append_value(saturating_i32(index));
@@ -128,7 +120,9 @@ impl Columns {
         self.dom_path.append_value(&p.dom_path);
         self.xpath.append_value(&p.xpath);
     }
+}
 
+impl StructRows for Columns {
     fn finish(mut self) -> Result<StructArray> {
         let columns: Vec<ArrayRef> = vec![
             Arc::new(self.index.finish()),
@@ -150,29 +144,11 @@ impl Columns {
 }
 
 fn paragraph_lists(pages: &dyn Array, config: &JustextConfig) -> Result<ArrayRef> {
-    let mut columns = Columns::default();
-    let mut offsets = Vec::with_capacity(pages.len() + 1);
-    let mut valid = Vec::with_capacity(pages.len());
-    let mut count = 0i32;
-    offsets.push(0i32);
-    for_each_page(pages, |page| {
-        let paragraphs = page.and_then(|p| config.run(p));
-        valid.push(paragraphs.is_some());
-        for (i, p) in paragraphs.iter().flatten().enumerate() {
+    struct_lists(pages, &FIELDS, Columns::default(), |page, columns| {
+        let paragraphs = page.and_then(|p| config.run(p))?;
+        for (i, p) in paragraphs.iter().enumerate() {
             columns.push(i, p);
-            count = count.saturating_add(1);
         }
-        offsets.push(count);
-    })?;
-    let field = Arc::new(Field::new_list_field(
-        DataType::Struct(FIELDS.clone()),
-        false,
-    ));
-    let list = ListArray::try_new(
-        field,
-        OffsetBuffer::new(offsets.into()),
-        Arc::new(columns.finish()?),
-        Some(NullBuffer::from(valid)),
-    )?;
-    Ok(Arc::new(list))
+        Some(paragraphs.len())
+    })
 }

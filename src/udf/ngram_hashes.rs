@@ -111,9 +111,9 @@ impl ScalarUDFImpl for NgramHashesFunc {
 }
 
 fn hashes(texts: &dyn Array, n: usize, options: &DedupOptions) -> Result<ArrayRef> {
-    // About one token per 5 bytes of text. Plain vectors, not a ListBuilder: this loop runs once
-    // per token of the corpus.
-    let mut values: Vec<u64> = Vec::with_capacity(texts.get_array_memory_size() / 6);
+    // Plain vectors, not a ListBuilder: this loop runs once per token of the corpus. No capacity
+    // from the array's memory size: a sliced view array reports its whole shared buffers.
+    let mut values: Vec<u64> = Vec::new();
     let mut offsets: Vec<i32> = Vec::with_capacity(texts.len() + 1);
     let mut valid: Vec<bool> = Vec::with_capacity(texts.len());
     offsets.push(0);
