@@ -1,12 +1,12 @@
 //! The boilerpipe SQL functions as a user calls them: every input type, NULLs, errors, blocks.
 
+mod common;
+
 use std::sync::Arc;
 
-use datafusion::arrow::array::{
-    Array, ArrayRef, AsArray, BinaryArray, BinaryViewArray, DictionaryArray, LargeBinaryArray,
-    LargeStringArray, RecordBatch, StringArray, StringViewArray,
-};
-use datafusion::arrow::datatypes::{Field, Int32Type, Schema};
+use common::columns_of_every_type;
+use datafusion::arrow::array::{Array, AsArray, RecordBatch};
+use datafusion::arrow::datatypes::{Field, Schema};
 use datafusion::prelude::*;
 use datafusion_webtext::boilerpipe::{Extractor, TextDocument};
 use datafusion_webtext::html::dom::Page;
@@ -28,33 +28,6 @@ const PAGE: &str = "<html><head><title>Big news | Example Site</title></head><bo
     <p>Work is expected to start next spring and to take about three years, according to the plans \
     published by the engineering office that will supervise the construction of the bridge.</p>\
     <div><a href=/c>12 comments</a></div></body></html>";
-
-fn columns_of_every_type(page: &str) -> Vec<(&'static str, ArrayRef)> {
-    let strings = [Some(page), None, Some("")];
-    let bytes = [Some(page.as_bytes()), None, Some(&b""[..])];
-    let dict: DictionaryArray<Int32Type> = strings.iter().copied().collect();
-    vec![
-        ("Utf8", Arc::new(StringArray::from(strings.to_vec()))),
-        (
-            "LargeUtf8",
-            Arc::new(LargeStringArray::from(strings.to_vec())),
-        ),
-        (
-            "Utf8View",
-            Arc::new(StringViewArray::from(strings.to_vec())),
-        ),
-        ("Binary", Arc::new(BinaryArray::from(bytes.to_vec()))),
-        (
-            "LargeBinary",
-            Arc::new(LargeBinaryArray::from(bytes.to_vec())),
-        ),
-        (
-            "BinaryView",
-            Arc::new(BinaryViewArray::from(bytes.to_vec())),
-        ),
-        ("Dictionary(Int32, Utf8)", Arc::new(dict)),
-    ]
-}
 
 async fn strings(ctx: &SessionContext, sql: &str) -> Vec<Option<String>> {
     let batches = ctx.sql(sql).await.unwrap().collect().await.unwrap();
@@ -79,7 +52,7 @@ async fn boilerpipe_and_html_title_in_every_input_type() {
         debate that had lasted for more than ten years and divided the town into two camps of roughly \
         equal size.\nWork is expected to start next spring and to take about three years, according to \
         the plans published by the engineering office that will supervise the construction of the bridge.\n";
-    for (type_name, array) in columns_of_every_type(PAGE) {
+    for (type_name, array) in columns_of_every_type(PAGE.as_bytes()) {
         let ctx = context();
         let schema = Arc::new(Schema::new(vec![Field::new(
             "html",

@@ -4,11 +4,8 @@ mod common;
 
 use std::sync::Arc;
 
-use common::{data_dir, oracle_kept_text, read_oracle};
-use datafusion::arrow::array::{
-    Array, ArrayRef, AsArray, BinaryArray, BinaryViewArray, DictionaryArray, LargeBinaryArray,
-    LargeStringArray, RecordBatch, StringArray, StringViewArray,
-};
+use common::{columns_of_every_type, data_dir, oracle_kept_text, read_oracle};
+use datafusion::arrow::array::{Array, ArrayRef, AsArray, BinaryArray, RecordBatch, StringArray};
 use datafusion::arrow::datatypes::{Float64Type, Int32Type};
 use datafusion::prelude::*;
 
@@ -23,35 +20,6 @@ fn river() -> (Vec<u8>, String) {
     let html = std::fs::read(data_dir().join("river.html")).unwrap();
     let oracle = read_oracle(&data_dir().join("river.justext-3.0.2.jsonl.gz"));
     (html, oracle_kept_text(&oracle[0]))
-}
-
-/// The page, a NULL and an empty page in every Arrow type a user's table can hold.
-fn columns_of_every_type(html: &[u8]) -> Vec<(&'static str, ArrayRef)> {
-    let text = std::str::from_utf8(html).unwrap();
-    let strings = [Some(text), None, Some("")];
-    let bytes = [Some(html), None, Some(&b""[..])];
-    let dict: DictionaryArray<Int32Type> = strings.iter().copied().collect();
-    vec![
-        ("Utf8", Arc::new(StringArray::from(strings.to_vec()))),
-        (
-            "LargeUtf8",
-            Arc::new(LargeStringArray::from(strings.to_vec())),
-        ),
-        (
-            "Utf8View",
-            Arc::new(StringViewArray::from(strings.to_vec())),
-        ),
-        ("Binary", Arc::new(BinaryArray::from(bytes.to_vec()))),
-        (
-            "LargeBinary",
-            Arc::new(LargeBinaryArray::from(bytes.to_vec())),
-        ),
-        (
-            "BinaryView",
-            Arc::new(BinaryViewArray::from(bytes.to_vec())),
-        ),
-        ("Dictionary(Int32, Utf8)", Arc::new(dict)),
-    ]
 }
 
 async fn query(ctx: &SessionContext, sql: &str) -> datafusion::error::Result<Vec<RecordBatch>> {

@@ -4,6 +4,13 @@
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 
+use std::sync::Arc;
+
+use datafusion::arrow::array::{
+    ArrayRef, BinaryArray, BinaryViewArray, DictionaryArray, LargeBinaryArray, LargeStringArray,
+    StringArray, StringViewArray,
+};
+use datafusion::arrow::datatypes::Int32Type;
 use serde_json::Value;
 
 pub fn data_dir() -> PathBuf {
@@ -40,4 +47,33 @@ pub fn oracle_kept_text(page: &OraclePage) -> String {
         .map(|p| p["text"].as_str().unwrap_or_default())
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+/// The page, a NULL and an empty page in every Arrow type a user's table can hold.
+pub fn columns_of_every_type(html: &[u8]) -> Vec<(&'static str, ArrayRef)> {
+    let text = std::str::from_utf8(html).unwrap();
+    let strings = [Some(text), None, Some("")];
+    let bytes = [Some(html), None, Some(&b""[..])];
+    let dict: DictionaryArray<Int32Type> = strings.iter().copied().collect();
+    vec![
+        ("Utf8", Arc::new(StringArray::from(strings.to_vec()))),
+        (
+            "LargeUtf8",
+            Arc::new(LargeStringArray::from(strings.to_vec())),
+        ),
+        (
+            "Utf8View",
+            Arc::new(StringViewArray::from(strings.to_vec())),
+        ),
+        ("Binary", Arc::new(BinaryArray::from(bytes.to_vec()))),
+        (
+            "LargeBinary",
+            Arc::new(LargeBinaryArray::from(bytes.to_vec())),
+        ),
+        (
+            "BinaryView",
+            Arc::new(BinaryViewArray::from(bytes.to_vec())),
+        ),
+        ("Dictionary(Int32, Utf8)", Arc::new(dict)),
+    ]
 }
