@@ -22,7 +22,7 @@ use futures::StreamExt;
 
 use crate::output::ParquetFile;
 use crate::progress::Progress;
-use crate::session::{context, register_parquet};
+use crate::session::{context, register_parquet, require_column};
 use crate::{CliError, ExecArgs, Result};
 
 #[derive(Args)]
@@ -95,18 +95,7 @@ pub(crate) async fn run(args: CleanArgs) -> Result<CleanSummary> {
     register_parquet(&ctx, "crawl", &args.input).await?;
     let crawl = ctx.table("crawl").await?;
     let schema = crawl.schema().clone();
-    if schema
-        .field_with_unqualified_name(&args.html_column)
-        .is_err()
-    {
-        let names: Vec<&str> = schema.fields().iter().map(|f| f.name().as_str()).collect();
-        return Err(CliError::Usage(format!(
-            "{}: no column '{}' (--html-column); columns: {}",
-            args.input,
-            args.html_column,
-            names.join(", ")
-        )));
-    }
+    require_column(&schema, &args.input, &args.html_column, "--html-column")?;
     let html = Expr::Column(Column::from_name(&args.html_column));
     let extract = match args.extractor {
         Extractor::Justext => datafusion_webtext::udf::justext_extract_udf().call(vec![

@@ -1,7 +1,7 @@
 //! `webtext dedup`: paragraph-level de-duplication (onion) of a table of documents, by running
 //! `sql/dedup_paragraphs.sql` with the command's options as its parameters.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 use datafusion::arrow::array::{Array, AsArray};
@@ -13,7 +13,7 @@ use futures::StreamExt;
 
 use crate::output::ParquetWriterThread;
 use crate::progress::Progress;
-use crate::session::{context, register_parquet};
+use crate::session::{context, register_parquet, register_parquet_with, require_column};
 use crate::sql::parse;
 use crate::{CliError, ExecArgs, Result, temporary_sibling};
 
@@ -114,18 +114,13 @@ async fn ids_ascending(input: &str, id: &str) -> Result<bool> {
 }
 
 async fn register_documents(ctx: &SessionContext, args: &DedupArgs, sorted: bool) -> Result<()> {
-    if !sorted {
-        return register_parquet(ctx, "documents", &args.input).await;
+    let mut options = ParquetReadOptions::default();
+    if sorted {
+        options = options.file_sort_order(vec![vec![
+            col(format!("\"{}\"", args.id_column)).sort(true, false),
+        ]]);
     }
-    let mut options = ParquetReadOptions::default().file_sort_order(vec![vec![
-        col(format!("\"{}\"", args.id_column)).sort(true, false),
-    ]]);
-    if Path::new(&args.input).is_file() {
-        options.file_extension = "";
-    }
-    ctx.register_parquet("documents", &args.input, options)
-        .await
-        .map_err(|e| CliError::Usage(format!("{}: {}", args.input, e.strip_backtrace())))
+    register_parquet_with(ctx, "documents", &args.input, options).await
 }
 
 pub(crate) async fn run(args: DedupArgs) -> Result<()> {
@@ -148,14 +143,7 @@ pub(crate) async fn run(args: DedupArgs) -> Result<()> {
     register_parquet(&ctx, "documents", &args.input).await?;
     let schema = ctx.table("documents").await?.schema().clone();
     for (name, flag) in [(id, "--id-column"), (text, "--text-column")] {
-        if schema.field_with_unqualified_name(name).is_err() {
-            let names: Vec<&str> = schema.fields().iter().map(|f| f.name().as_str()).collect();
-            return Err(CliError::Usage(format!(
-                "{}: no column '{name}' ({flag}); columns: {}",
-                args.input,
-                names.join(", ")
-            )));
-        }
+        require_column(&schema, &args.input, name, flag)?;
     }
     let total = ctx
         .table("documents")

@@ -3,6 +3,7 @@
 use std::collections::HashSet;
 use std::path::Path;
 
+use datafusion::common::DFSchema;
 use datafusion::datasource::file_format::options::ParquetReadOptions;
 use datafusion::prelude::{SessionConfig, SessionContext};
 
@@ -91,8 +92,17 @@ pub(crate) async fn register_tables(ctx: &SessionContext, tables: &[TableSpec]) 
 
 /// Registers a Parquet file, a directory of Parquet files or a glob as table `name`.
 pub(crate) async fn register_parquet(ctx: &SessionContext, name: &str, path: &str) -> Result<()> {
+    register_parquet_with(ctx, name, path, ParquetReadOptions::default()).await
+}
+
+/// [`register_parquet`] with read options (a declared sort order, say).
+pub(crate) async fn register_parquet_with(
+    ctx: &SessionContext,
+    name: &str,
+    path: &str,
+    mut options: ParquetReadOptions<'_>,
+) -> Result<()> {
     let local = Path::new(path);
-    let mut options = ParquetReadOptions::default();
     if !is_glob(path) {
         if !local.exists() {
             return Err(CliError::Usage(format!(
@@ -110,4 +120,21 @@ pub(crate) async fn register_parquet(ctx: &SessionContext, name: &str, path: &st
             CliError::Usage(format!("table '{name}' ({path}): {}", e.strip_backtrace()))
         })?;
     Ok(())
+}
+
+/// An error naming the missing column, the option that named it and the columns there are.
+pub(crate) fn require_column(
+    schema: &DFSchema,
+    input: &str,
+    column: &str,
+    flag: &str,
+) -> Result<()> {
+    if schema.field_with_unqualified_name(column).is_ok() {
+        return Ok(());
+    }
+    let names: Vec<&str> = schema.fields().iter().map(|f| f.name().as_str()).collect();
+    Err(CliError::Usage(format!(
+        "{input}: no column '{column}' ({flag}); columns: {}",
+        names.join(", ")
+    )))
 }
