@@ -325,18 +325,15 @@ pub fn expand_title_to_content(blocks: &mut [TextBlock]) {
 pub fn split_paragraph_blocks(blocks: &mut Vec<TextBlock>) {
     let mut out = Vec::with_capacity(blocks.len());
     for block in blocks.drain(..) {
+        // `[\n\r]+` as Java splits on it: consecutive line breaks are one separator (so only the
+        // first part can be empty), trailing empty parts dropped.
         let mut parts: Vec<&str> = block
             .text
             .split(['\n', '\r'])
-            .collect::<Vec<_>>()
-            .into_iter()
-            .fold(Vec::new(), |mut acc: Vec<&str>, p| {
-                // `[\n\r]+`: consecutive line breaks are one separator.
-                if !(p.is_empty() && !acc.is_empty()) {
-                    acc.push(p);
-                }
-                acc
-            });
+            .enumerate()
+            .filter(|(i, p)| *i == 0 || !p.is_empty())
+            .map(|(_, p)| p)
+            .collect();
         while parts.len() > 1 && parts.last().is_some_and(|p| p.is_empty()) {
             parts.pop();
         }
