@@ -83,6 +83,8 @@ struct Handler {
     flush: bool,
     offset_blocks: usize,
     in_anchor_text: bool,
+    /// Bytes at the start of `token_buffer` already tokenized without a token, ending in a space.
+    counted_prefix: usize,
     last_start_tag: String,
     title: Option<String>,
     blocks: Vec<TextBlock>,
@@ -231,6 +233,7 @@ impl Handler {
     fn clear_buffers(&mut self) {
         self.token_buffer.clear();
         self.text_buffer.clear();
+        self.counted_prefix = 0;
     }
 
     fn flush_block(&mut self) {
@@ -253,9 +256,18 @@ impl Handler {
             }
             _ => {}
         }
-        let counts = count_tokens(&self.token_buffer, &mut self.in_anchor_text);
+        let counts = count_tokens(
+            &self.token_buffer[self.counted_prefix..],
+            &mut self.in_anchor_text,
+        );
         if counts.tokens == 0 {
-            // The buffers are kept: stray markers and spaces carry into the next block.
+            // The buffers are kept: stray markers and spaces carry into the next block. Java
+            // tokenizes the whole buffer again at the next flush, quadratic over 100,000 anchors
+            // without text; a token-free prefix ending in a space adds no token there and leaves
+            // the anchor state as it is now, so the next count starts after it.
+            if self.token_buffer.ends_with(' ') {
+                self.counted_prefix = self.token_buffer.len();
+            }
             return;
         }
         let (words_in_wrapped_lines, wrapped_lines) = if counts.wrapped_lines == 0 {

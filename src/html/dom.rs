@@ -11,10 +11,13 @@ use std::cell::{Cell, RefCell};
 use html5ever::interface::tree_builder::{ElementFlags, NodeOrText, QuirksMode, TreeSink};
 use html5ever::tendril::StrTendril;
 use html5ever::tokenizer::{
-    BufferQueue, StartTag, TagToken, Token, TokenSink, TokenSinkResult, Tokenizer, TokenizerOpts,
+    BufferQueue, EndTag, StartTag, Tag, TagToken, Token, TokenSink, TokenSinkResult, Tokenizer,
+    TokenizerOpts,
 };
 use html5ever::tree_builder::{TreeBuilder, TreeBuilderOpts};
 use html5ever::{Attribute, LocalName, QualName, TokenizerResult, local_name, ns};
+
+use super::limits::{Limits, cap_attributes};
 
 /// Index of a node in [`Page::nodes`].
 pub type NodeId = u32;
@@ -68,13 +71,27 @@ pub struct Page {
 }
 
 impl Page {
+    /// [`Page::parse_with`] under the default [`Limits`].
+    pub fn parse(html: &str) -> Page {
+        Page::parse_with(html, &Limits::default())
+    }
+
     /// Parses a decoded page with html5ever, scripting disabled so `<noscript>` holds markup (as in
     /// libxml2). U+0000 becomes U+FFFD first, as libxml2 2.14 does (html5ever would drop it).
-    pub fn parse(html: &str) -> Page {
+    ///
+    /// Within `limits` (`max_bytes` is the caller's to check): attributes past `max_attributes`
+    /// are removed first; elements deeper than `max_depth` are not built. A tree that would need
+    /// more nodes than the page has bytes (only the tree builder's re-opening of formatting
+    /// elements creates nodes without tags, quadratically on hostile pages) ends at that point.
+    pub fn parse_with(html: &str, limits: &Limits) -> Page {
         let html: Cow<str> = if html.contains('\0') {
             Cow::Owned(html.replace('\0', "\u{FFFD}"))
         } else {
             Cow::Borrowed(html)
+        };
+        let html = match cap_attributes(&html, limits.max_attributes) {
+            Cow::Borrowed(_) => html,
+            Cow::Owned(capped) => Cow::Owned(capped),
         };
         let tree_builder = TreeBuilder::new(
             Sink::default(),
@@ -83,7 +100,13 @@ impl Page {
                 ..Default::default()
             },
         );
-        let tokenizer = Tokenizer::new(TagTracker { tree_builder }, TokenizerOpts::default());
+        let tracker = TagTracker {
+            tree_builder,
+            max_depth: limits.max_depth,
+            max_nodes: html.len().saturating_add(1024),
+            closed_for_depth: RefCell::new(Vec::new()),
+        };
+        let tokenizer = Tokenizer::new(tracker, TokenizerOpts::default());
         let input = BufferQueue::default();
         input.push_back(StrTendril::from_slice(&html));
         while !matches!(tokenizer.feed(&input), TokenizerResult::Done) {}
@@ -155,20 +178,120 @@ fn has_head_start_tag(html: &[u8]) -> bool {
     })
 }
 
-/// Sits between the tokenizer and the tree builder to tell the sink which elements come from a
-/// tag in the source.
+/// Sits between the tokenizer and the tree builder: tells the sink which elements come from a tag
+/// in the source, and keeps the tree within its limits.
 struct TagTracker {
     tree_builder: TreeBuilder<Handle, Sink>,
+    max_depth: u32,
+    max_nodes: usize,
+    /// Elements closed for depth and not yet ended in the source, by name.
+    closed_for_depth: RefCell<Vec<(LocalName, u32)>>,
+}
+
+/// Elements the tree builder never leaves open, so they cannot deepen the tree.
+fn is_void(name: &LocalName) -> bool {
+    matches!(
+        *name,
+        local_name!("area")
+            | local_name!("base")
+            | local_name!("basefont")
+            | local_name!("bgsound")
+            | local_name!("br")
+            | local_name!("col")
+            | local_name!("embed")
+            | local_name!("frame")
+            | local_name!("hr")
+            | local_name!("img")
+            | local_name!("input")
+            | local_name!("keygen")
+            | local_name!("link")
+            | local_name!("meta")
+            | local_name!("param")
+            | local_name!("source")
+            | local_name!("track")
+            | local_name!("wbr")
+    )
+}
+
+/// Elements whose start tag switches the tokenizer to reading text: ignoring the tag would turn
+/// their content (scripts, styles) into page text, so they are always built. They hold no
+/// elements, so they cannot deepen the tree past one level.
+fn switches_tokenizer(name: &LocalName) -> bool {
+    matches!(
+        *name,
+        local_name!("script")
+            | local_name!("style")
+            | local_name!("textarea")
+            | local_name!("title")
+            | local_name!("xmp")
+            | local_name!("iframe")
+            | local_name!("noembed")
+            | local_name!("noframes")
+            | local_name!("plaintext")
+    )
+}
+
+impl TagTracker {
+    /// Swallows the end tag of an element that was closed for depth, so it cannot close one of
+    /// that element's ancestors instead.
+    fn is_end_of_closed(&self, tag: &Tag) -> bool {
+        let mut closed = self.closed_for_depth.borrow_mut();
+        let Some(i) = closed.iter().position(|(n, _)| *n == tag.name) else {
+            return false;
+        };
+        closed[i].1 -= 1;
+        if closed[i].1 == 0 {
+            closed.swap_remove(i);
+        }
+        true
+    }
+
+    /// Closes at once an element the start tag opened past `max_depth`, so its content joins its
+    /// parent and the tree builder's stack (which its scope checks walk) stays shallow.
+    fn close_if_too_deep(&self, name: LocalName, line_number: u64) {
+        if self.tree_builder.sink.deepest_inserted.get() <= self.max_depth
+            || is_void(&name)
+            || switches_tokenizer(&name)
+        {
+            return;
+        }
+        let end = Tag {
+            kind: EndTag,
+            name: name.clone(),
+            self_closing: false,
+            attrs: Vec::new(),
+            had_duplicate_attributes: false,
+        };
+        let _ = self.tree_builder.process_token(TagToken(end), line_number);
+        let mut closed = self.closed_for_depth.borrow_mut();
+        match closed.iter_mut().find(|(n, _)| *n == name) {
+            Some((_, count)) => *count += 1,
+            None => closed.push((name, 1)),
+        }
+    }
 }
 
 impl TokenSink for TagTracker {
     type Handle = Handle;
 
     fn process_token(&self, token: Token, line_number: u64) -> TokenSinkResult<Handle> {
-        let explicit_tbody = matches!(&token, TagToken(tag) if tag.kind == StartTag && tag.name == local_name!("tbody"));
-        self.tree_builder.sink.explicit_tbody.set(explicit_tbody);
+        let sink = &self.tree_builder.sink;
+        if sink.nodes.borrow().len() > self.max_nodes {
+            return TokenSinkResult::Continue;
+        }
+        let start_tag = match &token {
+            TagToken(tag) if tag.kind == StartTag => Some(tag.name.clone()),
+            TagToken(tag) if self.is_end_of_closed(tag) => return TokenSinkResult::Continue,
+            _ => None,
+        };
+        let explicit_tbody = start_tag == Some(local_name!("tbody"));
+        sink.explicit_tbody.set(explicit_tbody);
+        sink.deepest_inserted.set(0);
         let result = self.tree_builder.process_token(token, line_number);
-        self.tree_builder.sink.explicit_tbody.set(false);
+        sink.explicit_tbody.set(false);
+        if let Some(name) = start_tag {
+            self.close_if_too_deep(name, line_number);
+        }
         result
     }
 
@@ -195,6 +318,10 @@ struct Sink {
     quirks: Cell<QuirksMode>,
     /// The token being processed is a `<tbody>` start tag.
     explicit_tbody: Cell<bool>,
+    /// Depth of each node (the document is 0), for the depth limit; parallel to `nodes`.
+    depths: RefCell<Vec<u32>>,
+    /// The depth of the deepest element inserted while processing the current token.
+    deepest_inserted: Cell<u32>,
 }
 
 impl Default for Sink {
@@ -212,6 +339,8 @@ impl Default for Sink {
             document_name: QualName::new(None, ns!(), local_name!("")),
             quirks: Cell::new(QuirksMode::NoQuirks),
             explicit_tbody: Cell::new(false),
+            depths: RefCell::new(vec![0]),
+            deepest_inserted: Cell::new(0),
         }
     }
 }
@@ -235,7 +364,27 @@ impl Sink {
             last_child: NONE,
             kind,
         });
+        self.depths.borrow_mut().push(0);
         id
+    }
+
+    /// Records the depth of `child`, just inserted at `depth` (and of a template's contents, which
+    /// nest as deep as the template).
+    fn inserted_at(&self, child: NodeId, depth: u32) {
+        let nodes = self.nodes.borrow();
+        let mut depths = self.depths.borrow_mut();
+        depths[child as usize] = depth;
+        if let NodeKind::Element(e) = &nodes[child as usize].kind {
+            if e.template_contents != NONE {
+                depths[e.template_contents as usize] = depth;
+            }
+            self.deepest_inserted
+                .set(self.deepest_inserted.get().max(depth));
+        }
+    }
+
+    fn depth_of(&self, id: NodeId) -> u32 {
+        self.depths.borrow()[id as usize]
     }
 
     fn detach(nodes: &mut [Node], id: NodeId) {
@@ -379,6 +528,7 @@ impl TreeSink for Sink {
         }
         let child = self.node_for(child);
         Self::append_node(&mut self.nodes.borrow_mut(), parent.id, child);
+        self.inserted_at(child, self.depth_of(parent.id).saturating_add(1));
     }
 
     fn append_based_on_parent_node(
@@ -430,6 +580,7 @@ impl TreeSink for Sink {
         }
         let child = self.node_for(child);
         Self::insert_before(&mut self.nodes.borrow_mut(), sibling.id, child);
+        self.inserted_at(child, self.depth_of(sibling.id));
     }
 
     fn add_attrs_if_missing(&self, target: &Handle, attrs: Vec<Attribute>) {
@@ -552,11 +703,62 @@ mod tests {
     }
 
     #[test]
-    fn deep_nesting_builds_without_recursion() {
-        // html5ever's scope checks make deep nesting quadratic: 100,000 levels take minutes, so the
-        // hostile-input limits will cap the depth; 5,000 levels show there is no recursion here.
-        let html = "<div>".repeat(5_000);
+    fn elements_past_max_depth_are_closed_at_once_and_their_content_joins_the_parent() {
+        // html is at depth 1 and body at 2, so 510 nested divs fill the default 512 levels; the
+        // other 99,490 are empty children of the 510th.
+        let html = format!(
+            "{}deep{}after",
+            "<div>".repeat(100_000),
+            "</div>".repeat(100_000)
+        );
+        let t = tree(&html);
+        assert_eq!(t.matches("<div>").count(), 100_000);
+        assert_eq!(t.matches("<div></div>").count(), 99_490);
+        assert!(t.contains("<div></div>deep</div></div>"));
+        // The source's end tags of the closed divs are swallowed, so they cannot close the real
+        // ones: "after" lands in the body, as in the full tree.
+        assert!(t.ends_with("</div></div>after</body></html>"));
+        let shallow = Limits {
+            max_depth: 4,
+            ..Limits::default()
+        };
+        let page = Page::parse_with("<div><p><b><i>x</i></b></p></div><p>y", &shallow);
+        let mut out = String::new();
+        outline(&page, DOCUMENT, &mut out);
+        assert_eq!(
+            out,
+            "<html><head></head><body><div><p><b></b><i></i>x</p></div><p>y</p></body></html>"
+        );
+    }
+
+    #[test]
+    fn scripts_past_max_depth_stay_scripts() {
+        let shallow = Limits {
+            max_depth: 3,
+            ..Limits::default()
+        };
+        let page = Page::parse_with(
+            "<div><span><script>if (a<b) x()</script>t</span></div>",
+            &shallow,
+        );
+        let mut out = String::new();
+        outline(&page, DOCUMENT, &mut out);
+        assert_eq!(
+            out,
+            "<html><head></head><body><div><span></span><script>if (a<b) x()</script>t</div></body></html>"
+        );
+    }
+
+    #[test]
+    fn reopened_formatting_elements_cannot_grow_the_tree_quadratically() {
+        // Each `<b>` with new attributes stays in the list of active formatting elements after
+        // `</p>` closes it, and every later `<b>` re-opens all of them: n² nodes for n tags.
+        let html: String = (0..3_000).map(|i| format!("<p><b id={i}>x</p>")).collect();
         let page = Page::parse(&html);
-        assert_eq!(page.nodes.len(), 5_000 + 4); // document, html, head, body
+        assert!(
+            page.nodes.len() <= html.len() + 1024 + 3_000,
+            "{} nodes",
+            page.nodes.len()
+        );
     }
 }

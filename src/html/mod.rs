@@ -2,8 +2,10 @@
 
 pub mod decode;
 pub mod dom;
+pub mod limits;
 mod python_codecs;
 pub mod text;
 
 pub use decode::{DecodeError, Decoding, decode_html};
 pub use dom::{NodeId, NodeKind, Page};
+pub use limits::Limits;

@@ -17,7 +17,7 @@ pub mod segment;
 
 use std::fmt;
 
-use crate::html::{DecodeError, Page, decode_html};
+use crate::html::{DecodeError, Limits, Page, decode_html};
 use crate::stoplists::Stoplist;
 pub use segment::{Segment, SegmentError};
 
@@ -65,6 +65,9 @@ pub struct Params {
     /// Run the "good headings" stage that jusText 3.0.2 skips by a bug (as jusText < 3.0 and the
     /// thesis do). Off by default for parity.
     pub good_headings_stage: bool,
+    /// Bounds on what one page may cost (not a jusText parameter): a page over `max_bytes` is an
+    /// error, deep nesting and huge tags are cut while parsing. Defaults leave real pages alone.
+    pub limits: Limits,
 }
 
 impl Default for Params {
@@ -78,6 +81,7 @@ impl Default for Params {
             max_heading_distance: 200,
             no_headings: false,
             good_headings_stage: false,
+            limits: Limits::default(),
         }
     }
 }
@@ -140,6 +144,18 @@ pub enum JustextError {
     Decode(#[from] DecodeError),
     #[error(transparent)]
     Segment(#[from] SegmentError),
+    #[error("the page has {bytes} bytes, over max_bytes={max_bytes}")]
+    TooLarge { bytes: usize, max_bytes: usize },
+}
+
+fn check_size(len: usize, limits: &Limits) -> Result<(), JustextError> {
+    if limits.too_large(len) {
+        return Err(JustextError::TooLarge {
+            bytes: len,
+            max_bytes: limits.max_bytes,
+        });
+    }
+    Ok(())
 }
 
 /// Classifies already segmented paragraphs.
@@ -172,11 +188,12 @@ pub fn classify(segments: Vec<Segment>, stoplist: &Stoplist, params: &Params) ->
 }
 
 /// Segments a decoded page into jusText's paragraphs (before classification).
-pub fn segment_html(html: &str) -> Result<Vec<Segment>, JustextError> {
+pub fn segment_html(html: &str, limits: &Limits) -> Result<Vec<Segment>, JustextError> {
+    check_size(html.len(), limits)?;
     if root::is_empty_document(html) {
         return Err(JustextError::EmptyDocument);
     }
-    let page = Page::parse(html);
+    let page = Page::parse_with(html, limits);
     segment_page(&page, html)
 }
 
@@ -194,7 +211,11 @@ pub fn justext_html(
     stoplist: &Stoplist,
     params: &Params,
 ) -> Result<Vec<Paragraph>, JustextError> {
-    Ok(classify(segment_html(html)?, stoplist, params))
+    Ok(classify(
+        segment_html(html, &params.limits)?,
+        stoplist,
+        params,
+    ))
 }
 
 /// Decodes raw page bytes the way jusText 3.0.2 does (see [`crate::html::decode`]), including
@@ -215,6 +236,7 @@ pub fn justext_bytes(
     stoplist: &Stoplist,
     params: &Params,
 ) -> Result<Vec<Paragraph>, JustextError> {
+    check_size(bytes.len(), &params.limits)?;
     let text = decode_for_justext(bytes)?;
     justext_html(&text, stoplist, params)
 }

@@ -1,6 +1,7 @@
 //! The `options` argument of the SQL functions: `'key=value, key=value'` overriding [`Params`].
 
 use super::Params;
+use crate::html::limits::LIMIT_KEYS;
 
 /// The keys `options` accepts, for error messages and documentation.
 pub const OPTION_KEYS: &[&str] = &[
@@ -18,7 +19,7 @@ pub const OPTION_KEYS: &[&str] = &[
 pub enum OptionsError {
     #[error("'{0}' is not of the form key=value")]
     NotKeyValue(String),
-    #[error("unknown option '{0}'; known: {keys}", keys = OPTION_KEYS.join(", "))]
+    #[error("unknown option '{0}'; known: {keys}, {limits}", keys = OPTION_KEYS.join(", "), limits = LIMIT_KEYS.join(", "))]
     UnknownKey(String),
     #[error("option {key}: '{value}' is not {expected}")]
     BadValue {
@@ -75,7 +76,10 @@ impl Params {
                 "max_heading_distance" => self.max_heading_distance = parse_count(&key, value)?,
                 "no_headings" => self.no_headings = parse_bool(&key, value)?,
                 "good_headings_stage" => self.good_headings_stage = parse_bool(&key, value)?,
-                _ => return Err(OptionsError::UnknownKey(key)),
+                _ => match self.limits.set(&key, value) {
+                    Some(result) => result.map_err(|expected| bad(&key, value, expected))?,
+                    None => return Err(OptionsError::UnknownKey(key)),
+                },
             }
         }
         Ok(self)

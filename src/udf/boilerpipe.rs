@@ -7,13 +7,13 @@ use datafusion::arrow::datatypes::DataType;
 use datafusion::common::Result;
 use datafusion::logical_expr::Documentation;
 
+use super::boilerpipe_common::options_argument;
 use super::boilerpipe_common::{
-    BoilerpipeFunction, BoilerpipeKernel, EXTRACTOR_ARGUMENT, text_document,
+    BoilerpipeConfig, BoilerpipeFunction, BoilerpipeKernel, EXTRACTOR_ARGUMENT,
 };
 use super::common::{DOC_SECTION, HTML_ARGUMENT, for_each_page};
-use crate::boilerpipe::Extractor;
 
-/// `boilerpipe(html [, extractor])`.
+/// `boilerpipe(html [, extractor [, options]])`.
 pub type BoilerpipeFunc = BoilerpipeFunction<ExtractedText>;
 
 #[derive(Debug, Default, PartialEq, Eq, Hash)]
@@ -26,13 +26,14 @@ static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
          returns what the extractor keeps: each content block's text followed by a line feed, as Java's \
          getText does. The page is parsed with the same decoding and parser as justext. NULL for NULL \
          input and for pages that cannot be processed; an empty string when no block is content.",
-        "boilerpipe(html [, extractor])",
+        "boilerpipe(html [, extractor [, options]])",
     )
     .with_sql_example(
         "SELECT url, boilerpipe(html, 'article') AS article, justext(html) AS justext FROM crawl;",
     )
     .with_argument("html", HTML_ARGUMENT)
     .with_argument("extractor", EXTRACTOR_ARGUMENT)
+    .with_argument("options", options_argument())
     .with_related_udf("boilerpipe_blocks")
     .with_related_udf("html_title")
     .build()
@@ -50,15 +51,17 @@ impl BoilerpipeKernel for ExtractedText {
         DataType::Utf8
     }
 
-    fn compute(pages: &dyn Array, extractor: Extractor) -> Result<ArrayRef> {
+    fn compute(pages: &dyn Array, config: &BoilerpipeConfig) -> Result<ArrayRef> {
         let mut out = StringBuilder::with_capacity(pages.len(), pages.get_buffer_memory_size() / 8);
-        for_each_page(pages, |page| match page.and_then(text_document) {
-            Some(mut doc) => {
-                extractor.process(&mut doc);
-                let _ = doc.write_content(&mut out);
-                out.append_value("");
+        for_each_page(pages, |page| {
+            match config.document(Self::NAME, page)? {
+                Some(doc) => {
+                    let _ = doc.write_content(&mut out);
+                    out.append_value("");
+                }
+                None => out.append_null(),
             }
-            None => out.append_null(),
+            Ok(())
         })?;
         Ok(Arc::new(out.finish()))
     }

@@ -12,12 +12,12 @@ use datafusion::common::Result;
 use datafusion::logical_expr::Documentation;
 
 use super::boilerpipe_common::{
-    BoilerpipeFunction, BoilerpipeKernel, EXTRACTOR_ARGUMENT, text_document,
+    BoilerpipeConfig, BoilerpipeFunction, BoilerpipeKernel, EXTRACTOR_ARGUMENT,
 };
 use super::common::{
     DOC_SECTION, HTML_ARGUMENT, StructRows, saturating_i32, struct_list_type, struct_lists,
 };
-use crate::boilerpipe::{Extractor, TextBlock};
+use crate::boilerpipe::TextBlock;
 
 static FIELDS: LazyLock<Fields> = LazyLock::new(|| {
     Fields::from(vec![
@@ -55,13 +55,14 @@ static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
          tag_level, labels}: fused blocks appear once, and the article extractors drop non-content blocks \
          on the way, as Java's do. UNNEST gives one row per block, for auditing and statistics. NULL for NULL \
          input and for pages that cannot be processed.",
-        "boilerpipe_blocks(html [, extractor])",
+        "boilerpipe_blocks(html [, extractor [, options]])",
     )
     .with_sql_example(
         "SELECT b['is_content'], avg(b['text_density'])\nFROM (SELECT unnest(boilerpipe_blocks(html, 'default')) AS b FROM crawl) GROUP BY 1;",
     )
     .with_argument("html", HTML_ARGUMENT)
     .with_argument("extractor", EXTRACTOR_ARGUMENT)
+    .with_argument("options", super::boilerpipe_common::options_argument())
     .with_related_udf("boilerpipe")
     .build()
 });
@@ -128,14 +129,15 @@ impl BoilerpipeKernel for BlockList {
         list_type()
     }
 
-    fn compute(pages: &dyn Array, extractor: Extractor) -> Result<ArrayRef> {
+    fn compute(pages: &dyn Array, config: &BoilerpipeConfig) -> Result<ArrayRef> {
         struct_lists(pages, &FIELDS, Columns::default(), |page, columns| {
-            let mut doc = page.and_then(text_document)?;
-            extractor.process(&mut doc);
+            let Some(doc) = config.document(Self::NAME, page)? else {
+                return Ok(None);
+            };
             for (i, b) in doc.blocks.iter().enumerate() {
                 columns.push(i, b);
             }
-            Some(doc.blocks.len())
+            Ok(Some(doc.blocks.len()))
         })
     }
 }

@@ -1,7 +1,6 @@
 //! What the boilerpipe functions share: the extractor argument, one parse per page, and the SQL
 //! function shell around a kernel (as [`super::common::JustextFunction`] is for jusText).
 
-use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::{Arc, LazyLock};
 
 use datafusion::arrow::array::{Array, ArrayRef};
@@ -12,10 +11,17 @@ use datafusion::logical_expr::{
     Volatility,
 };
 
-use super::common::{PageRef, apply, check_arg_types, constant_string, execution_constants};
+use super::common::{
+    PageRef, ROW_OPTIONS, RowPolicy, apply, check_arg_types, constant_string, execution_constants,
+};
 use crate::boilerpipe::{Extractor, TextDocument};
 use crate::html::dom::Page;
-use crate::justext::decode_for_justext;
+use crate::justext::{JustextError, decode_for_justext};
+
+/// The options argument of the boilerpipe functions.
+pub(crate) fn options_argument() -> String {
+    format!("Constant 'key=value, ...': {ROW_OPTIONS}")
+}
 
 pub(crate) const EXTRACTOR_ARGUMENT: &str = "Constant: 'article' (default), 'default', \
      'largest_content', 'canola', 'keep_everything', 'num_words_rules' or 'article_sentences' \
@@ -47,18 +53,56 @@ pub(crate) fn extractor_of(
     }
 }
 
-/// Decodes (bytes as jusText decodes them), parses and segments a page; `None` where that fails
-/// (undecodable, or a bug of ours that panicked: one bad page must not end the query).
-pub(crate) fn text_document(page: PageRef<'_>) -> Option<TextDocument> {
-    catch_unwind(AssertUnwindSafe(|| {
-        let parsed = match page {
-            PageRef::Text(t) => Page::parse(t),
-            PageRef::Bytes(b) => Page::parse(&decode_for_justext(b).ok()?),
+/// The constant arguments of a boilerpipe function: `(html [, extractor] [, options])`.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct BoilerpipeConfig {
+    /// `None` for functions that read the segmented document only (`html_title`).
+    pub extractor: Option<Extractor>,
+    pub policy: RowPolicy,
+}
+
+impl BoilerpipeConfig {
+    fn from_constants(
+        function: &str,
+        takes_extractor: bool,
+        constants: &[Option<&ScalarValue>],
+    ) -> Result<Self> {
+        let (extractor, options_at) = if takes_extractor {
+            (Some(extractor_of(function, constants.get(1).copied())?), 3)
+        } else {
+            (None, 2)
         };
-        Some(TextDocument::of(&parsed))
-    }))
-    .ok()
-    .flatten()
+        let policy =
+            RowPolicy::from_constant(function, options_at, constants.get(options_at - 1).copied())?;
+        Ok(BoilerpipeConfig { extractor, policy })
+    }
+
+    /// Decodes (bytes as jusText decodes them), parses and segments a page, and runs the
+    /// extractor: `None` for a NULL page, and where the page cannot be processed (undecodable,
+    /// over a limit, or a bug of ours that panicked) unless `on_error=fail`.
+    pub(crate) fn document(
+        &self,
+        function: &str,
+        page: Option<PageRef<'_>>,
+    ) -> Result<Option<TextDocument>> {
+        self.policy.row(
+            function,
+            page,
+            |page| -> std::result::Result<_, JustextError> {
+                let parsed = match page {
+                    PageRef::Text(t) => Page::parse_with(t, &self.policy.limits),
+                    PageRef::Bytes(b) => {
+                        Page::parse_with(&decode_for_justext(b)?, &self.policy.limits)
+                    }
+                };
+                let mut doc = TextDocument::of(&parsed);
+                if let Some(extractor) = self.extractor {
+                    extractor.process(&mut doc);
+                }
+                Ok(doc)
+            },
+        )
+    }
 }
 
 /// What one boilerpipe-based function computes from a batch of pages.
@@ -71,7 +115,7 @@ pub(crate) trait BoilerpipeKernel:
     fn documentation() -> &'static Documentation;
     fn return_type() -> DataType;
     /// One output row per page; NULL where the page is NULL or cannot be processed.
-    fn compute(pages: &dyn Array, extractor: Extractor) -> Result<ArrayRef>;
+    fn compute(pages: &dyn Array, config: &BoilerpipeConfig) -> Result<ArrayRef>;
 }
 
 /// A SQL function `name(html [, extractor])` over boilerpipe's text document.
@@ -105,7 +149,7 @@ impl<K: BoilerpipeKernel> ScalarUDFImpl for BoilerpipeFunction<K> {
         check_arg_types(
             K::NAME,
             arg_types,
-            if K::TAKES_EXTRACTOR { 2 } else { 1 },
+            if K::TAKES_EXTRACTOR { 3 } else { 2 },
             "html",
         )
     }
@@ -115,14 +159,15 @@ impl<K: BoilerpipeKernel> ScalarUDFImpl for BoilerpipeFunction<K> {
     }
 
     fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
-        extractor_of(K::NAME, args.scalar_arguments.get(1).copied())?;
+        BoilerpipeConfig::from_constants(K::NAME, K::TAKES_EXTRACTOR, args.scalar_arguments)?;
         Ok(Arc::new(Field::new(K::NAME, K::return_type(), true)))
     }
 
     fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
         let constants = execution_constants(&args.args)?;
-        let extractor = extractor_of(K::NAME, constants.get(1).map(Option::as_ref))?;
-        apply(&args.args[0], |pages| K::compute(pages, extractor))
+        let refs: Vec<Option<&ScalarValue>> = constants.iter().map(Option::as_ref).collect();
+        let config = BoilerpipeConfig::from_constants(K::NAME, K::TAKES_EXTRACTOR, &refs)?;
+        apply(&args.args[0], |pages| K::compute(pages, &config))
     }
 
     fn documentation(&self) -> Option<&Documentation> {

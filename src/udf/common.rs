@@ -14,6 +14,8 @@ use datafusion::logical_expr::{
     Signature, Volatility,
 };
 
+use crate::html::limits::{LIMIT_KEYS, Limits};
+use crate::justext::options::OPTION_KEYS;
 use crate::justext::{JustextError, Paragraph, Params, decode_for_justext, justext_html};
 use crate::stoplists::Stoplist;
 
@@ -29,6 +31,12 @@ pub(crate) const DOC_SECTION: DocSection = DocSection {
 pub(crate) const HTML_ARGUMENT: &str = "The page: Utf8, LargeUtf8, Utf8View, Binary, LargeBinary, BinaryView or a dictionary of those.";
 pub(crate) const LANGUAGE_AS_FOR_JUSTEXT: &str =
     "Constant: as for justext (default 'English'; 'none' for the language-independent mode).";
+/// The options every page function takes: its limits and its row error policy.
+pub(crate) const ROW_OPTIONS: &str = "max_bytes (33554432: a longer page, counted in stored bytes, \
+     is not processed and gives NULL; 0 = no limit), max_depth (512: elements opened deeper are closed \
+     at once and their content joins their parent, as browsers do), max_attributes (1000: a tag's further \
+     attributes are ignored), on_error (null: a page that cannot be processed gives NULL; fail: the \
+     query fails with the reason).";
 pub(crate) const OPTIONS_AS_FOR_JUSTEXT: &str =
     "Constant 'key=value, ...' overriding jusText's parameters, as for justext.";
 
@@ -37,6 +45,140 @@ pub(crate) const OPTIONS_AS_FOR_JUSTEXT: &str =
 pub(crate) enum PageRef<'a> {
     Text(&'a str),
     Bytes(&'a [u8]),
+}
+
+impl PageRef<'_> {
+    /// The stored size: UTF-8 length of a string, length of a binary.
+    pub(crate) fn len(&self) -> usize {
+        match self {
+            PageRef::Text(t) => t.len(),
+            PageRef::Bytes(b) => b.len(),
+        }
+    }
+}
+
+/// The option that chooses between NULL and a failed query for a row that cannot be processed.
+pub(crate) const ON_ERROR_KEY: &str = "on_error";
+
+/// How a page function treats each row: the limits it processes a page within, and whether a page
+/// it cannot process (over `max_bytes`, one the original tool raises on, or a bug of ours that
+/// panicked) gives NULL, the default, or fails the query (`on_error=fail`).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub(crate) struct RowPolicy {
+    pub limits: Limits,
+    pub fail: bool,
+}
+
+fn panic_message(panic: &(dyn std::any::Any + Send)) -> &str {
+    if let Some(s) = panic.downcast_ref::<&str>() {
+        s
+    } else if let Some(s) = panic.downcast_ref::<String>() {
+        s
+    } else {
+        "(no message)"
+    }
+}
+
+/// The options items of `'key=value, ...'`, with keys lower-cased and both sides trimmed.
+fn option_items(options: &str) -> impl Iterator<Item = Result<(String, &str), String>> {
+    options
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(|item| {
+            item.split_once('=')
+                .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim()))
+                .ok_or_else(|| format!("'{item}' is not of the form key=value"))
+        })
+}
+
+impl RowPolicy {
+    /// Takes `on_error` out of `'key=value, ...'`: whether it says fail, and the other items.
+    fn take_on_error(options: &str) -> std::result::Result<(bool, String), String> {
+        let mut fail = false;
+        let mut rest = Vec::new();
+        for item in option_items(options) {
+            let (key, value) = item?;
+            if key == ON_ERROR_KEY {
+                fail = match value.to_ascii_lowercase().as_str() {
+                    "null" => false,
+                    "fail" => true,
+                    _ => return Err(format!("option on_error: '{value}' is not null or fail")),
+                };
+            } else {
+                rest.push(format!("{key}={value}"));
+            }
+        }
+        Ok((fail, rest.join(",")))
+    }
+
+    /// A policy from options that hold nothing else (functions without options of their own).
+    pub(crate) fn from_options(options: &str) -> std::result::Result<Self, String> {
+        let (fail, rest) = Self::take_on_error(options)?;
+        let mut limits = Limits::default();
+        for item in option_items(&rest) {
+            let (key, value) = item?;
+            match limits.set(&key, value) {
+                Some(Ok(())) => {}
+                Some(Err(expected)) => {
+                    return Err(format!("option {key}: '{value}' is not {expected}"));
+                }
+                None => {
+                    return Err(format!(
+                        "unknown option '{key}'; known: {}, {ON_ERROR_KEY}",
+                        LIMIT_KEYS.join(", ")
+                    ));
+                }
+            }
+        }
+        Ok(RowPolicy { limits, fail })
+    }
+
+    /// The policy in a constant options argument (absent: the defaults).
+    pub(crate) fn from_constant(
+        function: &str,
+        position: usize,
+        value: Option<Option<&ScalarValue>>,
+    ) -> Result<Self> {
+        let Some(value) = value else {
+            return Ok(RowPolicy::default());
+        };
+        let options = constant_string(function, position, "options", value)?.unwrap_or_default();
+        RowPolicy::from_options(&options)
+            .or_else(|e| plan_err!("{function}: invalid options (argument {position}): {e}"))
+    }
+
+    /// Processes one row: `None` for a NULL page. A page over `max_bytes`, an error of `f` or a
+    /// panic in `f` give `None` too, or an execution error naming the reason under `on_error=fail`.
+    pub(crate) fn row<T, E: std::fmt::Display>(
+        &self,
+        function: &str,
+        page: Option<PageRef<'_>>,
+        f: impl FnOnce(PageRef<'_>) -> std::result::Result<T, E>,
+    ) -> Result<Option<T>> {
+        let Some(page) = page else { return Ok(None) };
+        let len = page.len();
+        let reason = if self.limits.too_large(len) {
+            format!(
+                "the page has {len} bytes, over max_bytes={}",
+                self.limits.max_bytes
+            )
+        } else {
+            match catch_unwind(AssertUnwindSafe(|| f(page))) {
+                Ok(Ok(value)) => return Ok(Some(value)),
+                Ok(Err(e)) => e.to_string(),
+                Err(panic) => format!(
+                    "internal error, please report it: {}",
+                    panic_message(panic.as_ref())
+                ),
+            }
+        };
+        if self.fail {
+            exec_err!("{function}: {reason} (on_error=fail; on_error=null gives NULL instead)")
+        } else {
+            Ok(None)
+        }
+    }
 }
 
 fn is_text_or_binary(t: &DataType) -> bool {
@@ -144,6 +286,7 @@ pub(crate) fn execution_constants(args: &[ColumnarValue]) -> Result<Vec<Option<S
 pub(crate) struct JustextConfig {
     pub stoplist: &'static Stoplist,
     pub params: Params,
+    pub policy: RowPolicy,
 }
 
 /// The language value that selects jusText's language-independent mode.
@@ -186,14 +329,35 @@ impl JustextConfig {
         } else {
             Params::default()
         };
+        let mut fail = false;
         if let Some(v) = constants.get(2) {
             let options = constant_string(function, 3, "options", *v)?.unwrap_or_default();
-            params = match params.with_options(&options) {
+            let (on_error_fail, rest) = match RowPolicy::take_on_error(&options) {
+                Ok(split) => split,
+                Err(e) => return plan_err!("{function}: invalid options (argument 3): {e}"),
+            };
+            fail = on_error_fail;
+            params = match params.with_options(&rest) {
                 Ok(p) => p,
+                Err(crate::justext::options::OptionsError::UnknownKey(key)) => {
+                    return plan_err!(
+                        "{function}: invalid options (argument 3): unknown option '{key}'; known: {}, {}, {ON_ERROR_KEY}",
+                        OPTION_KEYS.join(", "),
+                        LIMIT_KEYS.join(", ")
+                    );
+                }
                 Err(e) => return plan_err!("{function}: invalid options (argument 3): {e}"),
             };
         }
-        Ok(JustextConfig { stoplist, params })
+        let policy = RowPolicy {
+            limits: params.limits,
+            fail,
+        };
+        Ok(JustextConfig {
+            stoplist,
+            params,
+            policy,
+        })
     }
 
     pub(crate) fn from_args(function: &str, args: &[ColumnarValue]) -> Result<Self> {
@@ -202,11 +366,17 @@ impl JustextConfig {
         Self::from_constants(function, &refs)
     }
 
-    /// jusText on one page; `None` where it fails (empty document, undecodable, or a bug of ours
-    /// that panicked: one bad page must not end the query).
-    pub(crate) fn run(&self, page: PageRef<'_>) -> Option<Vec<Paragraph>> {
-        let result = catch_unwind(AssertUnwindSafe(
-            || -> Result<Vec<Paragraph>, JustextError> {
+    /// jusText on one row under the row policy: `None` for a NULL page, and where jusText raises
+    /// (empty document, undecodable) or the page is over a limit, unless `on_error=fail`.
+    pub(crate) fn run(
+        &self,
+        function: &str,
+        page: Option<PageRef<'_>>,
+    ) -> Result<Option<Vec<Paragraph>>> {
+        self.policy.row(
+            function,
+            page,
+            |page| -> std::result::Result<_, JustextError> {
                 match page {
                     PageRef::Text(t) => justext_html(t, self.stoplist, &self.params),
                     PageRef::Bytes(b) => {
@@ -214,21 +384,20 @@ impl JustextConfig {
                     }
                 }
             },
-        ));
-        result.ok().and_then(Result::ok)
+        )
     }
 }
 
-/// Calls `f` with every row of a (non-dictionary) string or binary array.
+/// Calls `f` with every row of a (non-dictionary) string or binary array; stops at its first error.
 pub(crate) fn for_each_page(
     array: &dyn Array,
-    mut f: impl FnMut(Option<PageRef<'_>>),
+    mut f: impl FnMut(Option<PageRef<'_>>) -> Result<()>,
 ) -> Result<()> {
     macro_rules! rows {
         ($typed:expr, $wrap:expr) => {{
             let typed = $typed;
             for i in 0..typed.len() {
-                f(typed.is_valid(i).then(|| $wrap(typed.value(i))));
+                f(typed.is_valid(i).then(|| $wrap(typed.value(i))))?;
             }
         }};
     }
@@ -239,7 +408,11 @@ pub(crate) fn for_each_page(
         DataType::Binary => rows!(array.as_binary::<i32>(), PageRef::Bytes),
         DataType::LargeBinary => rows!(array.as_binary::<i64>(), PageRef::Bytes),
         DataType::BinaryView => rows!(array.as_binary_view(), PageRef::Bytes),
-        DataType::Null => (0..array.len()).for_each(|_| f(None)),
+        DataType::Null => {
+            for _ in 0..array.len() {
+                f(None)?;
+            }
+        }
         other => return exec_err!("unsupported input type {other}"),
     }
     Ok(())
@@ -269,17 +442,18 @@ pub(crate) fn struct_lists<C: StructRows>(
     pages: &dyn Array,
     fields: &Fields,
     mut columns: C,
-    mut rows_of: impl FnMut(Option<PageRef<'_>>, &mut C) -> Option<usize>,
+    mut rows_of: impl FnMut(Option<PageRef<'_>>, &mut C) -> Result<Option<usize>>,
 ) -> Result<ArrayRef> {
     let mut offsets = Vec::with_capacity(pages.len() + 1);
     let mut valid = Vec::with_capacity(pages.len());
     let mut count = 0i32;
     offsets.push(0i32);
     for_each_page(pages, |page| {
-        let rows = rows_of(page, &mut columns);
+        let rows = rows_of(page, &mut columns)?;
         valid.push(rows.is_some());
         count = count.saturating_add(saturating_i32(rows.unwrap_or(0)));
         offsets.push(count);
+        Ok(())
     })?;
     let field = Arc::new(Field::new_list_field(
         DataType::Struct(fields.clone()),

@@ -188,9 +188,12 @@ pub(crate) fn duplicates_config(
 
 /// Calls `f` with every row of a (non-dictionary) string array.
 pub(crate) fn for_each_text(array: &dyn Array, mut f: impl FnMut(Option<&str>)) -> Result<()> {
-    super::common::for_each_page(array, |page| match page {
-        Some(super::common::PageRef::Text(t)) => f(Some(t)),
-        _ => f(None),
+    super::common::for_each_page(array, |page| {
+        match page {
+            Some(super::common::PageRef::Text(t)) => f(Some(t)),
+            _ => f(None),
+        }
+        Ok(())
     })
 }
 

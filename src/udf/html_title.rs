@@ -7,9 +7,8 @@ use datafusion::arrow::datatypes::DataType;
 use datafusion::common::Result;
 use datafusion::logical_expr::Documentation;
 
-use super::boilerpipe_common::{BoilerpipeFunction, BoilerpipeKernel, text_document};
+use super::boilerpipe_common::{BoilerpipeConfig, BoilerpipeFunction, BoilerpipeKernel};
 use super::common::{DOC_SECTION, HTML_ARGUMENT, for_each_page};
-use crate::boilerpipe::Extractor;
 
 /// `html_title(html)`.
 pub type HtmlTitleFunc = BoilerpipeFunction<Title>;
@@ -23,10 +22,11 @@ static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
         "The title boilerpipe 1.2.0 reads from a page: the text of its last non-empty <title>, whitespace \
          characters as spaces (runs kept), trimmed. NULL when the page has none, for NULL input and for \
          pages that cannot be processed.",
-        "html_title(html)",
+        "html_title(html [, options])",
     )
     .with_sql_example("SELECT html_title('<title> Hello  world </title>');\n-- 'Hello  world'")
     .with_argument("html", HTML_ARGUMENT)
+    .with_argument("options", super::boilerpipe_common::options_argument())
     .with_related_udf("boilerpipe")
     .build()
 });
@@ -43,10 +43,11 @@ impl BoilerpipeKernel for Title {
         DataType::Utf8
     }
 
-    fn compute(pages: &dyn Array, _extractor: Extractor) -> Result<ArrayRef> {
+    fn compute(pages: &dyn Array, config: &BoilerpipeConfig) -> Result<ArrayRef> {
         let mut out = StringBuilder::with_capacity(pages.len(), pages.len() * 64);
         for_each_page(pages, |page| {
-            out.append_option(page.and_then(text_document).and_then(|d| d.title))
+            out.append_option(config.document(Self::NAME, page)?.and_then(|d| d.title));
+            Ok(())
         })?;
         Ok(Arc::new(out.finish()))
     }

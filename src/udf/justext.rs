@@ -8,7 +8,8 @@ use datafusion::common::Result;
 use datafusion::logical_expr::Documentation;
 
 use super::common::{
-    DOC_SECTION, HTML_ARGUMENT, JustextConfig, JustextFunction, JustextKernel, for_each_page,
+    DOC_SECTION, HTML_ARGUMENT, JustextConfig, JustextFunction, JustextKernel, ROW_OPTIONS,
+    for_each_page,
 };
 use crate::justext::write_kept_text;
 
@@ -39,10 +40,13 @@ static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
     )
     .with_argument(
         "options",
-        "Constant 'key=value, ...' overriding jusText's parameters: length_low (70), length_high (200), \
+        format!(
+            "Constant 'key=value, ...' overriding jusText's parameters: length_low (70), length_high (200), \
          stopwords_low (0.30), stopwords_high (0.32), max_link_density (0.2), max_heading_distance (200), \
          no_headings (false), good_headings_stage (false: jusText 3.0.2 skips that stage by a bug; true \
-         runs it as jusText < 3.0 did).",
+         runs it as jusText < 3.0 did); and, as for every page function, {ROW_OPTIONS} on_error=fail \
+         fails where jusText raises (empty document, undecodable charset label)."
+        ),
     )
     .with_related_udf("justext_paragraphs")
     .with_related_udf("stopword_density")
@@ -67,13 +71,16 @@ impl JustextKernel for KeptText {
 
 fn kept_texts(pages: &dyn Array, config: &JustextConfig) -> Result<ArrayRef> {
     let mut out = StringBuilder::with_capacity(pages.len(), pages.get_buffer_memory_size() / 8);
-    for_each_page(pages, |page| match page.and_then(|p| config.run(p)) {
-        Some(paragraphs) => {
-            // The text goes straight into the builder's buffer; append_value("") ends the row.
-            let _ = write_kept_text(&paragraphs, &mut out);
-            out.append_value("");
+    for_each_page(pages, |page| {
+        match config.run(NAME, page)? {
+            Some(paragraphs) => {
+                // The text goes straight into the builder's buffer; append_value("") ends the row.
+                let _ = write_kept_text(&paragraphs, &mut out);
+                out.append_value("");
+            }
+            None => out.append_null(),
         }
-        None => out.append_null(),
+        Ok(())
     })?;
     Ok(Arc::new(out.finish()))
 }

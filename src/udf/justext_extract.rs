@@ -92,7 +92,7 @@ fn extracts(pages: &dyn Array, config: &JustextConfig) -> Result<ArrayRef> {
     let mut good_paragraphs = Int64Builder::with_capacity(rows);
     let mut valid = Vec::with_capacity(rows);
     for_each_page(pages, |page| {
-        let result = page.and_then(|p| config.run(p));
+        let result = config.run(NAME, page)?;
         valid.push(result.is_some());
         // A NULL struct row still needs a value in each (non-nullable) child.
         let ps = result.unwrap_or_default();
@@ -105,6 +105,7 @@ fn extracts(pages: &dyn Array, config: &JustextConfig) -> Result<ArrayRef> {
         kept_share.append_option(totals.kept_share());
         paragraphs.append_value(count(totals.paragraphs));
         good_paragraphs.append_value(count(totals.good_paragraphs));
+        Ok(())
     })?;
     let columns: Vec<ArrayRef> = vec![
         Arc::new(text.finish()),

@@ -145,10 +145,12 @@ impl StructRows for Columns {
 
 fn paragraph_lists(pages: &dyn Array, config: &JustextConfig) -> Result<ArrayRef> {
     struct_lists(pages, &FIELDS, Columns::default(), |page, columns| {
-        let paragraphs = page.and_then(|p| config.run(p))?;
+        let Some(paragraphs) = config.run(NAME, page)? else {
+            return Ok(None);
+        };
         for (i, p) in paragraphs.iter().enumerate() {
             columns.push(i, p);
         }
-        Some(paragraphs.len())
+        Ok(Some(paragraphs.len()))
     })
 }

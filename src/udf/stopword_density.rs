@@ -92,9 +92,12 @@ impl ScalarUDFImpl for StopwordDensityFunc {
 fn densities(texts: &dyn Array, stoplist: &Stoplist) -> Result<ArrayRef> {
     let mut out = Float64Builder::with_capacity(texts.len());
     let mut scratch = String::new();
-    for_each_page(texts, |text| match text {
-        Some(PageRef::Text(t)) => out.append_value(stopword_density(t, stoplist, &mut scratch)),
-        _ => out.append_null(),
+    for_each_page(texts, |text| {
+        match text {
+            Some(PageRef::Text(t)) => out.append_value(stopword_density(t, stoplist, &mut scratch)),
+            _ => out.append_null(),
+        }
+        Ok(())
     })?;
     Ok(Arc::new(out.finish()))
 }

@@ -1,6 +1,8 @@
 //! Helpers shared by the integration tests: reading Python jusText's recorded output.
 #![allow(dead_code)]
 
+pub mod hostile;
+
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 

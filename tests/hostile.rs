@@ -1,0 +1,291 @@
+//! The hostile-input suite: every SQL function of the crate over generated pages that a crawl of a
+//! billion pages contains somewhere (tests/common/hostile.rs). No query may fail or panic, each
+//! gives one row per page, and what can be checked by hand is.
+
+mod common;
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use common::hostile::{HostilePage, pages};
+use datafusion::arrow::array::{Array, AsArray, BinaryArray, Int32Array, RecordBatch, StringArray};
+use datafusion::arrow::compute::cast;
+use datafusion::arrow::datatypes::{DataType, Field, Schema};
+use datafusion::prelude::*;
+
+fn context(pages: &[HostilePage]) -> SessionContext {
+    let mut ctx =
+        SessionContext::new_with_config(datafusion_webtext::configure(SessionConfig::new()));
+    datafusion_webtext::register_all(&mut ctx).unwrap();
+    let ids: Int32Array = (0..pages.len() as i32).collect();
+    let names: StringArray = pages.iter().map(|p| Some(p.name)).collect();
+    let texts: StringArray = pages
+        .iter()
+        .map(|p| Some(String::from_utf8_lossy(&p.bytes).into_owned()))
+        .collect();
+    let bytes: BinaryArray = pages.iter().map(|p| Some(p.bytes.as_slice())).collect();
+    let schema = Schema::new(vec![
+        Field::new("id", DataType::Int32, false),
+        Field::new("name", DataType::Utf8, false),
+        Field::new("html", DataType::Utf8, false),
+        Field::new("bytes", DataType::Binary, false),
+    ]);
+    let batch = RecordBatch::try_new(
+        Arc::new(schema),
+        vec![
+            Arc::new(ids),
+            Arc::new(names),
+            Arc::new(texts),
+            Arc::new(bytes),
+        ],
+    )
+    .unwrap();
+    ctx.register_batch("pages", batch).unwrap();
+    ctx
+}
+
+/// `SELECT name, <expr> FROM pages`: the value of `expr` as text (NULL as None) for every page.
+async fn by_page(ctx: &SessionContext, expr: &str) -> HashMap<String, Option<String>> {
+    let sql = format!("SELECT name, {expr} FROM pages");
+    let start = std::time::Instant::now();
+    let batches = ctx
+        .sql(&sql)
+        .await
+        .unwrap_or_else(|e| panic!("{sql}: {e}"))
+        .collect()
+        .await
+        .unwrap_or_else(|e| panic!("{sql}: {e}"));
+    let mut out = HashMap::new();
+    for b in &batches {
+        let names = b.column(0).as_string::<i32>();
+        let values = cast(b.column(1), &DataType::Utf8).unwrap();
+        let values = values.as_string::<i32>();
+        for i in 0..b.num_rows() {
+            let value = values.is_valid(i).then(|| values.value(i).to_owned());
+            out.insert(names.value(i).to_owned(), value);
+        }
+    }
+    eprintln!("{:>8.2} s  {expr}", start.elapsed().as_secs_f64());
+    out
+}
+
+/// Every scalar function over every page, as text or bytes; the other extractors and input types
+/// are the fuzz targets' (fuzz/) and the SQL tests'.
+const SCALAR_CALLS: &[&str] = &[
+    "justext(html)",
+    "justext_extract(bytes, 'none', 'max_link_density=1')['kept_chars']",
+    "cardinality(justext_paragraphs(bytes))",
+    "stopword_density(html)",
+    "boilerpipe(bytes, 'default')",
+    "boilerpipe(html, 'article_sentences')",
+    "cardinality(boilerpipe_blocks(html, 'num_words_rules'))",
+    "html_title(bytes)",
+    "cardinality(ngram_hashes(html, 7))",
+    "content_hash(html)",
+    "duplicate_fraction(html, 5, '{dups}')",
+    "cardinality(duplicate_positions(html, 5, '{dups}')['positions'])",
+];
+
+/// A duplicate set of 5-grams to give the functions that read one.
+async fn duplicates_file(ctx: &SessionContext) -> String {
+    let path = std::env::temp_dir().join(format!(
+        "webtext-hostile-dups-{}.parquet",
+        std::process::id()
+    ));
+    let path = path.display().to_string();
+    let sql = format!(
+        "COPY (SELECT unnest(duplicate_ngrams(ngram_hashes(column1, 5))) AS h \
+         FROM (VALUES ('one two three four five six'), ('one two three four five six'))) \
+         TO '{path}' STORED AS PARQUET"
+    );
+    ctx.sql(&sql).await.unwrap().collect().await.unwrap();
+    path
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn every_function_gives_one_row_per_hostile_page_and_the_query_goes_on() {
+    let pages = pages(1);
+    let ctx = context(&pages);
+    let dups = duplicates_file(&ctx).await;
+    for call in SCALAR_CALLS {
+        let values = by_page(&ctx, &call.replace("{dups}", &dups)).await;
+        assert_eq!(values.len(), pages.len(), "{call}");
+    }
+    // The aggregate and the window over all pages at once.
+    let batches = ctx
+        .sql("SELECT cardinality(duplicate_ngrams(ngram_hashes(html, 3))) FROM pages")
+        .await
+        .unwrap()
+        .collect()
+        .await
+        .unwrap();
+    assert_eq!(batches.iter().map(RecordBatch::num_rows).sum::<usize>(), 1);
+    let kept = by_page(
+        &ctx,
+        "cardinality(onion_keep(html, 7, 0.5) OVER (ORDER BY id ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW))",
+    )
+    .await;
+    assert_eq!(kept.len(), pages.len());
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn what_survives_hostile_pages_is_the_text_a_reader_sees() {
+    let pages = pages(1);
+    let ctx = context(&pages);
+    let everything = by_page(&ctx, "boilerpipe(html, 'keep_everything')").await;
+    let text = |name: &str| {
+        everything[name]
+            .clone()
+            .unwrap_or_else(|| panic!("{name}: NULL"))
+    };
+
+    // Past the default max_depth the elements close at once and their text joins the deepest
+    // element kept; the text after the nest is still read.
+    for name in [
+        "100,000 nested divs",
+        "100,000 nested bold",
+        "100,000 nested lists",
+    ] {
+        assert!(text(name).contains("deep text"), "{name}");
+        assert!(text(name).contains("after"), "{name}");
+    }
+    // Attributes past max_attributes are dropped; the element and its text stay.
+    assert_eq!(
+        text("1,000,000 distinct attributes"),
+        "text after a million attributes\n"
+    );
+    assert_eq!(
+        text("1,000,000 duplicate attributes"),
+        "text after a million attributes\n"
+    );
+    // Unclosed raw text and comments swallow the rest of the page, as in a browser.
+    assert_eq!(text("unclosed script"), "before the script\n");
+    assert_eq!(text("unclosed comment"), "before the comment\n");
+    assert_eq!(text("unclosed style"), "before the style\n");
+    // NUL becomes U+FFFD (as libxml2 and browsers show it), never a cut string.
+    assert!(text("NUL bytes").starts_with("nul\u{FFFD}in\u{FFFD}text\u{FFFD}nul"));
+    // A 2 MB attribute value is only an attribute.
+    assert_eq!(text("2 MB attribute value"), "caption\n");
+    // Nothing to read: an empty document, not an error.
+    assert_eq!(everything["empty"].as_deref(), Some(""));
+    assert_eq!(everything["only whitespace"].as_deref(), Some(""));
+
+    // jusText raises on documents without content: NULL by default.
+    let justext = by_page(&ctx, "justext(bytes)").await;
+    assert_eq!(justext["empty"], None);
+    assert_eq!(justext["only whitespace"], None);
+    // Over the default max_bytes (32 MiB): not processed, NULL.
+    assert_eq!(justext["50 MB of text in one element"], None);
+    assert_eq!(everything["50 MB of text in one element"], None);
+
+    // The classifier sees every one of 100,000 paragraphs.
+    let paragraphs = by_page(&ctx, "cardinality(justext_paragraphs(html))").await;
+    assert_eq!(paragraphs["100,000 paragraphs"].as_deref(), Some("100000"));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn on_error_fail_stops_the_query_with_the_reason() {
+    let pages = pages(1);
+    let ctx = context(&pages);
+    for call in [
+        "justext(html, 'English', 'on_error=fail')",
+        "boilerpipe(bytes, 'article', 'on_error=fail')",
+        "html_title(html, 'on_error=fail')",
+    ] {
+        let sql = format!("SELECT {call} FROM pages WHERE name = '50 MB of text in one element'");
+        let err = ctx
+            .sql(&sql)
+            .await
+            .unwrap()
+            .collect()
+            .await
+            .unwrap_err()
+            .to_string();
+        let function = call.split('(').next().unwrap();
+        assert!(
+            err.contains(&format!("{function}: the page has"))
+                && err.contains("over max_bytes=33554432"),
+            "{call}: {err}"
+        );
+    }
+    // jusText raises on an empty document; so does justext under on_error=fail.
+    let err = ctx
+        .sql("SELECT justext(html, 'English', 'on_error=fail') FROM pages WHERE name = 'empty'")
+        .await
+        .unwrap()
+        .collect()
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("justext: document is empty"), "{err}");
+    // Raising the limit processes the page.
+    let batches = ctx
+        .sql(
+            "SELECT length(boilerpipe(html, 'keep_everything', 'max_bytes=0, on_error=fail')) \
+              FROM pages WHERE name = '50 MB of text in one element'",
+        )
+        .await
+        .unwrap()
+        .collect()
+        .await
+        .unwrap();
+    let length = cast(batches[0].column(0), &DataType::Int64).unwrap();
+    let length = length
+        .as_primitive::<datafusion::arrow::datatypes::Int64Type>()
+        .value(0);
+    assert!(length > 50 << 20, "{length}");
+}
+
+#[tokio::test]
+async fn limits_are_options_of_every_page_function() {
+    let ctx = context(&pages(1_000));
+    let small = "boilerpipe(html, 'keep_everything', 'max_bytes=100')";
+    let values = by_page(&ctx, small).await;
+    assert_eq!(values["empty"].as_deref(), Some(""));
+    assert_eq!(
+        values["a PNG image"], None,
+        "1 MiB / 1000 is over 100 bytes"
+    );
+    // A shallower tree: the same text, in fewer elements (100 nested divs at this scale).
+    let path = "justext_paragraphs(html, 'English', 'max_depth={}')[1]['dom_path']";
+    let deep = by_page(&ctx, &path.replace("{}", "512")).await;
+    let shallow = by_page(&ctx, &path.replace("{}", "3")).await;
+    let page = "100,000 nested divs";
+    // A fragment: jusText (through lxml) wraps it in one more div.
+    assert_eq!(deep[page], Some(format!("div{}", ".div".repeat(100))));
+    assert_eq!(shallow[page].as_deref(), Some("div.div"));
+    let text = "justext_paragraphs(html, 'English', 'max_depth=3')[1]['text']";
+    assert_eq!(
+        by_page(&ctx, text).await[page].as_deref(),
+        Some("deep text")
+    );
+    for (call, message) in [
+        (
+            "boilerpipe(html, 'article', 'max_depth=0')",
+            "boilerpipe: invalid options (argument 3): option max_depth: '0' is not a whole number from 1 to 4294967295",
+        ),
+        (
+            "html_title(html, 'on_error=maybe')",
+            "html_title: invalid options (argument 2): option on_error: 'maybe' is not null or fail",
+        ),
+        (
+            "html_title(html, 'length_low=3')",
+            "html_title: invalid options (argument 2): unknown option 'length_low'; known: max_bytes, max_depth, max_attributes, on_error",
+        ),
+        (
+            "justext(html, 'English', 'max_bytes=-1')",
+            "justext: invalid options (argument 3): option max_bytes: '-1' is not a whole number of bytes >= 0 (0: no limit)",
+        ),
+        (
+            "justext(html, 'English', 'colour=red')",
+            "justext: invalid options (argument 3): unknown option 'colour'; known: length_low, length_high, stopwords_low, stopwords_high, max_link_density, max_heading_distance, no_headings, good_headings_stage, max_bytes, max_depth, max_attributes, on_error",
+        ),
+    ] {
+        let err = ctx
+            .sql(&format!("SELECT {call} FROM pages"))
+            .await
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains(message), "{call}: {err}");
+    }
+}
