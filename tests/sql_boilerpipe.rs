@@ -130,13 +130,20 @@ async fn an_unknown_extractor_is_a_planning_error_listing_the_names() {
         err.contains("boilerpipe: unknown extractor 'artcle' (argument 2); known: article, default, largest_content, canola, keep_everything, num_words_rules, article_sentences"),
         "{err}"
     );
+    // html_title takes no extractor: its second argument is the options.
     let err = context()
         .sql("SELECT html_title('<p>x</p>', 'article')")
         .await
         .unwrap_err()
         .strip_backtrace();
     assert!(
-        err.contains("html_title: takes 1 to 1 arguments, got 2"),
+        err.contains("html_title: invalid options (argument 2): 'article' is not of the form key=value"),
         "{err}"
     );
+    let err = context()
+        .sql("SELECT html_title('<p>x</p>', 'max_depth=9', 'article')")
+        .await
+        .unwrap_err()
+        .strip_backtrace();
+    assert!(err.contains("html_title: takes 1 to 2 arguments, got 3"), "{err}");
 }

@@ -14,9 +14,10 @@ fuzz_target!(|bytes: &[u8]| {
     };
     for params in [Params::default(), shallow] {
         if let Ok(paragraphs) = justext_bytes(bytes, english, &params) {
+            // Link density may exceed 1, as in jusText: link characters are counted before the
+            // paragraph's text is stripped (found by this target: `<a ...>\n\u{ffce}\x1e`).
             for p in &paragraphs {
-                assert!(p.link_density() <= 1.0 + 1e-9, "{p:?}");
-                assert!(!p.text.is_empty());
+                assert_eq!(p.length, p.text.chars().count(), "{p:?}");
             }
         }
     }
