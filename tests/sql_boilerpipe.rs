@@ -137,7 +137,9 @@ async fn an_unknown_extractor_is_a_planning_error_listing_the_names() {
         .unwrap_err()
         .strip_backtrace();
     assert!(
-        err.contains("html_title: invalid options (argument 2): 'article' is not of the form key=value"),
+        err.contains(
+            "html_title: invalid options (argument 2): 'article' is not of the form key=value"
+        ),
         "{err}"
     );
     let err = context()
@@ -145,5 +147,8 @@ async fn an_unknown_extractor_is_a_planning_error_listing_the_names() {
         .await
         .unwrap_err()
         .strip_backtrace();
-    assert!(err.contains("html_title: takes 1 to 2 arguments, got 3"), "{err}");
+    assert!(
+        err.contains("html_title: takes 1 to 2 arguments, got 3"),
+        "{err}"
+    );
 }

@@ -7,8 +7,14 @@ use datafusion_webtext::justext::decode_for_justext;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|bytes: &[u8]| {
-    let Ok(text) = decode_for_justext(bytes) else { return };
-    let shallow = Limits { max_bytes: 0, max_depth: 8, max_attributes: 3 };
+    let Ok(text) = decode_for_justext(bytes) else {
+        return;
+    };
+    let shallow = Limits {
+        max_bytes: 0,
+        max_depth: 8,
+        max_attributes: 3,
+    };
     for limits in [Limits::default(), shallow] {
         let page = Page::parse_with(&text, &limits);
         let document = TextDocument::of(&page);

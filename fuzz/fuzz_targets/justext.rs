@@ -9,7 +9,11 @@ use libfuzzer_sys::fuzz_target;
 fuzz_target!(|bytes: &[u8]| {
     let english = Stoplist::by_name("English").expect("bundled");
     let shallow = Params {
-        limits: Limits { max_bytes: 0, max_depth: 8, max_attributes: 3 },
+        limits: Limits {
+            max_bytes: 0,
+            max_depth: 8,
+            max_attributes: 3,
+        },
         ..Params::default()
     };
     for params in [Params::default(), shallow] {

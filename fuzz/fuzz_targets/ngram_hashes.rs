@@ -13,7 +13,9 @@ fuzz_target!(|input: (u8, bool, &str)| {
     let mut window = NgramWindow::new(n);
     let mut hashes = 0usize;
     let tokens = TokenOptions::default();
-    for_each_ngram_hash(text, &mut window, &tokens, per_line, &mut scratch, |_| hashes += 1);
+    for_each_ngram_hash(text, &mut window, &tokens, per_line, &mut scratch, |_| {
+        hashes += 1
+    });
     let mut count = 0usize;
     tokens.for_each_token_hash(text, &mut scratch, |_| count += 1);
     if !per_line {
@@ -22,13 +24,23 @@ fuzz_target!(|input: (u8, bool, &str)| {
     let mut hasher = ContentHasher::default();
     tokens.for_each_token_hash(text, &mut scratch, |t| hasher.push(t));
     let _ = hasher.finish();
-    let mut onion = Onion::new(OnionParams { n, ..OnionParams::default() }, TokenOptions::default());
+    let mut onion = Onion::new(
+        OnionParams {
+            n,
+            ..OnionParams::default()
+        },
+        TokenOptions::default(),
+    );
     let mut kept = Vec::new();
     // The same document twice: the second time every n-gram is a duplicate.
     for _ in 0..2 {
         kept.clear();
         onion.process(text, &mut kept);
-        let paragraphs = if text.is_empty() { 0 } else { text.split('\n').count() };
+        let paragraphs = if text.is_empty() {
+            0
+        } else {
+            text.split('\n').count()
+        };
         assert_eq!(kept.len(), paragraphs);
     }
 });

@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 
+use arbitrary::Arbitrary;
 use datafusion::arrow::array::{
     ArrayRef, BinaryArray, BinaryViewArray, DictionaryArray, LargeBinaryArray, LargeStringArray,
     StringArray, StringViewArray,
@@ -12,7 +13,6 @@ use datafusion::arrow::datatypes::{Field, Int32Type};
 use datafusion::common::ScalarValue;
 use datafusion::config::ConfigOptions;
 use datafusion::logical_expr::{ColumnarValue, ScalarFunctionArgs};
-use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
 
 #[derive(Debug, Arbitrary)]
@@ -27,7 +27,10 @@ fn column(kind: u8, rows: &[Option<Vec<u8>>]) -> ArrayRef {
     let bytes: Vec<Option<&[u8]>> = rows.iter().map(|r| r.as_deref()).collect();
     let texts: Vec<Option<String>> = rows
         .iter()
-        .map(|r| r.as_deref().map(|b| String::from_utf8_lossy(b).into_owned()))
+        .map(|r| {
+            r.as_deref()
+                .map(|b| String::from_utf8_lossy(b).into_owned())
+        })
         .collect();
     let texts: Vec<Option<&str>> = texts.iter().map(|t| t.as_deref()).collect();
     match kind % 7 {
@@ -72,8 +75,12 @@ fuzz_target!(|input: Input| {
         }
     }
     // A bad argument is a planning error, never a panic.
-    let Ok(types) = udf.coerce_types(&types) else { return };
-    let Ok(return_type) = udf.return_type(&types) else { return };
+    let Ok(types) = udf.coerce_types(&types) else {
+        return;
+    };
+    let Ok(return_type) = udf.return_type(&types) else {
+        return;
+    };
     let arg_fields = types
         .iter()
         .map(|t| Arc::new(Field::new("a", t.clone(), true)))
