@@ -21,6 +21,7 @@ pub mod boilerpipe;
 pub mod dedup;
 pub mod html;
 pub mod justext;
+mod options;
 pub mod stoplists;
 pub mod udf;
 mod unicode;

@@ -183,6 +183,12 @@ async fn what_survives_hostile_pages_is_the_text_a_reader_sees() {
     assert_eq!(paragraphs["100,000 paragraphs"].as_deref(), Some("100000"));
 }
 
+/// The error a query that plans fails with when it runs.
+async fn execution_error(ctx: &SessionContext, sql: &str) -> String {
+    let frame = ctx.sql(sql).await.unwrap_or_else(|e| panic!("{sql}: {e}"));
+    frame.collect().await.unwrap_err().to_string()
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn on_error_fail_stops_the_query_with_the_reason() {
     let pages = pages(1);
@@ -193,14 +199,7 @@ async fn on_error_fail_stops_the_query_with_the_reason() {
         "html_title(html, 'on_error=fail')",
     ] {
         let sql = format!("SELECT {call} FROM pages WHERE name = '50 MB of text in one element'");
-        let err = ctx
-            .sql(&sql)
-            .await
-            .unwrap()
-            .collect()
-            .await
-            .unwrap_err()
-            .to_string();
+        let err = execution_error(&ctx, &sql).await;
         let function = call.split('(').next().unwrap();
         assert!(
             err.contains(&format!("{function}: the page has"))
@@ -209,14 +208,11 @@ async fn on_error_fail_stops_the_query_with_the_reason() {
         );
     }
     // jusText raises on an empty document; so does justext under on_error=fail.
-    let err = ctx
-        .sql("SELECT justext(html, 'English', 'on_error=fail') FROM pages WHERE name = 'empty'")
-        .await
-        .unwrap()
-        .collect()
-        .await
-        .unwrap_err()
-        .to_string();
+    let err = execution_error(
+        &ctx,
+        "SELECT justext(html, 'English', 'on_error=fail') FROM pages WHERE name = 'empty'",
+    )
+    .await;
     assert!(err.contains("justext: document is empty"), "{err}");
     // Raising the limit processes the page.
     let batches = ctx

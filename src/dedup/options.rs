@@ -62,11 +62,9 @@ impl DedupOptions {
     /// is ignored; keys are case-insensitive; an empty string changes nothing).
     pub fn parse(options: &str, allowed: &[&str]) -> Result<Self, DedupOptionsError> {
         let mut out = DedupOptions::default();
-        for item in options.split(',').map(str::trim).filter(|s| !s.is_empty()) {
-            let (key, value) = item
-                .split_once('=')
-                .ok_or_else(|| DedupOptionsError::NotKeyValue(item.to_owned()))?;
-            let (key, value) = (key.trim().to_ascii_lowercase(), value.trim());
+        for item in crate::options::key_values(options) {
+            let (key, value) =
+                item.map_err(|item| DedupOptionsError::NotKeyValue(item.to_owned()))?;
             if !allowed.contains(&key.as_str()) {
                 return Err(DedupOptionsError::UnknownKey {
                     key,

@@ -62,11 +62,8 @@ fn parse_bool(key: &str, value: &str) -> Result<bool, OptionsError> {
 impl Params {
     /// Applies `'key=value, ...'` (whitespace around keys and values ignored; empty string = no change).
     pub fn with_options(mut self, options: &str) -> Result<Params, OptionsError> {
-        for item in options.split(',').map(str::trim).filter(|s| !s.is_empty()) {
-            let (key, value) = item
-                .split_once('=')
-                .ok_or_else(|| OptionsError::NotKeyValue(item.to_owned()))?;
-            let (key, value) = (key.trim().to_ascii_lowercase(), value.trim());
+        for item in crate::options::key_values(options) {
+            let (key, value) = item.map_err(|item| OptionsError::NotKeyValue(item.to_owned()))?;
             match key.as_str() {
                 "length_low" => self.length_low = parse_count(&key, value)?,
                 "length_high" => self.length_high = parse_count(&key, value)?,

@@ -79,17 +79,10 @@ fn panic_message(panic: &(dyn std::any::Any + Send)) -> &str {
     }
 }
 
-/// The options items of `'key=value, ...'`, with keys lower-cased and both sides trimmed.
+/// The items of `'key=value, ...'`, an item without `=` as the error message.
 fn option_items(options: &str) -> impl Iterator<Item = Result<(String, &str), String>> {
-    options
-        .split(',')
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-        .map(|item| {
-            item.split_once('=')
-                .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim()))
-                .ok_or_else(|| format!("'{item}' is not of the form key=value"))
-        })
+    crate::options::key_values(options)
+        .map(|item| item.map_err(|item| format!("'{item}' is not of the form key=value")))
 }
 
 impl RowPolicy {
