@@ -141,6 +141,13 @@ fn scan_tag(bytes: &[u8], mut i: usize, max: usize) -> (usize, Option<usize>) {
                 AttributeName
             }
         };
+        if let Quoted(q) = state {
+            // A value's bytes cannot change the state: jump to its closing quote.
+            match memchr::memchr(q, &bytes[i + 1..]) {
+                Some(offset) => i += offset,
+                None => return (bytes.len(), cut),
+            }
+        }
         i += 1;
     }
     (bytes.len(), cut)
@@ -199,7 +206,13 @@ pub fn cap_attributes(html: &str, max: usize) -> Cow<'_, str> {
             .iter()
             .position(|&b| is_space(b) || b == b'/' || b == b'>')
             .map_or(bytes.len(), |n| name_start + n);
-        let (end, cut) = scan_tag(bytes, name_end, max);
+        // Most tags end before any quote and are shorter than `max` bytes: each attribute takes
+        // at least one byte, so they cannot have too many and need no state machine.
+        let after_name = &bytes[name_end..];
+        let (end, cut) = match memchr::memchr3(b'>', b'"', b'\'', after_name) {
+            Some(k) if after_name[k] == b'>' && k <= max => (name_end + k, None),
+            _ => scan_tag(bytes, name_end, max),
+        };
         if let Some(cut) = cut {
             cuts.push((cut, end));
         }
