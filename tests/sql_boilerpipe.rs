@@ -127,7 +127,7 @@ async fn an_unknown_extractor_is_a_planning_error_listing_the_names() {
         .unwrap_err()
         .strip_backtrace();
     assert!(
-        err.contains("boilerpipe: unknown extractor 'artcle' (argument 2); known: article, default, largest_content, canola, keep_everything, num_words_rules, article_sentences"),
+        err.contains("boilerpipe: unknown extractor 'artcle' (argument 2); known: article, default, largest_content, canola, keep_everything, num_words_rules, article_sentences, article_head"),
         "{err}"
     );
     // html_title takes no extractor: its second argument is the options.
@@ -151,4 +151,24 @@ async fn an_unknown_extractor_is_a_planning_error_listing_the_names() {
         err.contains("html_title: takes 1 to 2 arguments, got 3"),
         "{err}"
     );
+}
+
+#[tokio::test]
+async fn the_head_article_extractor_drops_a_trailing_heading() {
+    // Blocks: a 40-word paragraph and an <h2> after it. Both pass NumWordsRulesClassifier (the
+    // heading follows a block of more than 4 words); 1.2.0's ArticleExtractor then fuses the
+    // heading into the paragraph, the head's TrailingHeadlineToBoilerplateFilter first makes it
+    // boilerplate.
+    let words = "word ".repeat(40);
+    let html = format!("<html><body><p>{words}</p><h2>Related stories</h2></body></html>");
+    let ctx = context();
+    let article = strings(&ctx, &format!("SELECT boilerpipe('{html}', 'article')")).await;
+    let head = strings(
+        &ctx,
+        &format!("SELECT boilerpipe('{html}', 'Article_Head')"),
+    )
+    .await;
+    let paragraph = words.trim_end();
+    assert_eq!(article, [Some(format!("{paragraph}\nRelated stories\n"))]);
+    assert_eq!(head, [Some(format!("{paragraph}\n"))]);
 }

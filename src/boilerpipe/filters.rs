@@ -2,7 +2,7 @@
 //! Java's `float`, compared with the `double` literals of the original.
 
 use super::segment::{java_trim, utf16_len};
-use super::{Label, TextBlock};
+use super::{Label, TextBlock, Version};
 
 /// Classifies every block from its neighbours' features (`EMPTY_START` at both edges).
 fn classify_with_neighbours(
@@ -137,9 +137,22 @@ pub fn block_proximity_fusion(
 
 /// `TerminatingBlocksFinder`: labels short blocks that typically end an article's text.
 pub fn terminating_blocks_finder(blocks: &mut [TextBlock]) {
+    find_terminating_blocks(blocks, Version::Release1_2_0);
+}
+
+/// The head's `TerminatingBlocksFinder`: also a block that is only the link "Comment".
+pub fn terminating_blocks_finder_head(blocks: &mut [TextBlock]) {
+    find_terminating_blocks(blocks, Version::Head);
+}
+
+fn find_terminating_blocks(blocks: &mut [TextBlock], version: Version) {
     for b in blocks.iter_mut().filter(|b| b.num_words < 15) {
         let t = java_trim(&b.text);
         if utf16_len(t) < 8 {
+            // The head's extra rule is the `else` of the length test ("Comment" has 7 chars).
+            if version == Version::Head && b.link_density == 1.0 && t == "Comment" {
+                b.add_label(Label::IndicatesEndOfText);
+            }
             continue;
         }
         let lc = t.to_lowercase();
@@ -253,6 +266,130 @@ pub fn document_title_match_classifier(blocks: &mut [TextBlock], title: Option<&
     }
 }
 
+/// The head's `DocumentTitleMatchClassifier`: titles and blocks compared after normalising
+/// (NBSP to space, `'` removed, trimmed, lower case), more title parts as candidates, and only the
+/// first matching block labelled TITLE.
+pub fn document_title_match_classifier_head(blocks: &mut [TextBlock], title: Option<&str>) {
+    let Some(title) = title.map(normalise_for_title).filter(|t| !t.is_empty()) else {
+        return;
+    };
+    let candidates = head_title_candidates(&title);
+    for b in blocks.iter_mut() {
+        let text = normalise_for_title(&b.text);
+        let unpunctuated: String = text
+            .chars()
+            .filter(|c| !matches!(c, '?' | '!' | '.' | '-' | ':'))
+            .collect();
+        if candidates.contains(&text) || candidates.iter().any(|c| c == java_trim(&unpunctuated)) {
+            b.add_label(Label::Title);
+            break;
+        }
+    }
+}
+
+/// NBSP to space, `'` removed, Java `trim()`, lower case.
+fn normalise_for_title(s: &str) -> String {
+    let s = s.replace('\u{a0}', " ").replace('\'', "");
+    java_trim(&s).to_lowercase()
+}
+
+/// The head's candidate titles of a normalised title.
+fn head_title_candidates(title: &str) -> Vec<String> {
+    let mut candidates = vec![title.to_owned()];
+    for separators in [
+        &['|', '»', '-'][..],
+        &['|', '»', ':'][..],
+        &['|', '»', ':', '(', ')'][..],
+        &['|', '»', ':', '(', ')', '-'][..],
+        &['|', '»', ',', ':', '(', ')', '-'][..],
+        &['|', '»', ',', ':', '(', ')', '-', '\u{a0}'][..],
+    ] {
+        candidates.extend(longest_part_head(title, separators));
+    }
+    for separator in ['|', '-'] {
+        let parts = split_spaced(title, separator);
+        if parts.len() > 1 {
+            candidates.extend(
+                parts
+                    .into_iter()
+                    .filter(|p| !p.contains(".com") && java_word_count(p) >= 4)
+                    .map(str::to_owned),
+            );
+        }
+    }
+    // `replaceFirst(" - [^\-]+$", "")` and `replaceFirst("^[^\-]+ - ", "")`.
+    candidates.push(match title.rfind(" - ") {
+        Some(i) if i + 3 < title.len() && !title[i + 3..].contains('-') => title[..i].to_owned(),
+        _ => title.to_owned(),
+    });
+    let bytes = title.as_bytes();
+    candidates.push(match title.find('-') {
+        Some(i) if i >= 2 && bytes[i - 1] == b' ' && bytes.get(i + 1) == Some(&b' ') => {
+            title[i + 2..].to_owned()
+        }
+        _ => title.to_owned(),
+    });
+    candidates
+}
+
+/// Java `split("[ ]+[S][ ]+")`: the separator needs at least one space on each side.
+fn split_spaced(s: &str, separator: char) -> Vec<&str> {
+    let bytes = s.as_bytes();
+    let mut parts = Vec::new();
+    let (mut part_start, mut search) = (0, 0);
+    while let Some(found) = s[search..].find(separator).map(|i| search + i) {
+        let mut start = found;
+        while start > part_start && bytes[start - 1] == b' ' {
+            start -= 1;
+        }
+        let mut end = found + separator.len_utf8();
+        while end < s.len() && bytes[end] == b' ' {
+            end += 1;
+        }
+        if start < found && end > found + separator.len_utf8() {
+            parts.push(&s[part_start..start]);
+            part_start = end;
+        }
+        search = found + separator.len_utf8();
+    }
+    parts.push(&s[part_start..]);
+    while parts.len() > 1 && parts.last().is_some_and(|p| p.is_empty()) {
+        parts.pop();
+    }
+    parts
+}
+
+/// `p.split("[\b ]+").length` with Java's `\b` in a string literal (a backspace): the number of
+/// parts between runs of spaces and backspaces, a leading empty part included, trailing ones not.
+fn java_word_count(p: &str) -> usize {
+    let is_separator = |c: char| c == ' ' || c == '\u{8}';
+    let words = p.split(is_separator).filter(|w| !w.is_empty()).count();
+    match (p.is_empty(), words) {
+        (true, _) => 1,
+        (false, 0) => 0,
+        _ => words + usize::from(p.starts_with(is_separator)),
+    }
+}
+
+/// The head's `getLongestPart`: a part wins with more words or a longer text than the best so far.
+fn longest_part_head(title: &str, separators: &[char]) -> Option<String> {
+    let parts = split_on_separators(title, separators);
+    if parts.len() == 1 {
+        return None;
+    }
+    let (mut best, mut best_words) = ("", 0);
+    for p in parts {
+        if p.contains(".com") {
+            continue;
+        }
+        let words = java_word_count(p);
+        if words > best_words || utf16_len(p) > utf16_len(best) {
+            (best, best_words) = (p, words);
+        }
+    }
+    (!best.is_empty()).then(|| java_trim(best).to_owned())
+}
+
 /// `IgnoreBlocksAfterContentFilter(min_words)`: after an end-of-text marker that follows at least
 /// `min_words` words of full text, nothing is content.
 pub fn ignore_blocks_after_content(blocks: &mut [TextBlock], min_words: u32) {
@@ -271,9 +408,32 @@ pub fn ignore_blocks_after_content(blocks: &mut [TextBlock], min_words: u32) {
     }
 }
 
-/// `KeepLargestBlockFilter` (without expansion): only the content block with the most words stays
-/// content; every other block is labelled MIGHT_BE_CONTENT.
-pub fn keep_largest_block(blocks: &mut [TextBlock]) {
+/// How `KeepLargestBlockFilter` is configured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct KeepLargest {
+    /// The head labels the largest block VERY_LIKELY_CONTENT.
+    pub label_very_likely: bool,
+    /// With `Some(min_words)`, blocks around the largest one at its tag level (up to the first
+    /// shallower block on each side) with at least `min_words` words become content too.
+    pub expand_min_words: Option<u32>,
+}
+
+impl KeepLargest {
+    /// 1.2.0's `INSTANCE`.
+    pub const RELEASE_1_2_0: KeepLargest = KeepLargest {
+        label_very_likely: false,
+        expand_min_words: None,
+    };
+    /// The head's `INSTANCE_EXPAND_TO_SAME_TAGLEVEL_MIN_WORDS`.
+    pub const HEAD_EXPAND_TO_SAME_TAG_LEVEL: KeepLargest = KeepLargest {
+        label_very_likely: true,
+        expand_min_words: Some(150),
+    };
+}
+
+/// `KeepLargestBlockFilter`: only the first content block with the most words stays content;
+/// every other block is labelled MIGHT_BE_CONTENT.
+pub fn keep_largest_block(blocks: &mut [TextBlock], config: KeepLargest) {
     if blocks.len() < 2 {
         return;
     }
@@ -288,9 +448,75 @@ pub fn keep_largest_block(blocks: &mut [TextBlock]) {
     for (i, b) in blocks.iter_mut().enumerate() {
         if Some(i) == largest {
             b.is_content = true;
+            if config.label_very_likely {
+                b.add_label(Label::VeryLikelyContent);
+            }
         } else {
             b.is_content = false;
             b.add_label(Label::MightBeContent);
+        }
+    }
+    if let (Some(min_words), Some(n)) = (config.expand_min_words, largest) {
+        let level = blocks[n].tag_level;
+        let (before, after) = blocks.split_at_mut(n);
+        let same_level = |b: &&mut TextBlock| b.tag_level >= level;
+        for b in before
+            .iter_mut()
+            .rev()
+            .take_while(same_level)
+            .chain(after.iter_mut().take_while(same_level))
+        {
+            if b.tag_level == level && b.num_words >= min_words {
+                b.is_content = true;
+            }
+        }
+    }
+}
+
+/// The head's `TrailingHeadlineToBoilerplateFilter`: content headings after the last other
+/// content block are not content.
+pub fn trailing_headline_to_boilerplate(blocks: &mut [TextBlock]) {
+    for b in blocks.iter_mut().rev().filter(|b| b.is_content) {
+        if !b.has_label(Label::Heading) {
+            break;
+        }
+        b.is_content = false;
+    }
+}
+
+/// The head's `LargeBlockSameTagLevelToContentFilter`: blocks of at least 100 words at the tag
+/// level of the first very likely content block become content.
+pub fn large_block_same_tag_level_to_content(blocks: &mut [TextBlock]) {
+    let Some(level) = blocks
+        .iter()
+        .find(|b| b.is_content && b.has_label(Label::VeryLikelyContent))
+        .map(|b| b.tag_level)
+        .filter(|l| *l != -1)
+    else {
+        return;
+    };
+    for b in blocks.iter_mut().filter(|b| !b.is_content) {
+        if b.num_words >= 100 && b.tag_level == level {
+            b.is_content = true;
+        }
+    }
+}
+
+/// The head's `ListAtEndFilter`: list items nested below very likely content, link-free and
+/// labelled MIGHT_BE_CONTENT, become content.
+pub fn list_at_end(blocks: &mut [TextBlock]) {
+    let mut level = i32::MAX;
+    for b in blocks.iter_mut() {
+        if b.is_content && b.has_label(Label::VeryLikelyContent) {
+            level = b.tag_level;
+        } else if b.tag_level > level
+            && b.has_label(Label::MightBeContent)
+            && b.has_label(Label::Li)
+            && b.link_density == 0.0
+        {
+            b.is_content = true;
+        } else {
+            level = i32::MAX;
         }
     }
 }
@@ -479,5 +705,144 @@ mod tests {
         blocks.iter_mut().for_each(|b| b.is_content = true);
         min_clause_words(&mut blocks, 5, false);
         assert_eq!((blocks[0].is_content, blocks[1].is_content), (true, false));
+    }
+
+    fn titled(blocks: &[TextBlock]) -> Vec<bool> {
+        blocks.iter().map(|b| b.has_label(Label::Title)).collect()
+    }
+
+    #[test]
+    fn java_counts_of_words_split_on_spaces_and_backspaces() {
+        assert_eq!(java_word_count(""), 1);
+        assert_eq!(java_word_count("a  b"), 2);
+        assert_eq!(java_word_count(" a b"), 3);
+        assert_eq!(java_word_count("a\u{8}b "), 2);
+        assert_eq!(java_word_count("  "), 0);
+    }
+
+    #[test]
+    fn head_title_matching_normalises_and_labels_only_the_first_match() {
+        // 1.2.0 would label both exact copies of "Big Storm Hits Town" and neither of the others.
+        let mut blocks = vec![
+            block("Big Storm Hits Town!", 4, 0),
+            block("Big Storm Hits Town", 4, 0),
+        ];
+        let title = Some("Breaking: Big Storm Hits Town - Daily News");
+        document_title_match_classifier_head(&mut blocks, title);
+        assert_eq!(titled(&blocks), [true, false]);
+        // The longest part of "[ ]*[|»:()-][ ]*" is "big storm hits town"; the candidates are
+        // lower case, the blocks compared in lower case, without "'" and NBSP as a space.
+        let mut blocks = vec![block("Don't\u{a0}PANIC", 2, 0)];
+        document_title_match_classifier_head(&mut blocks, Some("Dont Panic"));
+        assert_eq!(titled(&blocks), [true]);
+    }
+
+    #[test]
+    fn head_title_candidates_include_parts_of_four_words_and_the_dash_cuts() {
+        let candidates = head_title_candidates("a b c d | e f g h i");
+        // "a b c d" is not the longest part; addPotentialTitles adds it for its four words.
+        assert!(candidates.iter().any(|c| c == "a b c d"));
+        let candidates = head_title_candidates("alpha beta - gamma delta - site");
+        // replaceFirst(" - [^\\-]+$", "") and replaceFirst("^[^\\-]+ - ", "").
+        assert!(candidates.iter().any(|c| c == "alpha beta - gamma delta"));
+        assert!(candidates.iter().any(|c| c == "gamma delta - site"));
+        let mut blocks = vec![block("Gamma Delta - Site", 3, 0)];
+        document_title_match_classifier(&mut blocks, Some("Alpha Beta - Gamma Delta - Site"));
+        assert_eq!(titled(&blocks), [false]);
+    }
+
+    #[test]
+    fn java_split_on_a_spaced_separator() {
+        assert_eq!(split_spaced("a | b |c", '|'), ["a", "b |c"]);
+        assert_eq!(split_spaced("a | | b", '|'), ["a", "| b"]);
+        assert_eq!(split_spaced("no separator", '|'), ["no separator"]);
+    }
+
+    #[test]
+    fn head_ends_text_at_a_comment_link() {
+        let mut blocks = vec![block("Comment", 1, 1), block("Comment", 1, 0)];
+        terminating_blocks_finder_head(&mut blocks);
+        let ends: Vec<bool> = blocks
+            .iter()
+            .map(|b| b.has_label(Label::IndicatesEndOfText))
+            .collect();
+        assert_eq!(ends, [true, false]);
+        let mut release = vec![block("Comment", 1, 1)];
+        terminating_blocks_finder(&mut release);
+        assert!(!release[0].has_label(Label::IndicatesEndOfText));
+    }
+
+    fn leveled(level: i32, words: u32, content: bool) -> TextBlock {
+        let mut b = block("x", words, 0);
+        b.tag_level = level;
+        b.is_content = content;
+        b
+    }
+
+    fn contents(blocks: &[TextBlock]) -> Vec<bool> {
+        blocks.iter().map(|b| b.is_content).collect()
+    }
+
+    #[test]
+    fn head_keeps_the_largest_block_and_blocks_of_150_words_at_its_level() {
+        let mut blocks = vec![
+            leveled(3, 200, false),
+            leveled(3, 10, false),
+            leveled(3, 300, true),
+            leveled(4, 200, false),
+            leveled(3, 160, false),
+            leveled(2, 500, false),
+            leveled(3, 400, false),
+        ];
+        keep_largest_block(&mut blocks, KeepLargest::HEAD_EXPAND_TO_SAME_TAG_LEVEL);
+        // Backwards from the largest: 10 words too few, 200 kept. Forwards: the deeper block is
+        // passed over, 160 kept, the shallower block stops the walk before the last.
+        assert_eq!(
+            contents(&blocks),
+            [true, false, true, false, true, false, false]
+        );
+        assert!(blocks[2].has_label(Label::VeryLikelyContent));
+        assert!(blocks[0].has_label(Label::MightBeContent));
+    }
+
+    #[test]
+    fn head_drops_trailing_headings_and_revives_lists_and_large_blocks() {
+        let heading = |content| {
+            let mut b = leveled(3, 3, content);
+            b.add_label(Label::Heading);
+            b
+        };
+        let mut blocks = vec![
+            leveled(3, 9, true),
+            heading(true),
+            leveled(3, 9, false),
+            heading(true),
+        ];
+        trailing_headline_to_boilerplate(&mut blocks);
+        assert_eq!(contents(&blocks), [true, false, false, false]);
+
+        let item = |level, linked| {
+            let mut b = leveled(level, 4, false);
+            b.num_words_in_anchor_text = linked;
+            b.init_densities();
+            b.add_label(Label::MightBeContent);
+            b.add_label(Label::Li);
+            b
+        };
+        let mut main = leveled(5, 300, true);
+        main.add_label(Label::VeryLikelyContent);
+        let mut blocks = vec![main.clone(), item(7, 0), item(6, 2), item(7, 0)];
+        list_at_end(&mut blocks);
+        // The linked item breaks the run: the next item is no longer after the content.
+        assert_eq!(contents(&blocks), [true, true, false, false]);
+
+        let mut blocks = vec![
+            leveled(5, 120, false),
+            main,
+            leveled(5, 99, false),
+            leveled(6, 200, false),
+        ];
+        large_block_same_tag_level_to_content(&mut blocks);
+        assert_eq!(contents(&blocks), [true, true, false, false]);
     }
 }

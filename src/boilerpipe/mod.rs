@@ -5,16 +5,25 @@
 pub mod filters;
 pub mod segment;
 
+pub use segment::Version;
+
 use std::fmt;
 
 use crate::html::dom::Page;
 
-/// A block label (1.2.0's `DefaultLabels`).
+/// A block label (`DefaultLabels`: the first three are the ones 1.2.0's extractors set, the
+/// others the repository head's).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Label {
     Title,
     IndicatesEndOfText,
     MightBeContent,
+    VeryLikelyContent,
+    Li,
+    Heading,
+    H1,
+    H2,
+    H3,
 }
 
 impl Label {
@@ -23,6 +32,12 @@ impl Label {
             Label::Title => "de.l3s.boilerpipe/TITLE",
             Label::IndicatesEndOfText => "de.l3s.boilerpipe/INDICATES_END_OF_TEXT",
             Label::MightBeContent => "de.l3s.boilerpipe/MIGHT_BE_CONTENT",
+            Label::VeryLikelyContent => "de.l3s.boilerpipe/VERY_LIKELY_CONTENT",
+            Label::Li => "de.l3s.boilerpipe/LI",
+            Label::Heading => "de.l3s.boilerpipe/HEADING",
+            Label::H1 => "de.l3s.boilerpipe/H1",
+            Label::H2 => "de.l3s.boilerpipe/H2",
+            Label::H3 => "de.l3s.boilerpipe/H3",
         }
     }
 }
@@ -125,9 +140,14 @@ pub struct TextDocument {
 }
 
 impl TextDocument {
-    /// The blocks of a parsed page.
+    /// The blocks of a parsed page, as 1.2.0 segments it.
     pub fn of(page: &Page) -> Self {
-        let (blocks, title) = segment::segment(page);
+        Self::segmented(page, Version::Release1_2_0)
+    }
+
+    /// The blocks of a parsed page with the given version's tag actions.
+    pub fn segmented(page: &Page, version: Version) -> Self {
+        let (blocks, title) = segment::segment(page, version);
         TextDocument { title, blocks }
     }
 
@@ -157,10 +177,13 @@ pub enum Extractor {
     KeepEverything,
     NumWordsRules,
     ArticleSentences,
+    /// The ArticleExtractor of boilerpipe's repository head (2c78035, 2015; never released).
+    ArticleHead,
 }
 
 impl Extractor {
-    pub const ALL: [Extractor; 7] = [
+    /// The extractors of the 1.2.0 release (the ones the oracle holds).
+    pub const RELEASE_1_2_0: [Extractor; 7] = [
         Extractor::Article,
         Extractor::Default,
         Extractor::LargestContent,
@@ -169,6 +192,25 @@ impl Extractor {
         Extractor::NumWordsRules,
         Extractor::ArticleSentences,
     ];
+
+    pub const ALL: [Extractor; 8] = [
+        Extractor::Article,
+        Extractor::Default,
+        Extractor::LargestContent,
+        Extractor::Canola,
+        Extractor::KeepEverything,
+        Extractor::NumWordsRules,
+        Extractor::ArticleSentences,
+        Extractor::ArticleHead,
+    ];
+
+    /// The tag actions the extractor's version segments pages with.
+    pub fn version(self) -> Version {
+        match self {
+            Extractor::ArticleHead => Version::Head,
+            _ => Version::Release1_2_0,
+        }
+    }
 
     /// The SQL name.
     pub fn name(self) -> &'static str {
@@ -180,6 +222,7 @@ impl Extractor {
             Extractor::KeepEverything => "keep_everything",
             Extractor::NumWordsRules => "num_words_rules",
             Extractor::ArticleSentences => "article_sentences",
+            Extractor::ArticleHead => "article_head",
         }
     }
 
@@ -201,6 +244,7 @@ impl Extractor {
                 density_rules_classifier(blocks);
             }
             Extractor::Article => article(blocks, doc.title.as_deref()),
+            Extractor::ArticleHead => article_head(blocks, doc.title.as_deref()),
             Extractor::ArticleSentences => {
                 article(blocks, doc.title.as_deref());
                 split_paragraph_blocks(blocks);
@@ -209,7 +253,7 @@ impl Extractor {
             Extractor::LargestContent => {
                 num_words_rules_classifier(blocks);
                 block_proximity_fusion(blocks, 1, false, false);
-                keep_largest_block(blocks);
+                keep_largest_block(blocks, KeepLargest::RELEASE_1_2_0);
             }
             Extractor::Canola => canola_classifier(blocks),
             Extractor::KeepEverything => blocks.iter_mut().for_each(|b| b.is_content = true),
@@ -227,13 +271,30 @@ fn article(blocks: &mut Vec<TextBlock>, title: Option<&str>) {
     block_proximity_fusion(blocks, 1, false, false);
     blocks.retain(|b| b.is_content);
     block_proximity_fusion(blocks, 1, true, false);
-    keep_largest_block(blocks);
+    keep_largest_block(blocks, KeepLargest::RELEASE_1_2_0);
     expand_title_to_content(blocks);
+}
+
+/// The head's ArticleExtractor (spec, appendix A).
+fn article_head(blocks: &mut Vec<TextBlock>, title: Option<&str>) {
+    use filters::*;
+    terminating_blocks_finder_head(blocks);
+    document_title_match_classifier_head(blocks, title);
+    num_words_rules_classifier(blocks);
+    ignore_blocks_after_content(blocks, 60);
+    trailing_headline_to_boilerplate(blocks);
+    block_proximity_fusion(blocks, 1, false, false);
+    blocks.retain(|b| b.is_content || b.has_label(Label::Title));
+    block_proximity_fusion(blocks, 1, true, true);
+    keep_largest_block(blocks, KeepLargest::HEAD_EXPAND_TO_SAME_TAG_LEVEL);
+    expand_title_to_content(blocks);
+    large_block_same_tag_level_to_content(blocks);
+    list_at_end(blocks);
 }
 
 /// The text an extractor keeps from a parsed page (content blocks, each followed by `'\n'`).
 pub fn extract(page: &Page, extractor: Extractor) -> String {
-    let mut doc = TextDocument::of(page);
+    let mut doc = TextDocument::segmented(page, extractor.version());
     extractor.process(&mut doc);
     doc.content()
 }

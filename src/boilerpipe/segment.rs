@@ -4,13 +4,24 @@
 
 use html5ever::local_name;
 
-use super::TextBlock;
+use super::{Label, TextBlock};
 use crate::html::dom::{DOCUMENT, NodeId, NodeKind, Page};
 use crate::unicode::{LETTER_OR_DIGIT, LETTER_OR_NUMBER, NON_SPACING_MARK};
 
 const ANCHOR_START: &str = "$\u{E00A}<";
 const ANCHOR_END: &str = ">\u{E00A}$";
 const MAX_LINE_LENGTH: i64 = 80;
+
+/// The boilerpipe version whose tag actions (and, in [`super::filters`], filters) apply.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub enum Version {
+    /// 1.2.0's `DefaultTagActionMap`: no tag labels its blocks.
+    #[default]
+    Release1_2_0,
+    /// The repository head's map: `LI` labels its blocks LI, `H1`–`H3` their level and HEADING
+    /// (spec, appendix A).
+    Head,
+}
 
 /// What a tag does to the handler (1.2.0's `DefaultTagActionMap`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -25,9 +36,24 @@ enum TagAction {
     InlineWhitespace,
     /// Every other tag: flushes and changes the tag level.
     Unknown,
+    /// The head's `BlockTagLabelAction`: as `Unknown`, and every block flushed while the element
+    /// is open gets these labels.
+    BlockLabels(&'static [Label]),
 }
 
-fn action_of(name: &str) -> TagAction {
+fn action_of(name: &str, version: Version) -> TagAction {
+    if version == Version::Head {
+        let labels: &'static [Label] = match name {
+            "li" => &[Label::Li],
+            "h1" => &[Label::H1, Label::Heading],
+            "h2" => &[Label::H2, Label::Heading],
+            "h3" => &[Label::H3, Label::Heading],
+            _ => &[],
+        };
+        if !labels.is_empty() {
+            return TagAction::BlockLabels(labels);
+        }
+    }
     match name {
         "style" | "script" | "option" | "object" | "embed" | "applet" | "link" | "noscript" => {
             TagAction::Ignorable
@@ -88,12 +114,16 @@ struct Handler {
     last_start_tag: String,
     title: Option<String>,
     blocks: Vec<TextBlock>,
+    version: Version,
+    /// The labels of each open element (`labelStacks`), innermost last.
+    open_labels: Vec<&'static [Label]>,
 }
 
 impl Handler {
-    fn new() -> Self {
+    fn new(version: Version) -> Self {
         Handler {
             block_tag_level: -1,
+            version,
             ..Default::default()
         }
     }
@@ -132,7 +162,12 @@ impl Handler {
     }
 
     fn start_element(&mut self, name: &str) {
-        match action_of(name) {
+        let action = action_of(name, self.version);
+        self.open_labels.push(match action {
+            TagAction::BlockLabels(labels) => labels,
+            _ => &[],
+        });
+        match action {
             TagAction::Ignorable => {
                 self.tag_level += 1;
                 self.in_ignorable += 1;
@@ -149,7 +184,7 @@ impl Handler {
             }
             TagAction::InlineNoWhitespace => {}
             TagAction::InlineWhitespace => self.add_whitespace_if_necessary(),
-            TagAction::Unknown => {
+            TagAction::Unknown | TagAction::BlockLabels(_) => {
                 self.tag_level += 1;
                 self.flush = true;
             }
@@ -159,7 +194,7 @@ impl Handler {
     }
 
     fn end_element(&mut self, name: &str) {
-        let changes_level = match action_of(name) {
+        let changes_level = match action_of(name, self.version) {
             TagAction::Ignorable => {
                 self.in_ignorable -= 1;
                 self.flush = true;
@@ -179,7 +214,7 @@ impl Handler {
                 self.add_whitespace_if_necessary();
                 false
             }
-            TagAction::Unknown => {
+            TagAction::Unknown | TagAction::BlockLabels(_) => {
                 self.flush = true;
                 true
             }
@@ -191,6 +226,7 @@ impl Handler {
         if self.flush {
             self.flush_block();
         }
+        self.open_labels.pop();
     }
 
     fn characters(&mut self, chunk: &str) {
@@ -290,6 +326,9 @@ impl Handler {
         self.clear_buffers();
         block.tag_level = self.block_tag_level;
         self.block_tag_level = -1;
+        for label in self.open_labels.iter().copied().flatten() {
+            block.add_label(*label);
+        }
         self.blocks.push(block);
     }
 }
@@ -380,9 +419,9 @@ pub(crate) fn for_each_token<'a>(text: &'a str, mut f: impl FnMut(&'a str)) {
     }
 }
 
-/// The text blocks and title of a parsed page.
-pub fn segment(page: &Page) -> (Vec<TextBlock>, Option<String>) {
-    let mut handler = Handler::new();
+/// The text blocks and title of a parsed page, segmented with `version`'s tag actions.
+pub fn segment(page: &Page, version: Version) -> (Vec<TextBlock>, Option<String>) {
+    let mut handler = Handler::new(version);
     // Iterative walk (no recursion on deep pages): (node, entered).
     let mut stack: Vec<(NodeId, bool)> = vec![(DOCUMENT, false)];
     while let Some((id, entered)) = stack.pop() {
@@ -450,7 +489,7 @@ mod tests {
     }
 
     fn blocks_of(html: &str) -> (Vec<TextBlock>, Option<String>) {
-        segment(&Page::parse(html))
+        segment(&Page::parse(html), Version::Release1_2_0)
     }
 
     #[test]
@@ -494,5 +533,41 @@ mod tests {
         );
         let (blocks, _) = blocks_of(&deep);
         assert_eq!(blocks.len(), 1);
+    }
+
+    fn labels_of(html: &str) -> Vec<(String, Vec<Label>)> {
+        let (blocks, _) = segment(&Page::parse(html), Version::Head);
+        blocks.into_iter().map(|b| (b.text, b.labels)).collect()
+    }
+
+    #[test]
+    fn head_labels_blocks_inside_list_items_and_headings() {
+        let labels =
+            labels_of("<body><ul><li>one two</li></ul><h2>A head</h2><h4>h4</h4><p>text</p>");
+        let expected = [
+            ("one two", vec![Label::Li]),
+            ("A head", vec![Label::H2, Label::Heading]),
+            ("h4", vec![]),
+            ("text", vec![]),
+        ];
+        let expected: Vec<(String, Vec<Label>)> = expected
+            .into_iter()
+            .map(|(t, l)| (t.to_owned(), l))
+            .collect();
+        assert_eq!(labels, expected);
+        let (release, _) = segment(
+            &Page::parse("<body><ul><li>one two</li></ul>"),
+            Version::Release1_2_0,
+        );
+        assert!(release[0].labels.is_empty());
+    }
+
+    #[test]
+    fn head_labels_the_text_before_a_list_item_too() {
+        // A start tag only sets `flush`: "intro" is flushed at the item's first text, while the
+        // LI element is already open (spec §3).
+        let labels = labels_of("<body><div>intro<li>item</li></div>");
+        assert_eq!(labels[0], ("intro".to_owned(), vec![Label::Li]));
+        assert_eq!(labels[1], ("item".to_owned(), vec![Label::Li]));
     }
 }

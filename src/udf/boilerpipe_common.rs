@@ -25,7 +25,9 @@ pub(crate) fn options_argument() -> String {
 
 pub(crate) const EXTRACTOR_ARGUMENT: &str = "Constant: 'article' (default), 'default', \
      'largest_content', 'canola', 'keep_everything', 'num_words_rules' or 'article_sentences' \
-     (boilerpipe 1.2.0's ArticleExtractor, DefaultExtractor, ...; case-insensitive).";
+     (boilerpipe 1.2.0's ArticleExtractor, DefaultExtractor, ...), or 'article_head' (the \
+     ArticleExtractor of boilerpipe's unreleased repository head, 2015: list items and \
+     headings labelled, more title matching, same-level expansion); case-insensitive.";
 
 static EXTRACTOR_NAMES: LazyLock<String> = LazyLock::new(|| {
     Extractor::ALL
@@ -95,7 +97,8 @@ impl BoilerpipeConfig {
                         Page::parse_with(&decode_for_justext(b)?, &self.policy.limits)
                     }
                 };
-                let mut doc = TextDocument::of(&parsed);
+                let version = self.extractor.map(Extractor::version).unwrap_or_default();
+                let mut doc = TextDocument::segmented(&parsed, version);
                 if let Some(extractor) = self.extractor {
                     extractor.process(&mut doc);
                 }
