@@ -27,5 +27,6 @@ pub mod udf;
 mod unicode;
 
 pub use udf::{
-    all_aggregate, all_documented, all_scalar, all_window, configure, functions, register_all,
+    all_aggregate, all_documented, all_scalar, all_window, configure, functions, pages_parsed,
+    register_all,
 };

@@ -197,6 +197,21 @@ pub fn segment_html(html: &str, limits: &Limits) -> Result<Vec<Segment>, Justext
     segment_page(&page, html)
 }
 
+/// jusText over a page the caller parsed (within `params.limits`) from `decoded`: all
+/// paragraphs, good and bad, in document order.
+pub fn justext_parsed(
+    decoded: &str,
+    page: &Page,
+    stoplist: &Stoplist,
+    params: &Params,
+) -> Result<Vec<Paragraph>, JustextError> {
+    check_size(decoded.len(), &params.limits)?;
+    if root::is_empty_document(decoded) {
+        return Err(JustextError::EmptyDocument);
+    }
+    Ok(classify(segment_page(page, decoded)?, stoplist, params))
+}
+
 /// Segments a parsed page; `decoded` is the text it was parsed from (the root choice reads it).
 pub fn segment_page(page: &Page, decoded: &str) -> Result<Vec<Segment>, JustextError> {
     match root::choose_root(page, decoded) {

@@ -53,8 +53,9 @@ impl BoilerpipeKernel for ExtractedText {
 
     fn compute(pages: &dyn Array, config: &BoilerpipeConfig) -> Result<ArrayRef> {
         let mut out = StringBuilder::with_capacity(pages.len(), pages.get_buffer_memory_size() / 8);
+        let mut parses = config.shared_parses(pages);
         for_each_page(pages, |page| {
-            match config.document(Self::NAME, page)? {
+            match config.document(Self::NAME, page, &mut parses)? {
                 Some(doc) => {
                     let _ = doc.write_content(&mut out);
                     out.append_value("");

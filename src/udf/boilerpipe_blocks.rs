@@ -130,8 +130,9 @@ impl BoilerpipeKernel for BlockList {
     }
 
     fn compute(pages: &dyn Array, config: &BoilerpipeConfig) -> Result<ArrayRef> {
+        let mut parses = config.shared_parses(pages);
         struct_lists(pages, &FIELDS, Columns::default(), |page, columns| {
-            let Some(doc) = config.document(Self::NAME, page)? else {
+            let Some(doc) = config.document(Self::NAME, page, &mut parses)? else {
                 return Ok(None);
             };
             for (i, b) in doc.blocks.iter().enumerate() {

@@ -14,9 +14,9 @@ use datafusion::logical_expr::{
 use super::common::{
     PageRef, ROW_OPTIONS, RowPolicy, apply, check_arg_types, constant_string, execution_constants,
 };
+use super::shared_parses::SharedParses;
 use crate::boilerpipe::{Extractor, TextDocument};
-use crate::html::dom::Page;
-use crate::justext::{JustextError, decode_for_justext};
+use crate::justext::JustextError;
 
 /// The options argument of the boilerpipe functions.
 pub(crate) fn options_argument() -> String {
@@ -79,32 +79,35 @@ impl BoilerpipeConfig {
         Ok(BoilerpipeConfig { extractor, policy })
     }
 
-    /// Decodes (bytes as jusText decodes them), parses and segments a page, and runs the
-    /// extractor: `None` for a NULL page, and where the page cannot be processed (undecodable,
-    /// over a limit, or a bug of ours that panicked) unless `on_error=fail`.
+    /// Decodes (bytes as jusText decodes them), parses (or takes the batch's shared parse) and
+    /// segments a page, and runs the extractor: `None` for a NULL page, and where the page cannot
+    /// be processed (undecodable, over a limit, or a bug of ours that panicked) unless
+    /// `on_error=fail`.
     pub(crate) fn document(
         &self,
         function: &str,
         page: Option<PageRef<'_>>,
+        parses: &mut SharedParses,
     ) -> Result<Option<TextDocument>> {
+        let row = parses.next_row();
         self.policy.row(
             function,
             page,
             |page| -> std::result::Result<_, JustextError> {
-                let parsed = match page {
-                    PageRef::Text(t) => Page::parse_with(t, &self.policy.limits),
-                    PageRef::Bytes(b) => {
-                        Page::parse_with(&decode_for_justext(b)?, &self.policy.limits)
-                    }
-                };
+                let parsed = parses.parse(row, page)?;
                 let version = self.extractor.map(Extractor::version).unwrap_or_default();
-                let mut doc = TextDocument::segmented(&parsed, version);
+                let mut doc = TextDocument::segmented(&parsed.page, version);
                 if let Some(extractor) = self.extractor {
                     extractor.process(&mut doc);
                 }
                 Ok(doc)
             },
         )
+    }
+
+    /// The parses of `pages` shared with the batch's other page functions.
+    pub(crate) fn shared_parses(&self, pages: &dyn Array) -> SharedParses {
+        SharedParses::for_pages(pages, &self.policy.limits)
     }
 }
 

@@ -14,9 +14,10 @@ use datafusion::logical_expr::{
     Signature, Volatility,
 };
 
+use super::shared_parses::SharedParses;
 use crate::html::limits::{LIMIT_KEYS, Limits};
 use crate::justext::options::OPTION_KEYS;
-use crate::justext::{JustextError, Paragraph, Params, decode_for_justext, justext_html};
+use crate::justext::{JustextError, Paragraph, Params, justext_parsed};
 use crate::stoplists::Stoplist;
 
 pub(crate) const DOC_SECTION: DocSection = DocSection {
@@ -365,19 +366,22 @@ impl JustextConfig {
         &self,
         function: &str,
         page: Option<PageRef<'_>>,
+        parses: &mut SharedParses,
     ) -> Result<Option<Vec<Paragraph>>> {
+        let row = parses.next_row();
         self.policy.row(
             function,
             page,
             |page| -> std::result::Result<_, JustextError> {
-                match page {
-                    PageRef::Text(t) => justext_html(t, self.stoplist, &self.params),
-                    PageRef::Bytes(b) => {
-                        justext_html(&decode_for_justext(b)?, self.stoplist, &self.params)
-                    }
-                }
+                let parsed = parses.parse(row, page)?;
+                justext_parsed(&parsed.decoded, &parsed.page, self.stoplist, &self.params)
             },
         )
+    }
+
+    /// The parses of `pages` shared with the batch's other page functions.
+    pub(crate) fn shared_parses(&self, pages: &dyn Array) -> SharedParses {
+        SharedParses::for_pages(pages, &self.params.limits)
     }
 }
 

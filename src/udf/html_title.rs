@@ -45,8 +45,13 @@ impl BoilerpipeKernel for Title {
 
     fn compute(pages: &dyn Array, config: &BoilerpipeConfig) -> Result<ArrayRef> {
         let mut out = StringBuilder::with_capacity(pages.len(), pages.len() * 64);
+        let mut parses = config.shared_parses(pages);
         for_each_page(pages, |page| {
-            out.append_option(config.document(Self::NAME, page)?.and_then(|d| d.title));
+            out.append_option(
+                config
+                    .document(Self::NAME, page, &mut parses)?
+                    .and_then(|d| d.title),
+            );
             Ok(())
         })?;
         Ok(Arc::new(out.finish()))

@@ -91,8 +91,9 @@ fn extracts(pages: &dyn Array, config: &JustextConfig) -> Result<ArrayRef> {
     let mut paragraphs = Int64Builder::with_capacity(rows);
     let mut good_paragraphs = Int64Builder::with_capacity(rows);
     let mut valid = Vec::with_capacity(rows);
+    let mut parses = config.shared_parses(pages);
     for_each_page(pages, |page| {
-        let result = config.run(NAME, page)?;
+        let result = config.run(NAME, page, &mut parses)?;
         valid.push(result.is_some());
         // A NULL struct row still needs a value in each (non-nullable) child.
         let ps = result.unwrap_or_default();

@@ -144,8 +144,9 @@ impl StructRows for Columns {
 }
 
 fn paragraph_lists(pages: &dyn Array, config: &JustextConfig) -> Result<ArrayRef> {
+    let mut parses = config.shared_parses(pages);
     struct_lists(pages, &FIELDS, Columns::default(), |page, columns| {
-        let Some(paragraphs) = config.run(NAME, page)? else {
+        let Some(paragraphs) = config.run(NAME, page, &mut parses)? else {
             return Ok(None);
         };
         for (i, p) in paragraphs.iter().enumerate() {

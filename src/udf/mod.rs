@@ -14,8 +14,11 @@
 mod boilerpipe_common;
 mod common;
 mod dedup_common;
+mod shared_parses;
+
 pub use boilerpipe_common::BoilerpipeFunction;
 pub use common::JustextFunction;
+pub use shared_parses::pages_parsed;
 pub mod boilerpipe;
 pub mod boilerpipe_blocks;
 pub mod content_hash;

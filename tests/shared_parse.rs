@@ -1,0 +1,42 @@
+//! A query calling several page functions parses each page once. Its own test binary: the parse
+//! count is process-wide, so no other test may parse pages meanwhile.
+
+use std::sync::Arc;
+
+use datafusion::arrow::array::{ArrayRef, RecordBatch, StringArray};
+use datafusion::prelude::*;
+
+#[tokio::test]
+async fn the_page_functions_of_one_projection_parse_each_page_once() {
+    let config = datafusion_webtext::configure(SessionConfig::new().with_target_partitions(1));
+    let mut ctx = SessionContext::new_with_config(config);
+    datafusion_webtext::register_all(&mut ctx).unwrap();
+    let parses_of = |sql: &'static str| {
+        let ctx = ctx.clone();
+        async move {
+            // A new batch each time: the parses of a batch stay shared with later queries over
+            // the very same buffers.
+            let pages = StringArray::from(vec![
+                Some("<title>t</title><p>a page</p>"),
+                None,
+                Some("<p>another page</p>"),
+            ]);
+            let batch =
+                RecordBatch::try_from_iter([("html", Arc::new(pages) as ArrayRef)]).unwrap();
+            ctx.deregister_table("pages").unwrap();
+            ctx.register_batch("pages", batch).unwrap();
+            let before = datafusion_webtext::pages_parsed();
+            let batches = ctx.sql(sql).await.unwrap().collect().await.unwrap();
+            assert_eq!(batches.iter().map(|b| b.num_rows()).sum::<usize>(), 3);
+            datafusion_webtext::pages_parsed() - before
+        }
+    };
+    assert_eq!(parses_of("SELECT justext(html) FROM pages").await, 2);
+    let all = "SELECT justext(html), justext_paragraphs(html), justext_extract(html), \
+               boilerpipe(html), boilerpipe(html, 'article_head'), boilerpipe_blocks(html), \
+               html_title(html) FROM pages";
+    assert_eq!(parses_of(all).await, 2);
+    // Other limits build other trees: those pages are parsed again.
+    let limits = "SELECT justext(html), boilerpipe(html, 'article', 'max_depth=8') FROM pages";
+    assert_eq!(parses_of(limits).await, 4);
+}
