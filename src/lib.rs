@@ -28,5 +28,5 @@ mod unicode;
 
 pub use udf::{
     all_aggregate, all_documented, all_scalar, all_window, configure, functions, pages_parsed,
-    register_all,
+    register_all, row_panics,
 };

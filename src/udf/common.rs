@@ -2,6 +2,7 @@
 //! string or binary array, constant arguments, and the jusText configuration they carry.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, LazyLock};
 
 use datafusion::arrow::array::{Array, ArrayRef, AsArray, ListArray, StructArray};
@@ -68,6 +69,15 @@ pub(crate) const ON_ERROR_KEY: &str = "on_error";
 pub(crate) struct RowPolicy {
     pub limits: Limits,
     pub fail: bool,
+}
+
+/// Panics caught by the page functions' row policy in this process.
+static ROW_PANICS: AtomicU64 = AtomicU64::new(0);
+
+/// How many panics the page functions have caught so far in this process (each gave its row
+/// NULL, or failed the query under `on_error=fail`). Any is a bug of ours: please report it.
+pub fn row_panics() -> u64 {
+    ROW_PANICS.load(Ordering::Relaxed)
 }
 
 fn panic_message(panic: &(dyn std::any::Any + Send)) -> &str {
@@ -161,10 +171,13 @@ impl RowPolicy {
             match catch_unwind(AssertUnwindSafe(|| f(page))) {
                 Ok(Ok(value)) => return Ok(Some(value)),
                 Ok(Err(e)) => e.to_string(),
-                Err(panic) => format!(
-                    "internal error, please report it: {}",
-                    panic_message(panic.as_ref())
-                ),
+                Err(panic) => {
+                    ROW_PANICS.fetch_add(1, Ordering::Relaxed);
+                    format!(
+                        "internal error, please report it: {}",
+                        panic_message(panic.as_ref())
+                    )
+                }
             }
         };
         if self.fail {
