@@ -285,6 +285,11 @@ impl TagTracker {
     /// every formatting element the token created, innermost first, so none stays to be re-opened.
     fn limit_reopening(&self, first_new: usize, start_tag: Option<&LocalName>, line_number: u64) {
         let nodes = self.tree_builder.sink.nodes.borrow();
+        // Re-opening creates at least two nodes (the element and the text or element the token
+        // itself inserts into it); most tokens create one or none.
+        if nodes.len() < first_new + 2 {
+            return;
+        }
         let formatting = || {
             nodes[first_new..]
                 .iter()
