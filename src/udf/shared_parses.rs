@@ -2,24 +2,24 @@
 //!
 //! DataFusion evaluates `SELECT justext(html), boilerpipe(html) FROM crawl` one expression at a
 //! time over the whole batch, on one thread. The first page function to see a batch keeps its
-//! parsed pages in a thread-local store, keyed by the identity of the column's buffers; the
-//! functions after it on the same batch take their pages from there instead of parsing again.
-//! The store holds a reference to the column's buffers, so a later batch can never be mistaken for
-//! it (equal pointers mean the same, still allocated, immutable data), and it keeps at most
-//! [`KEPT_BYTES`] of pages per thread: a batch larger than that shares only its first pages.
+//! parsed pages in a thread-local store, by row; the functions after it on the same batch take a
+//! row's parse from there when the row holds the very same page (compared byte for byte, so a
+//! later batch can never be mistaken for it) and asks for the same limits. At most
+//! [`KEPT_BYTES`] of parses are kept per thread: a batch larger than that shares only its first
+//! pages. Nothing of the batch itself is held, only the parses.
 
 use std::cell::RefCell;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use datafusion::arrow::array::{Array, ArrayData};
+use datafusion::arrow::array::Array;
 
 use super::common::PageRef;
 use crate::html::dom::{Node, Page};
 use crate::html::limits::Limits;
 use crate::justext::{JustextError, decode_for_justext};
 
-/// What the kept parses of one thread may weigh: decoded text plus tree nodes.
+/// What the kept parses of one thread may weigh: source, decoded text and tree nodes.
 pub(crate) const KEPT_BYTES: usize = 32 << 20;
 
 /// A page as decoded (bytes the way jusText decodes them, text as is) and parsed.
@@ -29,33 +29,64 @@ pub(crate) struct ParsedPage {
     pub page: Page,
 }
 
-impl ParsedPage {
+/// A kept parse and what it was made from.
+struct Kept {
+    /// The raw bytes of a binary page; `None` when the page was text (then `decoded` is it).
+    bytes: Option<Box<[u8]>>,
+    max_depth: u32,
+    max_attributes: usize,
+    parsed: Arc<ParsedPage>,
+}
+
+impl Kept {
+    fn is_of(&self, page: PageRef<'_>, limits: &Limits) -> bool {
+        self.max_depth == limits.max_depth
+            && self.max_attributes == limits.max_attributes
+            && match page {
+                PageRef::Text(t) => self.bytes.is_none() && self.parsed.decoded == t,
+                PageRef::Bytes(b) => self.bytes.as_deref() == Some(b),
+            }
+    }
+
     fn weight(&self) -> usize {
-        self.decoded.len() + self.page.nodes.len() * std::mem::size_of::<Node>()
+        self.bytes.as_ref().map_or(0, |b| b.len())
+            + self.parsed.decoded.len()
+            + self.parsed.page.nodes.len() * std::mem::size_of::<Node>()
     }
 }
 
-/// The parses of one batch's page column.
-struct BatchParses {
-    /// The column, held so its buffers stay allocated while their addresses identify it.
-    data: ArrayData,
-    /// The limits the pages were parsed within (`max_bytes` is checked before parsing).
-    max_depth: u32,
-    max_attributes: usize,
-    pages: Vec<Option<Arc<ParsedPage>>>,
+/// The parses kept on a thread, by row of the last batch that stored them.
+#[derive(Default)]
+struct Store {
+    rows: Vec<Option<Kept>>,
     weight: usize,
 }
 
-impl BatchParses {
-    fn is_for(&self, data: &ArrayData, limits: &Limits) -> bool {
-        self.data.ptr_eq(data)
-            && self.max_depth == limits.max_depth
-            && self.max_attributes == limits.max_attributes
+impl Store {
+    /// Puts `kept` in `row` (or only empties it when the store would weigh too much).
+    fn set(&mut self, row: usize, kept: Kept) {
+        let Some(slot) = self.rows.get_mut(row) else {
+            return;
+        };
+        if let Some(old) = slot.take() {
+            self.weight -= old.weight();
+        }
+        if self.weight + kept.weight() <= KEPT_BYTES {
+            self.weight += kept.weight();
+            *slot = Some(kept);
+        }
+    }
+
+    fn resize(&mut self, rows: usize) {
+        for old in self.rows.drain(rows.min(self.rows.len())..).flatten() {
+            self.weight -= old.weight();
+        }
+        self.rows.resize_with(rows, || None);
     }
 }
 
 thread_local! {
-    static LAST_BATCH: RefCell<Option<BatchParses>> = const { RefCell::new(None) };
+    static STORE: RefCell<Store> = RefCell::new(Store::default());
 }
 
 static PAGES_PARSED: AtomicU64 = AtomicU64::new(0);
@@ -70,27 +101,24 @@ pub fn pages_parsed() -> u64 {
 /// [`SharedParses::next_row`] once for every row (NULL rows too), and [`SharedParses::parse`] for
 /// the rows it processes. Dropping it leaves the parses for the next function of the batch.
 pub(crate) struct SharedParses {
-    batch: Option<BatchParses>,
+    store: Store,
     limits: Limits,
     row: usize,
 }
 
 impl SharedParses {
-    /// The parses kept for `pages` by an earlier function of the batch, or a new, empty set.
+    /// The parses kept on this thread, for a batch of `pages`.
     pub(crate) fn for_pages(pages: &dyn Array, limits: &Limits) -> SharedParses {
-        let data = pages.to_data();
-        let kept = LAST_BATCH
-            .with(|last| last.borrow_mut().take())
-            .filter(|batch| batch.is_for(&data, limits));
-        let batch = kept.unwrap_or_else(|| BatchParses {
-            pages: vec![None; data.len()],
-            data,
-            max_depth: limits.max_depth,
-            max_attributes: limits.max_attributes,
-            weight: 0,
-        });
+        let mut store = STORE
+            .try_with(|s| {
+                s.try_borrow_mut()
+                    .map(|mut s| std::mem::take(&mut *s))
+                    .unwrap_or_default()
+            })
+            .unwrap_or_default();
+        store.resize(pages.len());
         SharedParses {
-            batch: Some(batch),
+            store,
             limits: *limits,
             row: 0,
         }
@@ -108,35 +136,36 @@ impl SharedParses {
         row: usize,
         page: PageRef<'_>,
     ) -> Result<Arc<ParsedPage>, JustextError> {
-        let slot = self.batch.as_mut().and_then(|b| b.pages.get_mut(row));
-        if let Some(Some(parsed)) = slot.as_deref() {
-            return Ok(Arc::clone(parsed));
+        if let Some(Some(kept)) = self.store.rows.get(row)
+            && kept.is_of(page, &self.limits)
+        {
+            return Ok(Arc::clone(&kept.parsed));
         }
-        let decoded = match page {
-            PageRef::Text(t) => t.to_owned(),
-            PageRef::Bytes(b) => decode_for_justext(b)?.into_owned(),
+        let (decoded, bytes) = match page {
+            PageRef::Text(t) => (t.to_owned(), None),
+            PageRef::Bytes(b) => (decode_for_justext(b)?.into_owned(), Some(b.into())),
         };
         let page = Page::parse_with(&decoded, &self.limits);
         PAGES_PARSED.fetch_add(1, Ordering::Relaxed);
         let parsed = Arc::new(ParsedPage { decoded, page });
-        if let Some(batch) = self.batch.as_mut()
-            && batch.weight + parsed.weight() <= KEPT_BYTES
-            && let Some(slot) = batch.pages.get_mut(row)
-        {
-            batch.weight += parsed.weight();
-            *slot = Some(Arc::clone(&parsed));
-        }
+        let kept = Kept {
+            bytes,
+            max_depth: self.limits.max_depth,
+            max_attributes: self.limits.max_attributes,
+            parsed: Arc::clone(&parsed),
+        };
+        self.store.set(row, kept);
         Ok(parsed)
     }
 }
 
 impl Drop for SharedParses {
     fn drop(&mut self) {
-        let batch = self.batch.take();
+        let store = std::mem::take(&mut self.store);
         // Never panic in a drop (thread-local storage may be gone at thread exit).
-        let _ = LAST_BATCH.try_with(|last| {
-            if let Ok(mut last) = last.try_borrow_mut() {
-                *last = batch;
+        let _ = STORE.try_with(|s| {
+            if let Ok(mut s) = s.try_borrow_mut() {
+                *s = store;
             }
         });
     }
@@ -147,45 +176,50 @@ mod tests {
     use super::*;
     use datafusion::arrow::array::StringArray;
 
+    fn parse(
+        pages: &StringArray,
+        limits: &Limits,
+        row: usize,
+        page: PageRef<'_>,
+    ) -> Arc<ParsedPage> {
+        let mut shared = SharedParses::for_pages(pages, limits);
+        for _ in 0..=row {
+            shared.next_row();
+        }
+        shared.parse(row, page).expect("parses")
+    }
+
     #[test]
-    fn a_later_function_of_the_batch_takes_the_kept_parse() {
+    fn a_later_function_of_the_batch_takes_the_kept_parse_of_the_same_page() {
         let pages = StringArray::from(vec![Some("<p>one</p>"), None, Some("<p>two</p>")]);
         let limits = Limits::default();
-        let first = {
-            let mut shared = SharedParses::for_pages(&pages, &limits);
-            let row = shared.next_row();
-            let p0 = shared.parse(row, PageRef::Text("<p>one</p>"));
-            shared.next_row();
-            let row = shared.next_row();
-            let p2 = shared.parse(row, PageRef::Text("<p>two</p>"));
-            [p0.ok(), p2.ok()]
-        };
-        let mut shared = SharedParses::for_pages(&pages, &limits);
-        let again = shared.parse(0, PageRef::Text("<p>one</p>")).ok();
+        let one = parse(&pages, &limits, 0, PageRef::Text("<p>one</p>"));
+        let two = parse(&pages, &limits, 2, PageRef::Text("<p>two</p>"));
         assert!(Arc::ptr_eq(
-            first[0].as_ref().unwrap(),
-            again.as_ref().unwrap()
+            &one,
+            &parse(&pages, &limits, 0, PageRef::Text("<p>one</p>"))
         ));
-        drop(shared);
-
-        // Another array with the same text, or other limits, parse anew.
-        let copy = StringArray::from(vec![Some("<p>one</p>"), None, Some("<p>two</p>")]);
-        let mut shared = SharedParses::for_pages(&copy, &limits);
-        let fresh = shared.parse(0, PageRef::Text("<p>one</p>")).ok();
-        assert!(!Arc::ptr_eq(
-            first[0].as_ref().unwrap(),
-            fresh.as_ref().unwrap()
+        assert!(Arc::ptr_eq(
+            &two,
+            &parse(&pages, &limits, 2, PageRef::Text("<p>two</p>"))
         ));
-        drop(shared);
+        // Another page in the row, the same page as bytes, or other limits: parsed anew.
+        let other = parse(&pages, &limits, 0, PageRef::Text("<p>une</p>"));
+        assert!(!Arc::ptr_eq(&one, &other));
+        let bytes = parse(&pages, &limits, 0, PageRef::Bytes(b"<p>une</p>"));
+        assert!(!Arc::ptr_eq(&other, &bytes));
         let shallow = Limits {
             max_depth: 3,
             ..limits
         };
-        let mut shared = SharedParses::for_pages(&copy, &shallow);
-        let other = shared.parse(0, PageRef::Text("<p>one</p>")).ok();
         assert!(!Arc::ptr_eq(
-            fresh.as_ref().unwrap(),
-            other.as_ref().unwrap()
+            &bytes,
+            &parse(&pages, &shallow, 0, PageRef::Bytes(b"<p>une</p>"))
         ));
+        // A shorter batch drops the rows past its end.
+        let short = StringArray::from(vec![Some("<p>one</p>")]);
+        parse(&short, &limits, 0, PageRef::Text("<p>one</p>"));
+        let again = parse(&pages, &limits, 2, PageRef::Text("<p>two</p>"));
+        assert!(!Arc::ptr_eq(&two, &again));
     }
 }
