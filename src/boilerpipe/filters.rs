@@ -186,9 +186,10 @@ fn find_terminating_blocks(blocks: &mut [TextBlock], version: Version) {
     }
 }
 
-/// Java's `String.split` on `[ ]*[S][ ]*` for a set S of separator characters: trailing empty
-/// parts dropped, a leading one kept.
-fn split_on_separators<'a>(s: &'a str, separators: &[char]) -> Vec<&'a str> {
+/// Java's `String.split` on `[ ]*[S][ ]*` for a set S of separator characters, or on
+/// `[ ]+[S][ ]+` (a separator with spaces on both sides) when `spaced`: trailing empty parts
+/// dropped, a leading one kept.
+fn split_on_separators<'a>(s: &'a str, separators: &[char], spaced: bool) -> Vec<&'a str> {
     let bytes = s.as_bytes();
     let mut parts = Vec::new();
     let mut part_start = 0usize;
@@ -207,6 +208,10 @@ fn split_on_separators<'a>(s: &'a str, separators: &[char]) -> Vec<&'a str> {
             while match_end < s.len() && bytes[match_end] == b' ' {
                 match_end += 1;
             }
+            if spaced && (match_start == i || match_end == i + c.len_utf8()) {
+                i += c.len_utf8();
+                continue;
+            }
             parts.push(&s[part_start..match_start]);
             part_start = match_end;
             i = match_end;
@@ -224,7 +229,7 @@ fn split_on_separators<'a>(s: &'a str, separators: &[char]) -> Vec<&'a str> {
 /// `DocumentTitleMatchClassifier.getLongestPart`, with 1.2.0's word count that is always 1 (its
 /// `"[\b]+"` is a backspace): the first part without ".com", unless a strictly longer one follows.
 fn longest_part(title: &str, separators: &[char]) -> Option<String> {
-    let parts = split_on_separators(title, separators);
+    let parts = split_on_separators(title, separators, false);
     if parts.len() == 1 {
         return None;
     }
@@ -307,7 +312,7 @@ fn head_title_candidates(title: &str) -> Vec<String> {
         candidates.extend(longest_part_head(title, separators));
     }
     for separator in ['|', '-'] {
-        let parts = split_spaced(title, separator);
+        let parts = split_on_separators(title, &[separator], true);
         if parts.len() > 1 {
             candidates.extend(
                 parts
@@ -332,33 +337,6 @@ fn head_title_candidates(title: &str) -> Vec<String> {
     candidates
 }
 
-/// Java `split("[ ]+[S][ ]+")`: the separator needs at least one space on each side.
-fn split_spaced(s: &str, separator: char) -> Vec<&str> {
-    let bytes = s.as_bytes();
-    let mut parts = Vec::new();
-    let (mut part_start, mut search) = (0, 0);
-    while let Some(found) = s[search..].find(separator).map(|i| search + i) {
-        let mut start = found;
-        while start > part_start && bytes[start - 1] == b' ' {
-            start -= 1;
-        }
-        let mut end = found + separator.len_utf8();
-        while end < s.len() && bytes[end] == b' ' {
-            end += 1;
-        }
-        if start < found && end > found + separator.len_utf8() {
-            parts.push(&s[part_start..start]);
-            part_start = end;
-        }
-        search = found + separator.len_utf8();
-    }
-    parts.push(&s[part_start..]);
-    while parts.len() > 1 && parts.last().is_some_and(|p| p.is_empty()) {
-        parts.pop();
-    }
-    parts
-}
-
 /// `p.split("[\b ]+").length` with Java's `\b` in a string literal (a backspace): the number of
 /// parts between runs of spaces and backspaces, a leading empty part included, trailing ones not.
 fn java_word_count(p: &str) -> usize {
@@ -373,7 +351,7 @@ fn java_word_count(p: &str) -> usize {
 
 /// The head's `getLongestPart`: a part wins with more words or a longer text than the best so far.
 fn longest_part_head(title: &str, separators: &[char]) -> Option<String> {
-    let parts = split_on_separators(title, separators);
+    let parts = split_on_separators(title, separators, false);
     if parts.len() == 1 {
         return None;
     }
@@ -658,8 +636,11 @@ mod tests {
 
     #[test]
     fn java_split_of_titles() {
-        assert_eq!(split_on_separators("A | B | C", &['|']), ["A", "B", "C"]);
-        assert_eq!(split_on_separators("| A |", &['|']), ["", "A"]);
+        assert_eq!(
+            split_on_separators("A | B | C", &['|'], false),
+            ["A", "B", "C"]
+        );
+        assert_eq!(split_on_separators("| A |", &['|'], false), ["", "A"]);
         assert_eq!(
             longest_part("Short | A much longer part | x.com", &['|', '»', ':']),
             Some("A much longer part".to_owned())
@@ -753,9 +734,12 @@ mod tests {
 
     #[test]
     fn java_split_on_a_spaced_separator() {
-        assert_eq!(split_spaced("a | b |c", '|'), ["a", "b |c"]);
-        assert_eq!(split_spaced("a | | b", '|'), ["a", "| b"]);
-        assert_eq!(split_spaced("no separator", '|'), ["no separator"]);
+        assert_eq!(split_on_separators("a | b |c", &['|'], true), ["a", "b |c"]);
+        assert_eq!(split_on_separators("a | | b", &['|'], true), ["a", "| b"]);
+        assert_eq!(
+            split_on_separators("no separator", &['|'], true),
+            ["no separator"]
+        );
     }
 
     #[test]

@@ -16,20 +16,19 @@ use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitCode};
+use std::process::ExitCode;
 
 use datafusion_webtext::boilerpipe::{Extractor, TextDocument, extract};
 use datafusion_webtext::html::dom::Page;
 use serde_json::Value;
 
-const SETS: &[&str] = &[
-    "cleaneval",
-    "cleanportaleval",
-    "dragnet",
-    "readability",
-    "scrapinghub",
-    "wcxb-test",
-];
+#[path = "eval_pages.rs"]
+mod eval_pages;
+
+use eval_pages::pages_dir;
+
+/// The six evaluation sets (not `edge`).
+const SETS: &[&str] = eval_pages::SETS.split_at(6).0;
 
 /// The oracle's field for an extractor.
 fn oracle_key(e: Extractor) -> &'static str {
@@ -95,25 +94,6 @@ fn decode(bytes: &[u8], encoding: Option<&str>) -> String {
     text.into_owned()
 }
 
-fn pages_dir(shared: &Path, given: Option<&str>) -> Result<PathBuf, String> {
-    if let Some(d) = given {
-        return Ok(PathBuf::from(d));
-    }
-    let dest = std::env::temp_dir().join("webtext-eval");
-    if dest.join("scrapinghub/html").is_dir() {
-        return Ok(dest);
-    }
-    let status = Command::new("bash")
-        .arg(shared.join("eval/unpack.sh"))
-        .arg(&dest)
-        .status()
-        .map_err(|e| e.to_string())?;
-    if !status.success() {
-        return Err("unpack.sh failed".into());
-    }
-    Ok(dest)
-}
-
 fn run() -> Result<bool, String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let value = |flag: &str| {
@@ -158,7 +138,7 @@ fn run() -> Result<bool, String> {
                 let line = serde_json::json!({"id": id, "text": text});
                 let _ = writeln!(head_jsonl, "{line}");
             }
-            for (ei, e) in Extractor::RELEASE_1_2_0.into_iter().enumerate() {
+            for (ei, e) in Extractor::RELEASE_1_2_0.iter().copied().enumerate() {
                 let Some(expected) = v[oracle_key(e)].as_str() else {
                     continue;
                 };
@@ -180,7 +160,7 @@ fn run() -> Result<bool, String> {
             }
         }
         if let Some(dir) = &outputs {
-            for (ei, e) in Extractor::RELEASE_1_2_0.into_iter().enumerate() {
+            for (ei, e) in Extractor::RELEASE_1_2_0.iter().copied().enumerate() {
                 let path = dir.join(format!("{set}.{}.jsonl", e.name()));
                 std::fs::write(&path, &jsonl[ei]).map_err(|e| e.to_string())?;
             }
@@ -192,7 +172,7 @@ fn run() -> Result<bool, String> {
     println!("|---|{}---:|", "---:|".repeat(sets.len()));
     let floors = value("--floor").map(|f| std::fs::read_to_string(f).unwrap_or_default());
     let mut ok = true;
-    for (ei, e) in Extractor::RELEASE_1_2_0.into_iter().enumerate() {
+    for (ei, e) in Extractor::RELEASE_1_2_0.iter().copied().enumerate() {
         let mut row = format!("| {} |", e.name());
         let (mut all, mut good) = (0, 0);
         for set in &sets {

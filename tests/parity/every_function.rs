@@ -9,7 +9,7 @@
 //! `row_panics()` counted any panic.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitCode};
+use std::process::ExitCode;
 use std::sync::Arc;
 
 use datafusion::arrow::array::{
@@ -19,33 +19,10 @@ use datafusion::error::Result;
 use datafusion::prelude::*;
 use datafusion_webtext::boilerpipe::Extractor;
 
-const SETS: &[&str] = &[
-    "cleaneval",
-    "cleanportaleval",
-    "dragnet",
-    "readability",
-    "scrapinghub",
-    "wcxb-test",
-    "edge",
-];
+#[path = "eval_pages.rs"]
+mod eval_pages;
 
-fn pages_dir(shared: &Path, given: Option<&str>) -> std::result::Result<PathBuf, String> {
-    if let Some(d) = given {
-        return Ok(PathBuf::from(d));
-    }
-    let dest = std::env::temp_dir().join("webtext-eval");
-    if !dest.join("scrapinghub/html").is_dir() {
-        let status = Command::new("bash")
-            .arg(shared.join("eval/unpack.sh"))
-            .arg(&dest)
-            .status()
-            .map_err(|e| e.to_string())?;
-        if !status.success() {
-            return Err("unpack.sh failed".into());
-        }
-    }
-    Ok(dest)
-}
+use eval_pages::{SETS, pages_dir};
 
 /// Every page file of the sets, in a stable order.
 fn load(pages: &Path) -> Vec<Vec<u8>> {

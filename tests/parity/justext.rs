@@ -16,21 +16,16 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitCode};
+use std::process::ExitCode;
 
 use datafusion_webtext::justext::{JustextError, Paragraph, Params, justext_bytes};
 use datafusion_webtext::stoplists::Stoplist;
 use serde_json::Value;
 
-const SETS: &[&str] = &[
-    "cleaneval",
-    "cleanportaleval",
-    "dragnet",
-    "readability",
-    "scrapinghub",
-    "wcxb-test",
-    "edge",
-];
+#[path = "eval_pages.rs"]
+mod eval_pages;
+
+use eval_pages::{SETS, pages_dir};
 
 #[derive(Default, Clone, Copy)]
 struct Tally {
@@ -295,19 +290,6 @@ fn run_set(shared: &Path, pages: &Path, set: &str, report: &mut String) -> Tally
     tally
 }
 
-fn unpack(shared: &Path) -> PathBuf {
-    let dest = std::env::temp_dir().join("webtext-eval");
-    if !dest.join("cleaneval/html").is_dir() {
-        let status = Command::new("bash")
-            .arg(shared.join("eval/unpack.sh"))
-            .arg(&dest)
-            .status()
-            .expect("run unpack.sh");
-        assert!(status.success(), "unpack.sh failed");
-    }
-    dest
-}
-
 fn read_floors(path: &Path) -> BTreeMap<String, f64> {
     std::fs::read_to_string(path)
         .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
@@ -351,9 +333,13 @@ fn main() -> ExitCode {
         );
         return ExitCode::from(2);
     };
-    let pages = flag("--pages")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| unpack(&shared));
+    let pages = match pages_dir(&shared, flag("--pages").as_deref()) {
+        Ok(dir) => dir,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::FAILURE;
+        }
+    };
     let sets: Vec<String> = flag("--sets")
         .map(|s| s.split(',').map(str::to_owned).collect())
         .unwrap_or_else(|| SETS.iter().map(|s| s.to_string()).collect());
