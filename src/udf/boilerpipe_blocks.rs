@@ -50,7 +50,8 @@ pub struct BlockList;
 static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
     Documentation::builder(
         DOC_SECTION,
-        "The text blocks of an HTML page after a boilerpipe 1.2.0 extractor's pipeline, in order, as a list \
+        "The text blocks of an HTML page after the extractor's pipeline (boilerpipe 1.2.0's, or the \
+         repository head's for article_head, whose blocks also carry LI and heading labels), in order, as a list \
          of structs {index, text, is_content, word_count, anchor_word_count, text_density, link_density, \
          tag_level, labels}: fused blocks appear once, and the article extractors drop non-content blocks \
          on the way, as Java's do. UNNEST gives one row per block, for auditing and statistics. NULL for NULL \
