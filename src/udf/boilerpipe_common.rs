@@ -16,7 +16,6 @@ use super::common::{
 };
 use super::shared_parses::SharedParses;
 use crate::boilerpipe::{Extractor, TextDocument};
-use crate::justext::JustextError;
 
 /// The options argument of the boilerpipe functions.
 pub(crate) fn options_argument() -> String {
@@ -89,20 +88,14 @@ impl BoilerpipeConfig {
         page: Option<PageRef<'_>>,
         parses: &mut SharedParses,
     ) -> Result<Option<TextDocument>> {
-        let row = parses.next_row();
-        self.policy.row(
-            function,
-            page,
-            |page| -> std::result::Result<_, JustextError> {
-                let parsed = parses.parse(row, page)?;
-                let version = self.extractor.map(Extractor::version).unwrap_or_default();
-                let mut doc = TextDocument::segmented(&parsed.page, version);
-                if let Some(extractor) = self.extractor {
-                    extractor.process(&mut doc);
-                }
-                Ok(doc)
-            },
-        )
+        let version = self.extractor.map(Extractor::version).unwrap_or_default();
+        self.policy.parsed_row(function, page, parses, |parsed| {
+            let mut doc = TextDocument::segmented(&parsed.page, version);
+            if let Some(extractor) = self.extractor {
+                extractor.process(&mut doc);
+            }
+            Ok(doc)
+        })
     }
 
     /// The parses of `pages` shared with the batch's other page functions.
