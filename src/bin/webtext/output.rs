@@ -212,3 +212,14 @@ impl ParquetWriterThread {
         }
     }
 }
+
+impl Drop for ParquetWriterThread {
+    /// Dropped unfinished (the query failed): ends the writer and waits until it has removed its
+    /// temporary file, which the process could otherwise exit before.
+    fn drop(&mut self) {
+        self.sender = None;
+        if let Some(handle) = self.handle.take() {
+            let _ = handle.join();
+        }
+    }
+}
