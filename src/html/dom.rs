@@ -18,6 +18,7 @@ use html5ever::tree_builder::{TreeBuilder, TreeBuilderOpts};
 use html5ever::{Attribute, LocalName, QualName, TokenizerResult, local_name, ns};
 
 use super::limits::{Limits, cap_attributes};
+use super::tokenizer::tokenize;
 
 /// Index of a node in [`Page::nodes`].
 pub type NodeId = u32;
@@ -76,14 +77,25 @@ impl Page {
         Page::parse_with(html, &Limits::default())
     }
 
-    /// Parses a decoded page with html5ever, scripting disabled so `<noscript>` holds markup (as in
-    /// libxml2). U+0000 becomes U+FFFD first, as libxml2 2.14 does (html5ever would drop it).
+    /// Parses a decoded page with the crate's tokenizer (src/html/tokenizer.rs) and html5ever's
+    /// tree builder, scripting disabled so `<noscript>` holds markup (as in libxml2). U+0000
+    /// becomes U+FFFD first, as libxml2 2.14 does (html5ever would drop it).
     ///
     /// Within `limits` (`max_bytes` is the caller's to check): attributes past `max_attributes`
-    /// are removed first; elements deeper than `max_depth` are not built; formatting elements are
+    /// are dropped; elements deeper than `max_depth` are not built; formatting elements are
     /// re-opened within a budget (see [`BYTES_PER_REOPENED`]). As a last resort, a tree that would
     /// need more nodes than the page has bytes ends at that point.
     pub fn parse_with(html: &str, limits: &Limits) -> Page {
+        let html = preprocess(html);
+        let tracker = TagTracker::new(&html, limits);
+        tokenize(&html, &tracker, limits.max_attributes);
+        tracker.into_page(&html)
+    }
+
+    /// [`Page::parse_with`] through html5ever's own tokenizer: the reference the crate's
+    /// tokenizer is tested against (`tests/tokenizer.rs`), not for use.
+    #[doc(hidden)]
+    pub fn parse_with_html5ever_tokenizer(html: &str, limits: &Limits) -> Page {
         let html: Cow<str> = if html.contains('\0') {
             Cow::Owned(html.replace('\0', "\u{FFFD}"))
         } else {
@@ -93,30 +105,12 @@ impl Page {
             Cow::Borrowed(_) => html,
             Cow::Owned(capped) => Cow::Owned(capped),
         };
-        let tree_builder = TreeBuilder::new(
-            Sink::default(),
-            TreeBuilderOpts {
-                scripting_enabled: false,
-                ..Default::default()
-            },
-        );
-        let tracker = TagTracker {
-            tree_builder,
-            max_depth: limits.max_depth,
-            max_nodes: html.len().saturating_add(1024),
-            reopen_budget: Cell::new(html.len() / BYTES_PER_REOPENED + 1024),
-            closed_for_depth: RefCell::new(Vec::new()),
-        };
-        let tokenizer = Tokenizer::new(tracker, TokenizerOpts::default());
+        let tokenizer = Tokenizer::new(TagTracker::new(&html, limits), TokenizerOpts::default());
         let input = BufferQueue::default();
         input.push_back(StrTendril::from_slice(&html));
         while !matches!(tokenizer.feed(&input), TokenizerResult::Done) {}
         tokenizer.end();
-        let nodes = std::mem::take(&mut *tokenizer.sink.tree_builder.sink.nodes.borrow_mut());
-        Page {
-            nodes,
-            explicit_head_tag: has_head_start_tag(html.as_bytes()),
-        }
+        tokenizer.sink.into_page(&html)
     }
 
     pub fn node(&self, id: NodeId) -> &Node {
@@ -169,6 +163,27 @@ impl Iterator for Children<'_> {
         self.next = self.page.node(current).next_sibling;
         Some(current)
     }
+}
+
+/// The spec's input stream preprocessing (§13.2.3.5): CR LF and CR become LF. U+0000 becomes
+/// U+FFFD, as libxml2 2.14 does (html5ever would drop it in text).
+fn preprocess(html: &str) -> Cow<'_, str> {
+    if memchr::memchr2(b'\0', b'\r', html.as_bytes()).is_none() {
+        return Cow::Borrowed(html);
+    }
+    let mut out = String::with_capacity(html.len() + 16);
+    let mut chars = html.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\0' => out.push('\u{FFFD}'),
+            '\r' => {
+                chars.next_if_eq(&'\n');
+                out.push('\n');
+            }
+            _ => out.push(c),
+        }
+    }
+    Cow::Owned(out)
 }
 
 fn has_head_start_tag(html: &[u8]) -> bool {
@@ -266,6 +281,30 @@ fn switches_tokenizer(name: &LocalName) -> bool {
 }
 
 impl TagTracker {
+    fn new(html: &str, limits: &Limits) -> TagTracker {
+        let tree_builder = TreeBuilder::new(
+            Sink::default(),
+            TreeBuilderOpts {
+                scripting_enabled: false,
+                ..Default::default()
+            },
+        );
+        TagTracker {
+            tree_builder,
+            max_depth: limits.max_depth,
+            max_nodes: html.len().saturating_add(1024),
+            reopen_budget: Cell::new(html.len() / BYTES_PER_REOPENED + 1024),
+            closed_for_depth: RefCell::new(Vec::new()),
+        }
+    }
+
+    fn into_page(self, html: &str) -> Page {
+        Page {
+            nodes: self.tree_builder.sink.nodes.into_inner(),
+            explicit_head_tag: has_head_start_tag(html.as_bytes()),
+        }
+    }
+
     /// Swallows the end tag of an element that was closed for depth, so it cannot close one of
     /// that element's ancestors instead.
     fn is_end_of_closed(&self, tag: &Tag) -> bool {

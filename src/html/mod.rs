@@ -5,6 +5,7 @@ pub mod dom;
 pub mod limits;
 mod python_codecs;
 pub mod text;
+mod tokenizer;
 
 pub use decode::{DecodeError, Decoding, decode_html};
 pub use dom::{NodeId, NodeKind, Page};

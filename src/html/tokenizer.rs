@@ -1,0 +1,829 @@
+//! An HTML5 tokenizer that feeds html5ever's tree builder, written for the one thing the crate
+//! does with a page: read it whole, once.
+//!
+//! html5ever's own tokenizer is built for streamed input: it takes one character at a time from a
+//! queue of buffers and copies every tag name, attribute and text run into a growing string. That
+//! was two thirds of a page's parse. Here the page is one buffer: text is handed to the tree
+//! builder as slices of it (shared, not copied), tags are cut with byte searches, and attributes
+//! are built only for the elements whose attributes can change the tree or what the algorithms
+//! read (see [`keeps_attributes`]). The states and their transitions are the WHATWG tokenizer's
+//! (§13.2.5), so the tokens, and the tree the builder makes of them, are the same as html5ever's;
+//! `tests/tokenizer.rs` and the `tokenizer_differential` example check that on generated pages and
+//! on every evaluation page. DOCTYPE tokens (one per page, with their quirks-mode rules) are
+//! still read by html5ever's tokenizer.
+
+use std::borrow::Cow;
+use std::cell::RefCell;
+
+use html5ever::data::{C1_REPLACEMENTS, NAMED_ENTITIES};
+use html5ever::tendril::StrTendril;
+use html5ever::tokenizer::states::RawKind;
+use html5ever::tokenizer::{
+    BufferQueue, CharacterTokens, CommentToken, Doctype, DoctypeToken, EOFToken, EndTag, ParseError,
+    StartTag,
+    Tag, TagKind, TagToken, Token, TokenSink, TokenSinkResult, Tokenizer as Html5everTokenizer,
+    TokenizerOpts,
+};
+use html5ever::{Attribute, LocalName, QualName, local_name, ns};
+
+/// What the tokenizer reads next, as the tree builder sets it after a start tag.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Content {
+    Data,
+    /// `<title>`, `<textarea>`: text with character references, up to the end tag.
+    Rcdata,
+    /// `<style>`, `<xmp>`, `<iframe>`, ...: text up to the end tag.
+    Rawtext,
+    /// `<script>`: text up to the end tag, with the spec's escaping rules.
+    ScriptData,
+    /// `<plaintext>`: the rest of the page is text.
+    Plaintext,
+}
+
+/// Text waiting to be handed to the tree builder as one token.
+enum PendingText {
+    None,
+    /// A run of the page itself.
+    Span(usize, usize),
+    /// Text with decoded character references.
+    Owned(StrTendril),
+}
+
+/// Tokenizes `html` (without U+0000 and with line breaks normalised to `\n`, as the spec's input
+/// stream preprocessing leaves it) into `sink`, then ends it. `max_attributes` caps the attributes
+/// kept per tag.
+pub fn tokenize<S: TokenSink>(html: &str, sink: &S, max_attributes: usize) {
+    let page = StrTendril::from_slice(html);
+    let start = if html.starts_with('\u{FEFF}') { 3 } else { 0 };
+    let mut tokenizer = Tokenizer {
+        html,
+        bytes: html.as_bytes(),
+        page,
+        sink,
+        pending: PendingText::None,
+        last_start_tag: local_name!(""),
+        max_attributes,
+    };
+    tokenizer.run(start);
+    tokenizer.flush_text();
+    let _ = sink.process_token(EOFToken, 0);
+    sink.end();
+}
+
+struct Tokenizer<'a, S: TokenSink> {
+    html: &'a str,
+    bytes: &'a [u8],
+    /// The page as one shared buffer, which text tokens are slices of.
+    page: StrTendril,
+    sink: &'a S,
+    pending: PendingText,
+    /// For the "appropriate end tag" of raw text content.
+    last_start_tag: LocalName,
+    max_attributes: usize,
+}
+
+fn is_space(b: u8) -> bool {
+    matches!(b, b'\t' | b'\n' | b'\x0c' | b' ')
+}
+
+/// Whether the tree builder, or what the crate reads of the tree, can depend on this element's
+/// attributes: the formatting elements (the "Noah's Ark" clause compares them), `<input>`
+/// (`type=hidden` in tables), `<font>` in foreign content, `<link>` (jusText's stylesheet rule)
+/// and `<template>` (`shadowrootmode`). Other elements' attributes are tokenized and dropped.
+fn keeps_attributes(name: &LocalName) -> bool {
+    matches!(
+        *name,
+        local_name!("a")
+            | local_name!("b")
+            | local_name!("big")
+            | local_name!("code")
+            | local_name!("em")
+            | local_name!("font")
+            | local_name!("i")
+            | local_name!("nobr")
+            | local_name!("s")
+            | local_name!("small")
+            | local_name!("strike")
+            | local_name!("strong")
+            | local_name!("tt")
+            | local_name!("u")
+            | local_name!("input")
+            | local_name!("link")
+            | local_name!("template")
+    )
+}
+
+/// A name as the tokenizer builds it: ASCII upper case lowered.
+fn lowered(name: &str) -> LocalName {
+    if name.bytes().any(|b| b.is_ascii_uppercase()) {
+        LocalName::from(name.to_ascii_lowercase())
+    } else {
+        LocalName::from(name)
+    }
+}
+
+/// Where an attribute's name and value are in the page.
+#[derive(Clone, Copy)]
+struct AttributeSpan {
+    name: (usize, usize),
+    value: (usize, usize),
+}
+
+/// The attribute states of a tag (§13.2.5.32–40), from the byte after its name.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum TagState {
+    BeforeAttributeName,
+    AttributeName,
+    AfterAttributeName,
+    BeforeAttributeValue,
+    Quoted(u8),
+    Unquoted,
+    AfterQuotedValue,
+    SelfClosing,
+}
+
+impl<'a, S: TokenSink> Tokenizer<'a, S> {
+    fn run(&mut self, mut at: usize) {
+        let mut content = Content::Data;
+        while at < self.bytes.len() {
+            at = match content {
+                Content::Data => self.data(at, &mut content),
+                Content::Rcdata | Content::Rawtext => self.raw_text(at, content, &mut content),
+                Content::ScriptData => {
+                    let end = script_data_end(self.bytes, at);
+                    self.push_text(at, end);
+                    self.end_of_raw_text(end, &mut content)
+                }
+                Content::Plaintext => {
+                    self.push_text(at, self.bytes.len());
+                    self.bytes.len()
+                }
+            };
+        }
+    }
+
+    /// The data state from `at` to the next tag or the end; returns where to go on.
+    fn data(&mut self, at: usize, content: &mut Content) -> usize {
+        let Some(offset) = memchr::memchr2(b'<', b'&', &self.bytes[at..]) else {
+            self.push_text(at, self.bytes.len());
+            return self.bytes.len();
+        };
+        let special = at + offset;
+        self.push_text(at, special);
+        if self.bytes[special] == b'&' {
+            return self.character_reference(special);
+        }
+        self.tag_open(special, content)
+    }
+
+    /// Text of `<title>`-like (RCDATA, with character references) or `<style>`-like (RAWTEXT)
+    /// elements up to their end tag.
+    fn raw_text(&mut self, at: usize, kind: Content, content: &mut Content) -> usize {
+        let found = if kind == Content::Rcdata {
+            memchr::memchr2(b'<', b'&', &self.bytes[at..])
+        } else {
+            memchr::memchr(b'<', &self.bytes[at..])
+        };
+        let Some(offset) = found else {
+            self.push_text(at, self.bytes.len());
+            return self.bytes.len();
+        };
+        let special = at + offset;
+        self.push_text(at, special);
+        if self.bytes[special] == b'&' {
+            return self.character_reference(special);
+        }
+        if is_end_tag_of(self.bytes, special, &self.last_start_tag) {
+            return self.end_of_raw_text(special, content);
+        }
+        self.push_text(special, special + 1);
+        special + 1
+    }
+
+    /// At the `</` that ends raw text (or the end of the page): the end tag.
+    fn end_of_raw_text(&mut self, at: usize, content: &mut Content) -> usize {
+        if at >= self.bytes.len() {
+            return at;
+        }
+        self.tag(at + 2, EndTag, content)
+    }
+
+    /// At a `<` in the data state (§13.2.5.6).
+    fn tag_open(&mut self, at: usize, content: &mut Content) -> usize {
+        let next = at + 1;
+        match self.bytes.get(next) {
+            Some(b'!') => self.markup_declaration(next + 1),
+            Some(b'/') => match self.bytes.get(next + 1) {
+                Some(b) if b.is_ascii_alphabetic() => self.tag(next + 1, EndTag, content),
+                Some(b'>') => next + 2,
+                Some(_) => self.bogus_comment(next + 1),
+                None => {
+                    self.push_text(at, self.bytes.len());
+                    self.bytes.len()
+                }
+            },
+            Some(b) if b.is_ascii_alphabetic() => self.tag(next, StartTag, content),
+            Some(b'?') => self.bogus_comment(next),
+            _ => {
+                self.push_text(at, next);
+                next
+            }
+        }
+    }
+
+    /// After `<!` (§13.2.5.42).
+    fn markup_declaration(&mut self, at: usize) -> usize {
+        let rest = &self.bytes[at..];
+        if rest.starts_with(b"--") {
+            return self.comment(at + 2);
+        }
+        if rest.len() >= 7 && rest[..7].eq_ignore_ascii_case(b"doctype") {
+            return self.doctype(at + 7);
+        }
+        if rest.starts_with(b"[CDATA[")
+            && self
+                .sink
+                .adjusted_current_node_present_but_not_in_html_namespace()
+        {
+            let start = at + 7;
+            let (text_end, next) = match memchr::memmem::find(&self.bytes[start..], b"]]>") {
+                Some(offset) => (start + offset, start + offset + 3),
+                None => (self.bytes.len(), self.bytes.len()),
+            };
+            self.push_text(start, text_end);
+            return next;
+        }
+        self.bogus_comment(at)
+    }
+
+    /// After `<!--`: the comment ends at `-->` or `--!>` (or at once for `<!-->` and `<!--->`);
+    /// what it says is not kept.
+    fn comment(&mut self, at: usize) -> usize {
+        let rest = &self.bytes[at..];
+        let end = if rest.starts_with(b">") {
+            at + 1
+        } else if rest.starts_with(b"->") {
+            at + 2
+        } else {
+            comment_end(rest).map_or(self.bytes.len(), |e| at + e)
+        };
+        let _ = self.emit(CommentToken(StrTendril::new()));
+        end
+    }
+
+    /// A bogus comment from `at` to the next `>`.
+    fn bogus_comment(&mut self, at: usize) -> usize {
+        let end = memchr::memchr(b'>', &self.bytes[at..]).map_or(self.bytes.len(), |e| at + e + 1);
+        let _ = self.emit(CommentToken(StrTendril::new()));
+        end
+    }
+
+    /// After `<!DOCTYPE`: every DOCTYPE state ends at the next `>`, so that much is handed to
+    /// html5ever's tokenizer, whose token (name, identifiers, force-quirks) the tree builder's
+    /// quirks-mode rules read.
+    fn doctype(&mut self, at: usize) -> usize {
+        let end = memchr::memchr(b'>', &self.bytes[at..]).map_or(self.bytes.len(), |e| at + e + 1);
+        let mut source = String::with_capacity(end - at + 9);
+        source.push_str("<!DOCTYPE");
+        source.push_str(&self.html[at..end]);
+        let tokenizer = Html5everTokenizer::new(DoctypeCapture::default(), TokenizerOpts::default());
+        let input = BufferQueue::default();
+        input.push_back(StrTendril::from_slice(&source));
+        let _ = tokenizer.feed(&input);
+        tokenizer.end();
+        let doctype = tokenizer.sink.doctype.take().unwrap_or_else(|| Doctype {
+            force_quirks: true,
+            ..Doctype::default()
+        });
+        let _ = self.emit(DoctypeToken(doctype));
+        end
+    }
+
+    /// At `&` in text: appends what the character reference stands for (or the `&` itself);
+    /// returns where text goes on.
+    fn character_reference(&mut self, at: usize) -> usize {
+        let Some(reference) = decode_character_reference(self.bytes, at, false) else {
+            self.push_text(at, at + 1);
+            return at + 1;
+        };
+        if reference.is_error {
+            // html5ever reports the error to the tree builder before the characters, which
+            // ends the "ignore a newline after <pre>" rule: `<pre>&#10x` keeps its newline.
+            let _ = self.emit(ParseError(Cow::Borrowed("Invalid character reference")));
+        }
+        for c in reference.chars.into_iter().flatten() {
+            self.push_char(c);
+        }
+        reference.end
+    }
+
+    /// A start or end tag whose name starts at `name_start`; emits it unless the page ends inside
+    /// it, and returns where the data state goes on.
+    fn tag(&mut self, name_start: usize, kind: TagKind, content: &mut Content) -> usize {
+        let bytes = self.bytes;
+        let name_end = name_start
+            + bytes[name_start..]
+                .iter()
+                .position(|&b| is_space(b) || b == b'/' || b == b'>')
+                .unwrap_or(bytes.len() - name_start);
+        if name_end >= bytes.len() {
+            return bytes.len();
+        }
+        let name = lowered(&self.html[name_start..name_end]);
+        let keep = kind == StartTag && keeps_attributes(&name);
+        let mut spans: Vec<AttributeSpan> = Vec::new();
+        let mut started = 0usize;
+        let mut self_closing = false;
+        let mut state = TagState::BeforeAttributeName;
+        let mut name_from = 0;
+        let mut i = name_end;
+        // The byte that ended the name is read again in the before-attribute-name state, where a
+        // space is skipped, `/` and `>` act as in the tag-name state.
+        let end = loop {
+            let Some(&b) = bytes.get(i) else {
+                return bytes.len();
+            };
+            use TagState::*;
+            match state {
+                BeforeAttributeName => match b {
+                    _ if is_space(b) => i += 1,
+                    b'/' => {
+                        state = SelfClosing;
+                        i += 1;
+                    }
+                    b'>' => break i + 1,
+                    _ => {
+                        // `=` here starts a name that begins with it.
+                        name_from = i;
+                        started += 1;
+                        state = AttributeName;
+                        i += 1;
+                    }
+                },
+                AttributeName => {
+                    let stop = bytes[i..]
+                        .iter()
+                        .position(|&b| is_space(b) || b == b'/' || b == b'>' || b == b'=')
+                        .map_or(bytes.len(), |p| i + p);
+                    if stop >= bytes.len() {
+                        return bytes.len();
+                    }
+                    if keep && started <= self.max_attributes {
+                        spans.push(AttributeSpan {
+                            name: (name_from, stop),
+                            value: (stop, stop),
+                        });
+                    }
+                    i = stop;
+                    state = if bytes[stop] == b'=' {
+                        i += 1;
+                        BeforeAttributeValue
+                    } else {
+                        AfterAttributeName
+                    };
+                }
+                AfterAttributeName => match b {
+                    _ if is_space(b) => i += 1,
+                    b'/' => {
+                        state = SelfClosing;
+                        i += 1;
+                    }
+                    b'=' => {
+                        state = BeforeAttributeValue;
+                        i += 1;
+                    }
+                    b'>' => break i + 1,
+                    _ => {
+                        name_from = i;
+                        started += 1;
+                        state = AttributeName;
+                        i += 1;
+                    }
+                },
+                BeforeAttributeValue => match b {
+                    _ if is_space(b) => i += 1,
+                    b'"' | b'\'' => {
+                        state = Quoted(b);
+                        i += 1;
+                    }
+                    b'>' => break i + 1,
+                    _ => state = Unquoted,
+                },
+                Quoted(quote) => {
+                    let Some(offset) = memchr::memchr(quote, &bytes[i..]) else {
+                        return bytes.len();
+                    };
+                    self.set_value(&mut spans, keep && started <= self.max_attributes, i, i + offset);
+                    i += offset + 1;
+                    state = AfterQuotedValue;
+                }
+                Unquoted => {
+                    let stop = bytes[i..]
+                        .iter()
+                        .position(|&b| is_space(b) || b == b'>')
+                        .map_or(bytes.len(), |p| i + p);
+                    if stop >= bytes.len() {
+                        return bytes.len();
+                    }
+                    self.set_value(&mut spans, keep && started <= self.max_attributes, i, stop);
+                    i = stop;
+                    state = BeforeAttributeName;
+                }
+                AfterQuotedValue => match b {
+                    _ if is_space(b) => {
+                        state = BeforeAttributeName;
+                        i += 1;
+                    }
+                    b'/' => {
+                        state = SelfClosing;
+                        i += 1;
+                    }
+                    b'>' => break i + 1,
+                    _ => state = BeforeAttributeName,
+                },
+                SelfClosing => match b {
+                    b'>' => {
+                        self_closing = true;
+                        break i + 1;
+                    }
+                    _ => state = BeforeAttributeName,
+                },
+            }
+        };
+        let (attrs, had_duplicate_attributes) = self.attributes(&spans);
+        let tag = Tag {
+            kind,
+            name,
+            self_closing,
+            attrs,
+            had_duplicate_attributes,
+        };
+        self.emit_tag(tag, content);
+        end
+    }
+
+    /// Records the value of the attribute just named.
+    fn set_value(&self, spans: &mut [AttributeSpan], kept: bool, start: usize, end: usize) {
+        if let (true, Some(last)) = (kept, spans.last_mut()) {
+            last.value = (start, end);
+        }
+    }
+
+    /// The attributes of a kept tag, the first of each name only (as the spec says), values with
+    /// their character references decoded.
+    fn attributes(&self, spans: &[AttributeSpan]) -> (Vec<Attribute>, bool) {
+        let mut attrs: Vec<Attribute> = Vec::with_capacity(spans.len());
+        let mut duplicate = false;
+        for span in spans {
+            let name = lowered(&self.html[span.name.0..span.name.1]);
+            if attrs.iter().any(|a| a.name.local == name) {
+                duplicate = true;
+                continue;
+            }
+            attrs.push(Attribute {
+                name: QualName::new(None, ns!(), name),
+                value: self.attribute_value(span.value.0, span.value.1),
+            });
+        }
+        (attrs, duplicate)
+    }
+
+    fn attribute_value(&self, start: usize, end: usize) -> StrTendril {
+        let raw = &self.bytes[start..end];
+        if !raw.contains(&b'&') {
+            return StrTendril::from_slice(&self.html[start..end]);
+        }
+        let mut value = StrTendril::new();
+        let mut i = start;
+        while let Some(offset) = memchr::memchr(b'&', &self.bytes[i..end]) {
+            let amp = i + offset;
+            value.push_slice(&self.html[i..amp]);
+            // A reference cannot run past the value: its name is letters, digits and `;`.
+            match decode_character_reference(&self.bytes[..end], amp, true) {
+                Some(reference) => {
+                    for c in reference.chars.into_iter().flatten() {
+                        value.push_char(c);
+                    }
+                    i = reference.end;
+                }
+                None => {
+                    value.push_char('&');
+                    i = amp + 1;
+                }
+            }
+        }
+        value.push_slice(&self.html[i..end]);
+        value
+    }
+
+    fn emit_tag(&mut self, tag: Tag, content: &mut Content) {
+        if tag.kind == StartTag {
+            self.last_start_tag = tag.name.clone();
+        }
+        *content = match self.emit(TagToken(tag)) {
+            TokenSinkResult::RawData(RawKind::Rcdata) => Content::Rcdata,
+            TokenSinkResult::RawData(RawKind::Rawtext) => Content::Rawtext,
+            TokenSinkResult::RawData(_) => Content::ScriptData,
+            TokenSinkResult::Plaintext => Content::Plaintext,
+            _ => Content::Data,
+        };
+    }
+
+    /// Hands a token to the tree builder, after the text before it.
+    fn emit(&mut self, token: Token) -> TokenSinkResult<S::Handle> {
+        self.flush_text();
+        self.sink.process_token(token, 0)
+    }
+
+    fn push_text(&mut self, start: usize, end: usize) {
+        if start >= end {
+            return;
+        }
+        match &mut self.pending {
+            PendingText::None => self.pending = PendingText::Span(start, end),
+            PendingText::Span(_, e) if *e == start => *e = end,
+            PendingText::Span(..) => {
+                let mut owned = self.take_pending();
+                owned.push_slice(&self.html[start..end]);
+                self.pending = PendingText::Owned(owned);
+            }
+            PendingText::Owned(text) => text.push_slice(&self.html[start..end]),
+        }
+    }
+
+    fn push_char(&mut self, c: char) {
+        let mut owned = self.take_pending();
+        owned.push_char(c);
+        self.pending = PendingText::Owned(owned);
+    }
+
+    /// The pending text as a tendril (empty if none), leaving none.
+    fn take_pending(&mut self) -> StrTendril {
+        match std::mem::replace(&mut self.pending, PendingText::None) {
+            PendingText::None => StrTendril::new(),
+            PendingText::Span(start, end) => self.slice(start, end),
+            PendingText::Owned(text) => text,
+        }
+    }
+
+    /// A slice of the page sharing its buffer.
+    fn slice(&self, start: usize, end: usize) -> StrTendril {
+        // The caller makes sure the page fits a tendril's u32 lengths.
+        self.page.subtendril(start as u32, (end - start) as u32)
+    }
+
+    fn flush_text(&mut self) {
+        if matches!(self.pending, PendingText::None) {
+            return;
+        }
+        let text = self.take_pending();
+        let _ = self.sink.process_token(CharacterTokens(text), 0);
+    }
+}
+
+/// Where a comment that starts at `rest` ends: after the first `-->` or `--!>`.
+fn comment_end(rest: &[u8]) -> Option<usize> {
+    let mut from = 0;
+    while let Some(offset) = memchr::memmem::find(&rest[from..], b"--") {
+        let dashes = from + offset;
+        let mut i = dashes + 2;
+        // A run of dashes ends the comment at its `>` just the same.
+        while rest.get(i) == Some(&b'-') {
+            i += 1;
+        }
+        match rest.get(i) {
+            Some(b'>') => return Some(i + 1),
+            Some(b'!') if rest.get(i + 1) == Some(&b'>') => return Some(i + 2),
+            Some(_) => from = i,
+            None => return None,
+        }
+    }
+    None
+}
+
+/// Whether `</name` followed by a space, `/` or `>` starts at `at` (names compared ignoring ASCII
+/// case): the "appropriate end tag" of raw text.
+fn is_end_tag_of(bytes: &[u8], at: usize, name: &str) -> bool {
+    let name = name.as_bytes();
+    let start = at + 2;
+    let end = start + name.len();
+    bytes.get(at + 1) == Some(&b'/')
+        && bytes
+            .get(start..end)
+            .is_some_and(|n| n.eq_ignore_ascii_case(name))
+        && bytes
+            .get(end)
+            .is_some_and(|&b| is_space(b) || b == b'/' || b == b'>')
+}
+
+/// The end of a script's text from `at`: the `<` of its `</script` end tag, or the page's end.
+/// The script data states (§13.2.5.4, .15–.31): inside `<!--` an end tag still ends the script,
+/// but after `<!--<script` it does not until `</script` closes that inner "script".
+fn script_data_end(bytes: &[u8], mut i: usize) -> usize {
+    #[derive(Clone, Copy, PartialEq)]
+    enum Escape {
+        None,
+        Escaped,
+        DoubleEscaped,
+    }
+    let mut escape = Escape::None;
+    // Dashes just read in an escaped state (0, 1 or 2+), for `-->`.
+    let mut dashes = 0u8;
+    let len = bytes.len();
+    while i < len {
+        let b = bytes[i];
+        if escape == Escape::None {
+            let Some(offset) = memchr::memchr(b'<', &bytes[i..]) else {
+                return len;
+            };
+            i += offset;
+            if is_end_tag_of(bytes, i, "script") {
+                return i;
+            }
+            if bytes[i + 1..].starts_with(b"!--") {
+                escape = Escape::Escaped;
+                dashes = 2;
+                i += 4;
+            } else {
+                i += 1;
+            }
+            continue;
+        }
+        match b {
+            b'-' => {
+                dashes = dashes.saturating_add(1);
+                i += 1;
+            }
+            b'>' if dashes >= 2 => {
+                escape = Escape::None;
+                dashes = 0;
+                i += 1;
+            }
+            b'<' if escape == Escape::Escaped => {
+                dashes = 0;
+                if is_end_tag_of(bytes, i, "script") {
+                    return i;
+                }
+                let (next, names_script) = script_name_after(bytes, i + 1);
+                if bytes.get(i + 1).is_some_and(|b| b.is_ascii_alphabetic()) && names_script {
+                    escape = Escape::DoubleEscaped;
+                }
+                i = next;
+            }
+            b'<' => {
+                dashes = 0;
+                if bytes.get(i + 1) == Some(&b'/') {
+                    let (next, names_script) = script_name_after(bytes, i + 2);
+                    if names_script {
+                        escape = Escape::Escaped;
+                    }
+                    i = next;
+                } else {
+                    i += 1;
+                }
+            }
+            _ => {
+                dashes = 0;
+                i += 1;
+            }
+        }
+    }
+    len
+}
+
+/// The double-escape start and end states: from `at`, a run of ASCII letters; if a space, `/` or
+/// `>` follows, whether the letters spell "script" (any case) and the index after that byte;
+/// otherwise false and the index of the byte that stopped the run (read again).
+fn script_name_after(bytes: &[u8], at: usize) -> (usize, bool) {
+    let end = at
+        + bytes[at.min(bytes.len())..]
+            .iter()
+            .position(|b| !b.is_ascii_alphabetic())
+            .unwrap_or(bytes.len().saturating_sub(at));
+    match bytes.get(end) {
+        Some(&b) if is_space(b) || b == b'/' || b == b'>' => {
+            (end + 1, bytes[at..end].eq_ignore_ascii_case(b"script"))
+        }
+        _ => (end, false),
+    }
+}
+
+/// A decoded character reference.
+struct Reference {
+    /// The one or two characters it stands for.
+    chars: [Option<char>; 2],
+    /// The index after it.
+    end: usize,
+    /// Whether html5ever reports a parse error for it (no `;`, or a code point the spec
+    /// replaces or flags).
+    is_error: bool,
+}
+
+/// The character reference at `at` (an `&`), as html5ever reads it (§13.2.5.72–80), or `None`
+/// when the `&` is just text. In an attribute value, a named reference without `;` followed by
+/// `=` or a letter or digit is text.
+fn decode_character_reference(bytes: &[u8], at: usize, in_attribute: bool) -> Option<Reference> {
+    match bytes.get(at + 1)? {
+        b'#' => numeric_reference(bytes, at + 2),
+        b if b.is_ascii_alphanumeric() => named_reference(bytes, at + 1, in_attribute),
+        _ => None,
+    }
+}
+
+fn numeric_reference(bytes: &[u8], at: usize) -> Option<Reference> {
+    let (radix, digits_start) = match bytes.get(at) {
+        Some(b'x' | b'X') => (16, at + 1),
+        _ => (10, at),
+    };
+    let mut value: u32 = 0;
+    let mut i = digits_start;
+    while let Some(digit) = bytes.get(i).and_then(|&b| (b as char).to_digit(radix)) {
+        value = value.saturating_mul(radix).saturating_add(digit);
+        i += 1;
+    }
+    if i == digits_start {
+        return None;
+    }
+    let has_semicolon = bytes.get(i) == Some(&b';');
+    if has_semicolon {
+        i += 1;
+    }
+    let (c, flagged) = match value {
+        0 | 0xD800..=0xDFFF => ('\u{FFFD}', true),
+        0x80..=0x9F => (
+            C1_REPLACEMENTS[(value - 0x80) as usize]
+                .or_else(|| char::from_u32(value))
+                .unwrap_or('\u{FFFD}'),
+            true,
+        ),
+        0x01..=0x08 | 0x0B | 0x0D..=0x1F | 0x7F | 0xFDD0..=0xFDEF => {
+            (char::from_u32(value).unwrap_or('\u{FFFD}'), true)
+        }
+        _ => match char::from_u32(value) {
+            Some(c) => (c, value & 0xFFFE == 0xFFFE),
+            None => ('\u{FFFD}', true),
+        },
+    };
+    Some(Reference {
+        chars: [Some(c), None],
+        end: i,
+        is_error: flagged || !has_semicolon,
+    })
+}
+
+/// The longest entity name starting at `at` (the longest prefix in html5ever's table of names
+/// and their prefixes).
+fn named_reference(bytes: &[u8], at: usize, in_attribute: bool) -> Option<Reference> {
+    let mut matched: Option<(usize, (u32, u32))> = None;
+    let mut end = at + 1;
+    while end <= bytes.len() {
+        // Entity names are ASCII, so any longer candidate is a str slice.
+        let Ok(candidate) = std::str::from_utf8(&bytes[at..end]) else {
+            break;
+        };
+        match NAMED_ENTITIES.get(candidate) {
+            Some(&(first, second)) => {
+                if first != 0 {
+                    matched = Some((end, (first, second)));
+                }
+            }
+            None => break,
+        }
+        end += 1;
+    }
+    let (end, (first, second)) = matched?;
+    let has_semicolon = bytes[end - 1] == b';';
+    if in_attribute
+        && !has_semicolon
+        && bytes
+            .get(end)
+            .is_some_and(|&b| b == b'=' || b.is_ascii_alphanumeric())
+    {
+        return None;
+    }
+    Some(Reference {
+        chars: [
+            char::from_u32(first),
+            char::from_u32(second).filter(|_| second != 0),
+        ],
+        end,
+        is_error: !has_semicolon,
+    })
+}
+
+/// Keeps the DOCTYPE token html5ever's tokenizer makes of a `<!DOCTYPE ...>`.
+#[derive(Default)]
+struct DoctypeCapture {
+    doctype: RefCell<Option<Doctype>>,
+}
+
+impl TokenSink for DoctypeCapture {
+    type Handle = ();
+
+    fn process_token(&self, token: Token, _line_number: u64) -> TokenSinkResult<()> {
+        if let DoctypeToken(doctype) = token {
+            self.doctype.borrow_mut().get_or_insert(doctype);
+        }
+        TokenSinkResult::Continue
+    }
+}
