@@ -91,14 +91,23 @@ fn is_label_stop(b: u8) -> bool {
 }
 
 fn find_ascii_ci(hay: &[u8], needle: &[u8]) -> Option<usize> {
-    if hay.len() < needle.len() {
-        return None;
+    let (&first, rest) = needle.split_first()?;
+    let mut from = 0;
+    while let Some(offset) = memchr::memchr2(
+        first.to_ascii_lowercase(),
+        first.to_ascii_uppercase(),
+        &hay[from..],
+    ) {
+        let at = from + offset;
+        if hay
+            .get(at + 1..at + needle.len())
+            .is_some_and(|h| h.eq_ignore_ascii_case(rest))
+        {
+            return Some(at);
+        }
+        from = at + 1;
     }
-    let first = needle[0].to_ascii_lowercase();
-    (0..=hay.len() - needle.len()).find(|&i| {
-        hay[i].to_ascii_lowercase() == first
-            && hay[i..i + needle.len()].eq_ignore_ascii_case(needle)
-    })
+    None
 }
 
 /// Python's label normalisation (`codecs.lookup` lower-cases, `encodings.normalize_encoding` turns
@@ -136,15 +145,9 @@ pub fn python_codec(label: &str) -> Option<&'static str> {
 
 /// Decodes `bytes` with the named Python codec and `errors='replace'`.
 /// Returns `None` for codecs this crate cannot emulate.
-fn decode_with_python_codec(bytes: &[u8], codec: &str) -> Option<String> {
+fn decode_with_python_codec<'a>(bytes: &'a [u8], codec: &str) -> Option<Cow<'a, str>> {
     if let Ok(i) = SINGLE_BYTE.binary_search_by(|(name, _)| (*name).cmp(codec)) {
-        let table = &SINGLE_BYTE[i].1;
-        return Some(
-            bytes
-                .iter()
-                .map(|&b| char::from_u32(u32::from(table[usize::from(b)])).unwrap_or('\u{FFFD}'))
-                .collect(),
-        );
+        return Some(Cow::Owned(decode_single_byte(bytes, &SINGLE_BYTE[i].1)));
     }
     let (encoding, bom): (&'static Encoding, Option<&[u8]>) = match codec {
         "utf-8" => (encoding_rs::UTF_8, None),
@@ -168,7 +171,30 @@ fn decode_with_python_codec(bytes: &[u8], codec: &str) -> Option<String> {
         None => bytes,
     };
     let (text, _) = encoding.decode_without_bom_handling(body);
-    Some(text.into_owned())
+    Some(text)
+}
+
+/// A single-byte codec's table applied to every byte; runs of ASCII are copied whole when the
+/// codec maps ASCII to itself (all but the EBCDIC ones).
+fn decode_single_byte(bytes: &[u8], table: &[u16; 256]) -> String {
+    let ascii_identity = (0..128u16).all(|b| table[usize::from(b)] == b);
+    let mut out = String::with_capacity(bytes.len() + bytes.len() / 8);
+    let mut i = 0;
+    while i < bytes.len() {
+        if ascii_identity {
+            let run = bytes[i..].iter().take_while(|b| b.is_ascii()).count();
+            if let Ok(ascii) = std::str::from_utf8(&bytes[i..i + run]) {
+                out.push_str(ascii);
+            }
+            i += run;
+            if i >= bytes.len() {
+                break;
+            }
+        }
+        out.push(char::from_u32(u32::from(table[usize::from(bytes[i])])).unwrap_or('\u{FFFD}'));
+        i += 1;
+    }
+    out
 }
 
 /// Decodes a page's bytes as jusText 3.0.2 does. A UTF-8 BOM is kept as U+FEFF, as in Python.
@@ -188,7 +214,7 @@ pub fn decode_html(bytes: &[u8]) -> Result<(Cow<'_, str>, Decoding), DecodeError
                     declared: Some(label.to_owned()),
                     codec,
                 };
-                return Ok((Cow::Owned(text), decoding));
+                return Ok((text, decoding));
             }
         }
     }

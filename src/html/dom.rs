@@ -171,27 +171,41 @@ fn preprocess(html: &str) -> Cow<'_, str> {
     if memchr::memchr2(b'\0', b'\r', html.as_bytes()).is_none() {
         return Cow::Borrowed(html);
     }
+    let bytes = html.as_bytes();
     let mut out = String::with_capacity(html.len() + 16);
-    let mut chars = html.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '\0' => out.push('\u{FFFD}'),
-            '\r' => {
-                chars.next_if_eq(&'\n');
-                out.push('\n');
+    let mut i = 0;
+    // Both bytes are ASCII, so the runs between them are whole characters.
+    while let Some(offset) = memchr::memchr2(b'\0', b'\r', &bytes[i..]) {
+        let at = i + offset;
+        out.push_str(&html[i..at]);
+        i = at + 1;
+        if bytes[at] == b'\0' {
+            out.push('\u{FFFD}');
+        } else {
+            out.push('\n');
+            if bytes.get(i) == Some(&b'\n') {
+                i += 1;
             }
-            _ => out.push(c),
         }
     }
+    out.push_str(&html[i..]);
     Cow::Owned(out)
 }
 
 fn has_head_start_tag(html: &[u8]) -> bool {
-    html.windows(6).any(|w| {
-        w[0] == b'<'
-            && w[1..5].eq_ignore_ascii_case(b"head")
-            && matches!(w[5], b'>' | b'/' | b' ' | b'\t' | b'\n' | b'\r' | 0x0c)
-    })
+    let mut from = 0;
+    while let Some(offset) = memchr::memchr(b'<', &html[from..]) {
+        let at = from + offset;
+        if html.get(at + 1..at + 5).is_some_and(|w| w.eq_ignore_ascii_case(b"head"))
+            && html
+                .get(at + 5)
+                .is_some_and(|b| matches!(b, b'>' | b'/' | b' ' | b'\t' | b'\n' | b'\r' | 0x0c))
+        {
+            return true;
+        }
+        from = at + 1;
+    }
+    false
 }
 
 /// Sits between the tokenizer and the tree builder: tells the sink which elements come from a tag

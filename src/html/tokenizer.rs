@@ -116,10 +116,90 @@ fn keeps_attributes(name: &LocalName) -> bool {
 /// A name as the tokenizer builds it: ASCII upper case lowered.
 fn lowered(name: &str) -> LocalName {
     if name.bytes().any(|b| b.is_ascii_uppercase()) {
-        LocalName::from(name.to_ascii_lowercase())
-    } else {
-        LocalName::from(name)
+        return LocalName::from(name.to_ascii_lowercase());
     }
+    common_name(name).unwrap_or_else(|| LocalName::from(name))
+}
+
+/// The most frequent element and attribute names, matched without hashing (an atom lookup
+/// hashes the name).
+fn common_name(name: &str) -> Option<LocalName> {
+    Some(match name {
+        "a" => local_name!("a"),
+        "abbr" => local_name!("abbr"),
+        "article" => local_name!("article"),
+        "aside" => local_name!("aside"),
+        "b" => local_name!("b"),
+        "big" => local_name!("big"),
+        "blockquote" => local_name!("blockquote"),
+        "body" => local_name!("body"),
+        "br" => local_name!("br"),
+        "button" => local_name!("button"),
+        "center" => local_name!("center"),
+        "code" => local_name!("code"),
+        "dd" => local_name!("dd"),
+        "div" => local_name!("div"),
+        "dl" => local_name!("dl"),
+        "dt" => local_name!("dt"),
+        "em" => local_name!("em"),
+        "font" => local_name!("font"),
+        "footer" => local_name!("footer"),
+        "form" => local_name!("form"),
+        "h1" => local_name!("h1"),
+        "h2" => local_name!("h2"),
+        "h3" => local_name!("h3"),
+        "h4" => local_name!("h4"),
+        "h5" => local_name!("h5"),
+        "h6" => local_name!("h6"),
+        "head" => local_name!("head"),
+        "header" => local_name!("header"),
+        "hr" => local_name!("hr"),
+        "html" => local_name!("html"),
+        "i" => local_name!("i"),
+        "iframe" => local_name!("iframe"),
+        "img" => local_name!("img"),
+        "input" => local_name!("input"),
+        "label" => local_name!("label"),
+        "li" => local_name!("li"),
+        "link" => local_name!("link"),
+        "main" => local_name!("main"),
+        "meta" => local_name!("meta"),
+        "nav" => local_name!("nav"),
+        "noscript" => local_name!("noscript"),
+        "ol" => local_name!("ol"),
+        "option" => local_name!("option"),
+        "p" => local_name!("p"),
+        "path" => local_name!("path"),
+        "pre" => local_name!("pre"),
+        "s" => local_name!("s"),
+        "script" => local_name!("script"),
+        "section" => local_name!("section"),
+        "select" => local_name!("select"),
+        "small" => local_name!("small"),
+        "span" => local_name!("span"),
+        "strong" => local_name!("strong"),
+        "style" => local_name!("style"),
+        "sup" => local_name!("sup"),
+        "svg" => local_name!("svg"),
+        "table" => local_name!("table"),
+        "tbody" => local_name!("tbody"),
+        "td" => local_name!("td"),
+        "textarea" => local_name!("textarea"),
+        "th" => local_name!("th"),
+        "thead" => local_name!("thead"),
+        "title" => local_name!("title"),
+        "tr" => local_name!("tr"),
+        "tt" => local_name!("tt"),
+        "u" => local_name!("u"),
+        "ul" => local_name!("ul"),
+        "class" => local_name!("class"),
+        "href" => local_name!("href"),
+        "id" => local_name!("id"),
+        "rel" => local_name!("rel"),
+        "target" => local_name!("target"),
+        "type" => local_name!("type"),
+        _ => return None,
+    })
 }
 
 /// Where an attribute's name and value are in the page.
