@@ -10,7 +10,7 @@ use html5ever::LocalName;
 
 use super::root::Root;
 use crate::html::dom::{NONE, NodeId, NodeKind, Page};
-use crate::html::text::{is_blank, normalize_whitespace, push_normalized, py_strip};
+use crate::html::text::{is_blank, push_normalized, py_strip};
 
 /// A paragraph as segmentation makes it, before classification.
 #[derive(Debug, Clone, PartialEq)]
@@ -104,28 +104,29 @@ fn has_xml_invalid_control(s: &str) -> bool {
 }
 
 /// `PathInfo`: the open elements with their sibling order, for `dom_path` and `xpath`.
+/// Names are borrowed from the page, so copying a path copies no atoms.
 #[derive(Default)]
-struct PathInfo {
+struct PathInfo<'a> {
     /// (name, order among same-named siblings so far)
-    elements: Vec<(LocalName, u32)>,
+    elements: Vec<(&'a LocalName, u32)>,
     /// Per open element, how many children of each name it has had; reused across elements.
-    counters: Vec<Vec<(LocalName, u32)>>,
+    counters: Vec<Vec<(&'a LocalName, u32)>>,
 }
 
-impl PathInfo {
-    fn push(&mut self, name: &LocalName) {
+impl<'a> PathInfo<'a> {
+    fn push(&mut self, name: &'a LocalName) {
         let depth = self.elements.len();
         let order = if depth == 0 {
             1 // jusText gives the root level a fresh counter every time
         } else {
             let siblings = &mut self.counters[depth - 1];
-            match siblings.iter_mut().find(|(n, _)| n == name) {
+            match siblings.iter_mut().find(|(n, _)| *n == name) {
                 Some((_, k)) => {
                     *k += 1;
                     *k
                 }
                 None => {
-                    siblings.push((name.clone(), 1));
+                    siblings.push((name, 1));
                     1
                 }
             }
@@ -134,7 +135,7 @@ impl PathInfo {
             self.counters.push(Vec::new());
         }
         self.counters[depth].clear();
-        self.elements.push((name.clone(), order));
+        self.elements.push((name, order));
     }
 
     fn pop(&mut self) {
@@ -144,7 +145,7 @@ impl PathInfo {
 
 /// The open elements when a paragraph started, kept as they are and written out as `dom_path`
 /// and `xpath` only when the paragraph has text: most paragraph boundaries do not.
-fn dom_path_of(elements: &[(LocalName, u32)]) -> String {
+fn dom_path_of(elements: &[(&LocalName, u32)]) -> String {
     let mut out = String::with_capacity(elements.len() * 6);
     for (i, (name, _)) in elements.iter().enumerate() {
         if i > 0 {
@@ -155,7 +156,7 @@ fn dom_path_of(elements: &[(LocalName, u32)]) -> String {
     out
 }
 
-fn xpath_of(elements: &[(LocalName, u32)]) -> String {
+fn xpath_of(elements: &[(&LocalName, u32)]) -> String {
     let mut out = String::with_capacity(elements.len() * 9 + 1);
     out.push('/');
     let mut digits = [0u8; 10];
@@ -185,8 +186,8 @@ fn xpath_of(elements: &[(LocalName, u32)]) -> String {
 
 /// `ParagraphMaker`: turns start/end/characters events into paragraphs.
 #[derive(Default)]
-struct ParagraphMaker {
-    path: PathInfo,
+struct ParagraphMaker<'a> {
+    path: PathInfo<'a>,
     segments: Vec<Segment>,
     // The paragraph being built.
     text_nodes: String,
@@ -194,15 +195,16 @@ struct ParagraphMaker {
     chars_count_in_links: usize,
     tags_count: i32,
     /// The open elements where the current paragraph started.
-    paragraph_start: Vec<(LocalName, u32)>,
+    paragraph_start: Vec<(&'a LocalName, u32)>,
     link: bool,
     br: bool,
 }
 
-impl ParagraphMaker {
+impl<'a> ParagraphMaker<'a> {
     fn new_paragraph(&mut self) {
         if self.has_text_nodes {
-            let text = normalize_whitespace(py_strip(&self.text_nodes));
+            // Already normalised as a whole (see `append_text`).
+            let text = py_strip(&self.text_nodes).to_owned();
             if !text.is_empty() {
                 self.segments.push(Segment {
                     length: text.chars().count(),
@@ -222,12 +224,24 @@ impl ParagraphMaker {
         self.paragraph_start.clone_from(&self.path.elements);
     }
 
+    /// Appends `text` normalised (jusText normalises each text node), joining the whitespace
+    /// runs either side of the boundary as normalising the joined paragraph again would; returns
+    /// the length of `text` normalised on its own (what jusText counts for links).
     fn append_text(&mut self, text: &str) -> usize {
         self.has_text_nodes = true;
-        push_normalized(&mut self.text_nodes, text)
+        let before = self.text_nodes.len();
+        let added = push_normalized(&mut self.text_nodes, text);
+        let bytes = self.text_nodes.as_bytes();
+        if let (Some(&prev @ (b' ' | b'\n')), Some(&next @ (b' ' | b'\n'))) =
+            (before.checked_sub(1).and_then(|i| bytes.get(i)), bytes.get(before))
+        {
+            let joined = if prev == b'\n' || next == b'\n' { "\n" } else { " " };
+            self.text_nodes.replace_range(before - 1..before + 1, joined);
+        }
+        added
     }
 
-    fn start(&mut self, name: &LocalName) {
+    fn start(&mut self, name: &'a LocalName) {
         self.path.push(name);
         if is_paragraph_tag(name) || (self.br && &**name == "br") {
             if &**name == "br" {
@@ -299,7 +313,7 @@ impl<'a> PendingText<'a> {
         }
     }
 
-    fn flush(&mut self, maker: &mut ParagraphMaker) -> Result<(), SegmentError> {
+    fn flush(&mut self, maker: &mut ParagraphMaker<'a>) -> Result<(), SegmentError> {
         let text = self.single.take().unwrap_or(&self.merged_text);
         if self.merged && has_xml_invalid_control(text) {
             return Err(SegmentError::ControlCharactersMerged);
@@ -315,14 +329,14 @@ impl<'a> PendingText<'a> {
 }
 
 /// One open element during the walk: its next child to visit, and how it ends.
-struct Frame {
+struct Frame<'a> {
     next: NodeId,
-    close: Close,
+    close: Close<'a>,
 }
 
-enum Close {
+enum Close<'a> {
     /// A kept element: an end event.
-    Element(LocalName),
+    Element(&'a LocalName),
     /// An element the cleaner dropped: no event, but the text around it merges.
     Dropped,
     /// An element libxml2 would not have built: nothing at all.
@@ -335,8 +349,6 @@ fn first_child(page: &Page, id: NodeId) -> NodeId {
 
 /// Cleans and segments the tree under `root` into jusText's paragraphs, in document order.
 pub fn segment(page: &Page, root: &Root) -> Result<Vec<Segment>, SegmentError> {
-    let mut maker = ParagraphMaker::default();
-    maker.new_paragraph();
     let root_action = match page.element(root.node) {
         Some(e) => cleaner_action(&e.name, e.is_stylesheet_link),
         None => Action::Keep,
@@ -350,12 +362,14 @@ pub fn segment(page: &Page, root: &Root) -> Result<Vec<Segment>, SegmentError> {
     } else {
         root.name.clone()
     };
+    let mut maker = ParagraphMaker::default();
+    maker.new_paragraph();
 
     let mut pending = PendingText::default();
     maker.start(&root_name);
     let mut stack = vec![Frame {
         next: first_child(page, root.node),
-        close: Close::Element(root_name),
+        close: Close::Element(&root_name),
     }];
     while let Some(frame) = stack.last_mut() {
         let id = frame.next;
@@ -363,7 +377,7 @@ pub fn segment(page: &Page, root: &Root) -> Result<Vec<Segment>, SegmentError> {
             match stack.pop().map(|f| f.close) {
                 Some(Close::Element(name)) => {
                     pending.flush(&mut maker)?;
-                    maker.end(&name);
+                    maker.end(name);
                 }
                 Some(Close::Dropped) => pending.removed_since_flush = true,
                 Some(Close::Transparent) | None => {}
@@ -394,7 +408,7 @@ pub fn segment(page: &Page, root: &Root) -> Result<Vec<Segment>, SegmentError> {
                     maker.start(&e.name);
                     stack.push(Frame {
                         next: first_child(page, id),
-                        close: Close::Element(e.name.clone()),
+                        close: Close::Element(&e.name),
                     });
                 }
             },
