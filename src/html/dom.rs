@@ -297,7 +297,7 @@ fn switches_tokenizer(name: &LocalName) -> bool {
 impl TagTracker {
     fn new(html: &str, limits: &Limits) -> TagTracker {
         let tree_builder = TreeBuilder::new(
-            Sink::default(),
+            Sink::for_page(html.len()),
             TreeBuilderOpts {
                 scripting_enabled: false,
                 ..Default::default()
@@ -453,8 +453,11 @@ struct Sink {
     deepest_inserted: Cell<u32>,
 }
 
-impl Default for Sink {
-    fn default() -> Self {
+impl Sink {
+    /// A sink for a page of `len` bytes: room for the nodes such a page usually has (one per
+    /// 17 bytes over the speed sample), so the arena is rarely copied as it grows.
+    fn for_page(len: usize) -> Self {
+        let expected = (len / 16).clamp(64, 1 << 20);
         let document = Node {
             parent: NONE,
             prev_sibling: NONE,
@@ -464,17 +467,23 @@ impl Default for Sink {
             kind: NodeKind::Document,
         };
         Sink {
-            nodes: RefCell::new(vec![document]),
+            nodes: RefCell::new({
+                let mut nodes = Vec::with_capacity(expected);
+                nodes.push(document);
+                nodes
+            }),
             document_name: QualName::new(None, ns!(), local_name!("")),
             quirks: Cell::new(QuirksMode::NoQuirks),
             explicit_tbody: Cell::new(false),
-            depths: RefCell::new(vec![0]),
+            depths: RefCell::new({
+                let mut depths = Vec::with_capacity(expected);
+                depths.push(0);
+                depths
+            }),
             deepest_inserted: Cell::new(0),
         }
     }
-}
 
-impl Sink {
     fn handle(&self, id: NodeId) -> Handle {
         Handle {
             id,
