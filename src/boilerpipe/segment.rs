@@ -2,7 +2,7 @@
 //! the default tag actions) driven by events generated from the html5ever tree, and the block
 //! counters of `flushBlock` with `UnicodeTokenizer` (spec §2–§4, §8).
 
-use html5ever::local_name;
+use html5ever::{LocalName, local_name};
 
 use super::{Label, TextBlock};
 use crate::html::dom::{DOCUMENT, NodeId, NodeKind, Page};
@@ -41,28 +41,45 @@ enum TagAction {
     BlockLabels(&'static [Label]),
 }
 
-fn action_of(name: &str, version: Version) -> TagAction {
+fn action_of(name: &LocalName, version: Version) -> TagAction {
     if version == Version::Head {
-        let labels: &'static [Label] = match name {
-            "li" => &[Label::Li],
-            "h1" => &[Label::H1, Label::Heading],
-            "h2" => &[Label::H2, Label::Heading],
-            "h3" => &[Label::H3, Label::Heading],
+        let labels: &'static [Label] = match *name {
+            local_name!("li") => &[Label::Li],
+            local_name!("h1") => &[Label::H1, Label::Heading],
+            local_name!("h2") => &[Label::H2, Label::Heading],
+            local_name!("h3") => &[Label::H3, Label::Heading],
             _ => &[],
         };
         if !labels.is_empty() {
             return TagAction::BlockLabels(labels);
         }
     }
-    match name {
-        "style" | "script" | "option" | "object" | "embed" | "applet" | "link" | "noscript" => {
-            TagAction::Ignorable
-        }
-        "a" => TagAction::Anchor,
-        "body" => TagAction::Body,
-        "strike" | "u" | "b" | "i" | "em" | "strong" | "span" | "sup" | "code" | "tt" | "sub"
-        | "var" | "font" => TagAction::InlineNoWhitespace,
-        "abbr" | "acronym" => TagAction::InlineWhitespace,
+    // Names are atoms: each arm is an integer comparison.
+    match *name {
+        local_name!("style")
+        | local_name!("script")
+        | local_name!("option")
+        | local_name!("object")
+        | local_name!("embed")
+        | local_name!("applet")
+        | local_name!("link")
+        | local_name!("noscript") => TagAction::Ignorable,
+        local_name!("a") => TagAction::Anchor,
+        local_name!("body") => TagAction::Body,
+        local_name!("strike")
+        | local_name!("u")
+        | local_name!("b")
+        | local_name!("i")
+        | local_name!("em")
+        | local_name!("strong")
+        | local_name!("span")
+        | local_name!("sup")
+        | local_name!("code")
+        | local_name!("tt")
+        | local_name!("sub")
+        | local_name!("var")
+        | local_name!("font") => TagAction::InlineNoWhitespace,
+        local_name!("abbr") | local_name!("acronym") => TagAction::InlineWhitespace,
         _ => TagAction::Unknown,
     }
 }
@@ -75,14 +92,25 @@ fn is_java_whitespace(c: char) -> bool {
 
 /// Appends `text` with every Java whitespace character as ' ' (runs kept).
 fn push_mapped(out: &mut String, text: &str) {
-    if !text.contains(|c: char| c != ' ' && is_java_whitespace(c)) {
-        out.push_str(text);
-        return;
+    let bytes = text.as_bytes();
+    let (mut run_start, mut i) = (0, 0);
+    while i < bytes.len() {
+        // Java whitespace other than ' ' is an ASCII control or a three-byte character led by
+        // 0xE1-0xE3 (U+1680, U+2000-U+205F, U+3000); those bytes never continue a character.
+        let width = match bytes[i] {
+            0x09..=0x0d | 0x1c..=0x1f => 1,
+            0xe1..=0xe3 if text[i..].chars().next().is_some_and(is_java_whitespace) => 3,
+            _ => {
+                i += 1;
+                continue;
+            }
+        };
+        out.push_str(&text[run_start..i]);
+        out.push(' ');
+        i += width;
+        run_start = i;
     }
-    out.extend(
-        text.chars()
-            .map(|c| if is_java_whitespace(c) { ' ' } else { c }),
-    );
+    out.push_str(&text[run_start..]);
 }
 
 /// Java's `String.trim()`: strips characters up to U+0020.
@@ -92,6 +120,9 @@ pub(crate) fn java_trim(s: &str) -> &str {
 
 /// UTF-16 length, which Java's `String.length()` counts.
 pub(crate) fn utf16_len(s: &str) -> usize {
+    if s.is_ascii() {
+        return s.len();
+    }
     s.chars().map(char::len_utf16).sum()
 }
 
@@ -111,7 +142,7 @@ struct Handler {
     in_anchor_text: bool,
     /// Bytes at the start of `token_buffer` already tokenized without a token, ending in a space.
     counted_prefix: usize,
-    last_start_tag: String,
+    last_start_tag: LocalName,
     title: Option<String>,
     blocks: Vec<TextBlock>,
     version: Version,
@@ -161,7 +192,7 @@ impl Handler {
         }
     }
 
-    fn start_element(&mut self, name: &str) {
+    fn start_element(&mut self, name: &LocalName) {
         let action = action_of(name, self.version);
         self.open_labels.push(match action {
             TagAction::BlockLabels(labels) => labels,
@@ -189,11 +220,10 @@ impl Handler {
                 self.flush = true;
             }
         }
-        self.last_start_tag.clear();
-        self.last_start_tag.push_str(name);
+        self.last_start_tag = name.clone();
     }
 
-    fn end_element(&mut self, name: &str) {
+    fn end_element(&mut self, name: &LocalName) {
         let changes_level = match action_of(name, self.version) {
             TagAction::Ignorable => {
                 self.in_ignorable -= 1;
@@ -257,8 +287,9 @@ impl Handler {
         if self.block_tag_level == -1 {
             self.block_tag_level = self.tag_level;
         }
+        let start = self.token_buffer.len();
         push_mapped(&mut self.token_buffer, trimmed);
-        push_mapped(&mut self.text_buffer, trimmed);
+        self.text_buffer.push_str(&self.token_buffer[start..]);
         if end_ws {
             self.token_buffer.push(' ');
             self.text_buffer.push(' ');
@@ -274,7 +305,7 @@ impl Handler {
 
     fn flush_block(&mut self) {
         if self.in_body == 0 {
-            if self.last_start_tag.eq_ignore_ascii_case("title") {
+            if self.last_start_tag == local_name!("title") {
                 let title = java_trim(&self.token_buffer);
                 if !title.is_empty() {
                     self.title = Some(title.to_owned());
@@ -350,9 +381,11 @@ fn count_tokens(buffer: &str, in_anchor_text: &mut bool) -> Counts {
             *in_anchor_text = true;
         } else if token == ANCHOR_END {
             *in_anchor_text = false;
-        } else if token
-            .chars()
-            .any(|c| c.is_ascii_alphanumeric() || (!c.is_ascii() && LETTER_OR_NUMBER.contains(c)))
+        } else if token.bytes().any(|b| b.is_ascii_alphanumeric())
+            || (!token.is_ascii()
+                && token
+                    .chars()
+                    .any(|c| !c.is_ascii() && LETTER_OR_NUMBER.contains(c)))
         {
             counts.tokens += 1;
             counts.words += 1;
@@ -389,30 +422,44 @@ fn is_glue(c: char) -> bool {
 /// `UnicodeTokenizer.tokenize`: split at spaces and at word boundaries, except where a glue
 /// character (`" ' . , ! @ - : ; $ ? ( ) /`) touches the boundary. U+2063 counts as a space.
 pub(crate) fn for_each_token<'a>(text: &'a str, mut f: impl FnMut(&'a str)) {
+    let bytes = text.as_bytes();
     let mut start: Option<usize> = None;
-    // The previous character and whether it counted as a word character for `\b` (a non-spacing
-    // mark after a word character does).
-    let mut prev: Option<(char, bool)> = None;
-    for (i, c) in text.char_indices() {
-        if c == ' ' || c == '\u{2063}' {
+    // Whether the previous character is a glue character, and whether it counted as a word
+    // character for `\b` (a non-spacing mark after a word character does).
+    let mut prev: Option<(bool, bool)> = None;
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        let (width, is_space, word, glue) = if b.is_ascii() {
+            let c = char::from(b);
+            (1, b == b' ', is_boundary_word(c), is_glue(c))
+        } else {
+            let Some(c) = text[i..].chars().next() else {
+                break;
+            };
+            let word = is_boundary_word(c)
+                || (NON_SPACING_MARK.contains(c) && prev.is_some_and(|(_, w)| w));
+            (c.len_utf8(), c == '\u{2063}', word, false)
+        };
+        if is_space {
             if let Some(s) = start.take() {
                 f(&text[s..i]);
             }
             prev = None;
+            i += width;
             continue;
         }
-        let word =
-            is_boundary_word(c) || (NON_SPACING_MARK.contains(c) && prev.is_some_and(|(_, w)| w));
-        if let Some((p, prev_word)) = prev
+        if let Some((prev_glue, prev_word)) = prev
             && prev_word != word
-            && !is_glue(p)
-            && !is_glue(c)
+            && !prev_glue
+            && !glue
             && let Some(s) = start.take()
         {
             f(&text[s..i]);
         }
         start.get_or_insert(i);
-        prev = Some((c, word));
+        prev = Some((glue, word));
+        i += width;
     }
     if let Some(s) = start {
         f(&text[s..]);
@@ -431,7 +478,7 @@ pub fn segment(page: &Page, version: Version) -> (Vec<TextBlock>, Option<String>
                 push_children(page, id, &mut stack);
             }
             NodeKind::Element(e) => {
-                let name: &str = &e.name;
+                let name = &e.name;
                 if entered {
                     handler.end_element(name);
                     continue;
