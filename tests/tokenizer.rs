@@ -196,6 +196,17 @@ fn every_fragment_alone_and_cut_short_builds_the_same_tree() {
 }
 
 #[test]
+fn many_attributes_with_duplicates_keep_the_first_of_each_name() {
+    let mut tag = String::from("<b");
+    for i in 0..40 {
+        tag.push_str(&format!(" a{}={i}", i % 23));
+    }
+    tag.push_str(" A3=x>");
+    let page = format!("{tag}x{tag}y{tag}z{tag}w<p>v");
+    assert_same_tree(&page, &Limits::default());
+}
+
+#[test]
 fn a_byte_order_mark_is_dropped_only_at_the_start() {
     let limits = Limits::default();
     assert_same_tree("\u{FEFF}<p>x", &limits);

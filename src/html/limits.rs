@@ -1,10 +1,13 @@
 //! Bounds on what one page may cost, so a hostile page cannot stall or exhaust a long job.
 //!
-//! html5ever is linear in most of its input but not in two shapes a crawl does contain: its
+//! Parsing is linear in most of its input but not in two shapes a crawl does contain: the
 //! duplicate-attribute check compares every attribute of a tag with all earlier ones (a tag with a
-//! million attributes is 5·10¹¹ comparisons), and its scope checks walk the stack of open elements
-//! (100,000 nested `<div>`s take minutes). Both are cut before html5ever sees them; the size limit
-//! is applied by the callers, before a page is decoded.
+//! million attributes is 5·10¹¹ comparisons), and html5ever's scope checks walk the stack of open
+//! elements (100,000 nested `<div>`s take minutes). The tokenizer (src/html/tokenizer.rs) keeps at
+//! most `max_attributes` per tag and the tree is kept within `max_depth` (src/html/dom.rs); the size
+//! limit is applied by the callers, before a page is decoded. [`cap_attributes`] does the attribute
+//! cut as a scan before html5ever's own tokenizer, for the reference parse the tokenizer is tested
+//! against.
 
 use std::borrow::Cow;
 

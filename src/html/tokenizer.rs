@@ -554,9 +554,16 @@ impl<'a, S: TokenSink> Tokenizer<'a, S> {
     fn attributes(&self, spans: &[AttributeSpan]) -> (Vec<Attribute>, bool) {
         let mut attrs: Vec<Attribute> = Vec::with_capacity(spans.len());
         let mut duplicate = false;
+        // Past a few attributes a set keeps the check linear (up to `max_attributes` per tag).
+        let mut seen: ahash::AHashSet<LocalName> = ahash::AHashSet::new();
         for span in spans {
             let name = lowered(&self.html[span.name.0..span.name.1]);
-            if attrs.iter().any(|a| a.name.local == name) {
+            let repeated = if spans.len() <= 16 {
+                attrs.iter().any(|a| a.name.local == name)
+            } else {
+                !seen.insert(name.clone())
+            };
+            if repeated {
                 duplicate = true;
                 continue;
             }
