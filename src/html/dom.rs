@@ -11,7 +11,8 @@ use std::cell::{Cell, RefCell};
 use html5ever::interface::tree_builder::{ElementFlags, NodeOrText, QuirksMode, TreeSink};
 use html5ever::tendril::StrTendril;
 use html5ever::tokenizer::{
-    BufferQueue, EndTag, StartTag, Tag, TagToken, Token, TokenSink, TokenSinkResult, Tokenizer,
+    BufferQueue, CharacterTokens, CommentToken, Doctype, DoctypeToken, EndTag, ParseError, StartTag,
+    Tag, TagToken, Token, TokenSink, TokenSinkResult, Tokenizer,
     TokenizerOpts,
 };
 use html5ever::tree_builder::{TreeBuilder, TreeBuilderOpts};
@@ -218,6 +219,8 @@ struct TagTracker {
     reopen_budget: Cell<usize>,
     /// Elements closed for depth and not yet ended in the source, by name.
     closed_for_depth: RefCell<Vec<(LocalName, u32)>>,
+    /// The document's mode is settled (a DOCTYPE or the first content was seen).
+    mode_settled: Cell<bool>,
 }
 
 /// A page may have the tree builder re-open one formatting element per this many bytes (plus
@@ -309,6 +312,39 @@ impl TagTracker {
             max_nodes: html.len().saturating_add(1024),
             reopen_budget: Cell::new(html.len() / BYTES_PER_REOPENED + 1024),
             closed_for_depth: RefCell::new(Vec::new()),
+            mode_settled: Cell::new(false),
+        }
+    }
+
+    /// libxml2 has no quirks mode: a `<table>` closes an open `<p>` whatever the DOCTYPE. HTML5 does
+    /// so only outside quirks mode, the only effect of that mode on the tree, so the tree builder
+    /// is kept out of it: a DOCTYPE is passed on as `<!DOCTYPE html>`, and a page without one gets
+    /// that DOCTYPE (no node) before its first content.
+    fn settle_mode(&self, token: &Token, line_number: u64) -> Option<Token> {
+        if self.mode_settled.get() {
+            return None;
+        }
+        let no_quirks = || Doctype {
+            name: Some(StrTendril::from_slice("html")),
+            public_id: None,
+            system_id: None,
+            force_quirks: false,
+        };
+        match token {
+            DoctypeToken(_) => {
+                self.mode_settled.set(true);
+                Some(DoctypeToken(no_quirks()))
+            }
+            CommentToken(_) | ParseError(_) => None,
+            CharacterTokens(text) if text.chars().all(|c| matches!(c, '\t' | '\n' | '\x0c' | '\r' | ' ')) => None,
+            _ => {
+                self.mode_settled.set(true);
+                let sink = &self.tree_builder.sink;
+                sink.skip_doctype_node.set(true);
+                let _ = self.tree_builder.process_token(DoctypeToken(no_quirks()), line_number);
+                sink.skip_doctype_node.set(false);
+                None
+            }
         }
     }
 
@@ -402,6 +438,7 @@ impl TokenSink for TagTracker {
     type Handle = Handle;
 
     fn process_token(&self, token: Token, line_number: u64) -> TokenSinkResult<Handle> {
+        let token = self.settle_mode(&token, line_number).unwrap_or(token);
         let sink = &self.tree_builder.sink;
         if sink.nodes.borrow().len() > self.max_nodes {
             return TokenSinkResult::Continue;
@@ -451,6 +488,8 @@ struct Sink {
     depths: RefCell<Vec<u32>>,
     /// The depth of the deepest element inserted while processing the current token.
     deepest_inserted: Cell<u32>,
+    /// The DOCTYPE being processed is one the tracker supplied: no node for it.
+    skip_doctype_node: Cell<bool>,
 }
 
 impl Sink {
@@ -481,6 +520,7 @@ impl Sink {
                 depths
             }),
             deepest_inserted: Cell::new(0),
+            skip_doctype_node: Cell::new(false),
         }
     }
 
@@ -688,6 +728,9 @@ impl TreeSink for Sink {
         _public_id: StrTendril,
         _system_id: StrTendril,
     ) {
+        if self.skip_doctype_node.get() {
+            return;
+        }
         let id = self.new_node(NodeKind::Other);
         Self::append_node(&mut self.nodes.borrow_mut(), DOCUMENT, id);
     }
@@ -788,6 +831,22 @@ mod tests {
             tree("a&amp;b"),
             "<html><head></head><body>a&b</body></html>"
         );
+    }
+
+    #[test]
+    fn a_table_closes_an_open_paragraph_as_in_libxml2_whatever_the_doctype() {
+        // HTML5 leaves the <p> open in quirks mode (no DOCTYPE, or an old one); libxml2 has no
+        // quirks mode and closes it.
+        let closed = "<html><head></head><body><p>a</p><table><tbody><tr><td>b</td></tr></tbody></table></body></html>";
+        for prefix in ["", "<!-- c -->\n ", "<!DOCTYPE HTML PUBLIC \"-//W3C//DTD HTML 3.2 Final//EN\">"] {
+            let page = Page::parse(&format!("{prefix}<p>a<table><tr><td>b</table>"));
+            let mut out = String::new();
+            outline(&page, DOCUMENT, &mut out);
+            assert_eq!(out.replace("<!---->", "").trim_start(), closed, "{prefix:?}");
+            // Only a DOCTYPE in the page makes a node.
+            let others = page.nodes.iter().filter(|n| matches!(n.kind, NodeKind::Other)).count();
+            assert_eq!(others, usize::from(prefix.starts_with("<!DOCTYPE")));
+        }
     }
 
     #[test]
