@@ -1,5 +1,6 @@
-//! Criterion benches: the plain jusText call on the bundled pages, the SQL function's array
-//! entry point over a batch of them, and boilerpipe on the same pages.
+//! Criterion benches: the parse (the crate's tokenizer and html5ever's, into the same tree), the
+//! plain jusText call on the bundled pages, the SQL function's array entry point over a batch of
+//! them, and boilerpipe on the same pages.
 
 use std::hint::black_box;
 use std::sync::Arc;
@@ -10,6 +11,7 @@ use datafusion::arrow::datatypes::{DataType, Field};
 use datafusion::common::ScalarValue;
 use datafusion::common::config::ConfigOptions;
 use datafusion::logical_expr::{ColumnarValue, ScalarFunctionArgs};
+use datafusion_webtext::html::{Limits, Page};
 use datafusion_webtext::justext::{Params, justext_bytes};
 use datafusion_webtext::stoplists::Stoplist;
 
@@ -23,6 +25,32 @@ fn pages() -> Vec<Vec<u8>> {
         .collect();
     paths.sort();
     paths.iter().map(|p| std::fs::read(p).unwrap()).collect()
+}
+
+fn parse(c: &mut Criterion) {
+    let texts: Vec<String> = pages()
+        .iter()
+        .map(|p| String::from_utf8_lossy(p).into_owned())
+        .collect();
+    let bytes: usize = texts.iter().map(String::len).sum();
+    let limits = Limits::default();
+    let mut group = c.benchmark_group("parse");
+    group.throughput(Throughput::Bytes(bytes as u64));
+    group.bench_function("crate tokenizer + html5ever tree builder", |b| {
+        b.iter(|| {
+            for t in &texts {
+                black_box(Page::parse_with(t, &limits));
+            }
+        })
+    });
+    group.bench_function("html5ever tokenizer + tree builder", |b| {
+        b.iter(|| {
+            for t in &texts {
+                black_box(Page::parse_with_html5ever_tokenizer(t, &limits));
+            }
+        })
+    });
+    group.finish();
 }
 
 fn plain(c: &mut Criterion) {
@@ -108,5 +136,5 @@ fn boilerpipe(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, plain, sql_function, boilerpipe);
+criterion_group!(benches, parse, plain, sql_function, boilerpipe);
 criterion_main!(benches);
