@@ -8,7 +8,7 @@
 use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
 
-use html5ever::interface::tree_builder::{ElementFlags, NodeOrText, QuirksMode, TreeSink};
+use html5ever::interface::tree_builder::{ElementFlags, NodeOrText, QuirksMode, Tracer, TreeSink};
 use html5ever::tendril::StrTendril;
 use html5ever::tokenizer::{
     BufferQueue, CharacterTokens, CommentToken, Doctype, DoctypeToken, EndTag, ParseError, StartTag,
@@ -221,6 +221,8 @@ struct TagTracker {
     closed_for_depth: RefCell<Vec<(LocalName, u32)>>,
     /// The document's mode is settled (a DOCTYPE or the first content was seen).
     mode_settled: Cell<bool>,
+    /// A heading may be open: one started since the handles last showed none.
+    heading_may_be_open: Cell<bool>,
 }
 
 /// A page may have the tree builder re-open one formatting element per this many bytes (plus
@@ -252,6 +254,34 @@ fn is_formatting(name: &LocalName) -> bool {
             | local_name!("tt")
             | local_name!("u")
     )
+}
+
+fn is_heading(name: &LocalName) -> bool {
+    matches!(
+        *name,
+        local_name!("h1")
+            | local_name!("h2")
+            | local_name!("h3")
+            | local_name!("h4")
+            | local_name!("h5")
+            | local_name!("h6")
+    )
+}
+
+/// Records the tree builder's handles (see [`TagTracker::traced_handles`]).
+#[derive(Default)]
+struct TracedHandles {
+    handles: RefCell<Vec<(NodeId, Option<LocalName>)>>,
+}
+
+impl Tracer for TracedHandles {
+    type Handle = Handle;
+
+    fn trace_handle(&self, node: &Handle) {
+        let heading = (node.name.ns == ns!(html) && is_heading(&node.name.local))
+            .then(|| node.name.local.clone());
+        self.handles.borrow_mut().push((node.id, heading));
+    }
 }
 
 /// Elements the tree builder never leaves open, so they cannot deepen the tree.
@@ -313,6 +343,7 @@ impl TagTracker {
             reopen_budget: Cell::new(html.len() / BYTES_PER_REOPENED + 1024),
             closed_for_depth: RefCell::new(Vec::new()),
             mode_settled: Cell::new(false),
+            heading_may_be_open: Cell::new(false),
         }
     }
 
@@ -367,6 +398,67 @@ impl TagTracker {
             closed.swap_remove(i);
         }
         true
+    }
+
+    /// An end tag of a heading level that is not open while another level is: HTML5 lets
+    /// `</h3>` close an open `<h2>`, libxml2 ignores it (the `<h2>` stays open), as it ignores
+    /// every end tag of an element that is not open.
+    fn is_stray_heading_end(&self, tag: &Tag) -> bool {
+        if !is_heading(&tag.name) {
+            return false;
+        }
+        let handles = self.traced_handles();
+        let mut open = handles.iter().filter_map(|(_, heading)| heading.as_ref());
+        let any_open = open.clone().next().is_some();
+        any_open && !open.any(|name| *name == tag.name)
+    }
+
+    /// libxml2 closes an open heading that is the current element when a `<p>`, `<li>`,
+    /// `<form>` or `<table>` starts (its start-tag auto-close rules); HTML5 nests them in it.
+    /// Returns the heading to end first.
+    fn heading_closed_by(&self, start: &LocalName) -> Option<LocalName> {
+        if !matches!(
+            *start,
+            local_name!("p") | local_name!("li") | local_name!("form") | local_name!("table")
+        ) || !self.heading_may_be_open.get()
+        {
+            return None;
+        }
+        let handles = self.traced_handles();
+        // The handles start with the document and the open elements, each inside the one
+        // before; what follows (formatting elements, head, form) is not inside the last.
+        let nodes = self.tree_builder.sink.nodes.borrow();
+        let is_inside = |inner: NodeId, outer: NodeId| {
+            let mut at = nodes.get(inner as usize).map_or(NONE, |n| n.parent);
+            while at != NONE {
+                if at == outer {
+                    return true;
+                }
+                at = nodes.get(at as usize).map_or(NONE, |n| n.parent);
+            }
+            false
+        };
+        let mut current = handles.first()?;
+        for next in &handles[1..] {
+            if !is_inside(next.0, current.0) {
+                break;
+            }
+            current = next;
+        }
+        current.1.clone()
+    }
+
+    /// The tree builder's handles in the order it traces them: the document, its open elements,
+    /// then the formatting elements it may re-open, its `<head>` and `<form>`; each with its name
+    /// when it is a heading (only open elements can be). Remembers when no heading is open, so
+    /// the next start tags need not look until a heading starts.
+    fn traced_handles(&self) -> Vec<(NodeId, Option<LocalName>)> {
+        let traced = TracedHandles::default();
+        self.tree_builder.trace_handles(&traced);
+        let handles = traced.handles.into_inner();
+        self.heading_may_be_open
+            .set(handles.iter().any(|(_, heading)| heading.is_some()));
+        handles
     }
 
     /// Charges the formatting elements re-opened by the token just processed (the nodes from
@@ -446,8 +538,24 @@ impl TokenSink for TagTracker {
         let start_tag = match &token {
             TagToken(tag) if tag.kind == StartTag => Some(tag.name.clone()),
             TagToken(tag) if self.is_end_of_closed(tag) => return TokenSinkResult::Continue,
+            TagToken(tag) if self.is_stray_heading_end(tag) => return TokenSinkResult::Continue,
             _ => None,
         };
+        if let Some(name) = &start_tag {
+            if let Some(heading) = self.heading_closed_by(name) {
+                let end = Tag {
+                    kind: EndTag,
+                    name: heading,
+                    self_closing: false,
+                    attrs: Vec::new(),
+                    had_duplicate_attributes: false,
+                };
+                let _ = self.tree_builder.process_token(TagToken(end), line_number);
+            }
+            if is_heading(name) {
+                self.heading_may_be_open.set(true);
+            }
+        }
         let explicit_tbody = start_tag == Some(local_name!("tbody"));
         sink.explicit_tbody.set(explicit_tbody);
         sink.deepest_inserted.set(0);
@@ -847,6 +955,33 @@ mod tests {
             let others = page.nodes.iter().filter(|n| matches!(n.kind, NodeKind::Other)).count();
             assert_eq!(others, usize::from(prefix.starts_with("<!DOCTYPE")));
         }
+    }
+
+    #[test]
+    fn headings_end_as_in_libxml2() {
+        // A heading's end tag of another level is ignored (HTML5 would close the <h2>), so what
+        // follows stays in the heading ...
+        assert_eq!(
+            tree("<h2>a</h3><ol><li>b</ol>"),
+            "<html><head></head><body><h2>a<ol><li>b</li></ol></h2></body></html>"
+        );
+        // ... until a start tag that closes a heading which is the current element (HTML5 nests
+        // <p>, <li>, <form> and <table> in it); a heading's own end tag still closes it.
+        for (start, end) in [("<p>", "</p>"), ("<li>", "</li>"), ("<form>", "</form>")] {
+            assert_eq!(
+                tree(&format!("<h3>a{start}b{end}c</h3>d")),
+                format!("<html><head></head><body><h3>a</h3>{start}b{end}cd</body></html>"),
+            );
+        }
+        assert_eq!(
+            tree("<h3>a<b>x</b><table><tr><td>b</table></h3>"),
+            "<html><head></head><body><h3>a<b>x</b></h3><table><tbody><tr><td>b</td></tr></tbody></table></body></html>"
+        );
+        // A heading that is not the current element stays open.
+        assert_eq!(
+            tree("<h3><span>a<p>b</p></span></h3>"),
+            "<html><head></head><body><h3><span>a<p>b</p></span></h3></body></html>"
+        );
     }
 
     #[test]

@@ -555,13 +555,15 @@ impl<'a, S: TokenSink> Tokenizer<'a, S> {
         let mut attrs: Vec<Attribute> = Vec::with_capacity(spans.len());
         let mut duplicate = false;
         // Past a few attributes a set keeps the check linear (up to `max_attributes` per tag).
-        let mut seen: ahash::AHashSet<LocalName> = ahash::AHashSet::new();
+        let mut seen: Option<ahash::AHashSet<LocalName>> = None;
         for span in spans {
             let name = lowered(&self.html[span.name.0..span.name.1]);
             let repeated = if spans.len() <= 16 {
                 attrs.iter().any(|a| a.name.local == name)
             } else {
-                !seen.insert(name.clone())
+                !seen
+                    .get_or_insert_with(ahash::AHashSet::new)
+                    .insert(name.clone())
             };
             if repeated {
                 duplicate = true;
