@@ -207,6 +207,22 @@ fn many_attributes_with_duplicates_keep_the_first_of_each_name() {
 }
 
 #[test]
+fn the_attribute_cap_never_touches_script_text() {
+    // Found by the tokenizer fuzz target: 1,000 words after an escaped `</script` are not
+    // attributes (the script goes on), so the cap must leave them all in the script's text.
+    let words = "w ".repeat(1_200);
+    let page = format!("<script><!--<script </script {words}</c");
+    let unbounded = Limits {
+        max_attributes: usize::MAX,
+        ..Limits::default()
+    };
+    let ours = tree(&Page::parse_with(&page, &Limits::default()));
+    let reference = tree(&Page::parse_with_html5ever_tokenizer(&page, &unbounded));
+    assert_eq!(ours, reference);
+    assert!(ours.iter().any(|n| n.ends_with(&format!("{words}</c\")"))));
+}
+
+#[test]
 fn a_byte_order_mark_is_dropped_only_at_the_start() {
     let limits = Limits::default();
     assert_same_tree("\u{FEFF}<p>x", &limits);

@@ -1,7 +1,10 @@
 //! The crate's tokenizer against html5ever's: the same tree builder and sink, so the trees of any
 //! page must be identical. Pages are UTF-8 (lossy) so every byte string is a page. A U+FEFF right
 //! after an end tag that html5ever's tokenizer paused on is dropped by the reference loop only
-//! (see tests/tokenizer.rs), so inputs with U+FEFF past their start are not compared.
+//! (see tests/tokenizer.rs), so inputs with U+FEFF past their start are not compared. Attributes
+//! are not capped: the reference caps them with a scan that reads escaped scripts roughly (found
+//! by this target: a `<script><!--<script </script` holding 1,000 space-separated words lost
+//! its end there); the cap itself is tested in tests/tokenizer.rs.
 #![no_main]
 
 use datafusion_webtext::html::{Limits, NodeKind, Page};
@@ -31,7 +34,10 @@ fuzz_target!(|bytes: &[u8]| {
     if html.char_indices().any(|(i, c)| c == '\u{FEFF}' && i > 0) {
         return;
     }
-    let limits = Limits::default();
+    let limits = Limits {
+        max_attributes: usize::MAX,
+        ..Limits::default()
+    };
     let ours = tree(&Page::parse_with(&html, &limits));
     let reference = tree(&Page::parse_with_html5ever_tokenizer(&html, &limits));
     assert_eq!(ours, reference, "{html:?}");
