@@ -609,9 +609,10 @@ struct Sink {
 
 impl Sink {
     /// A sink for a page of `len` bytes: room for the nodes such a page usually has (one per
-    /// 17 bytes over the speed sample), so the arena is rarely copied as it grows.
+    /// 17 bytes over the speed sample), so the arena is rarely copied as it grows; a power of
+    /// two, so a page with more nodes grows it to no more than growing from empty would.
     fn for_page(len: usize) -> Self {
-        let expected = (len / 16).clamp(64, 1 << 20);
+        let expected = (len / 16).clamp(64, 1 << 20).next_power_of_two();
         let document = Node {
             parent: NONE,
             prev_sibling: NONE,
