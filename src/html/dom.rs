@@ -80,7 +80,10 @@ impl Page {
 
     /// Parses a decoded page with the crate's tokenizer (src/html/tokenizer.rs) and html5ever's
     /// tree builder, scripting disabled so `<noscript>` holds markup (as in libxml2). U+0000
-    /// becomes U+FFFD first, as libxml2 2.14 does (html5ever would drop it).
+    /// becomes U+FFFD first, as libxml2 2.14 does (html5ever would drop it). Where libxml2's
+    /// legacy tree builder, which jusText's reference uses, differs from HTML5 in a known and
+    /// cheap way, the tree follows libxml2: no quirks mode (see `TagTracker::settle_mode`) and
+    /// its heading rules (`TagTracker::is_stray_heading_end`, `TagTracker::heading_closed_by`).
     ///
     /// Within `limits` (`max_bytes` is the caller's to check): attributes past `max_attributes`
     /// are dropped; elements deeper than `max_depth` are not built; formatting elements are
