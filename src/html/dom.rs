@@ -11,9 +11,8 @@ use std::cell::{Cell, RefCell};
 use html5ever::interface::tree_builder::{ElementFlags, NodeOrText, QuirksMode, Tracer, TreeSink};
 use html5ever::tendril::StrTendril;
 use html5ever::tokenizer::{
-    BufferQueue, CharacterTokens, CommentToken, Doctype, DoctypeToken, EndTag, ParseError, StartTag,
-    Tag, TagToken, Token, TokenSink, TokenSinkResult, Tokenizer,
-    TokenizerOpts,
+    BufferQueue, CharacterTokens, CommentToken, Doctype, DoctypeToken, EndTag, ParseError,
+    StartTag, Tag, TagToken, Token, TokenSink, TokenSinkResult, Tokenizer, TokenizerOpts,
 };
 use html5ever::tree_builder::{TreeBuilder, TreeBuilderOpts};
 use html5ever::{Attribute, LocalName, QualName, TokenizerResult, local_name, ns};
@@ -200,7 +199,9 @@ fn has_head_start_tag(html: &[u8]) -> bool {
     let mut from = 0;
     while let Some(offset) = memchr::memchr(b'<', &html[from..]) {
         let at = from + offset;
-        if html.get(at + 1..at + 5).is_some_and(|w| w.eq_ignore_ascii_case(b"head"))
+        if html
+            .get(at + 1..at + 5)
+            .is_some_and(|w| w.eq_ignore_ascii_case(b"head"))
             && html
                 .get(at + 5)
                 .is_some_and(|b| matches!(b, b'>' | b'/' | b' ' | b'\t' | b'\n' | b'\r' | 0x0c))
@@ -373,12 +374,20 @@ impl TagTracker {
                 Some(DoctypeToken(no_quirks()))
             }
             CommentToken(_) | ParseError(_) => None,
-            CharacterTokens(text) if text.chars().all(|c| matches!(c, '\t' | '\n' | '\x0c' | '\r' | ' ')) => None,
+            CharacterTokens(text)
+                if text
+                    .chars()
+                    .all(|c| matches!(c, '\t' | '\n' | '\x0c' | '\r' | ' ')) =>
+            {
+                None
+            }
             _ => {
                 self.mode_settled.set(true);
                 let sink = &self.tree_builder.sink;
                 sink.skip_doctype_node.set(true);
-                let _ = self.tree_builder.process_token(DoctypeToken(no_quirks()), line_number);
+                let _ = self
+                    .tree_builder
+                    .process_token(DoctypeToken(no_quirks()), line_number);
                 sink.skip_doctype_node.set(false);
                 None
             }
@@ -429,7 +438,14 @@ impl TagTracker {
             *start,
             local_name!("p") | local_name!("li") | local_name!("form") | local_name!("table")
         ) || !self.heading_may_be_open.get()
-            || self.tree_builder.sink.depths.borrow().last().copied().unwrap_or(0)
+            || self
+                .tree_builder
+                .sink
+                .depths
+                .borrow()
+                .last()
+                .copied()
+                .unwrap_or(0)
                 > MAX_HEADING_CHECK_DEPTH
         {
             return None;
@@ -957,13 +973,25 @@ mod tests {
         // HTML5 leaves the <p> open in quirks mode (no DOCTYPE, or an old one); libxml2 has no
         // quirks mode and closes it.
         let closed = "<html><head></head><body><p>a</p><table><tbody><tr><td>b</td></tr></tbody></table></body></html>";
-        for prefix in ["", "<!-- c -->\n ", "<!DOCTYPE HTML PUBLIC \"-//W3C//DTD HTML 3.2 Final//EN\">"] {
+        for prefix in [
+            "",
+            "<!-- c -->\n ",
+            "<!DOCTYPE HTML PUBLIC \"-//W3C//DTD HTML 3.2 Final//EN\">",
+        ] {
             let page = Page::parse(&format!("{prefix}<p>a<table><tr><td>b</table>"));
             let mut out = String::new();
             outline(&page, DOCUMENT, &mut out);
-            assert_eq!(out.replace("<!---->", "").trim_start(), closed, "{prefix:?}");
+            assert_eq!(
+                out.replace("<!---->", "").trim_start(),
+                closed,
+                "{prefix:?}"
+            );
             // Only a DOCTYPE in the page makes a node.
-            let others = page.nodes.iter().filter(|n| matches!(n.kind, NodeKind::Other)).count();
+            let others = page
+                .nodes
+                .iter()
+                .filter(|n| matches!(n.kind, NodeKind::Other))
+                .count();
             assert_eq!(others, usize::from(prefix.starts_with("<!DOCTYPE")));
         }
     }

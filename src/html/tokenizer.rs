@@ -19,10 +19,9 @@ use html5ever::data::{C1_REPLACEMENTS, NAMED_ENTITIES};
 use html5ever::tendril::StrTendril;
 use html5ever::tokenizer::states::RawKind;
 use html5ever::tokenizer::{
-    BufferQueue, CharacterTokens, CommentToken, Doctype, DoctypeToken, EOFToken, EndTag, ParseError,
-    StartTag,
-    Tag, TagKind, TagToken, Token, TokenSink, TokenSinkResult, Tokenizer as Html5everTokenizer,
-    TokenizerOpts,
+    BufferQueue, CharacterTokens, CommentToken, Doctype, DoctypeToken, EOFToken, EndTag,
+    ParseError, StartTag, Tag, TagKind, TagToken, Token, TokenSink, TokenSinkResult,
+    Tokenizer as Html5everTokenizer, TokenizerOpts,
 };
 use html5ever::{Attribute, LocalName, QualName, local_name, ns};
 
@@ -366,7 +365,8 @@ impl<'a, S: TokenSink> Tokenizer<'a, S> {
         let mut source = String::with_capacity(end - at + 9);
         source.push_str("<!DOCTYPE");
         source.push_str(&self.html[at..end]);
-        let tokenizer = Html5everTokenizer::new(DoctypeCapture::default(), TokenizerOpts::default());
+        let tokenizer =
+            Html5everTokenizer::new(DoctypeCapture::default(), TokenizerOpts::default());
         let input = BufferQueue::default();
         input.push_back(StrTendril::from_slice(&source));
         let _ = tokenizer.feed(&input);
@@ -493,7 +493,12 @@ impl<'a, S: TokenSink> Tokenizer<'a, S> {
                     let Some(offset) = memchr::memchr(quote, &bytes[i..]) else {
                         return bytes.len();
                     };
-                    self.set_value(&mut spans, keep && started <= self.max_attributes, i, i + offset);
+                    self.set_value(
+                        &mut spans,
+                        keep && started <= self.max_attributes,
+                        i,
+                        i + offset,
+                    );
                     i += offset + 1;
                     state = AfterQuotedValue;
                 }

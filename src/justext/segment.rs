@@ -232,11 +232,17 @@ impl<'a> ParagraphMaker<'a> {
         let before = self.text_nodes.len();
         let added = push_normalized(&mut self.text_nodes, text);
         let bytes = self.text_nodes.as_bytes();
-        if let (Some(&prev @ (b' ' | b'\n')), Some(&next @ (b' ' | b'\n'))) =
-            (before.checked_sub(1).and_then(|i| bytes.get(i)), bytes.get(before))
-        {
-            let joined = if prev == b'\n' || next == b'\n' { "\n" } else { " " };
-            self.text_nodes.replace_range(before - 1..before + 1, joined);
+        if let (Some(&prev @ (b' ' | b'\n')), Some(&next @ (b' ' | b'\n'))) = (
+            before.checked_sub(1).and_then(|i| bytes.get(i)),
+            bytes.get(before),
+        ) {
+            let joined = if prev == b'\n' || next == b'\n' {
+                "\n"
+            } else {
+                " "
+            };
+            self.text_nodes
+                .replace_range(before - 1..before + 1, joined);
         }
         added
     }

@@ -9,8 +9,8 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use datafusion_webtext::html::{Limits, NodeKind, Page};
 use datafusion_webtext::html::dom::Node;
+use datafusion_webtext::html::{Limits, NodeKind, Page};
 use datafusion_webtext::justext::decode_for_justext;
 
 #[path = "eval_pages.rs"]
@@ -39,7 +39,11 @@ fn first_difference(ours: &Page, reference: &Page) -> Option<String> {
         let (a, b) = (describe(a), describe(b));
         if a != b {
             let cut = |s: &str| s.chars().take(300).collect::<String>();
-            return Some(format!("node {i}:\n  ours: {}\n  html5ever: {}", cut(&a), cut(&b)));
+            return Some(format!(
+                "node {i}:\n  ours: {}\n  html5ever: {}",
+                cut(&a),
+                cut(&b)
+            ));
         }
     }
     (ours.nodes.len() != reference.nodes.len()).then(|| {
