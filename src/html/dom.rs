@@ -243,7 +243,7 @@ const BYTES_PER_REOPENED: usize = 32;
 const MAX_HEADING_CHECK_DEPTH: u32 = 64;
 
 /// HTML5's formatting elements, the ones the tree builder re-opens.
-fn is_formatting(name: &LocalName) -> bool {
+pub(super) fn is_formatting(name: &LocalName) -> bool {
     matches!(
         *name,
         local_name!("a")

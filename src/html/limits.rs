@@ -88,9 +88,10 @@ fn is_space(b: u8) -> bool {
     matches!(b, b'\t' | b'\n' | b'\x0c' | b'\r' | b' ')
 }
 
-/// Where in a tag the scanner is, after the spec's tokenizer states of the same names.
-#[derive(Clone, Copy, PartialEq)]
-enum TagState {
+/// Where in a tag a scanner is: the spec's attribute states (§13.2.5.32–40), shared by this scan
+/// and the tokenizer.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum TagState {
     BeforeAttributeName,
     AttributeName,
     AfterAttributeName,

@@ -25,6 +25,9 @@ use html5ever::tokenizer::{
 };
 use html5ever::{Attribute, LocalName, QualName, local_name, ns};
 
+use super::dom::is_formatting;
+use super::limits::TagState;
+
 /// What the tokenizer reads next, as the tree builder sets it after a start tag.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Content {
@@ -90,26 +93,11 @@ fn is_space(b: u8) -> bool {
 /// (`type=hidden` in tables), `<font>` in foreign content, `<link>` (jusText's stylesheet rule)
 /// and `<template>` (`shadowrootmode`). Other elements' attributes are tokenized and dropped.
 fn keeps_attributes(name: &LocalName) -> bool {
-    matches!(
-        *name,
-        local_name!("a")
-            | local_name!("b")
-            | local_name!("big")
-            | local_name!("code")
-            | local_name!("em")
-            | local_name!("font")
-            | local_name!("i")
-            | local_name!("nobr")
-            | local_name!("s")
-            | local_name!("small")
-            | local_name!("strike")
-            | local_name!("strong")
-            | local_name!("tt")
-            | local_name!("u")
-            | local_name!("input")
-            | local_name!("link")
-            | local_name!("template")
-    )
+    is_formatting(name)
+        || matches!(
+            *name,
+            local_name!("input") | local_name!("link") | local_name!("template")
+        )
 }
 
 /// A name as the tokenizer builds it: ASCII upper case lowered.
@@ -206,19 +194,6 @@ fn common_name(name: &str) -> Option<LocalName> {
 struct AttributeSpan {
     name: (usize, usize),
     value: (usize, usize),
-}
-
-/// The attribute states of a tag (§13.2.5.32–40), from the byte after its name.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum TagState {
-    BeforeAttributeName,
-    AttributeName,
-    AfterAttributeName,
-    BeforeAttributeValue,
-    Quoted(u8),
-    Unquoted,
-    AfterQuotedValue,
-    SelfClosing,
 }
 
 impl<'a, S: TokenSink> Tokenizer<'a, S> {
