@@ -17,8 +17,19 @@ use html5ever::tokenizer::{
 use html5ever::tree_builder::{TreeBuilder, TreeBuilderOpts};
 use html5ever::{Attribute, LocalName, QualName, TokenizerResult, local_name, ns};
 
+use super::libxml2::Libxml2TreeBuilder;
 use super::limits::{Limits, cap_attributes};
 use super::tokenizer::tokenize;
+
+/// Appends `child` (detached first) as the last child of `parent`.
+pub(super) fn append_node(nodes: &mut [Node], parent: NodeId, child: NodeId) {
+    Sink::append_node(nodes, parent, child);
+}
+
+/// Appends `text` to the node `neighbour` when it is a text node; returns whether it did.
+pub(super) fn merge_text(nodes: &mut [Node], neighbour: NodeId, text: &StrTendril) -> bool {
+    Sink::merge_text(nodes, neighbour, text)
+}
 
 /// Index of a node in [`Page::nodes`].
 pub type NodeId = u32;
@@ -93,6 +104,21 @@ impl Page {
         let tracker = TagTracker::new(&html, limits);
         tokenize(&html, &tracker, limits.max_attributes);
         tracker.into_page(&html)
+    }
+
+    /// Parses a decoded page into the tree libxml2 2.14 builds for it, the tree Python jusText
+    /// reads (see src/html/libxml2.rs). Input is preprocessed as in [`Page::parse_with`]; no
+    /// element deeper than `limits.max_depth` is built, and, as in libxml2, the page ends where
+    /// a 257th element would open ([`super::libxml2::MAX_OPEN_ELEMENTS`]).
+    pub fn parse_as_libxml2(html: &str, limits: &Limits) -> Page {
+        let html = preprocess(html);
+        let builder = Libxml2TreeBuilder::new(html.len(), limits.max_depth);
+        tokenize(&html, &builder, limits.max_attributes);
+        let (nodes, head_built) = builder.finish();
+        Page {
+            nodes,
+            explicit_head_tag: head_built,
+        }
     }
 
     /// [`Page::parse_with`] through html5ever's own tokenizer: the reference the crate's

@@ -2,6 +2,7 @@
 
 pub mod decode;
 pub mod dom;
+pub mod libxml2;
 pub mod limits;
 mod python_codecs;
 pub mod text;

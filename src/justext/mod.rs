@@ -193,7 +193,7 @@ pub fn segment_html(html: &str, limits: &Limits) -> Result<Vec<Segment>, Justext
     if root::is_empty_document(html) {
         return Err(JustextError::EmptyDocument);
     }
-    let page = Page::parse_with(html, limits);
+    let page = Page::parse_as_libxml2(html, limits);
     segment_page(&page, html)
 }
 

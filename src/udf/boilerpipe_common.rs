@@ -14,7 +14,7 @@ use datafusion::logical_expr::{
 use super::common::{
     PageRef, ROW_OPTIONS, RowPolicy, apply, check_arg_types, constant_string, execution_constants,
 };
-use super::shared_parses::SharedParses;
+use super::shared_parses::{SharedParses, Tree};
 use crate::boilerpipe::{Extractor, TextDocument};
 
 /// The options argument of the boilerpipe functions.
@@ -89,13 +89,14 @@ impl BoilerpipeConfig {
         parses: &mut SharedParses,
     ) -> Result<Option<TextDocument>> {
         let version = self.extractor.map(Extractor::version).unwrap_or_default();
-        self.policy.parsed_row(function, page, parses, |parsed| {
-            let mut doc = TextDocument::segmented(&parsed.page, version);
-            if let Some(extractor) = self.extractor {
-                extractor.process(&mut doc);
-            }
-            Ok(doc)
-        })
+        self.policy
+            .parsed_row(function, page, parses, Tree::Html5, |parsed| {
+                let mut doc = TextDocument::segmented(parsed.tree(Tree::Html5), version);
+                if let Some(extractor) = self.extractor {
+                    extractor.process(&mut doc);
+                }
+                Ok(doc)
+            })
     }
 
     /// The parses of `pages` shared with the batch's other page functions.

@@ -15,7 +15,7 @@ use datafusion::logical_expr::{
     Signature, Volatility,
 };
 
-use super::shared_parses::{ParsedPage, SharedParses};
+use super::shared_parses::{ParsedPage, SharedParses, Tree};
 use crate::html::limits::{LIMIT_KEYS, Limits};
 use crate::justext::options::OPTION_KEYS;
 use crate::justext::{JustextError, Paragraph, Params, justext_parsed};
@@ -187,17 +187,19 @@ impl RowPolicy {
         }
     }
 
-    /// [`RowPolicy::row`] over the row's page decoded and parsed, or as an earlier page function
-    /// of the batch parsed it. Call it once for every row of the batch, in order.
+    /// [`RowPolicy::row`] over the row's page decoded and with its `tree` built, or as an
+    /// earlier page function of the batch left it. Call it once for every row of the batch, in
+    /// order.
     pub(crate) fn parsed_row<T>(
         &self,
         function: &str,
         page: Option<PageRef<'_>>,
         parses: &mut SharedParses,
+        tree: Tree,
         f: impl FnOnce(&ParsedPage) -> std::result::Result<T, JustextError>,
     ) -> Result<Option<T>> {
         let row = parses.next_row();
-        self.row(function, page, |page| f(&*parses.parse(row, page)?))
+        self.row(function, page, |page| f(&*parses.parse(row, page, tree)?))
     }
 }
 
@@ -394,9 +396,11 @@ impl JustextConfig {
         page: Option<PageRef<'_>>,
         parses: &mut SharedParses,
     ) -> Result<Option<Vec<Paragraph>>> {
-        self.policy.parsed_row(function, page, parses, |parsed| {
-            justext_parsed(&parsed.decoded, &parsed.page, self.stoplist, &self.params)
-        })
+        self.policy
+            .parsed_row(function, page, parses, Tree::Libxml2, |parsed| {
+                let page = parsed.tree(Tree::Libxml2);
+                justext_parsed(&parsed.decoded, page, self.stoplist, &self.params)
+            })
     }
 
     /// The parses of `pages` shared with the batch's other page functions.

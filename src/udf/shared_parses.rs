@@ -1,16 +1,18 @@
-//! One parse per page for every page function of a projection.
+//! One decode and one parse per tree per page for every page function of a projection.
 //!
 //! DataFusion evaluates `SELECT justext(html), boilerpipe(html) FROM crawl` one expression at a
 //! time over the whole batch, on one thread. The first page function to see a batch keeps its
 //! parsed pages in a thread-local store, by row; the functions after it on the same batch take a
 //! row's parse from there when the row holds the very same page (compared byte for byte, so a
-//! later batch can never be mistaken for it) and asks for the same limits. At most
+//! later batch can never be mistaken for it) and asks for the same limits. jusText's functions
+//! read the tree libxml2 builds and boilerpipe's the HTML5 one ([`Tree`]), as their references
+//! do, so a query calling both decodes each page once and builds both trees. At most
 //! [`KEPT_BYTES`] of parses are kept per thread: a batch larger than that shares only its first
 //! pages. Nothing of the batch itself is held, only the parses.
 
 use std::cell::RefCell;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
 
 use datafusion::arrow::array::Array;
 
@@ -22,11 +24,61 @@ use crate::justext::{JustextError, decode_for_justext};
 /// What the kept parses of one thread may weigh: source, decoded text and tree nodes.
 pub(crate) const KEPT_BYTES: usize = 32 << 20;
 
-/// A page as decoded (bytes the way jusText decodes them, text as is) and parsed.
+/// Which tree of a page a function reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Tree {
+    /// [`Page::parse_as_libxml2`]: the tree of jusText's reference (lxml).
+    Libxml2,
+    /// [`Page::parse_with`]: html5ever's tree builder, for boilerpipe.
+    Html5,
+}
+
+/// A page as decoded (bytes the way jusText decodes them, text as is), and its trees as they
+/// are asked for.
 #[derive(Debug)]
 pub(crate) struct ParsedPage {
     pub decoded: String,
-    pub page: Page,
+    limits: Limits,
+    libxml2: OnceLock<Page>,
+    html5: OnceLock<Page>,
+}
+
+impl ParsedPage {
+    fn new(decoded: String, limits: Limits) -> Self {
+        ParsedPage {
+            decoded,
+            limits,
+            libxml2: OnceLock::new(),
+            html5: OnceLock::new(),
+        }
+    }
+
+    fn cell(&self, tree: Tree) -> &OnceLock<Page> {
+        match tree {
+            Tree::Libxml2 => &self.libxml2,
+            Tree::Html5 => &self.html5,
+        }
+    }
+
+    /// The page's `tree`, built on first use.
+    pub(crate) fn tree(&self, tree: Tree) -> &Page {
+        self.cell(tree).get_or_init(|| {
+            PAGES_PARSED.fetch_add(1, Ordering::Relaxed);
+            match tree {
+                Tree::Libxml2 => Page::parse_as_libxml2(&self.decoded, &self.limits),
+                Tree::Html5 => Page::parse_with(&self.decoded, &self.limits),
+            }
+        })
+    }
+
+    /// What the page's trees built so far weigh.
+    fn trees_weight(&self) -> usize {
+        [&self.libxml2, &self.html5]
+            .into_iter()
+            .filter_map(OnceLock::get)
+            .map(|page| page.nodes.len() * std::mem::size_of::<Node>())
+            .sum()
+    }
 }
 
 /// A kept parse and what it was made from.
@@ -51,7 +103,7 @@ impl Kept {
     fn weight(&self) -> usize {
         self.bytes.as_ref().map_or(0, |b| b.len())
             + self.parsed.decoded.len()
-            + self.parsed.page.nodes.len() * std::mem::size_of::<Node>()
+            + self.parsed.trees_weight()
     }
 }
 
@@ -77,6 +129,15 @@ impl Store {
         }
     }
 
+    /// Weighs row `row`'s parse again after a tree was added to it (it weighed `weighed`
+    /// before); drops it if the store is now too heavy.
+    fn reweigh(&mut self, row: usize, weighed: usize) {
+        if let Some(kept) = self.rows.get_mut(row).and_then(Option::take) {
+            self.weight -= weighed;
+            self.set(row, kept);
+        }
+    }
+
     fn resize(&mut self, rows: usize) {
         for old in self.rows.drain(rows.min(self.rows.len())..).flatten() {
             self.weight -= old.weight();
@@ -91,8 +152,8 @@ thread_local! {
 
 static PAGES_PARSED: AtomicU64 = AtomicU64::new(0);
 
-/// How many pages the page functions of this process have parsed so far, a shared parse counted
-/// once: the difference over a query shows whether it parsed each page once.
+/// How many trees the page functions of this process have built so far, a shared tree counted
+/// once: the difference over a query shows whether it parsed each page once per tree it needs.
 pub fn pages_parsed() -> u64 {
     PAGES_PARSED.load(Ordering::Relaxed)
 }
@@ -130,24 +191,31 @@ impl SharedParses {
         self.row - 1
     }
 
-    /// Row `row`'s page, decoded and parsed, or as an earlier function of the batch parsed it.
+    /// Row `row`'s page, decoded and with its `tree` built, or as an earlier function of the
+    /// batch left it.
     pub(crate) fn parse(
         &mut self,
         row: usize,
         page: PageRef<'_>,
+        tree: Tree,
     ) -> Result<Arc<ParsedPage>, JustextError> {
         if let Some(Some(kept)) = self.store.rows.get(row)
             && kept.is_of(page, &self.limits)
         {
-            return Ok(Arc::clone(&kept.parsed));
+            let parsed = Arc::clone(&kept.parsed);
+            if parsed.cell(tree).get().is_none() {
+                let weighed = kept.weight();
+                parsed.tree(tree);
+                self.store.reweigh(row, weighed);
+            }
+            return Ok(parsed);
         }
         let (decoded, bytes) = match page {
             PageRef::Text(t) => (t.to_owned(), None),
             PageRef::Bytes(b) => (decode_for_justext(b)?.into_owned(), Some(b.into())),
         };
-        let page = Page::parse_with(&decoded, &self.limits);
-        PAGES_PARSED.fetch_add(1, Ordering::Relaxed);
-        let parsed = Arc::new(ParsedPage { decoded, page });
+        let parsed = Arc::new(ParsedPage::new(decoded, self.limits));
+        parsed.tree(tree);
         let kept = Kept {
             bytes,
             max_depth: self.limits.max_depth,
@@ -186,7 +254,7 @@ mod tests {
         for _ in 0..=row {
             shared.next_row();
         }
-        shared.parse(row, page).expect("parses")
+        shared.parse(row, page, Tree::Libxml2).expect("parses")
     }
 
     #[test]

@@ -1,0 +1,915 @@
+//! The tree libxml2 2.14 builds for a page (its legacy HTML 4 tree construction, behind the HTML5
+//! tokenizer it shares with ours), which is the tree Python jusText reads through lxml.
+//!
+//! HTML5 and libxml2 mend broken markup in different ways, and jusText's output depends on the
+//! tree: a `<b>` left open before a `<p>` holds the paragraph in HTML5 but is closed by it in
+//! libxml2; HTML5 clones formatting elements across blocks, libxml2 never does. So jusText's
+//! tree is built by the rules below rather than by html5ever's tree builder. They were
+//! established by feeding lxml 6.1.3 (libxml2 2.14.6) every pair of about 130 tag names in each
+//! position and are checked against it page by page (`tests/parity/libxml2_tree.py`):
+//!
+//! - A start tag first closes the current element while the pair (current, new) is in
+//!   [`start_closes`]; then `html`, `head` and `body` are implied as needed (see
+//!   [`Builder::imply`]); then the element opens. Void elements ([`is_void`]) and any tag written
+//!   `<x/>` close at once.
+//! - An end tag closes its element and everything opened inside it, unless it is not open, or
+//!   an element of higher [`end_priority`] (a `<td>` for a `</span>`) was opened inside it: then it
+//!   is ignored. Nothing is ever re-opened.
+//! - A misplaced `<html>`, `<head>` or `<body>` is ignored, and so is, for each of them, one later
+//!   `</html>`, `</head>` or `</body>`; written `<body/>`, it still closes the current element.
+//! - Text that is not blank, met while no element or only `html` or `head` is open, implies the
+//!   body (as a start tag would), its leading blanks staying in the `html` or `head`; text goes
+//!   to the current element as it comes (no whitespace is dropped).
+//! - After `</html>` a new `html` element holds the rest of the page, outside the document's
+//!   root, where lxml never looks.
+//! - libxml2 stops reading the page when it would open a 257th element: the rest is lost.
+
+use std::cell::RefCell;
+
+use ahash::AHashMap;
+use html5ever::tendril::StrTendril;
+use html5ever::tokenizer::states::RawKind;
+use html5ever::tokenizer::{
+    CharacterTokens, CommentToken, EOFToken, StartTag, Tag, TagToken, Token, TokenSink,
+    TokenSinkResult,
+};
+use html5ever::{LocalName, local_name};
+
+use super::dom::{DOCUMENT, Element, NONE, Node, NodeId, NodeKind, append_node, merge_text};
+
+/// libxml2 refuses to open more elements than this (without `XML_PARSE_HUGE`, which lxml's
+/// `HTMLParser` does not set) and stops parsing there.
+pub const MAX_OPEN_ELEMENTS: usize = 256;
+
+/// Builds a [`super::Page`]'s nodes from the tokens of [`super::tokenizer::tokenize`].
+pub(super) struct Libxml2TreeBuilder {
+    builder: RefCell<Builder>,
+}
+
+impl Libxml2TreeBuilder {
+    /// A builder for a page of `len` bytes, building no element deeper than `max_depth`.
+    pub(super) fn new(len: usize, max_depth: u32) -> Self {
+        let expected = (len / 16).clamp(64, 1 << 20).next_power_of_two();
+        let mut nodes = Vec::with_capacity(expected);
+        nodes.push(new_node(NodeKind::Document));
+        Libxml2TreeBuilder {
+            builder: RefCell::new(Builder {
+                nodes,
+                open: Vec::new(),
+                open_by_name: AHashMap::new(),
+                open_by_priority: Default::default(),
+                head_seen: false,
+                body_seen: false,
+                ignored_structure_tags: 0,
+                halted: false,
+                max_depth: usize::try_from(max_depth).unwrap_or(usize::MAX),
+                skipped_for_depth: AHashMap::new(),
+                pending_text: Vec::new(),
+            }),
+        }
+    }
+
+    /// The nodes, and whether a `<head>` element was built.
+    pub(super) fn finish(self) -> (Vec<Node>, bool) {
+        let mut builder = self.builder.into_inner();
+        builder.flush_text();
+        (builder.nodes, builder.head_seen)
+    }
+}
+
+impl TokenSink for Libxml2TreeBuilder {
+    type Handle = ();
+
+    fn process_token(&self, token: Token, _line_number: u64) -> TokenSinkResult<()> {
+        let Ok(mut builder) = self.builder.try_borrow_mut() else {
+            return TokenSinkResult::Continue;
+        };
+        if builder.halted {
+            return TokenSinkResult::Continue;
+        }
+        match token {
+            CharacterTokens(text) => builder.pending_text.push(text),
+            TagToken(tag) if tag.kind == StartTag => {
+                builder.flush_text();
+                return builder.start_tag(&tag);
+            }
+            TagToken(tag) => {
+                builder.flush_text();
+                builder.end_tag(&tag.name);
+            }
+            CommentToken(_) => {
+                builder.flush_text();
+                let parent = builder.current().unwrap_or(DOCUMENT);
+                builder.append(parent, NodeKind::Comment);
+            }
+            EOFToken => builder.flush_text(),
+            // The caller turns U+0000 into U+FFFD first; DOCTYPEs and parse errors build nothing.
+            _ => {}
+        }
+        TokenSinkResult::Continue
+    }
+
+    fn end(&self) {
+        if let Ok(mut builder) = self.builder.try_borrow_mut() {
+            builder.flush_text();
+        }
+    }
+}
+
+/// An open element.
+struct Open {
+    node: NodeId,
+    name: LocalName,
+}
+
+struct Builder {
+    nodes: Vec<Node>,
+    /// libxml2's stack of open elements.
+    open: Vec<Open>,
+    /// The stack positions of the open elements, by name (for end tags: is it open, and where).
+    open_by_name: AHashMap<LocalName, Vec<usize>>,
+    /// The stack positions of the open elements of each [`end_priority`] above the default.
+    open_by_priority: [Vec<usize>; PRIORITIES],
+    /// A `<head>` / `<body>` was opened (implied or not): libxml2 implies neither again, nor a
+    /// head after a body.
+    head_seen: bool,
+    body_seen: bool,
+    /// Misplaced `<html>`, `<head>`, `<body>` start tags ignored so far, less the `</html>`,
+    /// `</head>`, `</body>` ignored for them.
+    ignored_structure_tags: u32,
+    /// libxml2 gave up on the page (see [`MAX_OPEN_ELEMENTS`]).
+    halted: bool,
+    max_depth: usize,
+    /// Start tags not built for `max_depth`, by name, whose end tags are still to be swallowed.
+    skipped_for_depth: AHashMap<LocalName, u32>,
+    /// The text since the last tag or comment: libxml2 decides on a whole run of text.
+    pending_text: Vec<StrTendril>,
+}
+
+impl Builder {
+    fn current(&self) -> Option<NodeId> {
+        self.open.last().map(|o| o.node)
+    }
+
+    fn current_name(&self) -> Option<&LocalName> {
+        self.open.last().map(|o| &o.name)
+    }
+
+    fn is_open(&self, name: &LocalName) -> bool {
+        self.open_by_name.get(name).is_some_and(|p| !p.is_empty())
+    }
+
+    fn append(&mut self, parent: NodeId, kind: NodeKind) -> NodeId {
+        let id = self.nodes.len() as NodeId;
+        self.nodes.push(new_node(kind));
+        append_node(&mut self.nodes, parent, id);
+        id
+    }
+
+    /// Opens an element in the current one (or as a new document root); false when libxml2
+    /// would have given up on the page instead.
+    fn push(&mut self, name: LocalName, is_stylesheet_link: bool) -> bool {
+        if self.open.len() >= MAX_OPEN_ELEMENTS {
+            self.halted = true;
+            return false;
+        }
+        match name {
+            local_name!("head") => self.head_seen = true,
+            local_name!("body") => self.body_seen = true,
+            _ => {}
+        }
+        let parent = self.current().unwrap_or(DOCUMENT);
+        let element = Element {
+            name: name.clone(),
+            template_contents: NONE,
+            is_stylesheet_link,
+            implied: false,
+        };
+        let node = self.append(parent, NodeKind::Element(element));
+        let position = self.open.len();
+        let priority = end_priority(&name);
+        if priority > 0 {
+            self.open_by_priority[priority - 1].push(position);
+        }
+        self.open_by_name
+            .entry(name.clone())
+            .or_default()
+            .push(position);
+        self.open.push(Open { node, name });
+        true
+    }
+
+    fn pop(&mut self) {
+        let Some(open) = self.open.pop() else {
+            return;
+        };
+        if let Some(positions) = self.open_by_name.get_mut(&open.name) {
+            positions.pop();
+        }
+        let priority = end_priority(&open.name);
+        if priority > 0 {
+            self.open_by_priority[priority - 1].pop();
+        }
+    }
+
+    /// Closes the current element while `name`'s start tag closes it.
+    fn auto_close(&mut self, name: &LocalName) {
+        while self.current_name().is_some_and(|c| start_closes(name, c)) {
+            self.pop();
+        }
+    }
+
+    /// Opens the `html`, `head` or `body` that a start tag `name` (or text, as `p`) implies.
+    fn imply(&mut self, name: &LocalName) -> bool {
+        if *name == local_name!("html") {
+            return true;
+        }
+        if self.open.is_empty() && !self.push(local_name!("html"), false) {
+            return false;
+        }
+        match *name {
+            local_name!("html") | local_name!("head") | local_name!("body") => true,
+            local_name!("script")
+            | local_name!("style")
+            | local_name!("meta")
+            | local_name!("link")
+            | local_name!("title")
+            | local_name!("base")
+                if self.open.len() <= 1 =>
+            {
+                // libxml2 implies no head once it has seen a head or a body.
+                self.head_seen || self.body_seen || self.push(local_name!("head"), false)
+            }
+            local_name!("noframes") | local_name!("frame") | local_name!("frameset") => true,
+            _ => {
+                if self.body_seen
+                    || self.is_open(&local_name!("body"))
+                    || self.is_open(&local_name!("head"))
+                {
+                    return true;
+                }
+                self.push(local_name!("body"), false)
+            }
+        }
+    }
+
+    /// Whether a start tag of `html`, `head` or `body` is misplaced, and so ignored.
+    fn is_misplaced(&self, name: &LocalName) -> bool {
+        match *name {
+            local_name!("html") => !self.open.is_empty(),
+            local_name!("head") => self.open.len() != 1,
+            local_name!("body") => self.is_open(&local_name!("body")),
+            _ => false,
+        }
+    }
+
+    fn start_tag(&mut self, tag: &Tag) -> TokenSinkResult<()> {
+        let name = &tag.name;
+        self.auto_close(name);
+        // A first `<head>` comes into the `html` it implies.
+        if *name == local_name!("head") && self.open.is_empty() && !self.imply(name) {
+            return TokenSinkResult::Continue;
+        }
+        if self.is_misplaced(name) {
+            self.ignored_structure_tags = self.ignored_structure_tags.saturating_add(1);
+            // libxml2 still ends an element for the `/>` of an ignored tag: the current one.
+            if tag.self_closing {
+                self.pop();
+            }
+            return TokenSinkResult::Continue;
+        }
+        if !self.imply(name) {
+            return TokenSinkResult::Continue;
+        }
+        let raw = raw_kind(name);
+        let closes_at_once = is_void(name) || tag.self_closing;
+        if self.open.len() >= self.max_depth && raw.is_none() {
+            if !closes_at_once {
+                *self.skipped_for_depth.entry(name.clone()).or_default() += 1;
+            }
+            return TokenSinkResult::Continue;
+        }
+        let is_stylesheet_link = *name == local_name!("link") && is_stylesheet(tag);
+        if !self.push(name.clone(), is_stylesheet_link) {
+            return TokenSinkResult::Continue;
+        }
+        if closes_at_once {
+            self.pop();
+            return TokenSinkResult::Continue;
+        }
+        match raw {
+            Some(Raw::Plaintext) => TokenSinkResult::Plaintext,
+            Some(Raw::Text(kind)) => TokenSinkResult::RawData(kind),
+            None => TokenSinkResult::Continue,
+        }
+    }
+
+    fn end_tag(&mut self, name: &LocalName) {
+        if let Some(count) = self.skipped_for_depth.get_mut(name)
+            && *count > 0
+        {
+            *count -= 1;
+            return;
+        }
+        if matches!(
+            *name,
+            local_name!("html") | local_name!("head") | local_name!("body")
+        ) && self.ignored_structure_tags > 0
+        {
+            self.ignored_structure_tags -= 1;
+            return;
+        }
+        let Some(&position) = self.open_by_name.get(name).and_then(|p| p.last()) else {
+            return;
+        };
+        let blocked = self.open_by_priority[end_priority(name)..]
+            .iter()
+            .filter_map(|positions| positions.last())
+            .any(|&blocker| blocker > position);
+        if blocked {
+            return;
+        }
+        while self.open.len() > position {
+            self.pop();
+        }
+    }
+
+    /// Puts the text run read since the last tag into the tree.
+    fn flush_text(&mut self) {
+        if self.pending_text.is_empty() {
+            return;
+        }
+        let mut texts = std::mem::take(&mut self.pending_text);
+        if self.open.is_empty() {
+            // Outside every element libxml2 skips the blanks before the text.
+            let first = texts.iter().position(|t| !t.bytes().all(is_blank));
+            texts.drain(..first.unwrap_or(texts.len()));
+            if let Some(text) = texts.first_mut() {
+                let blanks = text.bytes().take_while(|&b| is_blank(b)).count();
+                text.pop_front(blanks as u32);
+            }
+        }
+        let blank = texts.iter().all(|t| t.bytes().all(is_blank));
+        if blank && self.open.is_empty() {
+            return;
+        }
+        let outside_body = matches!(
+            self.current_name(),
+            None | Some(&local_name!("html")) | Some(&local_name!("head"))
+        );
+        if !blank && outside_body {
+            // The blanks before the text stay where they are; the text implies the body.
+            let first = texts.iter().position(|t| !t.bytes().all(is_blank));
+            let mut rest = texts.split_off(first.unwrap_or(texts.len()));
+            if let Some(text) = rest.first_mut() {
+                let blanks = text.bytes().take_while(|&b| is_blank(b)).count() as u32;
+                if blanks > 0 {
+                    texts.push(text.subtendril(0, blanks));
+                    text.pop_front(blanks);
+                }
+            }
+            self.append_texts(texts);
+            self.auto_close(&local_name!("p"));
+            if !self.imply(&local_name!("p")) {
+                return;
+            }
+            texts = rest;
+        }
+        self.append_texts(texts);
+    }
+
+    /// Appends text to the current element (merged with a text node before it).
+    fn append_texts(&mut self, texts: Vec<StrTendril>) {
+        let Some(parent) = self.current() else {
+            return;
+        };
+        for text in texts {
+            let last = self.nodes[parent as usize].last_child;
+            if !merge_text(&mut self.nodes, last, &text) {
+                self.append(parent, NodeKind::Text(text));
+            }
+        }
+    }
+}
+
+/// How many end-tag priorities rank above the default.
+const PRIORITIES: usize = 7;
+
+/// libxml2's end-tag priority, as a rank (0 is the default): an end tag is ignored when an
+/// element of higher rank is open inside its element.
+fn end_priority(name: &LocalName) -> usize {
+    match *name {
+        local_name!("div") => 1,
+        local_name!("td") | local_name!("th") => 2,
+        local_name!("tr") => 3,
+        local_name!("thead") | local_name!("tbody") | local_name!("tfoot") => 4,
+        local_name!("table") => 5,
+        local_name!("head") | local_name!("body") => 6,
+        local_name!("html") => 7,
+        _ => 0,
+    }
+}
+
+/// Elements that never hold anything in libxml2 (HTML 4's empty elements; `embed`, `wbr`,
+/// `source` and other HTML5 voids are not among them).
+fn is_void(name: &LocalName) -> bool {
+    matches!(
+        *name,
+        local_name!("area")
+            | local_name!("base")
+            | local_name!("basefont")
+            | local_name!("br")
+            | local_name!("col")
+            | local_name!("frame")
+            | local_name!("hr")
+            | local_name!("img")
+            | local_name!("input")
+            | local_name!("isindex")
+            | local_name!("link")
+            | local_name!("meta")
+            | local_name!("param")
+    )
+}
+
+enum Raw {
+    Text(RawKind),
+    Plaintext,
+}
+
+/// How the tokenizer reads the content of an element that libxml2 reads as text.
+fn raw_kind(name: &LocalName) -> Option<Raw> {
+    Some(match *name {
+        local_name!("script") => Raw::Text(RawKind::ScriptData),
+        local_name!("style")
+        | local_name!("xmp")
+        | local_name!("iframe")
+        | local_name!("noembed")
+        | local_name!("noframes") => Raw::Text(RawKind::Rawtext),
+        local_name!("textarea") | local_name!("title") => Raw::Text(RawKind::Rcdata),
+        local_name!("plaintext") => Raw::Plaintext,
+        _ => return None,
+    })
+}
+
+/// Whether the start tag `new` closes the current element `current` (libxml2's start-tag
+/// auto-close pairs). Most elements close an open `<head>`; the elements HTML5 added, custom
+/// elements and a few others stay in it.
+fn start_closes(new: &LocalName, current: &LocalName) -> bool {
+    use local_name as n;
+    if *current == n!("head") {
+        return closes_head(new);
+    }
+    let is = |names: &[LocalName]| names.contains(current);
+    let heading = || {
+        matches!(
+            *current,
+            n!("h1") | n!("h2") | n!("h3") | n!("h4") | n!("h5") | n!("h6")
+        )
+    };
+    match *new {
+        n!("a") => *current == n!("a"),
+        n!("address") | n!("pre") | n!("menu") => is(&[n!("p"), n!("ul")]),
+        n!("blockquote")
+        | n!("body")
+        | n!("caption")
+        | n!("dir")
+        | n!("div")
+        | n!("frameset")
+        | n!("head")
+        | n!("h1")
+        | n!("h2")
+        | n!("h3")
+        | n!("h4")
+        | n!("h5")
+        | n!("h6")
+        | n!("hr")
+        | n!("listing")
+        | n!("ol")
+        | n!("title")
+        | n!("xmp") => *current == n!("p"),
+        n!("center") => is(&[n!("b"), n!("font"), n!("i"), n!("p")]),
+        n!("col") => is(&[n!("caption"), n!("col"), n!("p")]),
+        n!("colgroup") => is(&[n!("caption"), n!("col"), n!("colgroup"), n!("p")]),
+        n!("dd") | n!("dl") => is(&[
+            n!("address"),
+            n!("dir"),
+            n!("dt"),
+            n!("menu"),
+            n!("p"),
+            n!("pre"),
+            n!("listing"),
+        ]),
+        n!("dt") => is(&[
+            n!("address"),
+            n!("dd"),
+            n!("dir"),
+            n!("menu"),
+            n!("p"),
+            n!("pre"),
+            n!("listing"),
+        ]),
+        n!("fieldset") => {
+            heading() || is(&[n!("a"), n!("legend"), n!("p"), n!("pre"), n!("listing")])
+        }
+        n!("form") => {
+            heading()
+                || is(&[
+                    n!("address"),
+                    n!("dir"),
+                    n!("dl"),
+                    n!("form"),
+                    n!("menu"),
+                    n!("ol"),
+                    n!("p"),
+                    n!("pre"),
+                    n!("ul"),
+                    n!("listing"),
+                ])
+        }
+        n!("li") => {
+            heading()
+                || is(&[
+                    n!("address"),
+                    n!("dl"),
+                    n!("li"),
+                    n!("p"),
+                    n!("pre"),
+                    n!("listing"),
+                ])
+        }
+        n!("optgroup") | n!("option") => *current == n!("option"),
+        n!("p") => {
+            heading()
+                || is(&[
+                    n!("b"),
+                    n!("big"),
+                    n!("i"),
+                    n!("p"),
+                    n!("s"),
+                    n!("small"),
+                    n!("strike"),
+                    n!("tt"),
+                    n!("u"),
+                ])
+        }
+        n!("table") => heading() || is(&[n!("a"), n!("p"), n!("pre"), n!("listing")]),
+        n!("tbody") => is(&[
+            n!("caption"),
+            n!("col"),
+            n!("colgroup"),
+            n!("p"),
+            n!("tbody"),
+            n!("td"),
+            n!("tfoot"),
+            n!("th"),
+            n!("thead"),
+            n!("tr"),
+        ]),
+        n!("tfoot") => is(&[
+            n!("caption"),
+            n!("col"),
+            n!("colgroup"),
+            n!("p"),
+            n!("tbody"),
+            n!("td"),
+            n!("th"),
+            n!("thead"),
+            n!("tr"),
+        ]),
+        n!("thead") => is(&[n!("caption"), n!("col"), n!("colgroup")]),
+        n!("td") | n!("th") => is(&[
+            n!("a"),
+            n!("b"),
+            n!("font"),
+            n!("i"),
+            n!("p"),
+            n!("span"),
+            n!("td"),
+            n!("th"),
+            n!("u"),
+        ]),
+        n!("tr") => is(&[
+            n!("caption"),
+            n!("col"),
+            n!("colgroup"),
+            n!("p"),
+            n!("td"),
+            n!("th"),
+            n!("tr"),
+        ]),
+        n!("ul") => is(&[
+            n!("address"),
+            n!("dir"),
+            n!("menu"),
+            n!("p"),
+            n!("pre"),
+            n!("listing"),
+        ]),
+        _ => false,
+    }
+}
+
+/// Whether the start tag `new` closes an open `<head>` that is the current element.
+fn closes_head(new: &LocalName) -> bool {
+    use local_name as n;
+    matches!(
+        *new,
+        n!("a")
+            | n!("abbr")
+            | n!("acronym")
+            | n!("address")
+            | n!("b")
+            | n!("bdo")
+            | n!("big")
+            | n!("blockquote")
+            | n!("body")
+            | n!("br")
+            | n!("center")
+            | n!("cite")
+            | n!("code")
+            | n!("dd")
+            | n!("dfn")
+            | n!("dir")
+            | n!("div")
+            | n!("dl")
+            | n!("dt")
+            | n!("em")
+            | n!("fieldset")
+            | n!("font")
+            | n!("form")
+            | n!("frameset")
+            | n!("h1")
+            | n!("h2")
+            | n!("h3")
+            | n!("h4")
+            | n!("h5")
+            | n!("h6")
+            | n!("hr")
+            | n!("i")
+            | n!("iframe")
+            | n!("img")
+            | n!("kbd")
+            | n!("li")
+            | n!("listing")
+            | n!("map")
+            | n!("menu")
+            | n!("ol")
+            | n!("p")
+            | n!("pre")
+            | n!("q")
+            | n!("s")
+            | n!("samp")
+            | n!("small")
+            | n!("span")
+            | n!("strike")
+            | n!("strong")
+            | n!("sub")
+            | n!("sup")
+            | n!("table")
+            | n!("tt")
+            | n!("u")
+            | n!("ul")
+            | n!("var")
+            | n!("xmp")
+    )
+}
+
+/// libxml2's blank characters, HTML5's whitespace (CR is gone by then).
+fn is_blank(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | b'\x0c' | b'\r')
+}
+
+fn is_stylesheet(tag: &Tag) -> bool {
+    tag.attrs.iter().any(|a| {
+        a.name.local == local_name!("rel") && a.value.to_ascii_lowercase().contains("stylesheet")
+    })
+}
+
+fn new_node(kind: NodeKind) -> Node {
+    Node {
+        parent: NONE,
+        prev_sibling: NONE,
+        next_sibling: NONE,
+        first_child: NONE,
+        last_child: NONE,
+        kind,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::html::{Limits, Page};
+
+    /// The tree as `<name>` ... `</name>` with text quoted, the document's children joined by
+    /// ` || `: the format the expected trees below were printed in by lxml 6.1.3 (libxml2
+    /// 2.14.6) for the same input.
+    fn tree(html: &str) -> String {
+        fn dump(page: &Page, node: NodeId, out: &mut String) {
+            for child in page.children(node) {
+                match &page.node(child).kind {
+                    NodeKind::Element(e) => {
+                        out.push_str(&format!("<{}>", &*e.name));
+                        dump(page, child, out);
+                        out.push_str(&format!("</{}>", &*e.name));
+                    }
+                    NodeKind::Text(t) => out.push_str(&format!("'{}'", &**t)),
+                    NodeKind::Comment => out.push_str("<!-->"),
+                    _ => {}
+                }
+            }
+        }
+        let page = Page::parse_as_libxml2(html, &Limits::default());
+        page.children(DOCUMENT)
+            .map(|top| {
+                let mut out = String::new();
+                match &page.node(top).kind {
+                    NodeKind::Element(e) => {
+                        out.push_str(&format!("<{}>", &*e.name));
+                        dump(&page, top, &mut out);
+                        out.push_str(&format!("</{}>", &*e.name));
+                    }
+                    _ => out.push_str("<!-->"),
+                }
+                out
+            })
+            .collect::<Vec<_>>()
+            .join(" || ")
+    }
+
+    #[track_caller]
+    fn check(cases: &[(&str, &str)]) {
+        for (html, expected) in cases {
+            assert_eq!(tree(html), *expected, "{html}");
+        }
+    }
+
+    #[test]
+    fn a_start_tag_closes_the_current_element_by_libxml2s_pairs_and_nothing_is_reopened() {
+        check(&[
+            (
+                "<b>x<p>y</p></b>z",
+                "<html><body><b>'x'</b><p>'y'</p>'z'</body></html>",
+            ),
+            (
+                "<p><b>x<p>y",
+                "<html><body><p><b>'x'</b></p><p>'y'</p></body></html>",
+            ),
+            (
+                "<p>a<div>b</div>c",
+                "<html><body><p>'a'</p><div>'b'</div>'c'</body></html>",
+            ),
+            // Only the current element is checked: the `<span>` keeps the `<div>` in the `<p>`.
+            (
+                "<p>a<span>b<div>c",
+                "<html><body><p>'a'<span>'b'<div>'c'</div></span></p></body></html>",
+            ),
+            ("<a>1<a>2", "<html><body><a>'1'</a><a>'2'</a></body></html>"),
+            (
+                "<a href=x>1<div>2</div>3</a>",
+                "<html><body><a>'1'<div>'2'</div>'3'</a></body></html>",
+            ),
+            (
+                "<center><font>x<center>y",
+                "<html><body><center><font>'x'</font><center>'y'</center></center></body></html>",
+            ),
+            (
+                "<form><p>a<form>b",
+                "<html><body><form><p>'a'</p></form><form>'b'</form></body></html>",
+            ),
+            (
+                "<p>a<ul><li>b</ul>c",
+                "<html><body><p>'a'</p><ul><li>'b'</li></ul>'c'</body></html>",
+            ),
+            (
+                "<dl><dt>a<dd>b<dt>c</dl>",
+                "<html><body><dl><dt>'a'</dt><dd>'b'</dd><dt>'c'</dt></dl></body></html>",
+            ),
+            (
+                "<table><tr><td>a<tr><td>b</table>",
+                "<html><body><table><tr><td>'a'</td></tr><tr><td>'b'</td></tr></table></body></html>",
+            ),
+            // No tbody, no foster parenting.
+            (
+                "<table><tr><td>a</td></tr>text</table>",
+                "<html><body><table><tr><td>'a'</td></tr>'text'</table></body></html>",
+            ),
+            (
+                "<option>a<optgroup>b",
+                "<html><body><option>'a'</option><optgroup>'b'</optgroup></body></html>",
+            ),
+        ]);
+    }
+
+    #[test]
+    fn an_end_tag_closes_down_to_its_element_unless_a_higher_priority_element_is_inside() {
+        check(&[
+            (
+                "<font><p>x</font>y",
+                "<html><body><font><p>'x'</p></font>'y'</body></html>",
+            ),
+            (
+                "<b><i>x</b>y</i>z",
+                "<html><body><b><i>'x'</i></b>'yz'</body></html>",
+            ),
+            // `</div>` cannot close a `<td>`; `</ul>` cannot close a `<div>`.
+            (
+                "<div>a<table><tr><td>b</div>c",
+                "<html><body><div>'a'<table><tr><td>'bc'</td></tr></table></div></body></html>",
+            ),
+            (
+                "<ul><li>a<div>b</ul>c",
+                "<html><body><ul><li>'a'<div>'bc'</div></li></ul></body></html>",
+            ),
+            // End tags of elements that are not open are ignored (HTML5 would close the `<h2>`
+            // and make `</p>` and `</br>` elements).
+            ("<h2>a</h3>b", "<html><body><h2>'ab'</h2></body></html>"),
+            ("a</p>b", "<html><body>'ab'</body></html>"),
+            ("<br/>a</br>b", "<html><body><br></br>'ab'</body></html>"),
+        ]);
+    }
+
+    #[test]
+    fn void_elements_are_html4s_and_any_tag_can_close_itself() {
+        check(&[
+            ("<div/>x", "<html><body><div></div>'x'</body></html>"),
+            ("<wbr>a", "<html><body><wbr>'a'</wbr></body></html>"),
+            (
+                "<object><param>a</object>",
+                "<html><body><object><param></param>'a'</object></body></html>",
+            ),
+            // Closed at once, a `<script/>` reads nothing as script.
+            (
+                "<script/>alert(1)</script>x",
+                "<html><head><script></script></head><body>'alert(1)x'</body></html>",
+            ),
+        ]);
+    }
+
+    #[test]
+    fn html_head_and_body_are_implied_and_misplaced_ones_ignored_as_in_libxml2() {
+        check(&[
+            ("hello", "<html><body>'hello'</body></html>"),
+            (
+                "<title>t</title>x",
+                "<html><head><title>'t'</title></head><body>'x'</body></html>",
+            ),
+            (
+                "<head><p>x",
+                "<html><head></head><body><p>'x'</p></body></html>",
+            ),
+            // HTML5's elements do not close a head: their text is lost with it.
+            (
+                "<head><article>x",
+                "<html><head><article>'x'</article></head></html>",
+            ),
+            ("<p>a</body>b", "<html><body><p>'a'</p></body>'b'</html>"),
+            (
+                "a</body><script>s</script>",
+                "<html><body>'a'</body><script>'s'</script></html>",
+            ),
+            (
+                "<body>a</body><head><title>t</title>",
+                "<html><body>'a'</body><head><title>'t'</title></head></html>",
+            ),
+            // A misplaced `<body>` is ignored, and so is one `</body>` for it.
+            (
+                "x<body>y</body>z</body>w",
+                "<html><body>'xyz'</body>'w'</html>",
+            ),
+            (
+                "<p>a<head>b</head>c",
+                "<html><body><p>'a'</p>'bc'</body></html>",
+            ),
+            // After `</html>`, another root, which lxml never returns.
+            (
+                "<html><body><p>a</p></body></html><p>b</p>",
+                "<html><body><p>'a'</p></body></html> || <html><p>'b'</p></html>",
+            ),
+            (
+                "<html></html>\n x",
+                "<html></html> || <html><body>'x'</body></html>",
+            ),
+            (
+                "<!--c--><p>a",
+                "<!--> || <html><body><p>'a'</p></body></html>",
+            ),
+        ]);
+    }
+
+    #[test]
+    fn libxml2_stops_reading_where_a_257th_element_would_open() {
+        let page =
+            |divs: usize| format!("{}x{}<p>after", "<div>".repeat(divs), "</div>".repeat(divs));
+        // html, body and 254 divs are 256 elements: all is read.
+        let kept = tree(&page(254));
+        assert!(
+            kept.contains("'x'") && kept.contains("<p>'after'</p>"),
+            "{kept}"
+        );
+        // The 255th div is not built, and nothing after it is read.
+        let cut = tree(&page(255));
+        assert_eq!(cut.matches("<div>").count(), 254);
+        assert!(!cut.contains('x') && !cut.contains("after"), "{cut}");
+    }
+}
