@@ -36,6 +36,13 @@ fn parse(c: &mut Criterion) {
     let limits = Limits::default();
     let mut group = c.benchmark_group("parse");
     group.throughput(Throughput::Bytes(bytes as u64));
+    group.bench_function("crate tokenizer + libxml2 tree builder (jusText)", |b| {
+        b.iter(|| {
+            for t in &texts {
+                black_box(Page::parse_as_libxml2(t, &limits));
+            }
+        })
+    });
     group.bench_function("crate tokenizer + html5ever tree builder", |b| {
         b.iter(|| {
             for t in &texts {

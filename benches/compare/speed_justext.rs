@@ -15,7 +15,7 @@ use datafusion::error::Result;
 use datafusion::parquet::arrow::ArrowWriter;
 use datafusion::parquet::file::properties::WriterProperties;
 use datafusion::prelude::*;
-use datafusion_webtext::html::Page;
+use datafusion_webtext::html::{Limits, Page};
 use datafusion_webtext::justext::{Params, decode_for_justext, justext_bytes};
 use datafusion_webtext::stoplists::Stoplist;
 
@@ -159,11 +159,28 @@ async fn main() -> Result<()> {
                 .unwrap_or_default()
         })
         .collect();
+    let limits = Limits::default();
     let parse = best_of_three(|| {
         for t in &decoded {
-            std::hint::black_box(Page::parse(t));
+            std::hint::black_box(Page::parse_as_libxml2(t, &limits));
         }
     });
-    report("parse alone (tokenizer + tree)", n, bytes, parse);
+    report(
+        "parse alone (tokenizer + libxml2 tree, jusText's)",
+        n,
+        bytes,
+        parse,
+    );
+    let parse = best_of_three(|| {
+        for t in &decoded {
+            std::hint::black_box(Page::parse_with(t, &limits));
+        }
+    });
+    report(
+        "parse alone (tokenizer + html5ever tree, boilerpipe's)",
+        n,
+        bytes,
+        parse,
+    );
     Ok(())
 }

@@ -45,7 +45,8 @@ static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
          stopwords_low (0.30), stopwords_high (0.32), max_link_density (0.2), max_heading_distance (200), \
          no_headings (false), good_headings_stage (false: jusText 3.0.2 skips that stage by a bug; true \
          runs it as jusText < 3.0 did); and, as for every page function, {ROW_OPTIONS} on_error=fail \
-         fails where jusText raises (empty document, undecodable charset label)."
+         fails where jusText raises (empty document, undecodable charset label). As in jusText (whose \
+         parser, libxml2, stops there), a page ends where a 257th element would open, whatever max_depth."
         ),
     )
     .with_related_udf("justext_paragraphs")
