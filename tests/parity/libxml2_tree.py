@@ -1,18 +1,16 @@
-"""Compares the trees of `Page::parse_as_libxml2` with lxml's (libxml2) on the evaluation pages.
+"""jusText's tree (`Page::parse_as_libxml2`) against lxml's (libxml2 2.14.6), whole trees.
 
-    python tests/parity/libxml2_tree.py SHARED OURS [PAGES_DIR]
+    python tests/parity/libxml2_tree.py --eval SHARED [PAGES_DIR]
     python tests/parity/libxml2_tree.py --random N [SEED]
 
-
-OURS is the output of `cargo run --release --example libxml2_tree_dump -- SHARED`. Needs the
-reference stack of ../shared/tools/oracle/run_justext.py (justext 3.0.2, lxml 6.1.3 with its
-bundled libxml2 2.14.6). Pages are decoded with jusText's own decode_html; pages lxml refuses as
-text (an XML encoding declaration: jusText re-parses their bytes) are skipped. Prints each page
-whose tree differs, around the first difference, and the count; exits 1 if any differs.
-
-With --random, it writes N random tag soups (tags of ~110 names, open and closed at random,
-text, comments, `/>`), dumps our trees of them with `cargo run --release --example
-libxml2_tree_dump -- --docs FILE` and compares them with lxml's.
+--eval compares the trees of every evaluation page, decoded as jusText decodes it (by our
+decoder, so that only the trees are compared); pages lxml refuses as text (an XML encoding
+declaration: jusText re-parses their bytes) are skipped. --random compares N random tag soups
+(~115 tag names in any case, opened, closed and self-closed at random, with attributes, text,
+character references, blanks and comments). Our side comes from `cargo run --release --example
+libxml2_tree_dump`. Needs the reference stack of ../shared/tools/oracle/run_justext.py (lxml
+6.1.3 with its bundled libxml2 2.14.6). Prints the documents whose trees differ and the count;
+exits 1 if any differs.
 """
 import json
 import os
@@ -22,7 +20,13 @@ import sys
 import tempfile
 
 import lxml.etree as et
-from justext.core import decode_html, DEFAULT_ENCODING, DEFAULT_ENC_ERRORS
+
+NAMES = """a abbr address article aside b big blockquote body br caption center cite code col
+colgroup dd del dfn dir div dl dt em embed fieldset font footer form frame frameset h1 h2 h3 h4 h5
+h6 head header hr html i iframe img input ins kbd label legend li link listing main map menu meta
+nav nobr noembed noframes noscript object ol optgroup option p param pre q s samp script section
+select small span strike strong style sub sup svg table tbody td template textarea tfoot th thead
+title tr tt u ul var wbr xmp custom-el isindex area base basefont plaintext image math""".split()
 
 
 def dump(node, out):
@@ -39,8 +43,12 @@ def dump(node, out):
         out.append(json.dumps(node.tail, ensure_ascii=False))
 
 
-def tree(decoded):
-    root = et.fromstring(decoded, et.HTMLParser())
+def lxml_tree(text):
+    """lxml's whole document as one line, or None where it builds none."""
+    try:
+        root = et.fromstring(text, et.HTMLParser())
+    except (ValueError, et.ParserError):
+        return None
     if root is None:
         return None
     first = root
@@ -49,19 +57,44 @@ def tree(decoded):
     out = []
     node = first
     while node is not None:
-        tail, node.tail = node.tail, None  # top-level tails are not part of the document
+        tail, node.tail = node.tail, None  # no text lives beside the document's roots
         dump(node, out)
         node.tail = tail
         node = node.getnext()
     return "".join(out)
 
 
-NAMES = """a abbr address article aside b big blockquote body br caption center cite code col
-colgroup dd del dfn dir div dl dt em embed fieldset font footer form frame frameset h1 h2 h3 h4 h5
-h6 head header hr html i iframe img input ins kbd label legend li link listing main map menu meta
-nav nobr noembed noframes noscript object ol optgroup option p param pre q s samp script section
-select small span strike strong style sub sup svg table tbody td template textarea tfoot th thead
-title tr tt u ul var wbr xmp custom-el isindex area base basefont plaintext image math frame""".split()
+def cargo_example(*args):
+    command = ["cargo", "run", "--quiet", "--release", "--example", "libxml2_tree_dump", "--"]
+    return subprocess.run(command + list(args), check=True, capture_output=True).stdout
+
+
+def our_trees(docs):
+    with tempfile.NamedTemporaryFile("wb", suffix=".txt", delete=False) as f:
+        f.write("\0".join(docs).encode("utf-8"))
+    try:
+        out = cargo_example("--docs", f.name).decode("utf-8")
+    finally:
+        os.unlink(f.name)
+    return [line.partition("\t")[2] for line in out.split("\n")[: len(docs)]]
+
+
+def compare(names, docs):
+    differ = compared = 0
+    for name, doc, ours in zip(names, docs, our_trees(docs)):
+        reference = lxml_tree(doc)
+        if reference is None:
+            continue
+        compared += 1
+        if reference != ours:
+            differ += 1
+            if differ <= 20:
+                i = next((k for k, (a, b) in enumerate(zip(ours, reference)) if a != b), min(len(ours), len(reference)))
+                print("%s: first difference at %d\n  ours: ...%s\n  lxml: ...%s"
+                      % (name, i, ours[max(0, i - 150):i + 150], reference[max(0, i - 150):i + 150]))
+    print("%d documents compared (%d without a document), %d with a different tree"
+          % (compared, len(docs) - compared, differ))
+    return differ
 
 
 def random_soup(rng):
@@ -83,62 +116,18 @@ def random_soup(rng):
     return "".join(parts)
 
 
-def random_check(count, seed):
-    rng = random.Random(seed)
-    docs = [random_soup(rng) for _ in range(count)]
-    with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False, encoding="utf-8") as f:
-        f.write("\0".join(docs))
-    out = subprocess.run(["cargo", "run", "--quiet", "--release", "--example", "libxml2_tree_dump", "--", "--docs", f.name],
-                         check=True, capture_output=True, text=True).stdout
-    os.unlink(f.name)
-    ours = [line.partition("\t")[2] for line in out.splitlines()]
-    differ = 0
-    for doc, mine in zip(docs, ours):
-        try:
-            reference = tree(doc)
-        except (ValueError, et.ParserError):
-            continue  # lxml builds no document (jusText: "Document is empty")
-        if reference is None:
-            continue
-        if reference != mine:
-            differ += 1
-            if differ <= 20:
-                print("%r\n  ours: %s\n  lxml: %s" % (doc, mine, reference))
-    print("%d random documents compared, %d with a different tree" % (len(docs), differ))
-    sys.exit(1 if differ else 0)
-
-
 def main():
-    if sys.argv[1] == "--random":
-        random_check(int(sys.argv[2]), int(sys.argv[3]) if len(sys.argv) > 3 else 1)
-    shared, ours_path = sys.argv[1], sys.argv[2]
-    pages = sys.argv[3] if len(sys.argv) > 3 else os.path.join(os.environ.get("TMPDIR", "/tmp"), "webtext-eval")
-    ours = {}
-    with open(ours_path, encoding="utf-8") as f:
-        for line in f:
-            name, _, dumped = line.rstrip("\n").partition("\t")
-            ours[name] = dumped
-    compared = differ = skipped = 0
-    for name in sorted(ours):
-        set_name, file_name = name.split("/", 1)
-        with open(os.path.join(pages, set_name, "html", file_name), "rb") as f:
-            raw = f.read()
-        try:
-            decoded = decode_html(raw, DEFAULT_ENCODING, None, DEFAULT_ENC_ERRORS)
-            reference = tree(decoded)
-        except (ValueError, et.ParserError, UnicodeDecodeError):
-            skipped += 1
-            continue
-        if reference is None:
-            skipped += 1
-            continue
-        compared += 1
-        if reference != ours[name]:
-            differ += 1
-            a, b = ours[name], reference
-            i = next((k for k in range(min(len(a), len(b))) if a[k] != b[k]), min(len(a), len(b)))
-            print("%s: first difference at %d\n  ours: ...%s\n  lxml: ...%s" % (name, i, a[max(0, i - 150):i + 150], b[max(0, i - 150):i + 150]))
-    print("%d pages compared (%d skipped), %d with a different tree" % (compared, skipped, differ))
+    if len(sys.argv) >= 3 and sys.argv[1] == "--random":
+        rng = random.Random(int(sys.argv[3]) if len(sys.argv) > 3 else 1)
+        docs = [random_soup(rng) for _ in range(int(sys.argv[2]))]
+        differ = compare([repr(d) for d in docs], docs)
+    elif len(sys.argv) >= 3 and sys.argv[1] == "--eval":
+        records = cargo_example("--decode", *sys.argv[2:4]).decode("utf-8").split("\0")
+        pairs = [r.split("\t", 1) for r in records if r]
+        differ = compare([p[0] for p in pairs], [p[1] for p in pairs])
+    else:
+        print(__doc__)
+        sys.exit(2)
     sys.exit(1 if differ else 0)
 
 

@@ -1,18 +1,14 @@
-//! Dumps the tree `Page::parse_as_libxml2` builds for every evaluation page, one line per page,
-//! in the format of `tests/parity/libxml2_tree.py`, which dumps lxml's tree (libxml2 2.14.6) for
-//! the same pages and compares the two:
+//! The other half of `tests/parity/libxml2_tree.py`, which compares the trees
+//! `Page::parse_as_libxml2` builds with lxml's (libxml2 2.14.6):
 //!
-//!     cargo run --release --example libxml2_tree_dump -- ../shared > /tmp/ours.txt
-//!     python tests/parity/libxml2_tree.py ../shared /tmp/ours.txt
+//!     libxml2_tree_dump --docs FILE       the tree of each document of FILE (UTF-8, separated
+//!                                         by NUL bytes), a line each: `index<TAB>tree`
+//!     libxml2_tree_dump --decode SHARED   the evaluation pages decoded as jusText decodes them
 //!
-//! Each page is decoded as jusText decodes it. A line is `set/file<TAB>tree`, where the tree lists
-//! elements as `<name>...</name>`, comments as `<!>` and text as a JSON string.
-//!
-//! `libxml2_tree_dump --docs FILE` dumps instead the trees of the documents of FILE (UTF-8,
-//! separated by NUL bytes), a line each as `index<TAB>tree`: `libxml2_tree.py --random N` uses it
-//! to compare random tag soups.
+//! A tree lists elements as `<name>...</name>`, comments as `<!>` and text as a JSON string.
 
 use std::fmt::Write as _;
+use std::io::Write as _;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -79,23 +75,17 @@ fn dump_documents(file: &str) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().collect();
-    if args.get(1).map(String::as_str) == Some("--docs") {
-        return dump_documents(args.get(2).map_or("", String::as_str));
-    }
-    let Some(shared) = args.get(1) else {
-        eprintln!("usage: libxml2_tree_dump SHARED [PAGES_DIR]");
-        return ExitCode::from(2);
-    };
-    let pages = match pages_dir(Path::new(shared), args.get(2).map(String::as_str)) {
+/// Writes every evaluation page, decoded as jusText decodes it, to stdout as `set/file<TAB>text`
+/// records separated by NUL bytes (a NUL in a page becomes U+FFFD first, as both parsers do).
+fn decode_pages(shared: &str, pages: Option<&str>) -> ExitCode {
+    let pages = match pages_dir(Path::new(shared), pages) {
         Ok(p) => p,
         Err(e) => {
             eprintln!("{e}");
             return ExitCode::from(2);
         }
     };
-    let limits = Limits::default();
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     for set in SETS {
         let Ok(dir) = std::fs::read_dir(pages.join(set).join("html")) else {
             eprintln!("{set}: no pages");
@@ -110,10 +100,26 @@ fn main() -> ExitCode {
             let Ok(text) = decode_for_justext(&bytes) else {
                 continue;
             };
-            let line = tree_line(&Page::parse_as_libxml2(&text, &limits));
             let name = file.file_name().map(|n| n.to_string_lossy().into_owned());
-            println!("{set}/{}\t{line}", name.unwrap_or_default());
+            let text = text.replace('\0', "\u{FFFD}");
+            let record = format!("{set}/{}\t{text}\0", name.unwrap_or_default());
+            if out.write_all(record.as_bytes()).is_err() {
+                return ExitCode::from(2);
+            }
         }
     }
     ExitCode::SUCCESS
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().collect();
+    let arg = |i: usize| args.get(i).map(String::as_str);
+    match (arg(1), arg(2)) {
+        (Some("--docs"), Some(file)) => dump_documents(file),
+        (Some("--decode"), Some(shared)) => decode_pages(shared, arg(3)),
+        _ => {
+            eprintln!("usage: libxml2_tree_dump --docs FILE | --decode SHARED [PAGES_DIR]");
+            ExitCode::from(2)
+        }
+    }
 }
