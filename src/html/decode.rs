@@ -10,9 +10,11 @@
 //! Python's codecs are not WHATWG's: `iso-8859-1` is true Latin-1 (0x80–0x9F are C1 controls, not
 //! windows-1252), `ascii` gives U+FFFD for every byte ≥ 0x80, `cp1252` leaves 0x81, 0x8D, 0x8F,
 //! 0x90 and 0x9D undefined (U+FFFD). Single-byte codecs therefore use tables generated from CPython
-//! (`python_codecs.rs`); multi-byte codecs use encoding_rs, whose WHATWG decoders are supersets of
-//! Python's for `gb2312` (decoded as GBK), `euc_kr` (windows-949) and `big5` (Big5-HKSCS): bytes that
-//! Python rejects may decode to a character here instead of U+FFFD. Codecs neither covers
+//! (`python_codecs.rs`), and so does `gb2312`, the most declared multi-byte label (encoding_rs's
+//! GBK would decode 16,495 byte pairs Python rejects, and two differently). The other multi-byte
+//! codecs use encoding_rs, whose WHATWG decoders are supersets of Python's for `euc_kr`
+//! (windows-949) and `big5` (Big5-HKSCS): bytes that Python rejects may decode to a character here
+//! instead of U+FFFD. Codecs neither covers
 //! (`utf-7`, `hz`, `johab`, `iso2022_kr`, the `*_2004` Japanese variants, ...) fall back to UTF-8
 //! with replacement.
 
@@ -20,7 +22,7 @@ use std::borrow::Cow;
 
 use encoding_rs::Encoding;
 
-use super::python_codecs::{ALIASES, SINGLE_BYTE};
+use super::python_codecs::{ALIASES, GB2312, SINGLE_BYTE};
 
 /// How a page's bytes were turned into text.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -149,6 +151,9 @@ fn decode_with_python_codec<'a>(bytes: &'a [u8], codec: &str) -> Option<Cow<'a, 
     if let Ok(i) = SINGLE_BYTE.binary_search_by(|(name, _)| (*name).cmp(codec)) {
         return Some(Cow::Owned(decode_single_byte(bytes, &SINGLE_BYTE[i].1)));
     }
+    if codec == "gb2312" {
+        return Some(Cow::Owned(decode_gb2312(bytes)));
+    }
     let (encoding, bom): (&'static Encoding, Option<&[u8]>) = match codec {
         "utf-8" => (encoding_rs::UTF_8, None),
         "utf-8-sig" => (encoding_rs::UTF_8, Some(b"\xEF\xBB\xBF")),
@@ -157,7 +162,7 @@ fn decode_with_python_codec<'a>(bytes: &'a [u8], codec: &str) -> Option<Cow<'a, 
         "utf-16" => (encoding_rs::UTF_16LE, Some(b"\xFF\xFE")),
         "utf-16-le" => (encoding_rs::UTF_16LE, None),
         "utf-16-be" => (encoding_rs::UTF_16BE, None),
-        "gb2312" | "gbk" => (encoding_rs::GBK, None),
+        "gbk" => (encoding_rs::GBK, None),
         "gb18030" => (encoding_rs::GB18030, None),
         "big5" | "big5hkscs" | "cp950" => (encoding_rs::BIG5, None),
         "euc_jp" => (encoding_rs::EUC_JP, None),
@@ -172,6 +177,44 @@ fn decode_with_python_codec<'a>(bytes: &'a [u8], codec: &str) -> Option<Cow<'a, 
     };
     let (text, _) = encoding.decode_without_bom_handling(body);
     Some(text)
+}
+
+/// Python's gb2312 codec with `errors='replace'`: ASCII bytes are themselves; a byte pair in
+/// [`GB2312`] is its character; any other byte is U+FFFD and decoding goes on at the next byte.
+fn decode_gb2312(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let run = bytes[i..].iter().take_while(|b| b.is_ascii()).count();
+        if let Ok(ascii) = std::str::from_utf8(&bytes[i..i + run]) {
+            out.push_str(ascii);
+        }
+        i += run;
+        let Some(&lead) = bytes.get(i) else {
+            break;
+        };
+        let pair = match (lead, bytes.get(i + 1)) {
+            (0xA1..=0xFE, Some(&trail @ 0xA1..=0xFE)) => {
+                let cell = usize::from(lead - 0xA1) * 94 + usize::from(trail - 0xA1);
+                GB2312
+                    .get(cell)
+                    .filter(|&&c| c != 0)
+                    .and_then(|&c| char::from_u32(u32::from(c)))
+            }
+            _ => None,
+        };
+        match pair {
+            Some(c) => {
+                out.push(c);
+                i += 2;
+            }
+            None => {
+                out.push('\u{FFFD}');
+                i += 1;
+            }
+        }
+    }
+    out
 }
 
 /// A single-byte codec's table applied to every byte; runs of ASCII are copied whole when the
@@ -240,6 +283,29 @@ pub fn decode_html(bytes: &[u8]) -> Result<(Cow<'_, str>, Decoding), DecodeError
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Expected values printed by CPython 3.11's `bytes.decode('gb2312', 'replace')`.
+    #[test]
+    fn gb2312_is_pythons_codec_not_gbk() {
+        let decode = |body: &[u8]| {
+            let page = [&b"<meta charset=gb2312>"[..], body].concat();
+            let (text, decoding) = decode_html(&page).expect("decodes");
+            assert_eq!(decoding.codec, "gb2312");
+            text["<meta charset=gb2312>".len()..].to_owned()
+        };
+        assert_eq!(decode(b"\xd6\xd0\xce\xc4"), "中文");
+        // Where GB2312 and GBK map a pair differently.
+        assert_eq!(decode(b"\xa1\xa4\xa1\xaa"), "\u{30FB}\u{2015}");
+        // A pair only GBK has, or a trail byte outside 0xA1..=0xFE: one U+FFFD for the lead byte,
+        // and the next byte is read on its own.
+        assert_eq!(decode(b"\x81\x40"), "\u{FFFD}@");
+        assert_eq!(decode(b"\xa1A"), "\u{FFFD}A");
+        assert_eq!(decode(b"\xa2\xa1"), "\u{FFFD}\u{FFFD}");
+        assert_eq!(decode(b"\xe4\xb8\xad"), "涓\u{FFFD}");
+        assert_eq!(decode(b"\xa1\xa1\xa1"), "\u{3000}\u{FFFD}");
+        assert_eq!(decode(b"\xff\xa1\xa1"), "\u{FFFD}\u{3000}");
+        assert_eq!(decode(b"\x80a"), "\u{FFFD}a");
+    }
 
     #[test]
     fn first_meta_charset_wins_even_in_body() {
