@@ -8,11 +8,11 @@
 use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
 
-use html5ever::interface::tree_builder::{ElementFlags, NodeOrText, QuirksMode, Tracer, TreeSink};
+use html5ever::interface::tree_builder::{ElementFlags, NodeOrText, QuirksMode, TreeSink};
 use html5ever::tendril::StrTendril;
 use html5ever::tokenizer::{
-    BufferQueue, CharacterTokens, CommentToken, Doctype, DoctypeToken, EndTag, ParseError,
-    StartTag, Tag, TagToken, Token, TokenSink, TokenSinkResult, Tokenizer, TokenizerOpts,
+    BufferQueue, EndTag, StartTag, Tag, TagToken, Token, TokenSink, TokenSinkResult, Tokenizer,
+    TokenizerOpts,
 };
 use html5ever::tree_builder::{TreeBuilder, TreeBuilderOpts};
 use html5ever::{Attribute, LocalName, QualName, TokenizerResult, local_name, ns};
@@ -89,11 +89,9 @@ impl Page {
     }
 
     /// Parses a decoded page with the crate's tokenizer (src/html/tokenizer.rs) and html5ever's
-    /// tree builder, scripting disabled so `<noscript>` holds markup (as in libxml2). U+0000
-    /// becomes U+FFFD first, as libxml2 2.14 does (html5ever would drop it). Where libxml2's
-    /// legacy tree builder, which jusText's reference uses, differs from HTML5 in a known and
-    /// cheap way, the tree follows libxml2: no quirks mode (see `TagTracker::settle_mode`) and
-    /// its heading rules (`TagTracker::is_stray_heading_end`, `TagTracker::heading_closed_by`).
+    /// HTML5 tree builder (the tree boilerpipe reads; jusText reads [`Page::parse_as_libxml2`]'s),
+    /// scripting disabled so `<noscript>` holds markup. U+0000 becomes U+FFFD first, as libxml2
+    /// 2.14 does (html5ever would drop it).
     ///
     /// Within `limits` (`max_bytes` is the caller's to check): attributes past `max_attributes`
     /// are dropped; elements deeper than `max_depth` are not built; formatting elements are
@@ -249,10 +247,6 @@ struct TagTracker {
     reopen_budget: Cell<usize>,
     /// Elements closed for depth and not yet ended in the source, by name.
     closed_for_depth: RefCell<Vec<(LocalName, u32)>>,
-    /// The document's mode is settled (a DOCTYPE or the first content was seen).
-    mode_settled: Cell<bool>,
-    /// A heading may be open: one started since the handles last showed none.
-    heading_may_be_open: Cell<bool>,
 }
 
 /// A page may have the tree builder re-open one formatting element per this many bytes (plus
@@ -264,9 +258,6 @@ struct TagTracker {
 /// are re-opened from: the page's text is kept, its late formatting is not. libxml2, which the
 /// reference tools use, re-opens nothing.
 const BYTES_PER_REOPENED: usize = 32;
-
-/// See [`TagTracker::heading_closed_by`]; no element of the 3,013 evaluation pages is deeper than 51.
-const MAX_HEADING_CHECK_DEPTH: u32 = 64;
 
 /// HTML5's formatting elements, the ones the tree builder re-opens.
 pub(super) fn is_formatting(name: &LocalName) -> bool {
@@ -287,34 +278,6 @@ pub(super) fn is_formatting(name: &LocalName) -> bool {
             | local_name!("tt")
             | local_name!("u")
     )
-}
-
-fn is_heading(name: &LocalName) -> bool {
-    matches!(
-        *name,
-        local_name!("h1")
-            | local_name!("h2")
-            | local_name!("h3")
-            | local_name!("h4")
-            | local_name!("h5")
-            | local_name!("h6")
-    )
-}
-
-/// Records the tree builder's handles (see [`TagTracker::traced_handles`]).
-#[derive(Default)]
-struct TracedHandles {
-    handles: RefCell<Vec<(NodeId, Option<LocalName>)>>,
-}
-
-impl Tracer for TracedHandles {
-    type Handle = Handle;
-
-    fn trace_handle(&self, node: &Handle) {
-        let heading = (node.name.ns == ns!(html) && is_heading(&node.name.local))
-            .then(|| node.name.local.clone());
-        self.handles.borrow_mut().push((node.id, heading));
-    }
 }
 
 /// Elements the tree builder never leaves open, so they cannot deepen the tree.
@@ -375,48 +338,6 @@ impl TagTracker {
             max_nodes: html.len().saturating_add(1024),
             reopen_budget: Cell::new(html.len() / BYTES_PER_REOPENED + 1024),
             closed_for_depth: RefCell::new(Vec::new()),
-            mode_settled: Cell::new(false),
-            heading_may_be_open: Cell::new(false),
-        }
-    }
-
-    /// libxml2 has no quirks mode: a `<table>` closes an open `<p>` whatever the DOCTYPE. HTML5 does
-    /// so only outside quirks mode, the only effect of that mode on the tree, so the tree builder
-    /// is kept out of it: a DOCTYPE is passed on as `<!DOCTYPE html>`, and a page without one gets
-    /// that DOCTYPE (no node) before its first content.
-    fn settle_mode(&self, token: &Token, line_number: u64) -> Option<Token> {
-        if self.mode_settled.get() {
-            return None;
-        }
-        let no_quirks = || Doctype {
-            name: Some(StrTendril::from_slice("html")),
-            public_id: None,
-            system_id: None,
-            force_quirks: false,
-        };
-        match token {
-            DoctypeToken(_) => {
-                self.mode_settled.set(true);
-                Some(DoctypeToken(no_quirks()))
-            }
-            CommentToken(_) | ParseError(_) => None,
-            CharacterTokens(text)
-                if text
-                    .chars()
-                    .all(|c| matches!(c, '\t' | '\n' | '\x0c' | '\r' | ' ')) =>
-            {
-                None
-            }
-            _ => {
-                self.mode_settled.set(true);
-                let sink = &self.tree_builder.sink;
-                sink.skip_doctype_node.set(true);
-                let _ = self
-                    .tree_builder
-                    .process_token(DoctypeToken(no_quirks()), line_number);
-                sink.skip_doctype_node.set(false);
-                None
-            }
         }
     }
 
@@ -439,78 +360,6 @@ impl TagTracker {
             closed.swap_remove(i);
         }
         true
-    }
-
-    /// An end tag of a heading level that is not open while another level is: HTML5 lets
-    /// `</h3>` close an open `<h2>`, libxml2 ignores it (the `<h2>` stays open), as it ignores
-    /// every end tag of an element that is not open.
-    fn is_stray_heading_end(&self, tag: &Tag) -> bool {
-        if !is_heading(&tag.name) {
-            return false;
-        }
-        let handles = self.traced_handles();
-        let mut open = handles.iter().filter_map(|(_, heading)| heading.as_ref());
-        let any_open = open.clone().next().is_some();
-        any_open && !open.any(|name| *name == tag.name)
-    }
-
-    /// libxml2 closes an open heading that is the current element when a `<p>`, `<li>`,
-    /// `<form>` or `<table>` starts (its start-tag auto-close rules); HTML5 nests them in it.
-    /// Returns the heading to end first. Reading the tree builder's handles costs one step per
-    /// open element, so pages whose last node is deeper than [`MAX_HEADING_CHECK_DEPTH`] are
-    /// not checked (a hostile `<h1>` over 500 open `<div>`s and 200,000 `<p>`s took 12× longer).
-    fn heading_closed_by(&self, start: &LocalName) -> Option<LocalName> {
-        if !matches!(
-            *start,
-            local_name!("p") | local_name!("li") | local_name!("form") | local_name!("table")
-        ) || !self.heading_may_be_open.get()
-            || self
-                .tree_builder
-                .sink
-                .depths
-                .borrow()
-                .last()
-                .copied()
-                .unwrap_or(0)
-                > MAX_HEADING_CHECK_DEPTH
-        {
-            return None;
-        }
-        let handles = self.traced_handles();
-        // The handles start with the document and the open elements, each inside the one
-        // before; what follows (formatting elements, head, form) is not inside the last.
-        let nodes = self.tree_builder.sink.nodes.borrow();
-        let is_inside = |inner: NodeId, outer: NodeId| {
-            let mut at = nodes.get(inner as usize).map_or(NONE, |n| n.parent);
-            while at != NONE {
-                if at == outer {
-                    return true;
-                }
-                at = nodes.get(at as usize).map_or(NONE, |n| n.parent);
-            }
-            false
-        };
-        let mut current = handles.first()?;
-        for next in &handles[1..] {
-            if !is_inside(next.0, current.0) {
-                break;
-            }
-            current = next;
-        }
-        current.1.clone()
-    }
-
-    /// The tree builder's handles in the order it traces them: the document, its open elements,
-    /// then the formatting elements it may re-open, its `<head>` and `<form>`; each with its name
-    /// when it is a heading (only open elements can be). Remembers when no heading is open, so
-    /// the next start tags need not look until a heading starts.
-    fn traced_handles(&self) -> Vec<(NodeId, Option<LocalName>)> {
-        let traced = TracedHandles::default();
-        self.tree_builder.trace_handles(&traced);
-        let handles = traced.handles.into_inner();
-        self.heading_may_be_open
-            .set(handles.iter().any(|(_, heading)| heading.is_some()));
-        handles
     }
 
     /// Charges the formatting elements re-opened by the token just processed (the nodes from
@@ -582,7 +431,6 @@ impl TokenSink for TagTracker {
     type Handle = Handle;
 
     fn process_token(&self, token: Token, line_number: u64) -> TokenSinkResult<Handle> {
-        let token = self.settle_mode(&token, line_number).unwrap_or(token);
         let sink = &self.tree_builder.sink;
         if sink.nodes.borrow().len() > self.max_nodes {
             return TokenSinkResult::Continue;
@@ -590,24 +438,8 @@ impl TokenSink for TagTracker {
         let start_tag = match &token {
             TagToken(tag) if tag.kind == StartTag => Some(tag.name.clone()),
             TagToken(tag) if self.is_end_of_closed(tag) => return TokenSinkResult::Continue,
-            TagToken(tag) if self.is_stray_heading_end(tag) => return TokenSinkResult::Continue,
             _ => None,
         };
-        if let Some(name) = &start_tag {
-            if let Some(heading) = self.heading_closed_by(name) {
-                let end = Tag {
-                    kind: EndTag,
-                    name: heading,
-                    self_closing: false,
-                    attrs: Vec::new(),
-                    had_duplicate_attributes: false,
-                };
-                let _ = self.tree_builder.process_token(TagToken(end), line_number);
-            }
-            if is_heading(name) {
-                self.heading_may_be_open.set(true);
-            }
-        }
         let explicit_tbody = start_tag == Some(local_name!("tbody"));
         sink.explicit_tbody.set(explicit_tbody);
         sink.deepest_inserted.set(0);
@@ -648,8 +480,6 @@ struct Sink {
     depths: RefCell<Vec<u32>>,
     /// The depth of the deepest element inserted while processing the current token.
     deepest_inserted: Cell<u32>,
-    /// The DOCTYPE being processed is one the tracker supplied: no node for it.
-    skip_doctype_node: Cell<bool>,
 }
 
 impl Sink {
@@ -681,7 +511,6 @@ impl Sink {
                 depths
             }),
             deepest_inserted: Cell::new(0),
-            skip_doctype_node: Cell::new(false),
         }
     }
 
@@ -889,9 +718,6 @@ impl TreeSink for Sink {
         _public_id: StrTendril,
         _system_id: StrTendril,
     ) {
-        if self.skip_doctype_node.get() {
-            return;
-        }
         let id = self.new_node(NodeKind::Other);
         Self::append_node(&mut self.nodes.borrow_mut(), DOCUMENT, id);
     }
@@ -991,61 +817,6 @@ mod tests {
         assert_eq!(
             tree("a&amp;b"),
             "<html><head></head><body>a&b</body></html>"
-        );
-    }
-
-    #[test]
-    fn a_table_closes_an_open_paragraph_as_in_libxml2_whatever_the_doctype() {
-        // HTML5 leaves the <p> open in quirks mode (no DOCTYPE, or an old one); libxml2 has no
-        // quirks mode and closes it.
-        let closed = "<html><head></head><body><p>a</p><table><tbody><tr><td>b</td></tr></tbody></table></body></html>";
-        for prefix in [
-            "",
-            "<!-- c -->\n ",
-            "<!DOCTYPE HTML PUBLIC \"-//W3C//DTD HTML 3.2 Final//EN\">",
-        ] {
-            let page = Page::parse(&format!("{prefix}<p>a<table><tr><td>b</table>"));
-            let mut out = String::new();
-            outline(&page, DOCUMENT, &mut out);
-            assert_eq!(
-                out.replace("<!---->", "").trim_start(),
-                closed,
-                "{prefix:?}"
-            );
-            // Only a DOCTYPE in the page makes a node.
-            let others = page
-                .nodes
-                .iter()
-                .filter(|n| matches!(n.kind, NodeKind::Other))
-                .count();
-            assert_eq!(others, usize::from(prefix.starts_with("<!DOCTYPE")));
-        }
-    }
-
-    #[test]
-    fn headings_end_as_in_libxml2() {
-        // A heading's end tag of another level is ignored (HTML5 would close the <h2>), so what
-        // follows stays in the heading ...
-        assert_eq!(
-            tree("<h2>a</h3><ol><li>b</ol>"),
-            "<html><head></head><body><h2>a<ol><li>b</li></ol></h2></body></html>"
-        );
-        // ... until a start tag that closes a heading which is the current element (HTML5 nests
-        // <p>, <li>, <form> and <table> in it); a heading's own end tag still closes it.
-        for (start, end) in [("<p>", "</p>"), ("<li>", "</li>"), ("<form>", "</form>")] {
-            assert_eq!(
-                tree(&format!("<h3>a{start}b{end}c</h3>d")),
-                format!("<html><head></head><body><h3>a</h3>{start}b{end}cd</body></html>"),
-            );
-        }
-        assert_eq!(
-            tree("<h3>a<b>x</b><table><tr><td>b</table></h3>"),
-            "<html><head></head><body><h3>a<b>x</b></h3><table><tbody><tr><td>b</td></tr></tbody></table></body></html>"
-        );
-        // A heading that is not the current element stays open.
-        assert_eq!(
-            tree("<h3><span>a<p>b</p></span></h3>"),
-            "<html><head></head><body><h3><span>a<p>b</p></span></h3></body></html>"
         );
     }
 
