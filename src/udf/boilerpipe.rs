@@ -24,9 +24,10 @@ static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
         DOC_SECTION,
         "Removes boilerplate from an HTML page with boilerpipe 1.2.0 (Kohlschütter et al., WSDM 2010) and \
          returns what the extractor keeps: each content block's text followed by a line feed, as Java's \
-         getText does. The page is parsed with the same decoding and parser as justext, and once for all \
-         page functions of a query's projection (the example parses each page once). NULL for NULL \
-         input and for pages that cannot be processed; an empty string when no block is content.",
+         getText does. The page is decoded as justext decodes it and parsed into an HTML5 tree (justext \
+         reads libxml2's, as each original does); a query's page functions share the decoding and each \
+         tree (the example decodes each page once and builds two trees). NULL for NULL input and for \
+         pages that cannot be processed; an empty string when no block is content.",
         "boilerpipe(html [, extractor [, options]])",
     )
     .with_sql_example(
