@@ -77,8 +77,9 @@ pub struct Node {
 #[derive(Debug, Clone)]
 pub struct Page {
     pub nodes: Vec<Node>,
-    /// True when the source had an explicit `<head` start tag (html5ever always makes a head;
-    /// libxml2 only when one is written or head content appears).
+    /// Whether the page has a head as libxml2 sees it: one was built ([`Page::parse_as_libxml2`],
+    /// which builds one only where libxml2 does), or the source has a `<head` start tag
+    /// ([`Page::parse_with`]: html5ever always builds a head).
     pub explicit_head_tag: bool,
 }
 

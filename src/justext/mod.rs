@@ -198,7 +198,8 @@ pub fn segment_html(html: &str, limits: &Limits) -> Result<Vec<Segment>, Justext
 }
 
 /// jusText over a page the caller parsed (within `params.limits`) from `decoded`: all
-/// paragraphs, good and bad, in document order.
+/// paragraphs, good and bad, in document order. Python jusText's output is that of
+/// [`Page::parse_as_libxml2`]'s tree; another tree (html5ever's) gives jusText on that tree.
 pub fn justext_parsed(
     decoded: &str,
     page: &Page,
@@ -212,7 +213,8 @@ pub fn justext_parsed(
     Ok(classify(segment_page(page, decoded)?, stoplist, params))
 }
 
-/// Segments a parsed page; `decoded` is the text it was parsed from (the root choice reads it).
+/// Segments a parsed page (see [`justext_parsed`] for which tree); `decoded` is the text it was
+/// parsed from (the root choice reads it).
 pub fn segment_page(page: &Page, decoded: &str) -> Result<Vec<Segment>, JustextError> {
     match root::choose_root(page, decoded) {
         Some(r) => Ok(segment::segment(page, &r)?),

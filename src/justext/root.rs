@@ -1,6 +1,5 @@
-//! Which element jusText walks from: `lxml.html.fromstring`'s root choice, emulated on an
-//! html5ever tree (which always has `html`, `head` and `body`). The root fixes the start of every
-//! `dom_path` and `xpath`.
+//! Which element jusText walks from: `lxml.html.fromstring`'s root choice, on the libxml2 tree
+//! (`Page::parse_as_libxml2`). The root fixes the start of every `dom_path` and `xpath`.
 
 use html5ever::{LocalName, local_name};
 
@@ -141,7 +140,7 @@ mod tests {
     use super::*;
 
     fn root_name(html: &str) -> String {
-        let page = Page::parse(html);
+        let page = Page::parse_as_libxml2(html, &Default::default());
         choose_root(&page, html)
             .map(|r| r.name.to_string())
             .unwrap_or_default()
