@@ -3,7 +3,7 @@
 //! Parsing is linear in most of its input but not in two shapes a crawl does contain: the
 //! duplicate-attribute check compares every attribute of a tag with all earlier ones (a tag with a
 //! million attributes is 5·10¹¹ comparisons), and html5ever's scope checks walk the stack of open
-//! elements (100,000 nested `<div>`s take minutes). The tokenizer (src/html/tokenizer.rs) keeps at
+//! elements (100,000 nested `<div>`s take minutes; jusText's libxml2 tree has no such walk). The tokenizer (src/html/tokenizer.rs) keeps at
 //! most `max_attributes` per tag and the tree is kept within `max_depth` (src/html/dom.rs); the size
 //! limit is applied by the callers, before a page is decoded. [`cap_attributes`] does the attribute
 //! cut as a scan before html5ever's own tokenizer, for the reference parse the tokenizer is tested
@@ -19,6 +19,8 @@ pub struct Limits {
     pub max_bytes: usize,
     /// Elements opened deeper than this are not built: their start and matching end tags are
     /// ignored, so their content joins the deepest element kept (as browsers flatten past 512).
+    /// jusText's tree ends earlier, as libxml2's does: the page stops where a 257th element would
+    /// open ([`super::libxml2::MAX_OPEN_ELEMENTS`]).
     pub max_depth: u32,
     /// Attributes of one tag after this many are dropped unread.
     pub max_attributes: usize,
