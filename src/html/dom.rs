@@ -73,6 +73,20 @@ pub struct Node {
     pub kind: NodeKind,
 }
 
+impl Node {
+    /// A node not linked to any other yet.
+    pub(super) fn detached(kind: NodeKind) -> Node {
+        Node {
+            parent: NONE,
+            prev_sibling: NONE,
+            next_sibling: NONE,
+            first_child: NONE,
+            last_child: NONE,
+            kind,
+        }
+    }
+}
+
 /// A parsed page.
 #[derive(Debug, Clone)]
 pub struct Page {
@@ -489,14 +503,7 @@ impl Sink {
     /// two, so a page with more nodes grows it to no more than growing from empty would.
     fn for_page(len: usize) -> Self {
         let expected = (len / 16).clamp(64, 1 << 20).next_power_of_two();
-        let document = Node {
-            parent: NONE,
-            prev_sibling: NONE,
-            next_sibling: NONE,
-            first_child: NONE,
-            last_child: NONE,
-            kind: NodeKind::Document,
-        };
+        let document = Node::detached(NodeKind::Document);
         Sink {
             nodes: RefCell::new({
                 let mut nodes = Vec::with_capacity(expected);
@@ -525,14 +532,7 @@ impl Sink {
     fn new_node(&self, kind: NodeKind) -> NodeId {
         let mut nodes = self.nodes.borrow_mut();
         let id = nodes.len() as NodeId;
-        nodes.push(Node {
-            parent: NONE,
-            prev_sibling: NONE,
-            next_sibling: NONE,
-            first_child: NONE,
-            last_child: NONE,
-            kind,
-        });
+        nodes.push(Node::detached(kind));
         self.depths.borrow_mut().push(0);
         id
     }

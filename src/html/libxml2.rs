@@ -51,7 +51,7 @@ impl Libxml2TreeBuilder {
     pub(super) fn new(len: usize, max_depth: u32) -> Self {
         let expected = (len / 16).clamp(64, 1 << 20).next_power_of_two();
         let mut nodes = Vec::with_capacity(expected);
-        nodes.push(new_node(NodeKind::Document));
+        nodes.push(Node::detached(NodeKind::Document));
         Libxml2TreeBuilder {
             builder: RefCell::new(Builder {
                 nodes,
@@ -161,7 +161,7 @@ impl Builder {
 
     fn append(&mut self, parent: NodeId, kind: NodeKind) -> NodeId {
         let id = self.nodes.len() as NodeId;
-        self.nodes.push(new_node(kind));
+        self.nodes.push(Node::detached(kind));
         append_node(&mut self.nodes, parent, id);
         id
     }
@@ -683,17 +683,6 @@ fn is_stylesheet(tag: &Tag) -> bool {
     tag.attrs.iter().any(|a| {
         a.name.local == local_name!("rel") && a.value.to_ascii_lowercase().contains("stylesheet")
     })
-}
-
-fn new_node(kind: NodeKind) -> Node {
-    Node {
-        parent: NONE,
-        prev_sibling: NONE,
-        next_sibling: NONE,
-        first_child: NONE,
-        last_child: NONE,
-        kind,
-    }
 }
 
 #[cfg(test)]

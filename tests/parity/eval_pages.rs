@@ -34,3 +34,29 @@ pub fn pages_dir(shared: &Path, given: Option<&str>) -> Result<PathBuf, String> 
     }
     Ok(dest)
 }
+
+/// Calls `f(set, file, text)` for every page of [`SETS`] under `pages`, in order, decoded as
+/// jusText decodes it; pages that cannot be read or decoded are skipped. Stops at `f`'s first
+/// error. (Not every checker including this file uses it.)
+#[allow(dead_code)]
+pub fn for_each_decoded_page(
+    pages: &Path,
+    mut f: impl FnMut(&str, &Path, &str) -> Result<(), String>,
+) -> Result<(), String> {
+    for set in SETS {
+        let dir = std::fs::read_dir(pages.join(set).join("html"))
+            .map_err(|e| format!("{set}: no pages ({e})"))?;
+        let mut files: Vec<_> = dir.filter_map(|e| e.ok().map(|e| e.path())).collect();
+        files.sort();
+        for file in files {
+            let Ok(bytes) = std::fs::read(&file) else {
+                continue;
+            };
+            let Ok(text) = datafusion_webtext::justext::decode_for_justext(&bytes) else {
+                continue;
+            };
+            f(set, &file, &text)?;
+        }
+    }
+    Ok(())
+}

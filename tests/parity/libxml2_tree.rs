@@ -14,12 +14,11 @@ use std::process::ExitCode;
 
 use datafusion_webtext::html::dom::DOCUMENT;
 use datafusion_webtext::html::{Limits, NodeId, NodeKind, Page};
-use datafusion_webtext::justext::decode_for_justext;
 
 #[path = "eval_pages.rs"]
 mod eval_pages;
 
-use eval_pages::{SETS, pages_dir};
+use eval_pages::{for_each_decoded_page, pages_dir};
 
 /// `json.dumps(text, ensure_ascii=False)`.
 fn json_string(text: &str, out: &mut String) {
@@ -86,29 +85,20 @@ fn decode_pages(shared: &str, pages: Option<&str>) -> ExitCode {
         }
     };
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    for set in SETS {
-        let Ok(dir) = std::fs::read_dir(pages.join(set).join("html")) else {
-            eprintln!("{set}: no pages");
-            return ExitCode::from(2);
-        };
-        let mut files: Vec<_> = dir.filter_map(|e| e.ok().map(|e| e.path())).collect();
-        files.sort();
-        for file in files {
-            let Ok(bytes) = std::fs::read(&file) else {
-                continue;
-            };
-            let Ok(text) = decode_for_justext(&bytes) else {
-                continue;
-            };
-            let name = file.file_name().map(|n| n.to_string_lossy().into_owned());
-            let text = text.replace('\0', "\u{FFFD}");
-            let record = format!("{set}/{}\t{text}\0", name.unwrap_or_default());
-            if out.write_all(record.as_bytes()).is_err() {
-                return ExitCode::from(2);
-            }
+    let walked = for_each_decoded_page(&pages, |set, file, text| {
+        let name = file.file_name().map(|n| n.to_string_lossy().into_owned());
+        let text = text.replace('\0', "\u{FFFD}");
+        let record = format!("{set}/{}\t{text}\0", name.unwrap_or_default());
+        out.write_all(record.as_bytes())
+            .map_err(|e| format!("writing: {e}"))
+    });
+    match walked {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("{e}");
+            ExitCode::from(2)
         }
     }
-    ExitCode::SUCCESS
 }
 
 fn main() -> ExitCode {

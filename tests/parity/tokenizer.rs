@@ -11,12 +11,11 @@ use std::process::ExitCode;
 
 use datafusion_webtext::html::dom::Node;
 use datafusion_webtext::html::{Limits, NodeKind, Page};
-use datafusion_webtext::justext::decode_for_justext;
 
 #[path = "eval_pages.rs"]
 mod eval_pages;
 
-use eval_pages::{SETS, pages_dir};
+use eval_pages::{for_each_decoded_page, pages_dir};
 
 /// A node as text, its text compared by content (a tendril's Debug also shows its storage).
 fn describe(node: &Node) -> String {
@@ -70,28 +69,19 @@ fn main() -> ExitCode {
     };
     let limits = Limits::default();
     let (mut compared, mut differ) = (0usize, 0usize);
-    for set in SETS {
-        let Ok(dir) = std::fs::read_dir(pages.join(set).join("html")) else {
-            eprintln!("{set}: no pages");
-            return ExitCode::from(2);
-        };
-        let mut files: Vec<_> = dir.filter_map(|e| e.ok().map(|e| e.path())).collect();
-        files.sort();
-        for file in files {
-            let Ok(bytes) = std::fs::read(&file) else {
-                continue;
-            };
-            let Ok(text) = decode_for_justext(&bytes) else {
-                continue;
-            };
-            compared += 1;
-            let ours = Page::parse_with(&text, &limits);
-            let reference = Page::parse_with_html5ever_tokenizer(&text, &limits);
-            if let Some(difference) = first_difference(&ours, &reference) {
-                differ += 1;
-                println!("{}: {difference}", file.display());
-            }
+    let walked = for_each_decoded_page(&pages, |_, file, text| {
+        compared += 1;
+        let ours = Page::parse_with(text, &limits);
+        let reference = Page::parse_with_html5ever_tokenizer(text, &limits);
+        if let Some(difference) = first_difference(&ours, &reference) {
+            differ += 1;
+            println!("{}: {difference}", file.display());
         }
+        Ok(())
+    });
+    if let Err(e) = walked {
+        eprintln!("{e}");
+        return ExitCode::from(2);
     }
     println!("{compared} pages compared, {differ} with a different tree");
     if differ == 0 {
