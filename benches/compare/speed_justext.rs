@@ -160,27 +160,22 @@ async fn main() -> Result<()> {
         })
         .collect();
     let limits = Limits::default();
-    let parse = best_of_three(|| {
-        for t in &decoded {
-            std::hint::black_box(Page::parse_as_libxml2(t, &limits));
-        }
-    });
-    report(
-        "parse alone (tokenizer + libxml2 tree, jusText's)",
-        n,
-        bytes,
-        parse,
-    );
-    let parse = best_of_three(|| {
-        for t in &decoded {
-            std::hint::black_box(Page::parse_with(t, &limits));
-        }
-    });
-    report(
-        "parse alone (tokenizer + html5ever tree, boilerpipe's)",
-        n,
-        bytes,
-        parse,
-    );
+    let trees: [(&str, fn(&str, &Limits) -> Page); 2] = [
+        ("libxml2 tree, jusText's", Page::parse_as_libxml2),
+        ("html5ever tree, boilerpipe's", Page::parse_with),
+    ];
+    for (tree, parse) in trees {
+        let seconds = best_of_three(|| {
+            for t in &decoded {
+                std::hint::black_box(parse(t, &limits));
+            }
+        });
+        report(
+            &format!("parse alone (tokenizer + {tree})"),
+            n,
+            bytes,
+            seconds,
+        );
+    }
     Ok(())
 }
