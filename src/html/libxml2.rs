@@ -340,56 +340,58 @@ impl Builder {
             return;
         }
         let mut texts = std::mem::take(&mut self.pending_text);
-        if self.open.is_empty() {
-            // Outside every element libxml2 skips the blanks before the text.
-            let first = texts.iter().position(|t| !t.bytes().all(is_blank));
-            texts.drain(..first.unwrap_or(texts.len()));
-            if let Some(text) = texts.first_mut() {
-                let blanks = text.bytes().take_while(|&b| is_blank(b)).count();
-                text.pop_front(blanks as u32);
-            }
-        }
-        let blank = texts.iter().all(|t| t.bytes().all(is_blank));
-        if blank && self.open.is_empty() {
-            return;
-        }
         let outside_body = matches!(
             self.current_name(),
             None | Some(&local_name!("html")) | Some(&local_name!("head"))
         );
-        if !blank && outside_body {
-            // The blanks before the text stay where they are; the text implies the body.
-            let first = texts.iter().position(|t| !t.bytes().all(is_blank));
-            let mut rest = texts.split_off(first.unwrap_or(texts.len()));
-            if let Some(text) = rest.first_mut() {
-                let blanks = text.bytes().take_while(|&b| is_blank(b)).count() as u32;
-                if blanks > 0 {
-                    texts.push(text.subtendril(0, blanks));
-                    text.pop_front(blanks);
+        // Blanks before the text stay in the `html` or `head` (outside every element libxml2
+        // skips them); the text implies the body.
+        if outside_body {
+            let mut blanks = split_leading_blanks(&mut texts);
+            self.append_texts(&mut blanks);
+            if !texts.is_empty() {
+                self.auto_close(&local_name!("p"));
+                if !self.imply(&local_name!("p")) {
+                    return;
                 }
             }
-            self.append_texts(texts);
-            self.auto_close(&local_name!("p"));
-            if !self.imply(&local_name!("p")) {
-                return;
-            }
-            texts = rest;
         }
-        self.append_texts(texts);
+        self.append_texts(&mut texts);
+        // The buffer serves the next run.
+        self.pending_text = texts;
     }
 
-    /// Appends text to the current element (merged with a text node before it).
-    fn append_texts(&mut self, texts: Vec<StrTendril>) {
+    /// Moves `texts` into the current element (merged with a text node before it); drops them
+    /// when no element is open.
+    fn append_texts(&mut self, texts: &mut Vec<StrTendril>) {
         let Some(parent) = self.current() else {
+            texts.clear();
             return;
         };
-        for text in texts {
+        for text in texts.drain(..) {
             let last = self.nodes[parent as usize].last_child;
             if !merge_text(&mut self.nodes, last, &text) {
                 self.append(parent, NodeKind::Text(text));
             }
         }
     }
+}
+
+/// Takes the blanks at the start of a run of text out of it.
+fn split_leading_blanks(texts: &mut Vec<StrTendril>) -> Vec<StrTendril> {
+    let first = texts
+        .iter()
+        .position(|t| !t.bytes().all(is_blank))
+        .unwrap_or(texts.len());
+    let mut blanks: Vec<StrTendril> = texts.drain(..first).collect();
+    if let Some(text) = texts.first_mut() {
+        let count = text.bytes().take_while(|&b| is_blank(b)).count() as u32;
+        if count > 0 {
+            blanks.push(text.subtendril(0, count));
+            text.pop_front(count);
+        }
+    }
+    blanks
 }
 
 /// How many end-tag priorities rank above the default.
