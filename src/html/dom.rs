@@ -21,6 +21,13 @@ use super::libxml2::Libxml2TreeBuilder;
 use super::limits::{Limits, cap_attributes};
 use super::tokenizer::tokenize;
 
+/// Room for the nodes a page of `len` bytes usually has (one per 17 bytes over the speed sample),
+/// so the arena is rarely copied as it grows; a power of two, so a page with more nodes grows it
+/// to no more than growing from empty would.
+pub(super) fn node_capacity(len: usize) -> usize {
+    (len / 16).clamp(64, 1 << 20).next_power_of_two()
+}
+
 /// Appends `child` (detached first) as the last child of `parent`.
 pub(super) fn append_node(nodes: &mut [Node], parent: NodeId, child: NodeId) {
     Sink::append_node(nodes, parent, child);
@@ -498,11 +505,9 @@ struct Sink {
 }
 
 impl Sink {
-    /// A sink for a page of `len` bytes: room for the nodes such a page usually has (one per
-    /// 17 bytes over the speed sample), so the arena is rarely copied as it grows; a power of
-    /// two, so a page with more nodes grows it to no more than growing from empty would.
+    /// A sink for a page of `len` bytes, its arena sized by [`node_capacity`].
     fn for_page(len: usize) -> Self {
-        let expected = (len / 16).clamp(64, 1 << 20).next_power_of_two();
+        let expected = node_capacity(len);
         let document = Node::detached(NodeKind::Document);
         Sink {
             nodes: RefCell::new({

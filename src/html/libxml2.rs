@@ -35,7 +35,9 @@ use html5ever::tokenizer::{
 };
 use html5ever::{LocalName, local_name};
 
-use super::dom::{DOCUMENT, Element, NONE, Node, NodeId, NodeKind, append_node, merge_text};
+use super::dom::{
+    DOCUMENT, Element, NONE, Node, NodeId, NodeKind, append_node, merge_text, node_capacity,
+};
 
 /// libxml2 refuses to open more elements than this (without `XML_PARSE_HUGE`, which lxml's
 /// `HTMLParser` does not set) and stops parsing there.
@@ -49,8 +51,7 @@ pub(super) struct Libxml2TreeBuilder {
 impl Libxml2TreeBuilder {
     /// A builder for a page of `len` bytes, building no element deeper than `max_depth`.
     pub(super) fn new(len: usize, max_depth: u32) -> Self {
-        let expected = (len / 16).clamp(64, 1 << 20).next_power_of_two();
-        let mut nodes = Vec::with_capacity(expected);
+        let mut nodes = Vec::with_capacity(node_capacity(len));
         nodes.push(Node::detached(NodeKind::Document));
         Libxml2TreeBuilder {
             builder: RefCell::new(Builder {
