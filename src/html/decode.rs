@@ -10,11 +10,11 @@
 //! Python's codecs are not WHATWG's: `iso-8859-1` is true Latin-1 (0x80–0x9F are C1 controls, not
 //! windows-1252), `ascii` gives U+FFFD for every byte ≥ 0x80, `cp1252` leaves 0x81, 0x8D, 0x8F,
 //! 0x90 and 0x9D undefined (U+FFFD). Single-byte codecs therefore use tables generated from CPython
-//! (`python_codecs.rs`), and so does `gb2312`, the most declared multi-byte label (encoding_rs's
-//! GBK would decode 16,495 byte pairs Python rejects, and two differently). The other multi-byte
-//! codecs use encoding_rs, whose WHATWG decoders are supersets of Python's for `euc_kr`
-//! (windows-949) and `big5` (Big5-HKSCS): bytes that Python rejects may decode to a character here
-//! instead of U+FFFD. Codecs neither covers
+//! (`python_codecs.rs`), and so do `gb2312` and `big5`, the most declared multi-byte labels
+//! (encoding_rs's GBK and Big5-HKSCS would decode byte pairs Python rejects, and a few
+//! differently). The other multi-byte codecs use encoding_rs, whose WHATWG decoders are supersets
+//! of Python's for `euc_kr` (windows-949): bytes that Python rejects may decode to a character
+//! here instead of U+FFFD. Codecs neither covers
 //! (`utf-7`, `hz`, `johab`, `iso2022_kr`, the `*_2004` Japanese variants, ...) fall back to UTF-8
 //! with replacement.
 
@@ -22,7 +22,7 @@ use std::borrow::Cow;
 
 use encoding_rs::Encoding;
 
-use super::python_codecs::{ALIASES, GB2312, SINGLE_BYTE};
+use super::python_codecs::{ALIASES, BIG5, GB2312, SINGLE_BYTE};
 
 /// How a page's bytes were turned into text.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -151,8 +151,8 @@ fn decode_with_python_codec<'a>(bytes: &'a [u8], codec: &str) -> Option<Cow<'a, 
     if let Ok(i) = SINGLE_BYTE.binary_search_by(|(name, _)| (*name).cmp(codec)) {
         return Some(Cow::Owned(decode_single_byte(bytes, &SINGLE_BYTE[i].1)));
     }
-    if codec == "gb2312" {
-        return Some(Cow::Owned(decode_gb2312(bytes)));
+    if let Some(table) = DOUBLE_BYTE.iter().find(|t| t.codec == codec) {
+        return Some(Cow::Owned(table.decode(bytes)));
     }
     let (encoding, bom): (&'static Encoding, Option<&[u8]>) = match codec {
         "utf-8" => (encoding_rs::UTF_8, None),
@@ -164,7 +164,7 @@ fn decode_with_python_codec<'a>(bytes: &'a [u8], codec: &str) -> Option<Cow<'a, 
         "utf-16-be" => (encoding_rs::UTF_16BE, None),
         "gbk" => (encoding_rs::GBK, None),
         "gb18030" => (encoding_rs::GB18030, None),
-        "big5" | "big5hkscs" | "cp950" => (encoding_rs::BIG5, None),
+        "big5hkscs" | "cp950" => (encoding_rs::BIG5, None),
         "euc_jp" => (encoding_rs::EUC_JP, None),
         "shift_jis" | "cp932" => (encoding_rs::SHIFT_JIS, None),
         "iso2022_jp" => (encoding_rs::ISO_2022_JP, None),
@@ -179,42 +179,74 @@ fn decode_with_python_codec<'a>(bytes: &'a [u8], codec: &str) -> Option<Cow<'a, 
     Some(text)
 }
 
-/// Python's gb2312 codec with `errors='replace'`: ASCII bytes are themselves; a byte pair in
-/// [`GB2312`] is its character; any other byte is U+FFFD and decoding goes on at the next byte.
-fn decode_gb2312(bytes: &[u8]) -> String {
-    let mut out = String::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        let run = bytes[i..].iter().take_while(|b| b.is_ascii()).count();
-        if let Ok(ascii) = std::str::from_utf8(&bytes[i..i + run]) {
-            out.push_str(ascii);
+/// A double-byte codec of Python's whose table `tools/gen_python_codecs.py` took from CPython.
+struct DoubleByte {
+    codec: &'static str,
+    leads: (u8, u8),
+    trails: (u8, u8),
+    table: &'static [u16],
+}
+
+/// `gb2312` and `big5`, the most declared multi-byte labels after UTF-8: encoding_rs's GBK and
+/// Big5-HKSCS decode byte pairs Python rejects (16,495 for GBK), and a few differently.
+const DOUBLE_BYTE: &[DoubleByte] = &[
+    DoubleByte {
+        codec: "gb2312",
+        leads: (0xA1, 0xFE),
+        trails: (0xA1, 0xFE),
+        table: &GB2312,
+    },
+    DoubleByte {
+        codec: "big5",
+        leads: (0xA1, 0xF9),
+        trails: (0x40, 0xFE),
+        table: &BIG5,
+    },
+];
+
+impl DoubleByte {
+    /// The character of a byte pair, if Python's codec has one.
+    fn pair(&self, lead: u8, trail: u8) -> Option<char> {
+        let in_range = |b: u8, (low, high): (u8, u8)| (low..=high).contains(&b);
+        if !in_range(lead, self.leads) || !in_range(trail, self.trails) {
+            return None;
         }
-        i += run;
-        let Some(&lead) = bytes.get(i) else {
-            break;
-        };
-        let pair = match (lead, bytes.get(i + 1)) {
-            (0xA1..=0xFE, Some(&trail @ 0xA1..=0xFE)) => {
-                let cell = usize::from(lead - 0xA1) * 94 + usize::from(trail - 0xA1);
-                GB2312
-                    .get(cell)
-                    .filter(|&&c| c != 0)
-                    .and_then(|&c| char::from_u32(u32::from(c)))
-            }
-            _ => None,
-        };
-        match pair {
-            Some(c) => {
-                out.push(c);
-                i += 2;
-            }
-            None => {
-                out.push('\u{FFFD}');
-                i += 1;
-            }
-        }
+        let width = usize::from(self.trails.1 - self.trails.0) + 1;
+        let cell = usize::from(lead - self.leads.0) * width + usize::from(trail - self.trails.0);
+        self.table
+            .get(cell)
+            .filter(|&&c| c != 0)
+            .and_then(|&c| char::from_u32(u32::from(c)))
     }
-    out
+
+    /// Decodes as Python's codec with `errors='replace'`: ASCII bytes are themselves; a byte pair
+    /// in the table is its character; any other byte is U+FFFD and decoding goes on at the next
+    /// byte.
+    fn decode(&self, bytes: &[u8]) -> String {
+        let mut out = String::with_capacity(bytes.len());
+        let mut i = 0;
+        while i < bytes.len() {
+            let run = bytes[i..].iter().take_while(|b| b.is_ascii()).count();
+            if let Ok(ascii) = std::str::from_utf8(&bytes[i..i + run]) {
+                out.push_str(ascii);
+            }
+            i += run;
+            let Some(&lead) = bytes.get(i) else {
+                break;
+            };
+            match bytes.get(i + 1).and_then(|&trail| self.pair(lead, trail)) {
+                Some(c) => {
+                    out.push(c);
+                    i += 2;
+                }
+                None => {
+                    out.push('\u{FFFD}');
+                    i += 1;
+                }
+            }
+        }
+        out
+    }
 }
 
 /// A single-byte codec's table applied to every byte; runs of ASCII are copied whole when the
@@ -305,6 +337,24 @@ mod tests {
         assert_eq!(decode(b"\xa1\xa1\xa1"), "\u{3000}\u{FFFD}");
         assert_eq!(decode(b"\xff\xa1\xa1"), "\u{FFFD}\u{3000}");
         assert_eq!(decode(b"\x80a"), "\u{FFFD}a");
+    }
+
+    /// Expected values printed by CPython 3.11's `bytes.decode('big5', 'replace')`.
+    #[test]
+    fn big5_is_pythons_codec_not_big5_hkscs() {
+        let decode = |body: &[u8]| {
+            let page = [&b"<meta charset=big5>"[..], body].concat();
+            let (text, decoding) = decode_html(&page).expect("decodes");
+            assert_eq!(decoding.codec, "big5");
+            text["<meta charset=big5>".len()..].to_owned()
+        };
+        assert_eq!(decode(b"\xa4\xa4\xa4\xe5"), "中文");
+        assert_eq!(decode(b"\xa4\x40\xa4"), "\u{4E00}\u{FFFD}");
+        // Where Big5-HKSCS has another character (U+2460) or one Python lacks (0xF9FE, 0x8740).
+        assert_eq!(decode(b"\xc6\xa1"), "\u{30FE}");
+        assert_eq!(decode(b"\xf9\xfe"), "\u{FFFD}\u{FFFD}");
+        assert_eq!(decode(b"\x87\x40a"), "\u{FFFD}@a");
+        assert_eq!(decode(b"\xa1\x3f"), "\u{FFFD}?");
     }
 
     #[test]
