@@ -636,7 +636,8 @@ impl Sink {
     }
 }
 
-fn is_stylesheet(attrs: &[Attribute]) -> bool {
+/// `rel` names a stylesheet: jusText's cleaner removes such a `<link>`.
+pub(super) fn is_stylesheet(attrs: &[Attribute]) -> bool {
     attrs.iter().any(|a| {
         a.name.local == local_name!("rel") && a.value.to_ascii_lowercase().contains("stylesheet")
     })

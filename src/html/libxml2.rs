@@ -36,8 +36,10 @@ use html5ever::tokenizer::{
 use html5ever::{LocalName, local_name};
 
 use super::dom::{
-    DOCUMENT, Element, NONE, Node, NodeId, NodeKind, append_node, merge_text, node_capacity,
+    DOCUMENT, Element, NONE, Node, NodeId, NodeKind, append_node, is_stylesheet, merge_text,
+    node_capacity,
 };
+use super::limits::is_space as is_blank;
 
 /// libxml2 refuses to open more elements than this (without `XML_PARSE_HUGE`, which lxml's
 /// `HTMLParser` does not set) and stops parsing there.
@@ -229,7 +231,7 @@ impl Builder {
             return false;
         }
         match *name {
-            local_name!("html") | local_name!("head") | local_name!("body") => true,
+            local_name!("head") | local_name!("body") => true,
             local_name!("script")
             | local_name!("style")
             | local_name!("meta")
@@ -290,7 +292,7 @@ impl Builder {
             }
             return TokenSinkResult::Continue;
         }
-        let is_stylesheet_link = *name == local_name!("link") && is_stylesheet(tag);
+        let is_stylesheet_link = *name == local_name!("link") && is_stylesheet(&tag.attrs);
         if !self.push(name.clone(), is_stylesheet_link) {
             return TokenSinkResult::Continue;
         }
@@ -675,17 +677,6 @@ fn closes_head(new: &LocalName) -> bool {
             | n!("var")
             | n!("xmp")
     )
-}
-
-/// libxml2's blank characters, HTML5's whitespace (CR is gone by then).
-fn is_blank(b: u8) -> bool {
-    matches!(b, b' ' | b'\t' | b'\n' | b'\x0c' | b'\r')
-}
-
-fn is_stylesheet(tag: &Tag) -> bool {
-    tag.attrs.iter().any(|a| {
-        a.name.local == local_name!("rel") && a.value.to_ascii_lowercase().contains("stylesheet")
-    })
 }
 
 #[cfg(test)]

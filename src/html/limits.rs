@@ -86,7 +86,8 @@ fn is_raw_text_element(name: &[u8]) -> bool {
     NAMES.iter().any(|n| n.eq_ignore_ascii_case(name))
 }
 
-fn is_space(b: u8) -> bool {
+/// HTML5's whitespace, which is also libxml2's blank set.
+pub(super) fn is_space(b: u8) -> bool {
     matches!(b, b'\t' | b'\n' | b'\x0c' | b'\r' | b' ')
 }
 

@@ -90,8 +90,8 @@ impl BoilerpipeConfig {
     ) -> Result<Option<TextDocument>> {
         let version = self.extractor.map(Extractor::version).unwrap_or_default();
         self.policy
-            .parsed_row(function, page, parses, Tree::Html5, |parsed| {
-                let mut doc = TextDocument::segmented(parsed.tree(Tree::Html5), version);
+            .parsed_row(function, page, parses, Tree::Html5, |_, tree| {
+                let mut doc = TextDocument::segmented(tree, version);
                 if let Some(extractor) = self.extractor {
                     extractor.process(&mut doc);
                 }

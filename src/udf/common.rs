@@ -15,7 +15,8 @@ use datafusion::logical_expr::{
     Signature, Volatility,
 };
 
-use super::shared_parses::{ParsedPage, SharedParses, Tree};
+use super::shared_parses::{SharedParses, Tree};
+use crate::html::Page;
 use crate::html::limits::{LIMIT_KEYS, Limits};
 use crate::justext::options::OPTION_KEYS;
 use crate::justext::{JustextError, Paragraph, Params, justext_parsed};
@@ -187,19 +188,22 @@ impl RowPolicy {
         }
     }
 
-    /// [`RowPolicy::row`] over the row's page decoded and with its `tree` built, or as an
-    /// earlier page function of the batch left it. Call it once for every row of the batch, in
-    /// order.
+    /// [`RowPolicy::row`] over the row's page, decoded, and its `tree` (`f(decoded, tree)`), or
+    /// as an earlier page function of the batch left them. Call it once for every row of the
+    /// batch, in order.
     pub(crate) fn parsed_row<T>(
         &self,
         function: &str,
         page: Option<PageRef<'_>>,
         parses: &mut SharedParses,
         tree: Tree,
-        f: impl FnOnce(&ParsedPage) -> std::result::Result<T, JustextError>,
+        f: impl FnOnce(&str, &Page) -> std::result::Result<T, JustextError>,
     ) -> Result<Option<T>> {
         let row = parses.next_row();
-        self.row(function, page, |page| f(&*parses.parse(row, page, tree)?))
+        self.row(function, page, |page| {
+            let parsed = parses.parse(row, page, tree)?;
+            f(&parsed.decoded, parsed.tree(tree))
+        })
     }
 }
 
@@ -397,9 +401,8 @@ impl JustextConfig {
         parses: &mut SharedParses,
     ) -> Result<Option<Vec<Paragraph>>> {
         self.policy
-            .parsed_row(function, page, parses, Tree::Libxml2, |parsed| {
-                let page = parsed.tree(Tree::Libxml2);
-                justext_parsed(&parsed.decoded, page, self.stoplist, &self.params)
+            .parsed_row(function, page, parses, Tree::Libxml2, |decoded, page| {
+                justext_parsed(decoded, page, self.stoplist, &self.params)
             })
     }
 

@@ -85,15 +85,14 @@ impl ParsedPage {
 struct Kept {
     /// The raw bytes of a binary page; `None` when the page was text (then `decoded` is it).
     bytes: Option<Box<[u8]>>,
-    max_depth: u32,
-    max_attributes: usize,
     parsed: Arc<ParsedPage>,
 }
 
 impl Kept {
     fn is_of(&self, page: PageRef<'_>, limits: &Limits) -> bool {
-        self.max_depth == limits.max_depth
-            && self.max_attributes == limits.max_attributes
+        let built = &self.parsed.limits;
+        built.max_depth == limits.max_depth
+            && built.max_attributes == limits.max_attributes
             && match page {
                 PageRef::Text(t) => self.bytes.is_none() && self.parsed.decoded == t,
                 PageRef::Bytes(b) => self.bytes.as_deref() == Some(b),
@@ -218,8 +217,6 @@ impl SharedParses {
         parsed.tree(tree);
         let kept = Kept {
             bytes,
-            max_depth: self.limits.max_depth,
-            max_attributes: self.limits.max_attributes,
             parsed: Arc::clone(&parsed),
         };
         self.store.set(row, kept);
