@@ -219,6 +219,67 @@ fn bad_use_gets_one_line_errors() {
 }
 
 #[test]
+fn argument_errors_are_one_line_too() {
+    for args in [
+        &["clean"][..],
+        &["clean", "in.parquet", "out.parquet", "--no-such-flag"],
+        &["sql", "--formt", "csv", "SELECT 1"],
+        &["dedup", "a.parquet", "b.parquet", "--n", "seven"],
+        &["no-such-command"],
+    ] {
+        let o = webtext(args);
+        assert_fails_naming(&o, "(see webtext --help)");
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+    }
+    assert_fails_naming(
+        &webtext(&["clean"]),
+        "the following required arguments were not provided: <IN>; <OUT>",
+    );
+    assert_fails_naming(
+        &webtext(&["sql", "--formt", "csv", "SELECT 1"]),
+        "unexpected argument '--formt' found; tip: a similar argument exists: '--format'",
+    );
+    // Help and version are no errors.
+    for args in [&["--help"][..], &["clean", "--help"], &["--version"]] {
+        let o = webtext(args);
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+        assert!(!stdout(&o).is_empty(), "{args:?}");
+    }
+}
+
+#[test]
+fn clean_refuses_an_input_column_it_would_overwrite_and_says_how_to_drop_it() {
+    let dir = scratch("text-column");
+    let crawl = dir.join("with_text.parquet").display().to_string();
+    let o = webtext(&[
+        "sql",
+        "--table",
+        &format!("crawl={}", small_crawl(&dir, 3)),
+        "--output",
+        &crawl,
+        "SELECT url, html, 'old' AS text FROM crawl",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = dir.join("out.parquet").display().to_string();
+    let refused = webtext(&["clean", &crawl, &out]);
+    assert_fails_naming(&refused, "already has a column 'text'");
+    assert!(!Path::new(&out).exists());
+    // The command the error suggests, then clean, works.
+    let without = dir.join("without.parquet").display().to_string();
+    let o = webtext(&[
+        "sql",
+        "--table",
+        &format!("crawl={crawl}"),
+        "--output",
+        &without,
+        "SELECT * EXCLUDE (text) FROM crawl",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = webtext(&["clean", &without, &out]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
+#[test]
 fn clean_adds_text_and_kept_share_as_justext_computes_them() {
     let dir = scratch("clean");
     let crawl = small_crawl(&dir, 24);

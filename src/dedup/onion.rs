@@ -223,6 +223,8 @@ pub enum PositionsError {
         "positions and indices differ in length, are not ascending, or lie outside the document or the set"
     )]
     Inconsistent,
+    #[error("the paragraphs have {0} tokens in all, more than a document can have (4,294,967,295)")]
+    TooManyTokens(u64),
 }
 
 /// An n-gram that can hit or be registered: its key (the hash, or its index in the duplicate set)
@@ -359,6 +361,11 @@ impl Onion {
             return Err(PositionsError::NoDuplicateSet);
         };
         let total: u64 = found.paragraph_tokens.iter().map(|&t| u64::from(t)).sum();
+        // Token positions in a document are u32, as duplicate_positions writes them.
+        if total > u64::from(u32::MAX) {
+            kept.clear();
+            return Err(PositionsError::TooManyTokens(total));
+        }
         let consistent = found.positions.len() == found.indices.len()
             && found.positions.windows(2).all(|w| w[0] < w[1])
             && found.positions.last().is_none_or(|&p| u64::from(p) < total)
@@ -374,7 +381,6 @@ impl Onion {
         self.lengths.extend_from_slice(found.paragraph_tokens);
         self.ends.clear();
         let mut paragraph = 0usize;
-        // u64: the paragraph lengths come from the caller and may add up past u32::MAX.
         let mut paragraph_end = found.paragraph_tokens.first().map_or(0, |&t| u64::from(t));
         for (&position, &index) in found.positions.iter().zip(found.indices) {
             // Every position is below the total (checked above), so `paragraph` stays in range.
@@ -393,9 +399,9 @@ impl Onion {
         Ok(())
     }
 
-    /// Thresholds, smoothing and registration, from `lengths` and `ends`.
+    /// Thresholds, smoothing and registration, from `lengths` and `ends`. Registration comes
+    /// last and cannot panic, so a document that fails on the way registers nothing.
     fn decide(&mut self, kept: &mut Vec<bool>) {
-        self.documents += 1;
         kept.clear();
         self.starts.clear();
         let mut start = 0u32;
@@ -415,6 +421,7 @@ impl Onion {
             self.smooth(kept);
         }
         self.register(kept);
+        self.documents += 1;
     }
 
     /// Bad tokens per paragraph: a hit at position p, in a paragraph starting at s, after the
@@ -470,7 +477,10 @@ impl Onion {
             Registry::All { set, .. } => set.extend(kept_ends.map(|e| e.key)),
             Registry::Duplicates { seen, .. } => {
                 for e in kept_ends {
-                    seen[(e.key / 64) as usize] |= 1 << (e.key % 64);
+                    // Every key is an index below the set's bound (checked before deciding).
+                    if let Some(word) = seen.get_mut((e.key / 64) as usize) {
+                        *word |= 1 << (e.key % 64);
+                    }
                 }
             }
         }

@@ -57,12 +57,14 @@ impl BoilerpipeKernel for ExtractedText {
         let mut out = StringBuilder::with_capacity(pages.len(), pages.get_buffer_memory_size() / 8);
         let mut parses = config.shared_parses(pages);
         for_each_page(pages, |page| {
-            match config.document(Self::NAME, page, &mut parses)? {
-                Some(doc) => {
-                    let _ = doc.write_content(&mut out);
-                    out.append_value("");
-                }
-                None => out.append_null(),
+            let appended = match config.document(Self::NAME, page, &mut parses)? {
+                Some(doc) => config
+                    .policy
+                    .append_written(Self::NAME, &mut out, |w| doc.write_content(&mut &mut *w))?,
+                None => false,
+            };
+            if !appended {
+                out.append_null();
             }
             Ok(())
         })?;

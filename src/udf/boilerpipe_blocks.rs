@@ -4,8 +4,8 @@
 use std::sync::{Arc, LazyLock};
 
 use datafusion::arrow::array::{
-    Array, ArrayRef, BooleanBuilder, Float64Builder, Int32Builder, ListBuilder, StringBuilder,
-    StructArray,
+    Array, ArrayBuilder, ArrayRef, BooleanBuilder, Float64Builder, Int32Builder, ListBuilder,
+    StringBuilder, StructArray,
 };
 use datafusion::arrow::datatypes::{DataType, Field, Fields};
 use datafusion::common::Result;
@@ -100,6 +100,27 @@ impl Columns {
     }
 }
 
+impl Columns {
+    /// Whether a page's blocks fit in the string columns (the row policy decides otherwise).
+    fn fit(&self, blocks: &[TextBlock], config: &BoilerpipeConfig, function: &str) -> Result<bool> {
+        let text: usize = blocks.iter().map(|b| b.text.len()).sum();
+        let labels: usize = blocks
+            .iter()
+            .flat_map(|b| &b.labels)
+            .map(|l| l.as_str().len())
+            .sum();
+        let label_count: usize = blocks.iter().map(|b| b.labels.len()).sum();
+        config.policy.fits(
+            function,
+            &[
+                (self.text.values_slice().len(), text),
+                (self.labels.values_ref().values_slice().len(), labels),
+                (self.labels.values_ref().len(), label_count),
+            ],
+        )
+    }
+}
+
 impl StructRows for Columns {
     fn finish(mut self) -> Result<StructArray> {
         let labels = self.labels.finish();
@@ -136,6 +157,9 @@ impl BoilerpipeKernel for BlockList {
             let Some(doc) = config.document(Self::NAME, page, &mut parses)? else {
                 return Ok(None);
             };
+            if !columns.fit(&doc.blocks, config, Self::NAME)? {
+                return Ok(None);
+            }
             for (i, b) in doc.blocks.iter().enumerate() {
                 columns.push(i, b);
             }

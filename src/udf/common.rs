@@ -1,11 +1,12 @@
 //! What every function of the pack shares: accepted input types, the row loop over any Arrow
 //! string or binary array, constant arguments, and the jusText configuration they carry.
 
+use std::fmt;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, LazyLock};
 
-use datafusion::arrow::array::{Array, ArrayRef, AsArray, ListArray, StructArray};
+use datafusion::arrow::array::{Array, ArrayRef, AsArray, ListArray, StringBuilder, StructArray};
 use datafusion::arrow::buffer::{NullBuffer, OffsetBuffer};
 use datafusion::arrow::compute::take;
 use datafusion::arrow::datatypes::{DataType, Field, FieldRef, Fields};
@@ -72,11 +73,11 @@ pub(crate) struct RowPolicy {
     pub fail: bool,
 }
 
-/// Panics caught by the page functions' row policy in this process.
+/// Panics caught by the functions' row policy in this process.
 static ROW_PANICS: AtomicU64 = AtomicU64::new(0);
 
-/// How many panics the page functions have caught so far in this process (each gave its row
-/// NULL, or failed the query under `on_error=fail`). Any is a bug of ours: please report it.
+/// How many panics the functions have caught so far in this process (each gave its row NULL, or
+/// failed the query under `on_error=fail`). Any is a bug of ours: please report it.
 pub fn row_panics() -> u64 {
     ROW_PANICS.load(Ordering::Relaxed)
 }
@@ -91,6 +92,34 @@ fn panic_message(panic: &(dyn std::any::Any + Send)) -> &str {
     }
 }
 
+/// Runs `f`, catching a panic: counted in [`row_panics`] and returned as the reason a row (or a
+/// step of a function without rows) could not be processed. Whatever `f` mutates must be left
+/// consistent by the caller when it panics (truncated back, or written only after it returns).
+pub(crate) fn catch_row_panic<T>(f: impl FnOnce() -> T) -> std::result::Result<T, String> {
+    catch_unwind(AssertUnwindSafe(f)).map_err(|panic| {
+        ROW_PANICS.fetch_add(1, Ordering::Relaxed);
+        format!(
+            "internal error, please report it: {}",
+            panic_message(panic.as_ref())
+        )
+    })
+}
+
+/// Arrow's string and list columns address their values with i32 offsets: one column of one
+/// batch holds at most this many bytes (or items).
+pub(crate) const COLUMN_CAPACITY: usize = i32::MAX as usize;
+
+/// The number of bytes a writer writes, without keeping them.
+#[derive(Default)]
+pub(crate) struct ByteCount(pub usize);
+
+impl fmt::Write for ByteCount {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        self.0 += s.len();
+        Ok(())
+    }
+}
+
 /// The items of `'key=value, ...'`, an item without `=` as the error message.
 fn option_items(options: &str) -> impl Iterator<Item = Result<(String, &str), String>> {
     crate::options::key_values(options)
@@ -99,7 +128,7 @@ fn option_items(options: &str) -> impl Iterator<Item = Result<(String, &str), St
 
 impl RowPolicy {
     /// Takes `on_error` out of `'key=value, ...'`: whether it says fail, and the other items.
-    fn take_on_error(options: &str) -> std::result::Result<(bool, String), String> {
+    pub(crate) fn take_on_error(options: &str) -> std::result::Result<(bool, String), String> {
         let mut fail = false;
         let mut rest = Vec::new();
         for item in option_items(options) {
@@ -169,23 +198,85 @@ impl RowPolicy {
                 self.limits.max_bytes
             )
         } else {
-            match catch_unwind(AssertUnwindSafe(|| f(page))) {
+            match catch_row_panic(|| f(page)) {
                 Ok(Ok(value)) => return Ok(Some(value)),
                 Ok(Err(e)) => e.to_string(),
-                Err(panic) => {
-                    ROW_PANICS.fetch_add(1, Ordering::Relaxed);
-                    format!(
-                        "internal error, please report it: {}",
-                        panic_message(panic.as_ref())
-                    )
-                }
+                Err(panic) => panic,
             }
         };
+        self.unprocessed(function, reason).map(|()| None)
+    }
+
+    /// A row that cannot be processed for `reason`: `Ok` (the row is NULL), or the execution
+    /// error under `on_error=fail`.
+    pub(crate) fn unprocessed(&self, function: &str, reason: impl fmt::Display) -> Result<()> {
         if self.fail {
             exec_err!("{function}: {reason} (on_error=fail; on_error=null gives NULL instead)")
         } else {
-            Ok(None)
+            Ok(())
         }
+    }
+
+    /// The policy of the text functions: no size limit (they are linear in their input), NULL
+    /// for a row whose computation panicked, or the error under `on_error=fail`.
+    pub(crate) fn for_text(fail: bool) -> Self {
+        RowPolicy {
+            limits: Limits {
+                max_bytes: 0,
+                ..Limits::default()
+            },
+            fail,
+        }
+    }
+
+    /// `f(text)` under the policy: `None` for NULL text, and for text whose computation panicked.
+    pub(crate) fn text_row<T>(
+        &self,
+        function: &str,
+        text: Option<&str>,
+        f: impl FnOnce(&str) -> T,
+    ) -> Result<Option<T>> {
+        self.row(function, text.map(PageRef::Text), |page| match page {
+            PageRef::Text(text) => Ok(f(text)),
+            PageRef::Bytes(_) => Err("not text"),
+        })
+    }
+
+    /// Whether a row adding `extra` bytes (or items) to each column that holds `held` fits in
+    /// the batch's output (see [`COLUMN_CAPACITY`]). Where it does not, the row policy decides:
+    /// `Ok(false)`, the row is NULL and adds nothing, or the error under `on_error=fail`.
+    pub(crate) fn fits(&self, function: &str, columns: &[(usize, usize)]) -> Result<bool> {
+        if columns
+            .iter()
+            .all(|&(held, extra)| held.saturating_add(extra) <= COLUMN_CAPACITY)
+        {
+            return Ok(true);
+        }
+        self.unprocessed(
+            function,
+            "the batch's output would pass 2 GiB in one column, Arrow's limit for a string or list \
+             column; smaller batches avoid it (datafusion.execution.batch_size)",
+        )
+        .map(|()| false)
+    }
+
+    /// Appends what `write` writes as one string value, if it fits in the column (see
+    /// [`RowPolicy::fits`]); `Ok(false)` when the row is NULL instead and nothing was appended.
+    pub(crate) fn append_written(
+        &self,
+        function: &str,
+        out: &mut StringBuilder,
+        write: impl Fn(&mut dyn fmt::Write) -> fmt::Result,
+    ) -> Result<bool> {
+        let mut len = ByteCount::default();
+        let _ = write(&mut len);
+        if !self.fits(function, &[(out.values_slice().len(), len.0)])? {
+            return Ok(false);
+        }
+        // Straight into the builder's buffer; append_value("") ends the value.
+        let _ = write(out);
+        out.append_value("");
+        Ok(true)
     }
 
     /// [`RowPolicy::row`] over the row's page, decoded, and its `tree` (`f(decoded, tree)`), or
@@ -440,6 +531,18 @@ pub(crate) fn for_each_page(
         other => return exec_err!("unsupported input type {other}"),
     }
     Ok(())
+}
+
+/// Calls `f` with every row of a (non-dictionary) string array, in order; stops at its first error.
+pub(crate) fn for_each_text(
+    array: &dyn Array,
+    mut f: impl FnMut(Option<&str>) -> Result<()>,
+) -> Result<()> {
+    for_each_page(array, |page| match page {
+        Some(PageRef::Text(text)) => f(Some(text)),
+        // The text functions take strings only (checked while planning).
+        Some(PageRef::Bytes(_)) | None => f(None),
+    })
 }
 
 /// A count as an Int32 column value (saturating: a page cannot fail the query by being huge).

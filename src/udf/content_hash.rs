@@ -10,10 +10,9 @@ use datafusion::logical_expr::{
     Volatility,
 };
 
-use super::common::{DOC_SECTION, apply, execution_constants};
+use super::common::{DOC_SECTION, RowPolicy, apply, execution_constants, for_each_text};
 use super::dedup_common::{
     ArgKind, TEXT_ARGUMENT, TOKEN_OPTIONS_ARGUMENT, coerce_dedup_args, constant_options,
-    for_each_text,
 };
 use crate::dedup::options::TOKEN_KEYS;
 use crate::dedup::{DedupOptions, content_hash};
@@ -51,7 +50,7 @@ static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
     .build()
 });
 
-fn options(constants: &[Option<&ScalarValue>]) -> Result<DedupOptions> {
+fn options(constants: &[Option<&ScalarValue>]) -> Result<(DedupOptions, RowPolicy)> {
     constant_options(NAME, 2, constants.get(1).copied(), TOKEN_KEYS)
 }
 
@@ -80,8 +79,8 @@ impl ScalarUDFImpl for ContentHashFunc {
     fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
         let constants = execution_constants(&args.args)?;
         let refs: Vec<Option<&ScalarValue>> = constants.iter().map(Option::as_ref).collect();
-        let options = options(&refs)?;
-        apply(&args.args[0], |texts| hashes(texts, &options))
+        let (options, policy) = options(&refs)?;
+        apply(&args.args[0], |texts| hashes(texts, &options, &policy))
     }
 
     fn documentation(&self) -> Option<&Documentation> {
@@ -89,11 +88,14 @@ impl ScalarUDFImpl for ContentHashFunc {
     }
 }
 
-fn hashes(texts: &dyn Array, options: &DedupOptions) -> Result<ArrayRef> {
+fn hashes(texts: &dyn Array, options: &DedupOptions, policy: &RowPolicy) -> Result<ArrayRef> {
     let mut out = UInt64Builder::with_capacity(texts.len());
     let mut scratch = String::new();
     for_each_text(texts, |text| {
-        out.append_option(text.map(|t| content_hash(t, &options.tokens, &mut scratch)))
+        out.append_option(policy.text_row(NAME, text, |t| {
+            content_hash(t, &options.tokens, &mut scratch)
+        })?);
+        Ok(())
     })?;
     Ok(Arc::new(out.finish()))
 }

@@ -13,7 +13,7 @@ use datafusion::arrow::datatypes::{DataType, UInt64Type};
 use datafusion::common::{Result, ScalarValue, plan_err};
 use datafusion::parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 
-use super::common::constant_string;
+use super::common::{ON_ERROR_KEY, RowPolicy, constant_string};
 use crate::dedup::options::TOKEN_KEYS;
 use crate::dedup::{DedupOptions, DupSet};
 
@@ -34,8 +34,13 @@ pub(crate) const TEXT_ARGUMENT: &str =
     "The text: Utf8, LargeUtf8, Utf8View or a dictionary of those. Lines are paragraphs.";
 pub(crate) const TOKEN_OPTIONS_ARGUMENT: &str = "Constant 'key=value, ...': lowercase (false), \
      skip_punctuation (false: one-character tokens that are not letters, marks, numbers or '_'), \
-     stopwords ('none', or a jusText stoplist whose words are skipped). Tokens are runs of letters, \
-     marks, numbers and connector punctuation, or any other single non-space character.";
+     stopwords ('none', or a jusText stoplist whose words are skipped), on_error (as for every text \
+     function). Tokens are runs of letters, marks, numbers and connector punctuation, or any other \
+     single non-space character.";
+/// The row policy option every text function takes.
+pub(crate) const TEXT_ON_ERROR: &str = "on_error (null: a text that cannot be processed, which \
+     only a bug of ours can cause and datafusion_webtext::row_panics() counts, gives NULL; fail: the \
+     query fails with the reason)";
 
 fn is_text_type(t: &DataType) -> bool {
     match t {
@@ -148,32 +153,51 @@ pub(crate) fn constant_ratio(
     Ok(t)
 }
 
-/// The options argument, if given, restricted to `allowed` keys.
+/// The options argument, if given: the rows' policy (`on_error`) and the other options,
+/// restricted to `allowed` keys.
 pub(crate) fn constant_options(
     function: &str,
     position: usize,
     value: Option<Option<&ScalarValue>>,
     allowed: &[&str],
-) -> Result<DedupOptions> {
+) -> Result<(DedupOptions, RowPolicy)> {
     let text = match value {
         None => String::new(),
         Some(v) => constant_string(function, position, "options", v)?.unwrap_or_default(),
     };
-    match DedupOptions::parse(&text, allowed) {
-        Ok(o) => Ok(o),
-        Err(e) => plan_err!("{function}: invalid options (argument {position}): {e}"),
+    let invalid = |e: &dyn std::fmt::Display| -> Result<(DedupOptions, RowPolicy)> {
+        plan_err!("{function}: invalid options (argument {position}): {e}")
+    };
+    let (fail, rest) = match RowPolicy::take_on_error(&text) {
+        Ok(split) => split,
+        Err(e) => return invalid(&e),
+    };
+    // on_error is taken out already; it is listed among the known keys of an error.
+    let known: Vec<&str> = allowed.iter().copied().chain([ON_ERROR_KEY]).collect();
+    match DedupOptions::parse(&rest, &known) {
+        Ok(o) => Ok((o, RowPolicy::for_text(fail))),
+        Err(e) => invalid(&e),
     }
+}
+
+/// The options argument of a text function that takes no options but `on_error`.
+pub(crate) fn constant_policy(
+    function: &str,
+    position: usize,
+    value: Option<Option<&ScalarValue>>,
+) -> Result<RowPolicy> {
+    Ok(constant_options(function, position, value, &[])?.1)
 }
 
 /// The arguments of a function `name(text, n, duplicates [, options])` after the text.
 pub(crate) const DUPLICATES_ARGS: [ArgKind; 3] = [ArgKind::Count, ArgKind::Text, ArgKind::Text];
 
-/// The constants of `name(text, n, duplicates [, options])`: n, the loaded duplicate set, and
-/// the token options.
+/// The constants of `name(text, n, duplicates [, options])`: n, the loaded duplicate set, the
+/// token options and the rows' policy.
 pub(crate) fn duplicates_config(
     function: &str,
     constants: &[Option<&ScalarValue>],
-) -> Result<(usize, Arc<DupSet>, DedupOptions)> {
+) -> Result<(usize, Arc<DupSet>, DedupOptions, RowPolicy)> {
     let n = constant_n(function, 2, constants.get(1).copied().flatten())?;
     let path = constant_string(
         function,
@@ -182,19 +206,8 @@ pub(crate) fn duplicates_config(
         constants.get(2).copied().flatten(),
     )?
     .unwrap_or_default();
-    let options = constant_options(function, 4, constants.get(3).copied(), TOKEN_KEYS)?;
-    Ok((n, load_duplicates(function, &path)?, options))
-}
-
-/// Calls `f` with every row of a (non-dictionary) string array.
-pub(crate) fn for_each_text(array: &dyn Array, mut f: impl FnMut(Option<&str>)) -> Result<()> {
-    super::common::for_each_page(array, |page| {
-        match page {
-            Some(super::common::PageRef::Text(t)) => f(Some(t)),
-            _ => f(None),
-        }
-        Ok(())
-    })
+    let (options, policy) = constant_options(function, 4, constants.get(3).copied(), TOKEN_KEYS)?;
+    Ok((n, load_duplicates(function, &path)?, options, policy))
 }
 
 type CacheKey = (PathBuf, u64, Option<SystemTime>);

@@ -11,10 +11,10 @@ use datafusion::logical_expr::{
     Volatility,
 };
 
-use super::common::{DOC_SECTION, apply, execution_constants};
+use super::common::{DOC_SECTION, RowPolicy, apply, execution_constants, for_each_text};
 use super::dedup_common::{
     DUPLICATES_ARGS, N_ARGUMENT, TEXT_ARGUMENT, TOKEN_OPTIONS_ARGUMENT, coerce_dedup_args,
-    duplicates_config, for_each_text,
+    duplicates_config,
 };
 use crate::dedup::{DedupOptions, DupSet, duplicate_fraction};
 
@@ -59,7 +59,9 @@ static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
     .build()
 });
 
-fn config(constants: &[Option<&ScalarValue>]) -> Result<(usize, Arc<DupSet>, DedupOptions)> {
+fn config(
+    constants: &[Option<&ScalarValue>],
+) -> Result<(usize, Arc<DupSet>, DedupOptions, RowPolicy)> {
     duplicates_config(NAME, constants)
 }
 
@@ -88,8 +90,10 @@ impl ScalarUDFImpl for DuplicateFractionFunc {
     fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
         let constants = execution_constants(&args.args)?;
         let refs: Vec<Option<&ScalarValue>> = constants.iter().map(Option::as_ref).collect();
-        let (n, set, options) = config(&refs)?;
-        apply(&args.args[0], |texts| fractions(texts, n, &set, &options))
+        let (n, set, options, policy) = config(&refs)?;
+        apply(&args.args[0], |texts| {
+            fractions(texts, n, &set, &options, &policy)
+        })
     }
 
     fn documentation(&self) -> Option<&Documentation> {
@@ -102,13 +106,15 @@ fn fractions(
     n: usize,
     set: &DupSet,
     options: &DedupOptions,
+    policy: &RowPolicy,
 ) -> Result<ArrayRef> {
     let mut out = Float64Builder::with_capacity(texts.len());
     let mut scratch = String::new();
     for_each_text(texts, |text| {
-        out.append_option(
-            text.map(|t| duplicate_fraction(t, n, &options.tokens, set, &mut scratch)),
-        )
+        out.append_option(policy.text_row(NAME, text, |t| {
+            duplicate_fraction(t, n, &options.tokens, set, &mut scratch)
+        })?);
+        Ok(())
     })?;
     Ok(Arc::new(out.finish()))
 }

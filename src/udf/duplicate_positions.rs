@@ -13,10 +13,10 @@ use datafusion::logical_expr::{
     Volatility,
 };
 
-use super::common::{DOC_SECTION, apply, execution_constants};
+use super::common::{DOC_SECTION, RowPolicy, apply, execution_constants, for_each_text};
 use super::dedup_common::{
     DUPLICATES_ARGS, N_ARGUMENT, TEXT_ARGUMENT, TOKEN_OPTIONS_ARGUMENT, coerce_dedup_args,
-    duplicates_config, for_each_text,
+    duplicates_config,
 };
 use crate::dedup::{DedupOptions, DupSet, DuplicatePositions, PositionFinder};
 
@@ -76,7 +76,9 @@ static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
     .build()
 });
 
-fn config(constants: &[Option<&ScalarValue>]) -> Result<(usize, Arc<DupSet>, DedupOptions)> {
+fn config(
+    constants: &[Option<&ScalarValue>],
+) -> Result<(usize, Arc<DupSet>, DedupOptions, RowPolicy)> {
     duplicates_config(NAME, constants)
 }
 
@@ -105,8 +107,10 @@ impl ScalarUDFImpl for DuplicatePositionsFunc {
     fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
         let constants = execution_constants(&args.args)?;
         let refs: Vec<Option<&ScalarValue>> = constants.iter().map(Option::as_ref).collect();
-        let (n, set, options) = config(&refs)?;
-        apply(&args.args[0], |texts| positions(texts, n, &set, &options))
+        let (n, set, options, policy) = config(&refs)?;
+        apply(&args.args[0], |texts| {
+            positions(texts, n, &set, &options, &policy)
+        })
     }
 
     fn documentation(&self) -> Option<&Documentation> {
@@ -154,6 +158,7 @@ fn positions(
     n: usize,
     set: &Arc<DupSet>,
     options: &DedupOptions,
+    policy: &RowPolicy,
 ) -> Result<ArrayRef> {
     let mut finder = PositionFinder::new(n, options.tokens, Arc::clone(set));
     let mut found = DuplicatePositions::default();
@@ -165,14 +170,17 @@ fn positions(
     let mut valid = Vec::with_capacity(texts.len());
     let mut fits = true;
     for_each_text(texts, |text| {
-        match text {
-            Some(text) => finder.find(text, &mut found),
-            None => found = DuplicatePositions::default(),
+        let is_valid = policy
+            .text_row(NAME, text, |t| finder.find(t, &mut found))?
+            .is_some();
+        if !is_valid {
+            found = DuplicatePositions::default();
         }
-        valid.push(text.is_some());
+        valid.push(is_valid);
         fits &= tokens.push(&found.paragraph_tokens)
             & ends.push(&found.positions)
             & indices.push(&found.indices);
+        Ok(())
     })?;
     if !fits {
         return exec_err!("{NAME}: more than 2^31 values in one batch; use smaller batches");

@@ -47,11 +47,18 @@ impl BoilerpipeKernel for Title {
         let mut out = StringBuilder::with_capacity(pages.len(), pages.len() * 64);
         let mut parses = config.shared_parses(pages);
         for_each_page(pages, |page| {
-            out.append_option(
-                config
-                    .document(Self::NAME, page, &mut parses)?
-                    .and_then(|d| d.title),
-            );
+            let title = config
+                .document(Self::NAME, page, &mut parses)?
+                .and_then(|d| d.title);
+            let appended = match title {
+                Some(title) => config
+                    .policy
+                    .append_written(Self::NAME, &mut out, |w| w.write_str(&title))?,
+                None => false,
+            };
+            if !appended {
+                out.append_null();
+            }
             Ok(())
         })?;
         Ok(Arc::new(out.finish()))

@@ -74,13 +74,14 @@ fn kept_texts(pages: &dyn Array, config: &JustextConfig) -> Result<ArrayRef> {
     let mut out = StringBuilder::with_capacity(pages.len(), pages.get_buffer_memory_size() / 8);
     let mut parses = config.shared_parses(pages);
     for_each_page(pages, |page| {
-        match config.run(NAME, page, &mut parses)? {
-            Some(paragraphs) => {
-                // The text goes straight into the builder's buffer; append_value("") ends the row.
-                let _ = write_kept_text(&paragraphs, &mut out);
-                out.append_value("");
-            }
-            None => out.append_null(),
+        let appended = match config.run(NAME, page, &mut parses)? {
+            Some(paragraphs) => config.policy.append_written(NAME, &mut out, |w| {
+                write_kept_text(&paragraphs, &mut &mut *w)
+            })?,
+            None => false,
+        };
+        if !appended {
+            out.append_null();
         }
         Ok(())
     })?;

@@ -94,13 +94,19 @@ fn extracts(pages: &dyn Array, config: &JustextConfig) -> Result<ArrayRef> {
     let mut parses = config.shared_parses(pages);
     for_each_page(pages, |page| {
         let result = config.run(NAME, page, &mut parses)?;
-        valid.push(result.is_some());
+        let appended = match &result {
+            Some(ps) => config
+                .policy
+                .append_written(NAME, &mut text, |w| write_kept_text(ps, &mut &mut *w))?,
+            None => false,
+        };
+        valid.push(appended);
         // A NULL struct row still needs a value in each (non-nullable) child.
-        let ps = result.unwrap_or_default();
+        let ps = if appended { result } else { None }.unwrap_or_default();
+        if !appended {
+            text.append_value("");
+        }
         let totals = PageTotals::of(&ps);
-        // The text goes straight into the builder's buffer; append_value("") ends the row.
-        let _ = write_kept_text(&ps, &mut text);
-        text.append_value("");
         kept_chars.append_value(count(totals.kept_chars));
         total_chars.append_value(count(totals.total_chars));
         kept_share.append_option(totals.kept_share());

@@ -122,6 +122,26 @@ impl Columns {
     }
 }
 
+impl Columns {
+    /// Whether a page's paragraphs fit in the string columns (the row policy decides otherwise).
+    fn fit(&self, paragraphs: &[Paragraph], config: &JustextConfig) -> Result<bool> {
+        let added = |column: &StringBuilder, bytes: fn(&Paragraph) -> usize| {
+            let extra = paragraphs.iter().map(bytes).sum::<usize>();
+            (column.values_slice().len(), extra)
+        };
+        config.policy.fits(
+            NAME,
+            &[
+                added(&self.text, |p| p.text.len()),
+                added(&self.class, |p| p.class.as_str().len()),
+                added(&self.cf_class, |p| p.cf_class.as_str().len()),
+                added(&self.dom_path, |p| p.dom_path.len()),
+                added(&self.xpath, |p| p.xpath.len()),
+            ],
+        )
+    }
+}
+
 impl StructRows for Columns {
     fn finish(mut self) -> Result<StructArray> {
         let columns: Vec<ArrayRef> = vec![
@@ -149,6 +169,9 @@ fn paragraph_lists(pages: &dyn Array, config: &JustextConfig) -> Result<ArrayRef
         let Some(paragraphs) = config.run(NAME, page, &mut parses)? else {
             return Ok(None);
         };
+        if !columns.fit(&paragraphs, config)? {
+            return Ok(None);
+        }
         for (i, p) in paragraphs.iter().enumerate() {
             columns.push(i, p);
         }

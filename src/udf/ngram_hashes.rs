@@ -11,10 +11,9 @@ use datafusion::logical_expr::{
     Volatility,
 };
 
-use super::common::{DOC_SECTION, apply, execution_constants};
+use super::common::{DOC_SECTION, RowPolicy, apply, execution_constants, for_each_text};
 use super::dedup_common::{
     ArgKind, N_ARGUMENT, TEXT_ARGUMENT, coerce_dedup_args, constant_n, constant_options,
-    for_each_text,
 };
 use crate::dedup::options::{PER_LINE_KEY, TOKEN_KEYS};
 use crate::dedup::{DedupOptions, NgramWindow, for_each_ngram_hash};
@@ -55,7 +54,7 @@ static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
     .with_argument(
         "options",
         "Constant 'key=value, ...': the token options of onion_keep (lowercase, skip_punctuation, \
-         stopwords) and per_line (false).",
+         stopwords), per_line (false) and on_error (as for every text function).",
     )
     .with_related_udf("onion_keep")
     .with_related_udf("content_hash")
@@ -70,10 +69,10 @@ fn allowed_keys() -> Vec<&'static str> {
     TOKEN_KEYS.iter().copied().chain([PER_LINE_KEY]).collect()
 }
 
-fn config(constants: &[Option<&ScalarValue>]) -> Result<(usize, DedupOptions)> {
+fn config(constants: &[Option<&ScalarValue>]) -> Result<(usize, DedupOptions, RowPolicy)> {
     let n = constant_n(NAME, 2, constants.get(1).copied().flatten())?;
-    let options = constant_options(NAME, 3, constants.get(2).copied(), &allowed_keys())?;
-    Ok((n, options))
+    let (options, policy) = constant_options(NAME, 3, constants.get(2).copied(), &allowed_keys())?;
+    Ok((n, options, policy))
 }
 
 impl ScalarUDFImpl for NgramHashesFunc {
@@ -101,8 +100,8 @@ impl ScalarUDFImpl for NgramHashesFunc {
     fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
         let constants = execution_constants(&args.args)?;
         let refs: Vec<Option<&ScalarValue>> = constants.iter().map(Option::as_ref).collect();
-        let (n, options) = config(&refs)?;
-        apply(&args.args[0], |texts| hashes(texts, n, &options))
+        let (n, options, policy) = config(&refs)?;
+        apply(&args.args[0], |texts| hashes(texts, n, &options, &policy))
     }
 
     fn documentation(&self) -> Option<&Documentation> {
@@ -110,7 +109,12 @@ impl ScalarUDFImpl for NgramHashesFunc {
     }
 }
 
-fn hashes(texts: &dyn Array, n: usize, options: &DedupOptions) -> Result<ArrayRef> {
+fn hashes(
+    texts: &dyn Array,
+    n: usize,
+    options: &DedupOptions,
+    policy: &RowPolicy,
+) -> Result<ArrayRef> {
     // Plain vectors, not a ListBuilder: this loop runs once per token of the corpus. No capacity
     // from the array's memory size: a sliced view array reports its whole shared buffers.
     let mut values: Vec<u64> = Vec::new();
@@ -121,21 +125,27 @@ fn hashes(texts: &dyn Array, n: usize, options: &DedupOptions) -> Result<ArrayRe
     let mut scratch = String::new();
     let mut overflow = false;
     for_each_text(texts, |text| {
-        if let Some(text) = text {
+        let start = values.len();
+        let hashed = policy.text_row(NAME, text, |t| {
             for_each_ngram_hash(
-                text,
+                t,
                 &mut window,
                 &options.tokens,
                 options.per_line,
                 &mut scratch,
                 |h| values.push(h),
-            );
+            )
+        })?;
+        if hashed.is_none() {
+            // A panic mid-text leaves its first hashes behind.
+            values.truncate(start);
         }
-        valid.push(text.is_some());
+        valid.push(hashed.is_some());
         match i32::try_from(values.len()) {
             Ok(end) => offsets.push(end),
             Err(_) => overflow = true,
         }
+        Ok(())
     })?;
     if overflow {
         return exec_err!("{NAME}: more than 2^31 n-grams in one batch; use smaller batches");

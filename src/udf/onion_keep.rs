@@ -2,7 +2,6 @@
 //! of the paragraphs of each document, in the window's order.
 
 use std::ops::Range;
-use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::{Arc, LazyLock};
 
 use datafusion::arrow::array::{Array, AsArray, BooleanArray, StructArray};
@@ -16,7 +15,7 @@ use datafusion::logical_expr::{
 };
 use datafusion::physical_expr::expressions::Literal;
 
-use super::common::DOC_SECTION;
+use super::common::{DOC_SECTION, RowPolicy, catch_row_panic};
 use super::dedup_common::{
     ArgKind, N_ARGUMENT, TEXT_ARGUMENT, coerce_dedup_args, constant_n, constant_options,
     constant_ratio, load_duplicates,
@@ -70,8 +69,9 @@ static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
         "Constant 'key=value, ...': duplicates (path of the duplicate n-gram hashes from ngram_hashes with \
          the same n and token options; see ngram_hashes), smoothing (true), stub_length (20), \
          protect_unique_documents (false; true keeps a document without any duplicate paragraph whole, \
-         which onion's smoothing would drop when it has at most stub_length tokens), and the token options \
-         lowercase, skip_punctuation, stopwords (as ngram_hashes).",
+         which onion's smoothing would drop when it has at most stub_length tokens), the token options \
+         lowercase, skip_punctuation, stopwords (as ngram_hashes), and on_error (as for every text \
+         function: a document that cannot be processed gives NULL and registers nothing).",
     )
     .with_related_udf("ngram_hashes")
     .with_related_udf("duplicate_fraction")
@@ -89,8 +89,8 @@ fn literal_at(args: &PartitionEvaluatorArgs, i: usize) -> Option<ScalarValue> {
         .map(|l| l.value().clone())
 }
 
-/// The pass its constant arguments describe.
-fn onion_of(args: &PartitionEvaluatorArgs) -> Result<Onion> {
+/// The pass its constant arguments describe, and the rows' policy.
+fn onion_of(args: &PartitionEvaluatorArgs) -> Result<(Onion, RowPolicy)> {
     let n = constant_n(NAME, 2, literal_at(args, 1).as_ref())?;
     let threshold = constant_ratio(NAME, 3, literal_at(args, 2).as_ref())?;
     let options_arg = literal_at(args, 3);
@@ -98,7 +98,7 @@ fn onion_of(args: &PartitionEvaluatorArgs) -> Result<Onion> {
         return plan_err!("{NAME}: argument 4 (options) must be a constant string literal");
     }
     let allowed: Vec<&str> = TOKEN_KEYS.iter().chain(ONION_KEYS).copied().collect();
-    let options = constant_options(
+    let (options, policy) = constant_options(
         NAME,
         4,
         (args.input_exprs().len() > 3).then_some(options_arg.as_ref()),
@@ -109,10 +109,11 @@ fn onion_of(args: &PartitionEvaluatorArgs) -> Result<Onion> {
         threshold: threshold as f32,
         ..options.onion
     };
-    Ok(match &options.duplicates {
+    let onion = match &options.duplicates {
         Some(path) => Onion::with_duplicates(params, options.tokens, load_duplicates(NAME, path)?),
         None => Onion::new(params, options.tokens),
-    })
+    };
+    Ok((onion, policy))
 }
 
 impl WindowUDFImpl for OnionKeepFunc {
@@ -155,7 +156,7 @@ impl WindowUDFImpl for OnionKeepFunc {
         &self,
         args: PartitionEvaluatorArgs,
     ) -> Result<Box<dyn PartitionEvaluator>> {
-        let onion = onion_of(&args)?;
+        let (onion, policy) = onion_of(&args)?;
         let prepared = args
             .input_fields()
             .first()
@@ -168,6 +169,7 @@ impl WindowUDFImpl for OnionKeepFunc {
         }
         Ok(Box::new(OnionEvaluator {
             onion,
+            policy,
             kept: Vec::new(),
         }))
     }
@@ -184,6 +186,7 @@ impl WindowUDFImpl for OnionKeepFunc {
 #[derive(Debug)]
 struct OnionEvaluator {
     onion: Onion,
+    policy: RowPolicy,
     kept: Vec<bool>,
 }
 
@@ -198,8 +201,9 @@ fn u32_list(array: &dyn Array, row: usize) -> Option<&[u32]> {
 }
 
 impl OnionEvaluator {
-    /// Decides a document from what duplicate_positions found in it.
-    fn process_positions(&mut self, found: &StructArray, row: usize) -> Result<()> {
+    /// Decides a document from what duplicate_positions found in it: `Ok(false)` where its
+    /// processing panicked (it then registers nothing) and the row policy makes it NULL.
+    fn process_positions(&mut self, found: &StructArray, row: usize) -> Result<bool> {
         let column = |i: usize| found.column(i).as_ref();
         let fingerprint = column(3)
             .as_primitive_opt::<UInt64Type>()
@@ -223,10 +227,21 @@ impl OnionEvaluator {
             positions,
             indices,
         };
-        if let Err(e) = self.onion.process_positions(found, &mut self.kept) {
-            return exec_err!("{NAME}: {e}");
+        let (onion, kept) = (&mut self.onion, &mut self.kept);
+        match catch_row_panic(|| onion.process_positions(found, kept)) {
+            Ok(Ok(())) => Ok(true),
+            Ok(Err(e)) => exec_err!("{NAME}: {e}"),
+            Err(panic) => self.policy.unprocessed(NAME, panic).map(|()| false),
         }
-        Ok(())
+    }
+
+    /// Decides a document from its text.
+    fn process_text(&mut self, text: &str) -> Result<bool> {
+        let (onion, kept) = (&mut self.onion, &mut self.kept);
+        match catch_row_panic(|| onion.process(text, kept)) {
+            Ok(()) => Ok(true),
+            Err(panic) => self.policy.unprocessed(NAME, panic).map(|()| false),
+        }
     }
 }
 
@@ -263,20 +278,16 @@ impl PartitionEvaluator for OnionEvaluator {
             return exec_err!("{NAME}: no text argument");
         };
         let row = range.start;
-        if let Some(found) = input.as_struct_opt() {
-            if found.is_null(row) {
-                return ScalarValue::try_from(&list_type());
-            }
-            self.process_positions(found, row)?;
+        let decided = if let Some(found) = input.as_struct_opt() {
+            found.is_valid(row) && self.process_positions(found, row)?
         } else {
-            let Some(text) = text_at(input.as_ref(), row)? else {
-                return ScalarValue::try_from(&list_type());
-            };
-            let (onion, kept) = (&mut self.onion, &mut self.kept);
-            if catch_unwind(AssertUnwindSafe(|| onion.process(text, kept))).is_err() {
-                // A bug of ours on this document: NULL for it, the query goes on.
-                return ScalarValue::try_from(&list_type());
+            match text_at(input.as_ref(), row)? {
+                Some(text) => self.process_text(text)?,
+                None => false,
             }
+        };
+        if !decided {
+            return ScalarValue::try_from(&list_type());
         }
         let flags = Arc::new(BooleanArray::from(std::mem::take(&mut self.kept)));
         Ok(SingleRowListArrayBuilder::new(flags).build_list_scalar())

@@ -11,9 +11,10 @@ use datafusion::logical_expr::{
 };
 
 use super::common::{
-    DOC_SECTION, PageRef, apply, check_arg_types, constant_string, execution_constants,
-    for_each_page, stoplist_for,
+    DOC_SECTION, RowPolicy, apply, check_arg_types, constant_string, execution_constants,
+    for_each_text, stoplist_for,
 };
+use super::dedup_common::{TEXT_ON_ERROR, constant_policy};
 use crate::justext::classify::stopword_density;
 use crate::stoplists::Stoplist;
 
@@ -38,21 +39,23 @@ static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
         "The share of a text's words that are stopwords, as jusText defines it: words are split on \
          whitespace, keep their punctuation, and are lower-cased before the stoplist lookup. 0 for a \
          text without words, NULL for NULL.",
-        "stopword_density(text [, language])",
+        "stopword_density(text [, language [, options]])",
     )
     .with_sql_example("SELECT stopword_density('The cat sat on the mat', 'English');\n-- 0.5")
     .with_argument("text", "The text: Utf8, LargeUtf8, Utf8View or a dictionary of those.")
     .with_argument("language", "Constant: one of jusText's 100 stoplists (case-insensitive, default 'English').")
+    .with_argument("options", format!("Constant 'key=value, ...': {TEXT_ON_ERROR}."))
     .with_related_udf("justext_paragraphs")
     .build()
 });
 
-fn language(constants: &[Option<&ScalarValue>]) -> Result<&'static Stoplist> {
+fn config(constants: &[Option<&ScalarValue>]) -> Result<(&'static Stoplist, RowPolicy)> {
     let name = match constants.get(1) {
         Some(v) => constant_string(NAME, 2, "language", *v)?.unwrap_or_default(),
         None => "English".to_owned(),
     };
-    Ok(stoplist_for(NAME, 2, &name)?.0)
+    let policy = constant_policy(NAME, 3, constants.get(2).copied())?;
+    Ok((stoplist_for(NAME, 2, &name)?.0, policy))
 }
 
 impl ScalarUDFImpl for StopwordDensityFunc {
@@ -65,7 +68,7 @@ impl ScalarUDFImpl for StopwordDensityFunc {
     }
 
     fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
-        check_arg_types(NAME, arg_types, 2, "text")
+        check_arg_types(NAME, arg_types, 3, "text")
     }
 
     fn return_type(&self, _arg_types: &[DataType]) -> Result<DataType> {
@@ -73,15 +76,15 @@ impl ScalarUDFImpl for StopwordDensityFunc {
     }
 
     fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
-        language(args.scalar_arguments)?;
+        config(args.scalar_arguments)?;
         Ok(Arc::new(Field::new(NAME, DataType::Float64, true)))
     }
 
     fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
         let constants = execution_constants(&args.args)?;
         let refs: Vec<Option<&ScalarValue>> = constants.iter().map(Option::as_ref).collect();
-        let stoplist = language(&refs)?;
-        apply(&args.args[0], |texts| densities(texts, stoplist))
+        let (stoplist, policy) = config(&refs)?;
+        apply(&args.args[0], |texts| densities(texts, stoplist, &policy))
     }
 
     fn documentation(&self) -> Option<&Documentation> {
@@ -89,14 +92,13 @@ impl ScalarUDFImpl for StopwordDensityFunc {
     }
 }
 
-fn densities(texts: &dyn Array, stoplist: &Stoplist) -> Result<ArrayRef> {
+fn densities(texts: &dyn Array, stoplist: &Stoplist, policy: &RowPolicy) -> Result<ArrayRef> {
     let mut out = Float64Builder::with_capacity(texts.len());
     let mut scratch = String::new();
-    for_each_page(texts, |text| {
-        match text {
-            Some(PageRef::Text(t)) => out.append_value(stopword_density(t, stoplist, &mut scratch)),
-            _ => out.append_null(),
-        }
+    for_each_text(texts, |text| {
+        out.append_option(
+            policy.text_row(NAME, text, |t| stopword_density(t, stoplist, &mut scratch))?,
+        );
         Ok(())
     })?;
     Ok(Arc::new(out.finish()))

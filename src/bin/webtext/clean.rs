@@ -7,6 +7,7 @@
 //! order they were read.
 
 use std::collections::BTreeMap;
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, mpsc};
 
@@ -30,7 +31,8 @@ pub(crate) struct CleanArgs {
     /// The crawl table: a Parquet file, a directory of Parquet files or a glob
     #[arg(value_name = "IN")]
     input: String,
-    /// The cleaned table (Parquet): every input column, then `text` and `kept_share`
+    /// The cleaned table (Parquet): every input column, then `text` and `kept_share` (an input
+    /// column of either name is refused: select the others with `webtext sql --output`)
     #[arg(value_name = "OUT")]
     output: PathBuf,
     /// The column holding the page (string or binary; bytes are decoded as the extractor does)
@@ -81,7 +83,7 @@ impl CleanArgs {
     }
 }
 
-/// Output columns the job adds; input columns of the same names are replaced.
+/// Output columns the job adds; an input with a column of either name is refused.
 const ADDED: [&str; 2] = ["text", "kept_share"];
 
 pub(crate) async fn run(args: CleanArgs) -> Result<CleanSummary> {
@@ -96,6 +98,16 @@ pub(crate) async fn run(args: CleanArgs) -> Result<CleanSummary> {
     let crawl = ctx.table("crawl").await?;
     let schema = crawl.schema().clone();
     require_column(&schema, &args.input, &args.html_column, "--html-column")?;
+    if let Some(taken) = ADDED
+        .iter()
+        .find(|name| schema.has_column_with_unqualified_name(name))
+    {
+        return Err(CliError::Usage(format!(
+            "{} already has a column '{taken}', which clean would write; keep the other columns with \
+             `webtext sql --table crawl={} --output OUT \"SELECT * EXCLUDE ({taken}) FROM crawl\"` first",
+            args.input, args.input
+        )));
+    }
     let html = Expr::Column(Column::from_name(&args.html_column));
     let extract = match args.extractor {
         Extractor::Justext => datafusion_webtext::udf::justext_extract_udf().call(vec![
@@ -107,9 +119,7 @@ pub(crate) async fn run(args: CleanArgs) -> Result<CleanSummary> {
     // Planned once, here: a bad language or option is an error before any page is read.
     let extract = ctx.create_physical_expr(extract, &schema)?;
     let total = crawl.clone().count().await.ok().map(|n| n as u64);
-    let kept: Vec<usize> = (0..schema.fields().len())
-        .filter(|&i| !ADDED.contains(&schema.field(i).name().as_str()))
-        .collect();
+    let kept: Vec<usize> = (0..schema.fields().len()).collect();
     let mut fields: Vec<Field> = kept
         .iter()
         .map(|&i| schema.field(i).as_ref().clone())
@@ -130,18 +140,27 @@ pub(crate) async fn run(args: CleanArgs) -> Result<CleanSummary> {
     let mut progress = Progress::new(total, "pages");
     let mut failed_pages = 0u64;
     let mut html_bytes_total = 0u64;
-    let pool = WorkerPool::start(workers, Arc::new(cleaner));
+    let cleaner = Arc::new(cleaner);
+    let pool = WorkerPool::start(workers, move |batch| cleaner.clean(batch));
     let result: Result<()> = async {
         // Batches are numbered as read and written back in that order; at most two per worker
         // are in flight, which bounds memory.
         let (mut read, mut written, mut done) = (0u64, 0u64, false);
+        let mut rows_read = 0u64;
         let mut finished: BTreeMap<u64, CleanedBatch> = BTreeMap::new();
         loop {
             while !done && read - written < 2 * workers as u64 {
                 match input.next().await {
                     Some(batch) => {
-                        pool.submit(read, batch?)?;
+                        let batch = batch?;
+                        let rows = batch.num_rows() as u64;
+                        pool.submit(Job {
+                            sequence: read,
+                            first_row: rows_read,
+                            batch,
+                        })?;
                         read += 1;
+                        rows_read += rows;
                     }
                     None => done = true,
                 }
@@ -245,30 +264,67 @@ fn with_parent_nulls(child: &ArrayRef, parent: Option<&NullBuffer>) -> Result<Ar
     Ok(make_array(data))
 }
 
-/// Threads that clean batches in parallel, each taking the next batch when it is free.
+/// A batch of the input: its place in the order of reading and the number of its first row.
+struct Job {
+    sequence: u64,
+    first_row: u64,
+    batch: RecordBatch,
+}
+
+impl Job {
+    /// The error of a batch whose cleaning panicked (a bug of ours: the pages' own panics are
+    /// caught row by row and give NULL text).
+    fn panicked(&self, panic: &(dyn std::any::Any + Send)) -> CliError {
+        let message = panic
+            .downcast_ref::<&str>()
+            .copied()
+            .or_else(|| panic.downcast_ref::<String>().map(String::as_str))
+            .unwrap_or("(no message)");
+        let rows = self.batch.num_rows() as u64;
+        internal_datafusion_err!(
+            "cleaning batch {} (input rows {} to {}) failed: {message}",
+            self.sequence,
+            self.first_row,
+            (self.first_row + rows).saturating_sub(1)
+        )
+        .into()
+    }
+}
+
+type Cleaned = (u64, Result<CleanedBatch>);
+
+/// Threads that clean batches in parallel, each taking the next batch when it is free. Every
+/// batch submitted comes back, cleaned or as an error (a panic included), so the writer never
+/// waits for a batch that will not come.
 struct WorkerPool {
-    jobs: Option<mpsc::SyncSender<(u64, RecordBatch)>>,
-    results: mpsc::Receiver<(u64, Result<CleanedBatch>)>,
+    jobs: Option<mpsc::SyncSender<Job>>,
+    results: mpsc::Receiver<Cleaned>,
     threads: Vec<std::thread::JoinHandle<()>>,
 }
 
 impl WorkerPool {
-    fn start(workers: usize, cleaner: Arc<Cleaner>) -> Self {
-        let (job_tx, job_rx) = mpsc::sync_channel::<(u64, RecordBatch)>(workers);
+    fn start<F>(workers: usize, clean: F) -> Self
+    where
+        F: Fn(&RecordBatch) -> Result<CleanedBatch> + Send + Sync + 'static,
+    {
+        let clean = Arc::new(clean);
+        let (job_tx, job_rx) = mpsc::sync_channel::<Job>(workers);
         let job_rx = Arc::new(Mutex::new(job_rx));
         let (result_tx, results) = mpsc::channel();
         let threads = (0..workers)
             .map(|_| {
-                let (job_rx, result_tx, cleaner) =
-                    (Arc::clone(&job_rx), result_tx.clone(), Arc::clone(&cleaner));
+                let (job_rx, result_tx, clean) =
+                    (Arc::clone(&job_rx), result_tx.clone(), Arc::clone(&clean));
                 std::thread::spawn(move || {
                     loop {
                         let job = match job_rx.lock() {
                             Ok(rx) => rx.recv(),
                             Err(_) => return,
                         };
-                        let Ok((sequence, batch)) = job else { return };
-                        if result_tx.send((sequence, cleaner.clean(&batch))).is_err() {
+                        let Ok(job) = job else { return };
+                        let cleaned = catch_unwind(AssertUnwindSafe(|| clean(&job.batch)))
+                            .unwrap_or_else(|panic| Err(job.panicked(panic.as_ref())));
+                        if result_tx.send((job.sequence, cleaned)).is_err() {
                             return;
                         }
                     }
@@ -282,14 +338,14 @@ impl WorkerPool {
         }
     }
 
-    fn submit(&self, sequence: u64, batch: RecordBatch) -> Result<()> {
+    fn submit(&self, job: Job) -> Result<()> {
         self.jobs
             .as_ref()
-            .and_then(|jobs| jobs.send((sequence, batch)).ok())
+            .and_then(|jobs| jobs.send(job).ok())
             .ok_or_else(|| internal_datafusion_err!("the cleaning threads stopped").into())
     }
 
-    fn receive(&self) -> Result<(u64, Result<CleanedBatch>)> {
+    fn receive(&self) -> Result<Cleaned> {
         self.results
             .recv()
             .map_err(|_| internal_datafusion_err!("the cleaning threads stopped").into())
@@ -323,5 +379,86 @@ fn html_bytes(html: &ArrayRef) -> u64 {
             .map(|n| n as u64)
             .sum(),
         _ => 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use datafusion::arrow::array::Int32Array;
+
+    use super::*;
+
+    fn batch(rows: i32) -> RecordBatch {
+        let ids: ArrayRef = Arc::new(Int32Array::from_iter_values(0..rows));
+        RecordBatch::try_from_iter([("id", ids)]).unwrap()
+    }
+
+    /// Submits four batches of 10 rows to `workers` threads, one of which panics on the third,
+    /// and collects the results in a thread of its own: a pool that loses a batch would wait
+    /// forever, so the test waits at most a minute.
+    fn results_with_a_panic(workers: usize) -> Vec<(u64, std::result::Result<usize, String>)> {
+        let (done_tx, done_rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            let pool = WorkerPool::start(workers, |batch: &RecordBatch| {
+                let first = batch.column(0).as_primitive::<Int32Type>().value(0);
+                assert_ne!(first, 20, "injected failure");
+                Ok(CleanedBatch {
+                    batch: batch.clone(),
+                    html_bytes: 0,
+                    failed_pages: 0,
+                })
+            });
+            for sequence in 0..4u64 {
+                let rows = batch(10);
+                let ids: ArrayRef = Arc::new(Int32Array::from_iter_values(
+                    (0..10).map(|i| i + 10 * sequence as i32),
+                ));
+                let batch = RecordBatch::try_new(rows.schema(), vec![ids]).unwrap();
+                pool.submit(Job {
+                    sequence,
+                    first_row: 10 * sequence,
+                    batch,
+                })
+                .unwrap();
+            }
+            let mut results: Vec<_> = (0..4)
+                .map(|_| {
+                    let (sequence, cleaned) = pool.receive().unwrap();
+                    (
+                        sequence,
+                        cleaned
+                            .map(|c| c.batch.num_rows())
+                            .map_err(|e| e.to_string()),
+                    )
+                })
+                .collect();
+            results.sort_by_key(|(sequence, _)| *sequence);
+            let _ = done_tx.send(results);
+        });
+        done_rx
+            .recv_timeout(Duration::from_secs(60))
+            .expect("the pool lost a batch: the writer would wait forever")
+    }
+
+    #[test]
+    fn a_panicking_batch_comes_back_as_an_error_naming_its_rows() {
+        for workers in [1, 2, 3] {
+            let results = results_with_a_panic(workers);
+            assert_eq!(results.len(), 4);
+            for (sequence, result) in &results {
+                if *sequence == 2 {
+                    let error = result.as_ref().unwrap_err();
+                    assert!(
+                        error.contains("cleaning batch 2 (input rows 20 to 29) failed")
+                            && error.contains("injected failure"),
+                        "{error}"
+                    );
+                } else {
+                    assert_eq!(result, &Ok(10), "batch {sequence}");
+                }
+            }
+        }
     }
 }

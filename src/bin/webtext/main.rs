@@ -74,7 +74,10 @@ pub(crate) struct ExecArgs {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return usage_error(e),
+    };
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -96,6 +99,37 @@ fn main() -> ExitCode {
         Err(e) if e.is_broken_pipe() => ExitCode::SUCCESS,
         Err(e) => fail(&e.to_string()),
     }
+}
+
+/// Help and version as clap prints them; a usage error in one line like every other error
+/// (clap's own adds the usage and a blank line or two), with clap's exit status.
+fn usage_error(e: clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    if matches!(
+        e.kind(),
+        ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    ) {
+        e.exit();
+    }
+    let rendered = e.to_string();
+    let parts: Vec<&str> = rendered
+        .lines()
+        .take_while(|l| !l.starts_with("Usage:") && !l.starts_with("For more information"))
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    let mut message = String::new();
+    for part in parts {
+        if !message.is_empty() {
+            message.push_str(if message.ends_with(':') { " " } else { "; " });
+        }
+        message.push_str(part);
+    }
+    let message = message.strip_prefix("error: ").unwrap_or(&message);
+    eprintln!("webtext: error: {message} (see webtext --help)");
+    ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2))
 }
 
 fn fail(message: &str) -> ExitCode {
