@@ -8,7 +8,10 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use common::hostile::{HostilePage, pages};
-use datafusion::arrow::array::{Array, AsArray, BinaryArray, Int32Array, RecordBatch, StringArray};
+use datafusion::arrow::array::{
+    Array, ArrayRef, AsArray, BinaryArray, BinaryViewBuilder, Int32Array, RecordBatch, StringArray,
+};
+use datafusion::arrow::buffer::Buffer;
 use datafusion::arrow::compute::cast;
 use datafusion::arrow::datatypes::{DataType, Field, Schema};
 use datafusion::prelude::*;
@@ -66,6 +69,12 @@ async fn by_page(ctx: &SessionContext, expr: &str) -> HashMap<String, Option<Str
         }
     }
     eprintln!("{:>8.2} s  {expr}", start.elapsed().as_secs_f64());
+    // A caught panic gives NULL and the query goes on; it is still a bug.
+    assert_eq!(
+        datafusion_webtext::row_panics(),
+        0,
+        "{sql}: a panic was caught"
+    );
     out
 }
 
@@ -120,6 +129,7 @@ async fn every_function_gives_one_row_per_hostile_page_and_the_query_goes_on() {
         .await
         .unwrap();
     assert_eq!(batches.iter().map(RecordBatch::num_rows).sum::<usize>(), 1);
+    assert_eq!(datafusion_webtext::row_panics(), 0);
     let kept = by_page(
         &ctx,
         "cardinality(onion_keep(html, 7, 0.5) OVER (ORDER BY id ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW))",
@@ -284,4 +294,116 @@ async fn limits_are_options_of_every_page_function() {
             .to_string();
         assert!(err.contains(message), "{call}: {err}");
     }
+}
+
+/// `rows` rows of one BinaryView column that all show the same page: one buffer, so the batch
+/// holds the page once whatever its row count, while a function's output grows with the rows.
+fn one_page_many_rows(page: Vec<u8>, rows: usize) -> SessionContext {
+    let len = u32::try_from(page.len()).unwrap();
+    let mut pages = BinaryViewBuilder::new();
+    let block = pages.append_block(Buffer::from(page));
+    for _ in 0..rows {
+        pages.try_append_view(block, 0, len).unwrap();
+    }
+    let ids: Int32Array = (0..rows as i32).collect();
+    let batch = RecordBatch::try_from_iter([
+        ("id", Arc::new(ids) as ArrayRef),
+        ("html", Arc::new(pages.finish()) as ArrayRef),
+    ])
+    .unwrap();
+    let mut ctx = SessionContext::new_with_config(datafusion_webtext::configure(
+        SessionConfig::new().with_target_partitions(1),
+    ));
+    datafusion_webtext::register_all(&mut ctx).unwrap();
+    ctx.register_batch("pages", batch).unwrap();
+    ctx
+}
+
+/// Arrow's string columns hold at most 2^31 - 1 bytes per batch.
+const COLUMN_CAPACITY: usize = i32::MAX as usize;
+
+/// `SELECT <expr> FROM pages` as text per row (NULL as None); a failed query as its error.
+async fn rows_of(ctx: &SessionContext, expr: &str) -> Result<Vec<Option<String>>, String> {
+    let sql = format!("SELECT {expr} FROM pages");
+    let batches = ctx
+        .sql(&sql)
+        .await
+        .map_err(|e| e.to_string())?
+        .collect()
+        .await
+        .map_err(|e| e.to_string())?;
+    let mut out = Vec::new();
+    for b in &batches {
+        let values = cast(b.column(0), &DataType::Utf8).unwrap();
+        let values = values.as_string::<i32>();
+        out.extend(
+            (0..b.num_rows()).map(|i| values.is_valid(i).then(|| values.value(i).to_owned())),
+        );
+    }
+    Ok(out)
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn text_past_two_gib_in_a_batch_gives_null_rows_not_a_panic() {
+    // Bytes 0x80 are '€' in cp1252: each becomes three bytes of UTF-8, so 8 MiB of page make
+    // 24 MiB of text (one paragraph of long words, good in jusText's language-independent
+    // mode), and some ninety rows of it pass what one string column can hold.
+    let word = [0x80u8; 1023];
+    let words = (8 << 20) / 1024;
+    let mut page = b"<html><head><meta charset=cp1252></head><body><p>".to_vec();
+    for _ in 0..words {
+        page.extend_from_slice(&word);
+        page.push(b' ');
+    }
+    page.extend_from_slice(b"</p></body></html>");
+    let text_bytes = words * (3 * word.len() + 1) - 1; // the words joined by single spaces
+    let fitting = COLUMN_CAPACITY / text_bytes;
+    let rows = fitting + 2;
+    let ctx = one_page_many_rows(page, rows);
+    let lengths = rows_of(&ctx, "octet_length(justext(html, 'none'))")
+        .await
+        .unwrap();
+    assert_eq!(lengths.len(), rows);
+    let expected: Vec<Option<String>> = (0..rows)
+        .map(|i| (i < fitting).then(|| text_bytes.to_string()))
+        .collect();
+    assert_eq!(
+        lengths, expected,
+        "the rows that fit keep their text, the others are NULL"
+    );
+    assert_eq!(datafusion_webtext::row_panics(), 0);
+    // on_error=fail turns the NULL into the error (src/udf/common.rs tests its message).
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn paragraph_lists_past_two_gib_in_a_batch_give_null_rows_not_a_panic() {
+    // 250 nested divs (libxml2 keeps 256 open elements), then many short paragraphs: each
+    // carries its whole dom_path and xpath, some 1.7 KB of xpath from 8 bytes of page.
+    let (depth, paragraphs) = (250, 150_000);
+    let mut page = String::from("<html><body>");
+    page.push_str(&"<div>".repeat(depth));
+    for _ in 0..paragraphs {
+        page.push_str("<p>x</p>");
+    }
+    page.push_str("</body></html>");
+    // The xpath jusText writes: each element with its position among its same-named siblings.
+    let prefix = format!("/html[1]/body[1]{}", "/div[1]".repeat(depth));
+    let xpath_bytes: usize = (1..=paragraphs)
+        .map(|i| prefix.len() + format!("/p[{i}]").len())
+        .sum();
+    let fitting = COLUMN_CAPACITY / xpath_bytes;
+    let rows = fitting + 2;
+    let page = page.into_bytes();
+    let first = "justext_paragraphs(html, 'none')[1]['xpath']";
+    let first = rows_of(&one_page_many_rows(page.clone(), 1), first).await;
+    assert_eq!(first, Ok(vec![Some(format!("{prefix}/p[1]"))]));
+    let ctx = one_page_many_rows(page, rows);
+    let counts = rows_of(&ctx, "cardinality(justext_paragraphs(html, 'none'))")
+        .await
+        .unwrap();
+    let expected: Vec<Option<String>> = (0..rows)
+        .map(|i| (i < fitting).then(|| paragraphs.to_string()))
+        .collect();
+    assert_eq!(counts, expected);
+    assert_eq!(datafusion_webtext::row_panics(), 0);
 }

@@ -5,8 +5,9 @@ use std::sync::Arc;
 
 use datafusion::arrow::array::{
     Array, ArrayRef, AsArray, BooleanArray, DictionaryArray, Int64Array, LargeStringArray,
-    RecordBatch, StringArray, StringViewArray,
+    ListArray, RecordBatch, StringArray, StringViewArray, StructArray, UInt32Array,
 };
+use datafusion::arrow::buffer::OffsetBuffer;
 use datafusion::arrow::datatypes::{DataType, Field, Int32Type, Schema, UInt64Type};
 use datafusion::prelude::*;
 use datafusion_webtext::dedup::{Onion, OnionParams, TokenOptions};
@@ -662,6 +663,74 @@ async fn positions_found_with_another_duplicate_set_are_refused() {
     .strip_backtrace();
     assert!(
         err.contains("onion_keep: these positions were found with another duplicate set"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[tokio::test]
+async fn positions_of_more_tokens_than_a_document_can_have_are_a_clear_error() {
+    let dir = std::env::temp_dir().join(format!("webtext-too-many-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let ctx = context(1);
+    register_documents(&ctx, &corpus(50), false);
+    let dups = dir.join("d.parquet").display().to_string();
+    query(
+        &ctx,
+        &format!("COPY (SELECT unnest(duplicate_ngrams(ngram_hashes(text, 5))) AS h FROM documents) TO '{dups}' STORED AS PARQUET"),
+    )
+    .await
+    .unwrap();
+    // A struct as duplicate_positions makes it (same type and set), whose paragraph lengths
+    // each fit in u32 but add up past it.
+    let found = query(
+        &ctx,
+        &format!("SELECT duplicate_positions(text, 5, '{dups}') FROM documents LIMIT 1"),
+    )
+    .await
+    .unwrap();
+    let found = column(&found, 0);
+    let found = found.as_struct();
+    let lists = |values: Vec<u32>| -> ArrayRef {
+        let field = match found.column(0).data_type() {
+            DataType::List(f) => Arc::clone(f),
+            other => panic!("{other}"),
+        };
+        let offsets = OffsetBuffer::from_lengths([values.len()]);
+        Arc::new(ListArray::new(
+            field,
+            offsets,
+            Arc::new(UInt32Array::from(values)),
+            None,
+        ))
+    };
+    let made = StructArray::new(
+        found.fields().clone(),
+        vec![
+            lists(vec![u32::MAX, 5]),
+            lists(vec![]),
+            lists(vec![]),
+            found.column(3).slice(0, 1),
+        ],
+        None,
+    );
+    let batch = RecordBatch::try_from_iter([
+        ("doc_id", Arc::new(Int64Array::from(vec![1])) as ArrayRef),
+        ("p", Arc::new(made) as ArrayRef),
+    ])
+    .unwrap();
+    ctx.register_batch("made", batch).unwrap();
+    let err = query(
+        &ctx,
+        &format!(
+            "SELECT onion_keep(p, 5, 0.5, 'duplicates={dups}') OVER (ORDER BY doc_id) FROM made"
+        ),
+    )
+    .await
+    .unwrap_err()
+    .strip_backtrace();
+    assert!(
+        err.contains("onion_keep: the paragraphs have 4294967300 tokens in all, more than a document can have"),
         "{err}"
     );
     std::fs::remove_dir_all(&dir).ok();

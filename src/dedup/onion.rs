@@ -781,6 +781,41 @@ mod tests {
     }
 
     #[test]
+    fn paragraphs_of_more_tokens_than_u32_positions_hold_are_refused_and_the_pass_goes_on() {
+        let docs = [
+            format!("{}\n{}", words("a", 30), words("b", 3)),
+            format!("{}\n{}", words("c", 12), words("a", 30)),
+        ];
+        let docs: Vec<&str> = docs.iter().map(String::as_str).collect();
+        let expected = run_with_duplicates(OnionParams::default(), &docs);
+        let set = Arc::new(duplicate_set(&docs, 7));
+        let mut onion =
+            Onion::with_duplicates(OnionParams::default(), TokenOptions::default(), set);
+        // Each length fits in u32, their sum does not: a position could not address the end.
+        let too_many = PositionsRef {
+            paragraph_tokens: &[u32::MAX, 5],
+            positions: &[],
+            indices: &[],
+        };
+        let mut kept = vec![true];
+        assert_eq!(
+            onion.process_positions(too_many, &mut kept),
+            Err(PositionsError::TooManyTokens(u64::from(u32::MAX) + 5))
+        );
+        assert!(kept.is_empty());
+        assert_eq!(onion.documents(), 0, "a refused document is not counted");
+        let got: Vec<Vec<bool>> = docs
+            .iter()
+            .map(|d| {
+                let mut kept = Vec::new();
+                onion.process(d, &mut kept);
+                kept
+            })
+            .collect();
+        assert_eq!(got, expected, "the refused document registered nothing");
+    }
+
+    #[test]
     fn duplicate_fraction_counts_union_coverage() {
         let set = duplicate_set(&["a b c d", "x a b c y"], 2);
         let mut s = String::new();

@@ -681,3 +681,89 @@ impl<K: JustextKernel> ScalarUDFImpl for JustextFunction<K> {
         Some(K::documentation())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The panic count is process-wide and other tests of this binary run at the same time:
+    /// each of these tests causes one panic and checks that the count grew.
+    fn panics_counted_by(f: impl FnOnce()) -> bool {
+        let before = row_panics();
+        f();
+        row_panics() > before
+    }
+
+    #[test]
+    fn a_panicking_text_row_is_null_and_counted_or_fails_under_on_error_fail() {
+        let null = RowPolicy::for_text(false);
+        let mut value = None;
+        assert!(panics_counted_by(|| {
+            value = Some(null.text_row("f", Some("text"), |_| -> u8 { panic!("boom") }));
+        }));
+        assert_eq!(value.map(|v| v.ok()), Some(Some(None)));
+        assert_eq!(
+            null.text_row("f", Some("text"), str::len).ok(),
+            Some(Some(4))
+        );
+        assert_eq!(null.text_row("f", None, str::len).ok(), Some(None));
+        // The text functions have no size limit.
+        let long = "x".repeat(Limits::default().max_bytes + 1);
+        assert_eq!(
+            null.text_row("f", Some(&long), str::len).ok(),
+            Some(Some(long.len()))
+        );
+
+        let fail = RowPolicy::for_text(true);
+        let mut error = String::new();
+        assert!(panics_counted_by(|| {
+            if let Err(e) = fail.text_row("f", Some("text"), |_| -> u8 { panic!("boom") }) {
+                error = e.strip_backtrace();
+            }
+        }));
+        assert!(
+            error.contains("f: internal error, please report it: boom (on_error=fail"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn output_past_a_columns_capacity_is_the_row_policys_null_or_error() {
+        let null = RowPolicy::default();
+        assert!(null.fits("f", &[(0, COLUMN_CAPACITY)]).unwrap());
+        assert!(
+            null.fits("f", &[(10, 20), (COLUMN_CAPACITY - 1, 1)])
+                .unwrap()
+        );
+        assert!(!null.fits("f", &[(10, 20), (COLUMN_CAPACITY, 1)]).unwrap());
+        assert!(!null.fits("f", &[(usize::MAX, usize::MAX)]).unwrap());
+        let fail = RowPolicy {
+            fail: true,
+            ..RowPolicy::default()
+        };
+        let error = fail
+            .fits("justext", &[(COLUMN_CAPACITY, 1)])
+            .unwrap_err()
+            .strip_backtrace();
+        assert!(
+            error.contains("justext: the batch's output would pass 2 GiB in one column"),
+            "{error}"
+        );
+        // What does not fit is not appended.
+        let mut out = StringBuilder::new();
+        assert!(
+            null.append_written("f", &mut out, |w| w.write_str("abc"))
+                .unwrap()
+        );
+        assert_eq!(out.values_slice(), b"abc");
+    }
+
+    #[test]
+    fn a_caught_panic_is_counted_and_its_message_kept() {
+        let mut reason = String::new();
+        assert!(panics_counted_by(|| {
+            reason = catch_row_panic(|| -> u8 { panic!("at row {}", 3) }).unwrap_err();
+        }));
+        assert_eq!(reason, "internal error, please report it: at row 3");
+    }
+}
