@@ -1,16 +1,21 @@
 //! Parity of our boilerpipe with Java boilerpipe 1.2.0 on the shared evaluation pages.
 //!
 //! Usage: cargo run --release --example parity_boilerpipe -- SHARED_DIR [--pages DIR]
-//!        [--sets a,b,...] [--floor FILE] [--report FILE] [--outputs DIR]
+//!        [--sets a,b,...] [--decoding manifest|bytes] [--floor FILE] [--report FILE]
+//!        [--outputs DIR]
 //!
 //! `--outputs DIR` also writes our output as `DIR/<set>.<extractor>.jsonl` ({"id", "text"} per
 //! line), which `shared/tools/score.py GOLD DIR/<set>.<extractor>.jsonl` scores.
 //!
-//! Pages are decoded as the oracle decoded them (the manifest's html_encoding, else UTF-8 with
-//! replacement), parsed once, and run through every extractor. Per extractor and set it prints
-//! the share of pages whose output has token-level F1 >= 0.99 against Java's
-//! (`SHARED_DIR/oracle/boilerpipe/<set>.jsonl.gz`; tokens = whitespace-separated, as a bag).
-//! With `--floor`, exits non-zero when an extractor's total is below `boilerpipe NAME SHARE`.
+//! Pages are decoded as the oracle decoded them (`--decoding manifest`, the default: the
+//! manifest's html_encoding, else UTF-8 with replacement), or as the SQL functions decode a
+//! Binary column (`--decoding bytes`: jusText's decoding of the raw bytes), parsed once, and run
+//! through every extractor. Per extractor and set it prints the share of pages whose output has
+//! token-level F1 >= 0.99 against Java's (`SHARED_DIR/oracle/boilerpipe/<set>.jsonl.gz`; tokens =
+//! whitespace-separated, as a bag); a page the oracle has no output for counts as a disagreement.
+//! With `--floor`, exits non-zero when an extractor's total is below its floor (`boilerpipe
+//! NAME SHARE`, or `boilerpipe_bytes NAME SHARE` for `--decoding bytes`), when the floors file
+//! is missing, malformed or lacks an extractor, and when a set has not all its pages.
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
@@ -24,8 +29,11 @@ use serde_json::Value;
 
 #[path = "eval_pages.rs"]
 mod eval_pages;
+#[path = "floors.rs"]
+mod floors;
 
-use eval_pages::pages_dir;
+use eval_pages::{check_page_counts, pages_dir};
+use floors::Floors;
 
 /// The six evaluation sets (not `edge`).
 const SETS: &[&str] = eval_pages::SETS.split_at(6).0;
@@ -86,7 +94,7 @@ fn manifest_encodings(shared: &Path, set: &str) -> HashMap<String, String> {
 
 /// The page as Java decoded it for the oracle: the manifest's charset, else UTF-8, malformed
 /// input replaced.
-fn decode(bytes: &[u8], encoding: Option<&str>) -> String {
+fn decode_as_oracle(bytes: &[u8], encoding: Option<&str>) -> String {
     let enc = encoding
         .and_then(|e| encoding_rs::Encoding::for_label(e.trim().as_bytes()))
         .unwrap_or(encoding_rs::UTF_8);
@@ -102,7 +110,21 @@ fn run() -> Result<bool, String> {
             .and_then(|i| args.get(i + 1))
             .cloned()
     };
-    let shared = PathBuf::from(args.first().ok_or("usage: parity_boilerpipe SHARED_DIR [--pages DIR] [--sets a,b] [--floor FILE] [--report FILE]")?);
+    let shared = PathBuf::from(args.first().ok_or("usage: parity_boilerpipe SHARED_DIR [--pages DIR] [--sets a,b] [--decoding manifest|bytes] [--floor FILE] [--report FILE]")?);
+    let as_bytes = match value("--decoding").as_deref() {
+        None | Some("manifest") => false,
+        Some("bytes") => true,
+        Some(other) => return Err(format!("--decoding {other}: expected manifest or bytes")),
+    };
+    let floor_prefix = if as_bytes {
+        "boilerpipe_bytes"
+    } else {
+        "boilerpipe"
+    };
+    // Read first: a missing or malformed floors file fails before the long run.
+    let floors = value("--floor")
+        .map(|f| Floors::read(Path::new(&f)))
+        .transpose()?;
     let pages = pages_dir(&shared, value("--pages").as_deref())?;
     let sets: Vec<String> = match value("--sets") {
         Some(s) => s.split(',').map(str::to_owned).collect(),
@@ -111,6 +133,7 @@ fn run() -> Result<bool, String> {
     // (extractor, set) -> (pages, pages with F1 >= 0.99)
     let mut tally: BTreeMap<(usize, String), (usize, usize)> = BTreeMap::new();
     let mut report = String::new();
+    let mut compared = Vec::new();
     let outputs = value("--outputs").map(PathBuf::from);
     if let Some(dir) = &outputs {
         std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
@@ -122,15 +145,25 @@ fn run() -> Result<bool, String> {
         let encodings = manifest_encodings(&shared, set);
         let path = shared.join(format!("oracle/boilerpipe/{set}.jsonl.gz"));
         let file = std::fs::File::open(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let mut set_pages = 0;
         for line in BufReader::new(flate2::read::GzDecoder::new(file)).lines() {
             let line = line.map_err(|e| e.to_string())?;
             let v: Value = serde_json::from_str(&line).map_err(|e| e.to_string())?;
-            let Some(id) = v["id"].as_str() else { continue };
+            let id = v["id"]
+                .as_str()
+                .ok_or_else(|| format!("{}: a line without an id", path.display()))?;
+            set_pages += 1;
             let html_path = pages.join(format!("{set}/html/{id}.html"));
             let Ok(bytes) = std::fs::read(&html_path) else {
                 return Err(format!("missing page {}", html_path.display()));
             };
-            let text = decode(&bytes, encodings.get(id).map(String::as_str));
+            let text = if as_bytes {
+                datafusion_webtext::justext::decode_for_justext(&bytes)
+                    .map_err(|e| format!("{}: {e}", html_path.display()))?
+                    .into_owned()
+            } else {
+                decode_as_oracle(&bytes, encodings.get(id).map(String::as_str))
+            };
             let page = Page::parse(&text);
             let segmented = TextDocument::of(&page);
             if outputs.is_some() {
@@ -139,7 +172,10 @@ fn run() -> Result<bool, String> {
                 let _ = writeln!(head_jsonl, "{line}");
             }
             for (ei, e) in Extractor::RELEASE_1_2_0.iter().copied().enumerate() {
+                let t = tally.entry((ei, set.clone())).or_default();
+                t.0 += 1;
                 let Some(expected) = v[oracle_key(e)].as_str() else {
+                    let _ = writeln!(report, "{set}/{id} {} no oracle output", e.name());
                     continue;
                 };
                 let mut doc = segmented.clone();
@@ -150,8 +186,6 @@ fn run() -> Result<bool, String> {
                     let _ = writeln!(jsonl[ei], "{line}");
                 }
                 let f1 = token_f1(&ours, expected);
-                let t = tally.entry((ei, set.clone())).or_default();
-                t.0 += 1;
                 if f1 >= 0.99 {
                     t.1 += 1;
                 } else {
@@ -159,6 +193,7 @@ fn run() -> Result<bool, String> {
                 }
             }
         }
+        compared.push((set.clone(), set_pages));
         if let Some(dir) = &outputs {
             for (ei, e) in Extractor::RELEASE_1_2_0.iter().copied().enumerate() {
                 let path = dir.join(format!("{set}.{}.jsonl", e.name()));
@@ -170,7 +205,6 @@ fn run() -> Result<bool, String> {
     }
     println!("| extractor | {} | all |", sets.join(" | "));
     println!("|---|{}---:|", "---:|".repeat(sets.len()));
-    let floors = value("--floor").map(|f| std::fs::read_to_string(f).unwrap_or_default());
     let mut ok = true;
     for (ei, e) in Extractor::RELEASE_1_2_0.iter().copied().enumerate() {
         let mut row = format!("| {} |", e.name());
@@ -185,14 +219,8 @@ fn run() -> Result<bool, String> {
         let _ = write!(row, " **{:.2}%** ({good}/{all}) |", 100.0 * share);
         println!("{row}");
         if let Some(floors) = &floors {
-            let floor = floors.lines().find_map(|l| {
-                let f: Vec<&str> = l.split_whitespace().collect();
-                (f.len() == 3 && f[0] == "boilerpipe" && f[1] == e.name())
-                    .then(|| f[2].parse::<f64>().ok())?
-            });
-            if let Some(floor) = floor
-                && share < floor
-            {
+            let floor = floors.get(&format!("{floor_prefix} {}", e.name()))?;
+            if share < floor {
                 println!("FAIL: {} {share:.4} below the floor {floor}", e.name());
                 ok = false;
             }
@@ -201,6 +229,7 @@ fn run() -> Result<bool, String> {
     if let Some(path) = value("--report") {
         std::fs::write(&path, report).map_err(|e| e.to_string())?;
     }
+    check_page_counts(compared.iter().map(|(set, n)| (set.as_str(), *n)))?;
     Ok(ok)
 }
 

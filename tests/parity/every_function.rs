@@ -22,20 +22,24 @@ use datafusion_webtext::boilerpipe::Extractor;
 #[path = "eval_pages.rs"]
 mod eval_pages;
 
-use eval_pages::{SETS, pages_dir};
+use eval_pages::{SETS, check_page_counts, pages_dir};
 
-/// Every page file of the sets, in a stable order.
-fn load(pages: &Path) -> Vec<Vec<u8>> {
+/// Every page file of the sets, in a stable order; an error unless every set has all its pages.
+fn load(pages: &Path) -> std::result::Result<Vec<Vec<u8>>, String> {
     let mut out = Vec::new();
+    let mut counts = Vec::new();
     for set in SETS {
-        let Ok(dir) = std::fs::read_dir(pages.join(set).join("html")) else {
-            continue;
-        };
+        let dir = std::fs::read_dir(pages.join(set).join("html"))
+            .map_err(|e| format!("{set}: no pages ({e})"))?;
         let mut paths: Vec<PathBuf> = dir.filter_map(|e| Some(e.ok()?.path())).collect();
         paths.sort();
-        out.extend(paths.iter().filter_map(|p| std::fs::read(p).ok()));
+        for path in &paths {
+            out.push(std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?);
+        }
+        counts.push((*set, paths.len()));
     }
-    out
+    check_page_counts(counts)?;
+    Ok(out)
 }
 
 /// Runs `sql`, checks it gives one row per page, and prints the NULL count of each column.
@@ -131,18 +135,15 @@ async fn main() -> ExitCode {
         .iter()
         .position(|a| a == "--pages")
         .and_then(|i| args.get(i + 1));
-    let pages = match pages_dir(Path::new(shared), given.map(String::as_str)) {
-        Ok(dir) => load(&dir),
+    let pages = match pages_dir(Path::new(shared), given.map(String::as_str)).and_then(|d| load(&d))
+    {
+        Ok(pages) => pages,
         Err(e) => {
             eprintln!("{e}");
             return ExitCode::FAILURE;
         }
     };
     let n = pages.len();
-    if n < 3000 {
-        eprintln!("only {n} pages found");
-        return ExitCode::FAILURE;
-    }
     if let Err(e) = run(pages).await {
         eprintln!("query failed: {e}");
         return ExitCode::FAILURE;

@@ -10,9 +10,9 @@
 //!   * characters in agreement: characters of oracle paragraphs that we segment identically
 //!     (same paragraph text, matched in order) and classify the same, over all oracle characters;
 //!   * paragraphs identical: every field (text, classes, heading, counts, dom_path, xpath) equal.
-//! With `--floor`, exits non-zero when a total falls below the floor recorded there.
+//! With `--floor`, exits non-zero when a total falls below the floor recorded there. It also
+//! exits non-zero when a set has not all its pages, or the floors file is missing or malformed.
 
-use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -24,8 +24,11 @@ use serde_json::Value;
 
 #[path = "eval_pages.rs"]
 mod eval_pages;
+#[path = "floors.rs"]
+mod floors;
 
-use eval_pages::{SETS, pages_dir};
+use eval_pages::{SETS, check_page_counts, pages_dir};
+use floors::Floors;
 
 #[derive(Default, Clone, Copy)]
 struct Tally {
@@ -47,12 +50,9 @@ impl Tally {
     fn page_share(&self) -> f64 {
         self.pages_identical as f64 / self.pages.max(1) as f64
     }
+    /// 0 where no character was compared: agreement on nothing is none.
     fn char_share(&self) -> f64 {
-        if self.chars == 0 {
-            1.0
-        } else {
-            self.chars_agree as f64 / self.chars as f64
-        }
+        self.chars_agree as f64 / self.chars.max(1) as f64
     }
 }
 
@@ -290,18 +290,6 @@ fn run_set(shared: &Path, pages: &Path, set: &str, report: &mut String) -> Tally
     tally
 }
 
-fn read_floors(path: &Path) -> BTreeMap<String, f64> {
-    std::fs::read_to_string(path)
-        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-        .lines()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-        .filter_map(|l| {
-            l.split_once('=')
-                .map(|(k, v)| (k.trim().to_owned(), v.trim().parse().expect("floor value")))
-        })
-        .collect()
-}
-
 /// One line of the parity table; `page_decimals` for the share of identical pages.
 fn print_row(name: &str, t: &Tally, page_decimals: usize) {
     println!(
@@ -343,9 +331,19 @@ fn main() -> ExitCode {
     let sets: Vec<String> = flag("--sets")
         .map(|s| s.split(',').map(str::to_owned).collect())
         .unwrap_or_else(|| SETS.iter().map(|s| s.to_string()).collect());
+    // Read first: a missing or malformed floors file fails before the long run.
+    let floors = match flag("--floor").map(|path| Floors::read(Path::new(&path))) {
+        Some(Err(e)) => {
+            eprintln!("{e}");
+            return ExitCode::FAILURE;
+        }
+        Some(Ok(floors)) => Some(floors),
+        None => None,
+    };
 
     let mut report = String::new();
     let mut total = Tally::default();
+    let mut compared = Vec::new();
     println!(
         "{:<16} {:>6} {:>16} {:>16} {:>12}",
         "set", "pages", "kept identical", "all fields", "chars agree"
@@ -353,6 +351,7 @@ fn main() -> ExitCode {
     for set in &sets {
         let t = run_set(&shared, &pages, set, &mut report);
         print_row(set, &t, 1);
+        compared.push((set.as_str(), t.pages));
         if set != "edge" {
             total.add(&t);
         }
@@ -362,22 +361,30 @@ fn main() -> ExitCode {
         std::fs::write(&path, &report).expect("write report");
         println!("differences written to {path}");
     }
-    if let Some(path) = flag("--floor") {
-        let floors = read_floors(Path::new(&path));
+    if let Err(e) = check_page_counts(compared) {
+        eprintln!("{e}");
+        return ExitCode::FAILURE;
+    }
+    if let Some(floors) = floors {
         let measured = [
             ("pages_identical", total.page_share()),
             ("chars_agree", total.char_share()),
         ];
         let mut failed = false;
         for (key, value) in measured {
-            if let Some(&floor) = floors.get(key) {
-                let ok = value + 1e-12 >= floor;
-                println!(
-                    "floor {key}: measured {value:.5}, floor {floor:.5} {}",
-                    if ok { "ok" } else { "FAILED" }
-                );
-                failed |= !ok;
-            }
+            let floor = match floors.get(key) {
+                Ok(floor) => floor,
+                Err(e) => {
+                    eprintln!("{e}");
+                    return ExitCode::FAILURE;
+                }
+            };
+            let ok = value + 1e-12 >= floor;
+            println!(
+                "floor {key}: measured {value:.5}, floor {floor:.5} {}",
+                if ok { "ok" } else { "FAILED" }
+            );
+            failed |= !ok;
         }
         if failed {
             return ExitCode::FAILURE;

@@ -10,10 +10,13 @@
 //!
 //! Prints the paragraphs whose decision differs, whether each is one of the known differences of
 //! exact n-gram identity against onion's buzhash (`exact_ngram_flips.json`), and the agreement.
-//! With `--floor`, exits non-zero when the agreement is below the floor recorded there for NAME
-//! (lines `onion NAME SHARE`).
+//! Exits non-zero when a differing paragraph is not one of those known differences (or is one,
+//! but our decision is not exact identity's), when the oracle does not hold the corpus' 271,851
+//! paragraphs or ours lacks or adds any, and with `--floor`, when the agreement is below the
+//! floor recorded there for NAME (lines `onion NAME SHARE`) or the floors file is missing,
+//! malformed or has no floor for NAME.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -25,7 +28,15 @@ use datafusion::parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use datafusion_webtext::dedup::{Onion, OnionParams, TokenOptions};
 use serde_json::Value;
 
+#[path = "floors.rs"]
+mod floors;
+
+use floors::Floors;
+
 type Key = (i64, i64);
+
+/// The paragraphs of `eval/dedup/documents.parquet`, each with a decision in every oracle file.
+const CORPUS_PARAGRAPHS: usize = 271_851;
 
 fn read_batches(path: &Path) -> Result<Vec<RecordBatch>, String> {
     let file = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -103,32 +114,30 @@ fn plain_decisions(shared: &Path, params: OnionParams) -> Result<BTreeMap<Key, b
     Ok(out)
 }
 
-fn known_flips(shared: &Path, setting: &str) -> Result<BTreeSet<Key>, String> {
+/// The paragraphs whose decision exact n-gram identity changes, with exact identity's decision.
+fn known_flips(shared: &Path, setting: &str) -> Result<BTreeMap<Key, bool>, String> {
     let path = shared.join("oracle/onion/exact_ngram_flips.json");
     let json: Value = serde_json::from_reader(File::open(&path).map_err(|e| e.to_string())?)
         .map_err(|e| e.to_string())?;
-    let mut out = BTreeSet::new();
-    for p in json["settings"][setting]["paragraphs"]
+    let paragraphs = json["settings"][setting]["paragraphs"]
         .as_array()
-        .into_iter()
-        .flatten()
-    {
-        if let (Some(d), Some(i)) = (p["doc_id"].as_i64(), p["par_idx"].as_i64()) {
-            out.insert((d, i));
-        }
-    }
-    Ok(out)
-}
-
-fn floor_of(path: &Path, setting: &str) -> Result<f64, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    text.lines()
-        .filter_map(|l| {
-            let f: Vec<&str> = l.split_whitespace().collect();
-            (f.len() == 3 && f[0] == "onion" && f[1] == setting).then(|| f[2].parse().ok())?
+        .ok_or_else(|| format!("{}: no paragraphs for {setting}", path.display()))?;
+    paragraphs
+        .iter()
+        .map(|p| {
+            match (
+                p["doc_id"].as_i64(),
+                p["par_idx"].as_i64(),
+                p["exact_kept"].as_i64(),
+            ) {
+                (Some(d), Some(i), Some(k)) => Ok(((d, i), k != 0)),
+                _ => Err(format!(
+                    "{}: a malformed paragraph for {setting}: {p}",
+                    path.display()
+                )),
+            }
         })
-        .next()
-        .ok_or_else(|| format!("{}: no line 'onion {setting} SHARE'", path.display()))
+        .collect()
 }
 
 fn run() -> Result<bool, String> {
@@ -144,6 +153,11 @@ fn run() -> Result<bool, String> {
     )?);
     let setting = value("--setting").ok_or("--setting NAME is required")?;
     let params = params_of(&setting)?;
+    // Read first: a missing or malformed floors file fails before the run.
+    let floor = match value("--floor") {
+        Some(file) => Some(Floors::read(Path::new(&file))?.get(&format!("onion {setting}"))?),
+        None => None,
+    };
     let oracle = read_decisions(&shared.join(format!("oracle/onion/decisions_{setting}.parquet")))?;
     let ours = match value("--decisions") {
         Some(file) => read_decisions(Path::new(&file))?,
@@ -161,7 +175,13 @@ fn run() -> Result<bool, String> {
         }
     }
     let extra = ours.keys().filter(|k| !oracle.contains_key(k)).count();
-    let explained = differ.iter().filter(|(k, ..)| flips.contains(k)).count();
+    // Explained: onion's buzhash collided there, and we decide as exact n-gram identity does.
+    let is_explained =
+        |key: &Key, got: Option<bool>| got.is_some() && flips.get(key).copied() == got;
+    let explained = differ
+        .iter()
+        .filter(|(k, _, got)| is_explained(k, *got))
+        .count();
     for ((doc, par), expected, got) in differ.iter().take(40) {
         println!(
             "  doc {doc} par {par}: onion {} ours {}{}",
@@ -171,10 +191,10 @@ fn run() -> Result<bool, String> {
                 Some(false) => "dropped",
                 None => "missing",
             },
-            if flips.contains(&(*doc, *par)) {
+            if is_explained(&(*doc, *par), *got) {
                 " (known: buzhash collision in onion)"
             } else {
-                ""
+                " (UNEXPLAINED)"
             }
         );
     }
@@ -187,15 +207,30 @@ fn run() -> Result<bool, String> {
         differ.len(),
         flips.len()
     );
-    if let Some(floor_file) = value("--floor") {
-        let floor = floor_of(Path::new(&floor_file), &setting)?;
-        if share < floor || extra > 0 {
-            println!("FAIL: agreement {share:.6} below the floor {floor} (or extra paragraphs)");
-            return Ok(false);
-        }
-        println!("floor {floor}: ok");
+    let mut ok = true;
+    if oracle.len() != CORPUS_PARAGRAPHS {
+        println!(
+            "FAIL: the oracle has {} paragraphs, the corpus {CORPUS_PARAGRAPHS}",
+            oracle.len()
+        );
+        ok = false;
     }
-    Ok(true)
+    if extra > 0 || explained < differ.len() {
+        println!(
+            "FAIL: {} differing paragraphs are not known buzhash collisions, {extra} are not in the oracle",
+            differ.len() - explained
+        );
+        ok = false;
+    }
+    if let Some(floor) = floor {
+        if share < floor {
+            println!("FAIL: agreement {share:.6} below the floor {floor}");
+            ok = false;
+        } else {
+            println!("floor {floor}: ok");
+        }
+    }
+    Ok(ok)
 }
 
 fn main() -> ExitCode {

@@ -1,0 +1,105 @@
+//! The parity checkers' own guards, so that no check can pass on nothing: the floors file is read
+//! strictly and every set must be compared whole (tests/parity/floors.rs, eval_pages.rs).
+
+#[path = "parity/eval_pages.rs"]
+#[allow(dead_code)]
+mod eval_pages;
+#[path = "parity/floors.rs"]
+mod floors;
+
+use std::path::Path;
+
+use eval_pages::{PAGES, SETS, check_page_counts};
+use floors::Floors;
+
+fn floors_file() -> Floors {
+    Floors::read(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/parity/floors.txt")).unwrap()
+}
+
+#[test]
+fn the_floors_file_has_a_floor_for_every_check_ci_runs() {
+    let floors = floors_file();
+    let mut needed = vec!["pages_identical".to_owned(), "chars_agree".to_owned()];
+    for setting in ["n7_t0.5", "n5_t0.5_m", "n10_t0.25"] {
+        needed.push(format!("onion {setting}"));
+    }
+    for prefix in ["boilerpipe"] {
+        for extractor in [
+            "article",
+            "default",
+            "largest_content",
+            "canola",
+            "keep_everything",
+            "num_words_rules",
+            "article_sentences",
+        ] {
+            needed.push(format!("{prefix} {extractor}"));
+        }
+    }
+    for key in &needed {
+        let floor = floors.get(key).unwrap();
+        assert!(floor > 0.9, "{key}: {floor}");
+    }
+    assert_eq!(
+        floors.keys().count(),
+        needed.len(),
+        "no floor that no checker reads"
+    );
+}
+
+#[test]
+fn a_missing_or_malformed_floors_file_is_an_error() {
+    let missing = Floors::read(Path::new("/no/such/floors.txt")).unwrap_err();
+    assert!(
+        missing.contains("floors file /no/such/floors.txt"),
+        "{missing}"
+    );
+    for (text, error) in [
+        (
+            "pages_identical = high",
+            "f:1: 'pages_identical = high' is not",
+        ),
+        ("# c\nchars_agree 0.99", "f:2: 'chars_agree 0.99' is not"),
+        ("onion n7 0.5 extra", "f:1: 'onion n7 0.5 extra' is not"),
+        (
+            "pages_identical = 1.5",
+            "f:1: 'pages_identical = 1.5' is not",
+        ),
+        ("= 0.5", "f:1: '= 0.5' is not"),
+        ("a = 0.5\na = 0.6", "f:2: a second floor for 'a'"),
+    ] {
+        let e = Floors::parse(text, "f").unwrap_err();
+        assert!(e.starts_with(error), "{text}: {e}");
+    }
+    let floors = Floors::parse("# only a comment\n\npages_identical = 0.5\n", "f").unwrap();
+    assert_eq!(floors.get("pages_identical"), Ok(0.5));
+    assert_eq!(
+        floors.get("chars_agree"),
+        Err("f: no floor for 'chars_agree'".to_owned())
+    );
+    assert_eq!(
+        Floors::parse("boilerpipe article 0.98", "f")
+            .unwrap()
+            .get("boilerpipe article"),
+        Ok(0.98)
+    );
+}
+
+#[test]
+fn every_set_must_be_compared_whole() {
+    assert_eq!(PAGES.len(), SETS.len());
+    assert_eq!(
+        PAGES.iter().take(6).map(|(_, n)| n).sum::<usize>(),
+        3_013,
+        "the six evaluation sets"
+    );
+    assert!(check_page_counts(PAGES.iter().copied()).is_ok());
+    assert_eq!(
+        check_page_counts([("cleaneval", 739), ("dragnet", 0), ("wcxb", 511)]),
+        Err(
+            "not every page was compared: dragnet: 0 pages compared of 1381; \
+             wcxb: not an evaluation set"
+                .to_owned()
+        )
+    );
+}
