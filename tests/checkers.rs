@@ -23,7 +23,7 @@ fn the_floors_file_has_a_floor_for_every_check_ci_runs() {
     for setting in ["n7_t0.5", "n5_t0.5_m", "n10_t0.25"] {
         needed.push(format!("onion {setting}"));
     }
-    for prefix in ["boilerpipe"] {
+    for prefix in ["boilerpipe", "boilerpipe_bytes"] {
         for extractor in [
             "article",
             "default",
