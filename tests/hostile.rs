@@ -9,11 +9,12 @@ use std::sync::Arc;
 
 use common::hostile::{HostilePage, pages};
 use datafusion::arrow::array::{
-    Array, ArrayRef, AsArray, BinaryArray, BinaryViewBuilder, Int32Array, RecordBatch, StringArray,
+    Array, ArrayRef, AsArray, BinaryArray, BinaryViewBuilder, DictionaryArray, Int32Array,
+    RecordBatch, StringArray,
 };
 use datafusion::arrow::buffer::Buffer;
 use datafusion::arrow::compute::cast;
-use datafusion::arrow::datatypes::{DataType, Field, Schema};
+use datafusion::arrow::datatypes::{DataType, Field, Int32Type, Schema};
 use datafusion::prelude::*;
 
 fn context(pages: &[HostilePage]) -> SessionContext {
@@ -296,21 +297,39 @@ async fn limits_are_options_of_every_page_function() {
     }
 }
 
-/// `rows` rows of one BinaryView column that all show the same page: one buffer, so the batch
-/// holds the page once whatever its row count, while a function's output grows with the rows.
-fn one_page_many_rows(page: Vec<u8>, rows: usize) -> SessionContext {
-    let len = u32::try_from(page.len()).unwrap();
-    let mut pages = BinaryViewBuilder::new();
-    let block = pages.append_block(Buffer::from(page));
-    for _ in 0..rows {
-        pages.try_append_view(block, 0, len).unwrap();
-    }
+/// How the rows of [`one_page_many_rows`] hold their page.
+#[derive(Clone, Copy)]
+enum Repeated {
+    /// BinaryView: every view points into one buffer.
+    Views,
+    /// Dictionary(Int32, Binary) of one value: the functions compute it once and expand it.
+    Dictionary,
+}
+
+/// `rows` rows that all show the same page, held once whatever the row count, while a
+/// function's output grows with the rows.
+fn one_page_many_rows(page: Vec<u8>, rows: usize, repeated: Repeated) -> SessionContext {
+    let pages: ArrayRef = match repeated {
+        Repeated::Views => {
+            let len = u32::try_from(page.len()).unwrap();
+            let mut pages = BinaryViewBuilder::new();
+            let block = pages.append_block(Buffer::from(page));
+            for _ in 0..rows {
+                pages.try_append_view(block, 0, len).unwrap();
+            }
+            Arc::new(pages.finish())
+        }
+        Repeated::Dictionary => Arc::new(
+            DictionaryArray::<Int32Type>::try_new(
+                Int32Array::from(vec![0; rows]),
+                Arc::new(BinaryArray::from(vec![page.as_slice()])),
+            )
+            .unwrap(),
+        ),
+    };
     let ids: Int32Array = (0..rows as i32).collect();
-    let batch = RecordBatch::try_from_iter([
-        ("id", Arc::new(ids) as ArrayRef),
-        ("html", Arc::new(pages.finish()) as ArrayRef),
-    ])
-    .unwrap();
+    let batch =
+        RecordBatch::try_from_iter([("id", Arc::new(ids) as ArrayRef), ("html", pages)]).unwrap();
     let mut ctx = SessionContext::new_with_config(datafusion_webtext::configure(
         SessionConfig::new().with_target_partitions(1),
     ));
@@ -359,7 +378,7 @@ async fn text_past_two_gib_in_a_batch_gives_null_rows_not_a_panic() {
     let text_bytes = words * (3 * word.len() + 1) - 1; // the words joined by single spaces
     let fitting = COLUMN_CAPACITY / text_bytes;
     let rows = fitting + 2;
-    let ctx = one_page_many_rows(page, rows);
+    let ctx = one_page_many_rows(page, rows, Repeated::Views);
     let lengths = rows_of(&ctx, "octet_length(justext(html, 'none'))")
         .await
         .unwrap();
@@ -395,9 +414,11 @@ async fn paragraph_lists_past_two_gib_in_a_batch_give_null_rows_not_a_panic() {
     let rows = fitting + 2;
     let page = page.into_bytes();
     let first = "justext_paragraphs(html, 'none')[1]['xpath']";
-    let first = rows_of(&one_page_many_rows(page.clone(), 1), first).await;
+    let first = rows_of(&one_page_many_rows(page.clone(), 1, Repeated::Views), first).await;
     assert_eq!(first, Ok(vec![Some(format!("{prefix}/p[1]"))]));
-    let ctx = one_page_many_rows(page, rows);
+    // One distinct page: computed once, then repeated past what a column holds, so computed
+    // again row by row, where the rows that do not fit are NULL.
+    let ctx = one_page_many_rows(page, rows, Repeated::Dictionary);
     let counts = rows_of(&ctx, "cardinality(justext_paragraphs(html, 'none'))")
         .await
         .unwrap();

@@ -8,7 +8,7 @@ use std::sync::{Arc, LazyLock};
 
 use datafusion::arrow::array::{Array, ArrayRef, AsArray, ListArray, StringBuilder, StructArray};
 use datafusion::arrow::buffer::{NullBuffer, OffsetBuffer};
-use datafusion::arrow::compute::take;
+use datafusion::arrow::compute::{cast, take};
 use datafusion::arrow::datatypes::{DataType, Field, FieldRef, Fields};
 use datafusion::common::{Result, ScalarValue, exec_err, plan_err};
 use datafusion::logical_expr::{
@@ -111,7 +111,7 @@ pub(crate) const COLUMN_CAPACITY: usize = i32::MAX as usize;
 
 /// The number of bytes a writer writes, without keeping them.
 #[derive(Default)]
-pub(crate) struct ByteCount(pub usize);
+struct ByteCount(usize);
 
 impl fmt::Write for ByteCount {
     fn write_str(&mut self, s: &str) -> fmt::Result {
@@ -594,6 +594,15 @@ pub(crate) fn struct_lists<C: StructRows>(
     )?))
 }
 
+/// The 64-bit-offset type of a string or binary type, which holds any batch's values.
+fn large_type(t: &DataType) -> DataType {
+    match t {
+        DataType::Utf8 | DataType::Utf8View | DataType::LargeUtf8 => DataType::LargeUtf8,
+        DataType::Binary | DataType::BinaryView | DataType::LargeBinary => DataType::LargeBinary,
+        other => other.clone(),
+    }
+}
+
 /// Applies an array kernel to a column or scalar. Dictionaries are computed once per distinct
 /// value and expanded with their keys.
 pub(crate) fn apply(
@@ -604,7 +613,15 @@ pub(crate) fn apply(
         match a.as_any_dictionary_opt() {
             Some(dict) => {
                 let values = kernel(dict.values().as_ref())?;
-                Ok(take(values.as_ref(), dict.keys(), None)?)
+                match take(values.as_ref(), dict.keys(), None) {
+                    Ok(expanded) => Ok(expanded),
+                    // The results repeated by the keys do not fit in a column (2 GiB): row by
+                    // row instead, where each row that does not fit is the row policy's.
+                    Err(_) => {
+                        let rows = cast(a.as_ref(), &large_type(dict.values().data_type()))?;
+                        kernel(rows.as_ref())
+                    }
+                }
             }
             None => kernel(a.as_ref()),
         }
