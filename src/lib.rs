@@ -27,6 +27,6 @@ pub mod udf;
 mod unicode;
 
 pub use udf::{
-    all_aggregate, all_documented, all_scalar, all_window, configure, functions, pages_parsed,
-    register_all, row_panics,
+    all_aggregate, all_documented, all_scalar, all_window, catch_row_panic, configure, functions,
+    pages_parsed, register_all, row_panics,
 };

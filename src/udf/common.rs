@@ -93,9 +93,10 @@ fn panic_message(panic: &(dyn std::any::Any + Send)) -> &str {
 }
 
 /// Runs `f`, catching a panic: counted in [`row_panics`] and returned as the reason a row (or a
-/// step of a function without rows) could not be processed. Whatever `f` mutates must be left
-/// consistent by the caller when it panics (truncated back, or written only after it returns).
-pub(crate) fn catch_row_panic<T>(f: impl FnOnce() -> T) -> std::result::Result<T, String> {
+/// step of a function without rows, or a batch of the `webtext` command) could not be
+/// processed. Whatever `f` mutates must be left consistent by the caller when it panics
+/// (truncated back, or written only after it returns).
+pub fn catch_row_panic<T>(f: impl FnOnce() -> T) -> std::result::Result<T, String> {
     catch_unwind(AssertUnwindSafe(f)).map_err(|panic| {
         ROW_PANICS.fetch_add(1, Ordering::Relaxed);
         format!(
@@ -190,15 +191,26 @@ impl RowPolicy {
         page: Option<PageRef<'_>>,
         f: impl FnOnce(PageRef<'_>) -> std::result::Result<T, E>,
     ) -> Result<Option<T>> {
-        let Some(page) = page else { return Ok(None) };
-        let len = page.len();
+        match page {
+            Some(page) => self.guarded(function, page.len(), || f(page)),
+            None => Ok(None),
+        }
+    }
+
+    /// [`RowPolicy::row`] over a row of `len` stored bytes that is not NULL.
+    fn guarded<T, E: std::fmt::Display>(
+        &self,
+        function: &str,
+        len: usize,
+        f: impl FnOnce() -> std::result::Result<T, E>,
+    ) -> Result<Option<T>> {
         let reason = if self.limits.too_large(len) {
             format!(
                 "the page has {len} bytes, over max_bytes={}",
                 self.limits.max_bytes
             )
         } else {
-            match catch_row_panic(|| f(page)) {
+            match catch_row_panic(f) {
                 Ok(Ok(value)) => return Ok(Some(value)),
                 Ok(Err(e)) => e.to_string(),
                 Err(panic) => panic,
@@ -236,10 +248,12 @@ impl RowPolicy {
         text: Option<&str>,
         f: impl FnOnce(&str) -> T,
     ) -> Result<Option<T>> {
-        self.row(function, text.map(PageRef::Text), |page| match page {
-            PageRef::Text(text) => Ok(f(text)),
-            PageRef::Bytes(_) => Err("not text"),
-        })
+        match text {
+            Some(text) => self.guarded(function, text.len(), || {
+                Ok::<T, std::convert::Infallible>(f(text))
+            }),
+            None => Ok(None),
+        }
     }
 
     /// Whether a row adding `extra` bytes (or items) to each column that holds `held` fits in

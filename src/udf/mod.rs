@@ -18,7 +18,7 @@ mod shared_parses;
 
 pub use boilerpipe_common::BoilerpipeFunction;
 pub use common::JustextFunction;
-pub use common::row_panics;
+pub use common::{catch_row_panic, row_panics};
 pub use shared_parses::pages_parsed;
 pub mod boilerpipe;
 pub mod boilerpipe_blocks;

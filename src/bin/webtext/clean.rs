@@ -7,7 +7,6 @@
 //! order they were read.
 
 use std::collections::BTreeMap;
-use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, mpsc};
 
@@ -274,12 +273,7 @@ struct Job {
 impl Job {
     /// The error of a batch whose cleaning panicked (a bug of ours: the pages' own panics are
     /// caught row by row and give NULL text).
-    fn panicked(&self, panic: &(dyn std::any::Any + Send)) -> CliError {
-        let message = panic
-            .downcast_ref::<&str>()
-            .copied()
-            .or_else(|| panic.downcast_ref::<String>().map(String::as_str))
-            .unwrap_or("(no message)");
+    fn panicked(&self, message: &str) -> CliError {
         let rows = self.batch.num_rows() as u64;
         internal_datafusion_err!(
             "cleaning batch {} (input rows {} to {}) failed: {message}",
@@ -322,8 +316,8 @@ impl WorkerPool {
                             Err(_) => return,
                         };
                         let Ok(job) = job else { return };
-                        let cleaned = catch_unwind(AssertUnwindSafe(|| clean(&job.batch)))
-                            .unwrap_or_else(|panic| Err(job.panicked(panic.as_ref())));
+                        let cleaned = datafusion_webtext::catch_row_panic(|| clean(&job.batch))
+                            .unwrap_or_else(|panic| Err(job.panicked(&panic)));
                         if result_tx.send((job.sequence, cleaned)).is_err() {
                             return;
                         }
