@@ -25,6 +25,7 @@ mod options;
 pub mod stoplists;
 pub mod udf;
 mod unicode;
+pub mod warc;
 
 pub use udf::{
     all_aggregate, all_documented, all_scalar, all_window, catch_row_panic, configure, functions,
