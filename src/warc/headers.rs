@@ -114,6 +114,15 @@ pub fn is_version_line(line: &[u8]) -> bool {
     rest[major + 1..].first().is_some_and(u8::is_ascii_digit)
 }
 
+/// The version a version line names, as warcio reports it: `WARC/` and the first `digits.digits`,
+/// upper-cased (`warc/1.0` and `WARC/1.0.0` are `WARC/1.0`).
+pub fn version_of(line: &str) -> String {
+    let rest = &line[5.min(line.len())..];
+    let major = rest.bytes().take_while(u8::is_ascii_digit).count();
+    let minor = rest.bytes().skip(major + 1).take_while(u8::is_ascii_digit).count();
+    format!("WARC/{}", &rest[..(major + 1 + minor).min(rest.len())])
+}
+
 /// An integer as Python's `int()` reads a header value: white space around, an optional sign,
 /// decimal digits (single underscores between them allowed).
 pub fn parse_py_int(value: &str) -> Option<i64> {

@@ -16,6 +16,8 @@ pub enum Compression {
     None,
     Gzip,
     Zstd,
+    /// Recognised only to say that it is not read.
+    Lz4,
 }
 
 impl Compression {
@@ -26,6 +28,8 @@ impl Compression {
             Compression::Gzip
         } else if head.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]) {
             Compression::Zstd
+        } else if head.starts_with(&[0x04, 0x22, 0x4d, 0x18]) {
+            Compression::Lz4
         } else {
             Compression::None
         }
@@ -99,7 +103,7 @@ impl<R: Read> Input<R> {
         let mut counted = Counted { inner: BufReader::with_capacity(READ_BUFFER, reader), consumed: 0 };
         let compression = Compression::detect(counted.inner.fill_buf()?);
         let codec = match compression {
-            Compression::None => Codec::None(counted),
+            Compression::None | Compression::Lz4 => Codec::None(counted),
             Compression::Gzip => Codec::Gzip(None, Some(counted)),
             Compression::Zstd => Codec::Zstd(Box::new(zstd::stream::read::Decoder::with_buffer(counted)?)),
         };
@@ -148,7 +152,7 @@ impl<R: Read> Input<R> {
                 Ok(n)
             }
             Err((stored_offset, message)) => {
-                self.stored_end = Some(stored_offset);
+                self.stored_end = Some(self.stored_position());
                 Err(InputError { stored_offset, message })
             }
         }

@@ -130,6 +130,11 @@ impl WarcRecord {
         }
     }
 
+    /// The WARC version (`WARC/1.0`), as warcio names it.
+    pub fn version(&self) -> String {
+        headers::version_of(&self.warc.first_line)
+    }
+
     /// A WARC header, the first of its name (compared without case).
     pub fn header(&self, name: &str) -> Option<&str> {
         self.warc.get(name)
@@ -256,8 +261,9 @@ HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=ISO-8859-1\r\n\r\n<p>hi</p>\
         assert!(results[0].as_ref().unwrap().truncated);
         assert!(results[1].as_ref().unwrap_err().message.contains("block ends after"));
         let results = read(&RESPONSE[..60]);
-        assert_eq!(results.len(), 1);
-        assert!(results[0].as_ref().unwrap_err().message.contains("inside a WARC header block"));
+        assert_eq!(results.len(), 2);
+        assert!(results[0].as_ref().unwrap().truncated);
+        assert!(results[1].as_ref().unwrap_err().message.contains("inside the record's WARC header block"));
     }
 
     #[test]

@@ -133,7 +133,9 @@ impl<R: Read> WarcReader<R> {
             let message = if blank {
                 None
             } else if !self.started {
-                Some(if line.starts_with(b"filedesc://") {
+                Some(if self.input.compression() == Compression::Lz4 {
+                    "an LZ4-compressed file (LZ4 is not read: decompress it, or recompress with gzip or zstd)".to_owned()
+                } else if line.starts_with(b"filedesc://") {
                     "an ARC file, not WARC (ARC is not read)".to_owned()
                 } else {
                     format!("not a WARC file: it does not start with a WARC/ version line ({})", preview(line))
@@ -156,7 +158,7 @@ impl<R: Read> WarcReader<R> {
     fn stored_offset_of(&self, position: u64) -> u64 {
         match self.input.compression() {
             Compression::Gzip => self.member_at(position).map_or(0, |m| m.stored),
-            Compression::None | Compression::Zstd => position,
+            Compression::None | Compression::Zstd | Compression::Lz4 => position,
         }
     }
 
@@ -171,10 +173,13 @@ impl<R: Read> WarcReader<R> {
         self.lo = end;
         loop {
             let Some((s, e)) = self.peek_line() else {
-                return Err(WarcFault {
+                // Both warcio and FastWARC deliver such a record (without a block): so do we,
+                // and report the cut after it.
+                self.faults.push_back(WarcFault {
                     offset: self.stored_offset_of(record_at),
-                    message: "the file ends inside a WARC header block".to_owned(),
+                    message: "the file ends inside the record's WARC header block".to_owned(),
                 });
+                break;
             };
             let line = &self.buf[s..e];
             head.extend_from_slice(line);
@@ -214,8 +219,8 @@ impl<R: Read> WarcReader<R> {
             let got = self.take_block(length, keep, &mut block);
             let block_end = self.cursor();
             if got < length {
-                let stored_fault = !self.faults.is_empty();
-                if !stored_fault {
+                let already_reported = !self.faults.is_empty();
+                if !already_reported {
                     self.faults.push_back(WarcFault {
                         offset: self.stored_offset_of(u_offset),
                         message: format!("the record's block ends after {got} of its {length} bytes (Content-Length)"),
