@@ -18,6 +18,7 @@
 //! ```
 
 pub mod boilerpipe;
+pub mod datasource;
 pub mod dedup;
 pub mod html;
 pub mod justext;
@@ -29,5 +30,5 @@ pub mod warc;
 
 pub use udf::{
     all_aggregate, all_documented, all_scalar, all_window, catch_row_panic, configure, functions,
-    pages_parsed, register_all, row_panics,
+    pages_parsed, register_all, register_functions, row_panics, Registry,
 };

@@ -145,8 +145,33 @@ pub fn configure(config: SessionConfig) -> SessionConfig {
     )
 }
 
-/// Registers every function of the crate (a `SessionContext` or `SessionState` is a registry).
-pub fn register_all(registry: &mut dyn FunctionRegistry) -> Result<()> {
+/// Something `register_all` registers on: a `SessionContext` or a `SessionState`.
+pub trait Registry: FunctionRegistry {
+    /// Registers the crate's file formats and table functions (WARC: `STORED AS WARC`,
+    /// `read_warc()`).
+    fn register_sources(&mut self) -> Result<()>;
+}
+
+impl Registry for datafusion::execution::context::SessionContext {
+    fn register_sources(&mut self) -> Result<()> {
+        crate::datasource::register_warc_on(self)
+    }
+}
+
+impl Registry for datafusion::execution::session_state::SessionState {
+    fn register_sources(&mut self) -> Result<()> {
+        crate::datasource::register_warc(self)
+    }
+}
+
+/// Registers everything of the crate: every function, the WARC file format and `read_warc()`.
+pub fn register_all<R: Registry>(registry: &mut R) -> Result<()> {
+    register_functions(registry)?;
+    registry.register_sources()
+}
+
+/// Registers every function of the crate on any registry (without the WARC format).
+pub fn register_functions(registry: &mut dyn FunctionRegistry) -> Result<()> {
     for udf in all_scalar() {
         registry.register_udf(udf)?;
     }

@@ -22,12 +22,15 @@ use futures::StreamExt;
 
 use crate::output::ParquetFile;
 use crate::progress::Progress;
-use crate::session::{context, register_parquet, require_column};
+use crate::session::{context, register_parquet, register_warc, require_column};
+use datafusion_webtext::datasource::{OnError, WarcOptions};
 use crate::{CliError, ExecArgs, Result};
 
 #[derive(Args)]
 pub(crate) struct CleanArgs {
-    /// The crawl table: a Parquet file, a directory of Parquet files or a glob
+    /// The crawl: a Parquet table (a file, a directory or a glob), or WARC files (a name ending in
+    /// .warc, .warc.gz, .warc.zst, .wet.gz, ...; a directory or a glob of them) whose HTML
+    /// responses are cleaned
     #[arg(value_name = "IN")]
     input: String,
     /// The cleaned table (Parquet): every input column, then `text` and `kept_share` (an input
@@ -93,8 +96,18 @@ pub(crate) async fn run(args: CleanArgs) -> Result<CleanSummary> {
     };
     // The scan is one ordered stream; the pages are cleaned by `workers` threads.
     let ctx = context(Some(1), Some(args.exec.batch_rows.unwrap_or(64)))?;
-    register_parquet(&ctx, "crawl", &args.input).await?;
-    let crawl = ctx.table("crawl").await?;
+    let from_warc = datafusion_webtext::datasource::is_warc_path(&args.input);
+    let crawl = if from_warc {
+        // A WARC crawl: its HTML responses, the page as `html`; a fault of an archive is
+        // skipped and counted (reported at the end), so one bad file does not end the job.
+        let options = WarcOptions { on_error: OnError::Skip };
+        register_warc(&ctx, "warc", &args.input, options)?;
+        ctx.sql(WARC_PAGES).await?
+    } else {
+        register_parquet(&ctx, "crawl", &args.input).await?;
+        ctx.table("crawl").await?
+    };
+    let skipped_before = datafusion_webtext::datasource::warc_faults_skipped();
     let schema = crawl.schema().clone();
     require_column(&schema, &args.input, &args.html_column, "--html-column")?;
     if let Some(taken) = ADDED
@@ -118,7 +131,11 @@ pub(crate) async fn run(args: CleanArgs) -> Result<CleanSummary> {
     // Planned once, here: a bad language or option is an error before any page is read.
     let extract = ctx.create_physical_expr(extract, &schema)?;
     let total = crawl.clone().count().await.ok().map(|n| n as u64);
-    let kept: Vec<usize> = (0..schema.fields().len()).collect();
+    let html_index = schema.index_of_column(&Column::from_name(&args.html_column))?;
+    // From WARC the page itself is not copied: the output is the record's columns and the text.
+    let kept: Vec<usize> = (0..schema.fields().len())
+        .filter(|&i| !(from_warc && i == html_index))
+        .collect();
     let mut fields: Vec<Field> = kept
         .iter()
         .map(|&i| schema.field(i).as_ref().clone())
@@ -126,7 +143,6 @@ pub(crate) async fn run(args: CleanArgs) -> Result<CleanSummary> {
     fields.push(Field::new(ADDED[0], DataType::Utf8, true));
     fields.push(Field::new(ADDED[1], DataType::Float64, true));
     let out_schema = Arc::new(Schema::new(fields));
-    let html_index = schema.index_of_column(&Column::from_name(&args.html_column))?;
 
     let cleaner = Cleaner {
         extract,
@@ -201,8 +217,19 @@ pub(crate) async fn run(args: CleanArgs) -> Result<CleanSummary> {
         summary.failed_pages,
         args.output.display()
     );
+    let skipped = datafusion_webtext::datasource::warc_faults_skipped() - skipped_before;
+    if skipped > 0 {
+        eprintln!("webtext clean: skipped {skipped} fault(s) in the WARC input:");
+        for fault in datafusion_webtext::datasource::recent_warc_faults().iter().take(10) {
+            eprintln!("  {fault}");
+        }
+    }
     Ok(summary)
 }
+
+/// The pages of a WARC crawl: HTML responses, with what identifies them.
+const WARC_PAGES: &str = "SELECT url, date, record_id, file, \"offset\", http_charset, payload AS html \
+     FROM warc WHERE warc_type = 'response' AND http_content_type ILIKE '%html%'";
 
 /// What a worker does to one batch of pages.
 struct Cleaner {

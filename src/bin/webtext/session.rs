@@ -85,8 +85,30 @@ pub(crate) async fn register_tables(ctx: &SessionContext, tables: &[TableSpec]) 
         }
     }
     for t in tables {
-        register_parquet(ctx, &t.name, &t.path).await?;
+        if datafusion_webtext::datasource::is_warc_path(&t.path) {
+            register_warc(ctx, &t.name, &t.path, Default::default())?;
+        } else {
+            register_parquet(ctx, &t.name, &t.path).await?;
+        }
     }
+    Ok(())
+}
+
+/// Registers WARC files (a file, a directory or a glob) as table `name`.
+pub(crate) fn register_warc(
+    ctx: &SessionContext,
+    name: &str,
+    path: &str,
+    options: datafusion_webtext::datasource::WarcOptions,
+) -> Result<()> {
+    if !is_glob(path) && !Path::new(path).exists() {
+        return Err(CliError::Usage(format!(
+            "table '{name}': no such file or directory: {path}"
+        )));
+    }
+    let table = datafusion_webtext::datasource::warc_table(path, options)
+        .map_err(|e| CliError::Usage(format!("table '{name}' ({path}): {}", e.strip_backtrace())))?;
+    ctx.register_table(name, table)?;
     Ok(())
 }
 

@@ -1,0 +1,46 @@
+//! `read_warc('path' [, 'on_error=skip'])`: the records of WARC files, for ad-hoc queries.
+
+use std::sync::Arc;
+
+use datafusion::catalog::{TableFunctionArgs, TableFunctionImpl, TableProvider};
+use datafusion::common::{plan_err, Result, ScalarValue};
+use datafusion::logical_expr::Expr;
+
+use super::{parse_on_error, warc_table, WarcOptions};
+
+/// The `read_warc` table function.
+#[derive(Debug, Default)]
+pub struct ReadWarc;
+
+const USAGE: &str = "read_warc(path [, options]): path is a WARC file, a folder or a glob; options is 'on_error=fail' (the default) or 'on_error=skip'";
+
+impl TableFunctionImpl for ReadWarc {
+    fn call_with_args(&self, args: TableFunctionArgs) -> Result<Arc<dyn TableProvider>> {
+        let texts = args
+            .exprs()
+            .iter()
+            .map(|e| match e {
+                Expr::Literal(ScalarValue::Utf8(Some(s)) | ScalarValue::Utf8View(Some(s)) | ScalarValue::LargeUtf8(Some(s)), _) => Ok(s.clone()),
+                other => plan_err!("read_warc: arguments are string literals, not {other}; {USAGE}"),
+            })
+            .collect::<Result<Vec<_>>>()?;
+        let (path, options) = match texts.as_slice() {
+            [path] => (path, WarcOptions::default()),
+            [path, options] => (path, parse_options(options)?),
+            _ => return plan_err!("read_warc: {} arguments; {USAGE}", texts.len()),
+        };
+        Ok(warc_table(path, options)?)
+    }
+}
+
+/// `on_error=skip` (comma-separated `key=value`).
+fn parse_options(text: &str) -> Result<WarcOptions> {
+    let mut options = WarcOptions::default();
+    for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        match part.split_once('=').map(|(k, v)| (k.trim(), v.trim())) {
+            Some(("on_error", value)) => options.on_error = parse_on_error(value)?,
+            _ => return plan_err!("read_warc: unknown option '{part}'; {USAGE}"),
+        }
+    }
+    Ok(options)
+}

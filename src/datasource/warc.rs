@@ -1,0 +1,342 @@
+//! WARC as a DataFusion file format: `CREATE EXTERNAL TABLE t STORED AS WARC LOCATION '…'`, the
+//! listing tables of `webtext`, and `read_warc()`. Each file is read in order as one stream of
+//! batches (files are the unit of parallelism: a gzip stream cannot be split).
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use datafusion::arrow::datatypes::SchemaRef;
+use datafusion::catalog::Session;
+use datafusion::common::tree_node::TreeNodeRecursion;
+use datafusion::common::{plan_err, GetExt, Result, ScalarValue, Statistics};
+use datafusion::datasource::file_format::file_compression_type::FileCompressionType;
+use datafusion::datasource::file_format::{FileFormat, FileFormatFactory};
+use datafusion::datasource::physical_plan::{FileOpenFuture, FileOpener, FileScanConfig, FileSource};
+use datafusion::datasource::projection::{ProjectionOpener, SplitProjection};
+use datafusion::datasource::source::DataSourceExec;
+use datafusion::datasource::table_schema::TableSchema;
+use datafusion::datasource::listing::PartitionedFile;
+use datafusion::object_store::{GetResultPayload, ObjectMeta, ObjectStore, ObjectStoreExt};
+use datafusion::physical_expr::expressions::{BinaryExpr, Column, InListExpr, Literal};
+use datafusion::physical_expr::PhysicalExpr;
+use datafusion::physical_plan::filter_pushdown::{FilterPushdownPropagation, PushedDown};
+use datafusion::physical_plan::metrics::ExecutionPlanMetricsSet;
+use datafusion::physical_plan::projection::ProjectionExprs;
+use datafusion::physical_plan::ExecutionPlan;
+use datafusion::logical_expr::Operator;
+use futures::StreamExt;
+
+use super::warc_batches::{block_need, handle_fault, warc_schema, BatchBuilder, OnError};
+use crate::warc::{ReadOptions, WarcReader};
+
+/// The options of a WARC table: `OPTIONS ('on_error' 'skip')` in SQL.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+pub struct WarcOptions {
+    pub on_error: OnError,
+}
+
+impl WarcOptions {
+    /// From SQL table options (`on_error`, also as `format.on_error`).
+    pub fn from_map(options: &HashMap<String, String>) -> Result<WarcOptions> {
+        let mut parsed = WarcOptions::default();
+        for (key, value) in options {
+            match key.strip_prefix("format.").unwrap_or(key) {
+                "on_error" => parsed.on_error = parse_on_error(value)?,
+                other => return plan_err!("WARC tables: unknown option '{other}'; the valid option is on_error ('fail' or 'skip')"),
+            }
+        }
+        Ok(parsed)
+    }
+}
+
+/// `fail` or `skip`.
+pub fn parse_on_error(value: &str) -> Result<OnError> {
+    match value.to_ascii_lowercase().as_str() {
+        "fail" => Ok(OnError::Fail),
+        "skip" => Ok(OnError::Skip),
+        other => plan_err!("WARC tables: on_error is 'fail' or 'skip', not '{other}'"),
+    }
+}
+
+/// Makes [`WarcFormat`]s for `STORED AS WARC`.
+#[derive(Debug, Default)]
+pub struct WarcFormatFactory;
+
+impl GetExt for WarcFormatFactory {
+    fn get_ext(&self) -> String {
+        "warc".to_owned()
+    }
+}
+
+impl FileFormatFactory for WarcFormatFactory {
+    fn create(&self, _state: &dyn Session, format_options: &HashMap<String, String>) -> Result<Arc<dyn FileFormat>> {
+        Ok(Arc::new(WarcFormat { options: WarcOptions::from_map(format_options)? }))
+    }
+
+    fn default(&self) -> Arc<dyn FileFormat> {
+        Arc::new(WarcFormat::default())
+    }
+}
+
+/// The WARC file format (WARC and WET; uncompressed, gzip or zstd, recognised by content).
+#[derive(Debug, Default, Clone)]
+pub struct WarcFormat {
+    pub options: WarcOptions,
+}
+
+impl WarcFormat {
+    pub fn new(options: WarcOptions) -> WarcFormat {
+        WarcFormat { options }
+    }
+}
+
+#[async_trait]
+impl FileFormat for WarcFormat {
+    fn get_ext(&self) -> String {
+        "warc".to_owned()
+    }
+
+    fn get_ext_with_compression(&self, compression: &FileCompressionType) -> Result<String> {
+        Ok(format!("warc{}", compression.get_ext()))
+    }
+
+    fn compression_type(&self) -> Option<FileCompressionType> {
+        // The reader recognises the compression itself, from the first bytes.
+        Some(FileCompressionType::UNCOMPRESSED)
+    }
+
+    async fn infer_schema(&self, _: &dyn Session, _: &Arc<dyn ObjectStore>, _: &[ObjectMeta]) -> Result<SchemaRef> {
+        Ok(warc_schema())
+    }
+
+    async fn infer_stats(&self, _: &dyn Session, _: &Arc<dyn ObjectStore>, schema: SchemaRef, _: &ObjectMeta) -> Result<Statistics> {
+        Ok(Statistics::new_unknown(&schema))
+    }
+
+    async fn create_physical_plan(&self, _: &dyn Session, conf: FileScanConfig) -> Result<Arc<dyn ExecutionPlan>> {
+        Ok(DataSourceExec::from_data_source(conf))
+    }
+
+    fn file_source(&self, table_schema: TableSchema) -> Arc<dyn FileSource> {
+        Arc::new(WarcSource::new(table_schema, self.options.clone()))
+    }
+}
+
+/// Reads WARC files for a scan.
+#[derive(Clone)]
+pub struct WarcSource {
+    table_schema: TableSchema,
+    projection: SplitProjection,
+    options: WarcOptions,
+    metrics: ExecutionPlanMetricsSet,
+    batch_size: usize,
+    /// WARC-Type values a pushed-down filter allows (the filter is still applied above the scan).
+    types: Option<Vec<String>>,
+}
+
+impl WarcSource {
+    pub fn new(table_schema: TableSchema, options: WarcOptions) -> WarcSource {
+        WarcSource {
+            projection: SplitProjection::unprojected(&table_schema),
+            table_schema,
+            options,
+            metrics: ExecutionPlanMetricsSet::new(),
+            batch_size: 8192,
+            types: None,
+        }
+    }
+}
+
+impl FileSource for WarcSource {
+    fn create_file_opener(&self, _store: Arc<dyn ObjectStore>, _config: &FileScanConfig, _partition: usize) -> Result<Arc<dyn FileOpener>> {
+        let opener = Arc::new(WarcOpener {
+            store: _store,
+            projection: self.projection.file_indices.clone(),
+            batch_size: self.batch_size,
+            on_error: self.options.on_error,
+            types: self.types.clone(),
+        });
+        ProjectionOpener::try_new(self.projection.clone(), opener, self.table_schema.file_schema())
+    }
+
+    fn table_schema(&self) -> &TableSchema {
+        &self.table_schema
+    }
+
+    fn with_batch_size(&self, batch_size: usize) -> Arc<dyn FileSource> {
+        Arc::new(WarcSource { batch_size, ..self.clone() })
+    }
+
+    fn try_pushdown_projection(&self, projection: &ProjectionExprs) -> Result<Option<Arc<dyn FileSource>>> {
+        let merged = self.projection.source.try_merge(projection)?;
+        let projection = SplitProjection::new(self.table_schema.file_schema(), &merged);
+        Ok(Some(Arc::new(WarcSource { projection, ..self.clone() })))
+    }
+
+    fn projection(&self) -> Option<&ProjectionExprs> {
+        Some(&self.projection.source)
+    }
+
+    fn metrics(&self) -> &ExecutionPlanMetricsSet {
+        &self.metrics
+    }
+
+    fn file_type(&self) -> &str {
+        "warc"
+    }
+
+    fn supports_repartitioning(&self) -> bool {
+        false
+    }
+
+    fn try_pushdown_filters(
+        &self,
+        filters: Vec<Arc<dyn PhysicalExpr>>,
+        _config: &datafusion::common::config::ConfigOptions,
+    ) -> Result<FilterPushdownPropagation<Arc<dyn FileSource>>> {
+        let unchanged = vec![PushedDown::No; filters.len()];
+        let types = filters.iter().find_map(|f| warc_types_allowed(f, self.table_schema.file_schema()));
+        let mut result = FilterPushdownPropagation::with_parent_pushdown_result(unchanged);
+        if let Some(types) = types {
+            result = result.with_updated_node(Arc::new(WarcSource { types: Some(types), ..self.clone() }) as _);
+        }
+        Ok(result)
+    }
+
+    fn apply_expressions(&self, f: &mut dyn FnMut(&Arc<dyn PhysicalExpr>) -> Result<TreeNodeRecursion>) -> Result<TreeNodeRecursion> {
+        datafusion::physical_plan::apply_expression_roots(self.projection.source.iter(), f)
+    }
+
+    fn fmt_extra(&self, _t: datafusion::physical_plan::DisplayFormatType, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        if let Some(types) = &self.types {
+            write!(f, ", warc_types={types:?}")?;
+        }
+        Ok(())
+    }
+}
+
+/// The WARC-Type values `filter` allows, when it is `warc_type = '…'` or `warc_type IN (…)`.
+fn warc_types_allowed(filter: &Arc<dyn PhysicalExpr>, schema: &SchemaRef) -> Option<Vec<String>> {
+    let is_type_column = |e: &Arc<dyn PhysicalExpr>| {
+        e.downcast_ref::<Column>().is_some_and(|c| schema.fields().get(c.index()).is_some_and(|f| f.name() == "warc_type"))
+    };
+    let text = |e: &Arc<dyn PhysicalExpr>| match e.downcast_ref::<Literal>()?.value() {
+        ScalarValue::Utf8(Some(s)) | ScalarValue::Utf8View(Some(s)) | ScalarValue::LargeUtf8(Some(s)) => Some(s.clone()),
+        _ => None,
+    };
+    if let Some(binary) = filter.downcast_ref::<BinaryExpr>() {
+        if *binary.op() != Operator::Eq {
+            return None;
+        }
+        let (l, r) = (binary.left(), binary.right());
+        return if is_type_column(l) { text(r).map(|t| vec![t]) } else if is_type_column(r) { text(l).map(|t| vec![t]) } else { None };
+    }
+    let list = filter.downcast_ref::<InListExpr>()?;
+    if list.negated() || !is_type_column(list.expr()) {
+        return None;
+    }
+    list.list().iter().map(text).collect()
+}
+
+struct WarcOpener {
+    store: Arc<dyn ObjectStore>,
+    projection: Vec<usize>,
+    batch_size: usize,
+    on_error: OnError,
+    types: Option<Vec<String>>,
+}
+
+impl FileOpener for WarcOpener {
+    fn open(&self, file: PartitionedFile) -> Result<FileOpenFuture> {
+        let store = Arc::clone(&self.store);
+        let projection = self.projection.clone();
+        let options = ReadOptions { block: block_need(&projection), types: self.types.clone() };
+        let (batch_size, on_error) = (self.batch_size.max(1), self.on_error);
+        Ok(Box::pin(async move {
+            let location = file.object_meta.location.clone();
+            let name = location.to_string();
+            let fetched = store.get(&location).await?;
+            let reader: Box<dyn std::io::Read + Send> = match fetched.payload {
+                GetResultPayload::File(file, _) => Box::new(file),
+                // Other stores hand the file over as a stream of bytes: it is read whole first.
+                GetResultPayload::Stream(_) => Box::new(std::io::Cursor::new(fetched.bytes().await?)),
+            };
+            let batches = Batches::new(&name, reader, options, &projection, batch_size, on_error)?;
+            Ok(futures::stream::iter(batches).boxed())
+        }))
+    }
+}
+
+/// A file's records as batches.
+struct Batches {
+    file: String,
+    records: Option<WarcReader<Box<dyn std::io::Read + Send>>>,
+    builder: BatchBuilder,
+    batch_size: usize,
+    on_error: OnError,
+    error: Option<datafusion::error::DataFusionError>,
+}
+
+impl Batches {
+    fn new(
+        file: &str,
+        reader: Box<dyn std::io::Read + Send>,
+        options: ReadOptions,
+        projection: &[usize],
+        batch_size: usize,
+        on_error: OnError,
+    ) -> Result<Batches> {
+        let records = match WarcReader::new(reader, options) {
+            Ok(records) => Some(records),
+            Err(fault) => {
+                handle_fault(file, &fault, on_error)?;
+                None
+            }
+        };
+        Ok(Batches { file: file.to_owned(), records, builder: BatchBuilder::new(projection)?, batch_size, on_error, error: None })
+    }
+
+    fn flush(&mut self) -> Option<Result<datafusion::arrow::array::RecordBatch>> {
+        (self.builder.rows() > 0).then(|| self.builder.finish())
+    }
+}
+
+impl Iterator for Batches {
+    type Item = Result<datafusion::arrow::array::RecordBatch>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            let Some(records) = self.records.as_mut() else {
+                // The records before a fault go out first, then its error.
+                return self.flush().or_else(|| self.error.take().map(Err));
+            };
+            match records.next() {
+                None => self.records = None,
+                Some(Ok(record)) => {
+                    let full = self.builder.full_for(record.block.len());
+                    let flushed = if full { self.flush() } else { None };
+                    self.builder.append(&self.file, &record);
+                    if flushed.is_some() {
+                        return flushed;
+                    }
+                    if self.builder.rows() >= self.batch_size {
+                        return self.flush();
+                    }
+                }
+                Some(Err(fault)) => {
+                    if let Err(error) = handle_fault(&self.file, &fault, self.on_error) {
+                        self.records = None;
+                        self.error = Some(error);
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl std::fmt::Debug for WarcSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("WarcSource").field("options", &self.options).field("types", &self.types).finish()
+    }
+}
