@@ -9,6 +9,7 @@ use std::sync::Arc;
 
 use datafusion::common::Result;
 use datafusion::datasource::listing::{ListingOptions, ListingTable, ListingTableConfig, ListingTableUrl};
+use datafusion::datasource::listing_table_factory::ListingTableFactory;
 use datafusion::execution::context::SessionContext;
 use datafusion::execution::session_state::SessionState;
 
@@ -35,6 +36,8 @@ pub fn warc_table(path: &str, options: WarcOptions) -> Result<Arc<ListingTable>>
 /// Registers `STORED AS WARC` and `read_warc()`.
 pub fn register_warc(state: &mut SessionState) -> Result<()> {
     state.register_file_format(Arc::new(WarcFormatFactory), true)?;
+    // `CREATE EXTERNAL TABLE … STORED AS WARC` looks the format up among the table factories.
+    state.table_factories_mut().insert("WARC".to_owned(), Arc::new(ListingTableFactory::new()));
     state.register_udtf("read_warc", Arc::new(ReadWarc));
     Ok(())
 }

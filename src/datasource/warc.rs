@@ -97,8 +97,10 @@ impl FileFormat for WarcFormat {
         "warc".to_owned()
     }
 
-    fn get_ext_with_compression(&self, compression: &FileCompressionType) -> Result<String> {
-        Ok(format!("warc{}", compression.get_ext()))
+    /// DataFusion lists a folder given to `CREATE EXTERNAL TABLE` as `folder/*.<this>`: every
+    /// WARC, WET and WAT file, compressed or not (the compression is read from the content).
+    fn get_ext_with_compression(&self, _compression: &FileCompressionType) -> Result<String> {
+        Ok("w[ae][rt]*".to_owned())
     }
 
     fn compression_type(&self) -> Option<FileCompressionType> {
@@ -149,9 +151,12 @@ impl WarcSource {
 }
 
 impl FileSource for WarcSource {
-    fn create_file_opener(&self, _store: Arc<dyn ObjectStore>, _config: &FileScanConfig, _partition: usize) -> Result<Arc<dyn FileOpener>> {
+    fn create_file_opener(&self, store: Arc<dyn ObjectStore>, config: &FileScanConfig, _partition: usize) -> Result<Arc<dyn FileOpener>> {
+        let store_url = config.object_store_url.as_str();
         let opener = Arc::new(WarcOpener {
-            store: _store,
+            store,
+            // Files are named as the user would: a local path, or the store's URL and the path.
+            name_prefix: if store_url == "file:///" { "/".to_owned() } else { store_url.to_owned() },
             projection: self.projection.file_indices.clone(),
             batch_size: self.batch_size,
             on_error: self.options.on_error,
@@ -226,10 +231,16 @@ fn warc_types_allowed(filter: &Arc<dyn PhysicalExpr>, schema: &SchemaRef) -> Opt
         _ => None,
     };
     if let Some(binary) = filter.downcast_ref::<BinaryExpr>() {
+        let (l, r) = (binary.left(), binary.right());
+        if *binary.op() == Operator::Or {
+            // `IN (…)` arrives as a chain of ORs.
+            let mut types = warc_types_allowed(l, schema)?;
+            types.extend(warc_types_allowed(r, schema)?);
+            return Some(types);
+        }
         if *binary.op() != Operator::Eq {
             return None;
         }
-        let (l, r) = (binary.left(), binary.right());
         return if is_type_column(l) { text(r).map(|t| vec![t]) } else if is_type_column(r) { text(l).map(|t| vec![t]) } else { None };
     }
     let list = filter.downcast_ref::<InListExpr>()?;
@@ -241,6 +252,7 @@ fn warc_types_allowed(filter: &Arc<dyn PhysicalExpr>, schema: &SchemaRef) -> Opt
 
 struct WarcOpener {
     store: Arc<dyn ObjectStore>,
+    name_prefix: String,
     projection: Vec<usize>,
     batch_size: usize,
     on_error: OnError,
@@ -253,9 +265,9 @@ impl FileOpener for WarcOpener {
         let projection = self.projection.clone();
         let options = ReadOptions { block: block_need(&projection), types: self.types.clone() };
         let (batch_size, on_error) = (self.batch_size.max(1), self.on_error);
+        let name = format!("{}{}", self.name_prefix, file.object_meta.location);
         Ok(Box::pin(async move {
             let location = file.object_meta.location.clone();
-            let name = location.to_string();
             let fetched = store.get(&location).await?;
             let reader: Box<dyn std::io::Read + Send> = match fetched.payload {
                 GetResultPayload::File(file, _) => Box::new(file),
