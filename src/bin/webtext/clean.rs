@@ -229,7 +229,8 @@ pub(crate) async fn run(args: CleanArgs) -> Result<CleanSummary> {
 
 /// The pages of a WARC crawl: HTML responses, with what identifies them.
 const WARC_PAGES: &str = "SELECT url, date, record_id, file, \"offset\", http_charset, payload AS html \
-     FROM warc WHERE warc_type = 'response' AND http_content_type ILIKE '%html%'";
+     FROM warc WHERE warc_type = 'response' AND http_status BETWEEN 200 AND 299 \
+     AND http_content_type ILIKE '%html%'";
 
 /// What a worker does to one batch of pages.
 struct Cleaner {
