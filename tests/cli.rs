@@ -522,3 +522,37 @@ fn sql_file_parameters_are_declared_and_overridden() {
         "--param ngram: no such parameter; the SQL declares: duplicates, id, n, order_by,",
     );
 }
+
+#[test]
+fn clean_reads_warc_files_and_keeps_their_html_responses() {
+    let dir = scratch("clean-warc");
+    let warc = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/eval/warc/files/pywb/iana.warc.gz")
+        .display()
+        .to_string();
+    let out = dir.join("clean.parquet");
+    let o = webtext(&["clean", &warc, &out.display().to_string(), "--partitions", "2"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // The rows are the 2xx HTML responses, and each text is justext() of its payload.
+    let check = sql_csv(
+        &[format!("warc={warc}"), format!("clean={}", out.display())],
+        "SELECT (SELECT count(*) FROM warc WHERE warc_type = 'response' AND http_status BETWEEN 200 AND 299 \
+                 AND http_content_type ILIKE '%html%') AS responses, \
+                count(*) AS pages, \
+                sum(CASE WHEN c.text IS NOT DISTINCT FROM justext(w.payload) THEN 1 ELSE 0 END) AS same_text, \
+                sum(CASE WHEN c.url = w.url AND c.\"offset\" = w.\"offset\" THEN 1 ELSE 0 END) AS traced \
+         FROM clean c JOIN warc w ON c.record_id = w.record_id",
+    );
+    let text = stdout(&check);
+    let values: Vec<&str> = text.lines().nth(1).unwrap_or_default().split(',').collect();
+    assert_eq!(values.len(), 4, "{text}{}", stderr(&check));
+    assert!(values[0] != "0" && values.iter().all(|v| *v == values[0]), "{text}");
+    let columns = sql_csv(
+        &[format!("clean={}", out.display())],
+        "SELECT column_name FROM information_schema.columns WHERE table_name = 'clean' ORDER BY ordinal_position",
+    );
+    assert_eq!(
+        stdout(&columns),
+        "column_name\nurl\ndate\nrecord_id\nfile\noffset\nhttp_charset\ntext\nkept_share\n"
+    );
+}
