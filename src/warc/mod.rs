@@ -239,6 +239,18 @@ HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=ISO-8859-1\r\n\r\n<p>hi</p>\
     }
 
     #[test]
+    fn zstd_files_are_read() {
+        let mut plain = RESPONSE.to_vec();
+        plain.extend_from_slice(RESPONSE);
+        let file = zstd::encode_all(&plain[..], 3).unwrap();
+        let records: Vec<_> = read(&file).into_iter().map(Result::unwrap).collect();
+        assert_eq!(records.len(), 2);
+        // Offsets in a zstd file are uncompressed positions.
+        assert_eq!(records[1].offset, RESPONSE.len() as u64);
+        assert_eq!(records[1].payload().as_ref(), b"<p>hi</p>");
+    }
+
+    #[test]
     fn garbage_between_records_is_a_fault_and_the_next_record_is_found() {
         let mut file = RESPONSE.to_vec();
         file.extend_from_slice(b"garbage\r\nmore garbage\r\n");
