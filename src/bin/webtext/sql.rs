@@ -12,7 +12,8 @@ use crate::{CliError, ExecArgs, Format, Result, output};
 
 #[derive(Args)]
 pub(crate) struct SqlArgs {
-    /// A table for the queries: PATH is a Parquet file, a directory of Parquet files or a glob
+    /// A table for the queries: PATH is a Parquet file, a directory of Parquet files or a glob; a
+    /// name ending in .warc, .warc.gz, .warc.zst, .wet.gz, ... is read as WARC (`read_warc()`)
     #[arg(long = "table", short = 't', value_name = "NAME=PATH")]
     tables: Vec<TableSpec>,
     /// Read the statements from this file (several statements run in order)
