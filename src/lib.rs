@@ -29,6 +29,6 @@ mod unicode;
 pub mod warc;
 
 pub use udf::{
-    all_aggregate, all_documented, all_scalar, all_window, catch_row_panic, configure, functions,
-    pages_parsed, register_all, register_functions, row_panics, Registry,
+    Registry, all_aggregate, all_documented, all_scalar, all_window, catch_row_panic, configure,
+    functions, pages_parsed, register_all, register_functions, row_panics,
 };

@@ -531,7 +531,13 @@ fn clean_reads_warc_files_and_keeps_their_html_responses() {
         .display()
         .to_string();
     let out = dir.join("clean.parquet");
-    let o = webtext(&["clean", &warc, &out.display().to_string(), "--partitions", "2"]);
+    let o = webtext(&[
+        "clean",
+        &warc,
+        &out.display().to_string(),
+        "--partitions",
+        "2",
+    ]);
     assert!(o.status.success(), "{}", stderr(&o));
     // The rows are the 2xx HTML responses, and each text is justext() of its payload.
     let check = sql_csv(
@@ -546,7 +552,10 @@ fn clean_reads_warc_files_and_keeps_their_html_responses() {
     let text = stdout(&check);
     let values: Vec<&str> = text.lines().nth(1).unwrap_or_default().split(',').collect();
     assert_eq!(values.len(), 4, "{text}{}", stderr(&check));
-    assert!(values[0] != "0" && values.iter().all(|v| *v == values[0]), "{text}");
+    assert!(
+        values[0] != "0" && values.iter().all(|v| *v == values[0]),
+        "{text}"
+    );
     let columns = sql_csv(
         &[format!("clean={}", out.display())],
         "SELECT column_name FROM information_schema.columns WHERE table_name = 'clean' ORDER BY ordinal_position",

@@ -23,7 +23,11 @@ async fn query(ctx: &SessionContext, sql: &str) -> datafusion::error::Result<Vec
 fn strings(batches: &[RecordBatch], column: &str) -> Vec<Option<String>> {
     let mut out = Vec::new();
     for batch in batches {
-        let array = datafusion::arrow::compute::cast(batch.column_by_name(column).unwrap(), &datafusion::arrow::datatypes::DataType::Utf8).unwrap();
+        let array = datafusion::arrow::compute::cast(
+            batch.column_by_name(column).unwrap(),
+            &datafusion::arrow::datatypes::DataType::Utf8,
+        )
+        .unwrap();
         let array = array.as_string::<i32>();
         out.extend((0..array.len()).map(|i| array.is_valid(i).then(|| array.value(i).to_owned())));
     }
@@ -34,16 +38,35 @@ fn strings(batches: &[RecordBatch], column: &str) -> Vec<Option<String>> {
 async fn stored_as_warc_gives_warcios_records() {
     let ctx = context();
     let path = format!("{FILES}/warcio/example.warc.gz");
-    query(&ctx, &format!("CREATE EXTERNAL TABLE crawl STORED AS WARC LOCATION '{path}'")).await.unwrap();
-    let batches = query(&ctx, "SELECT warc_type, url, http_status, \"offset\", length, length(payload) AS n FROM crawl").await.unwrap();
+    query(
+        &ctx,
+        &format!("CREATE EXTERNAL TABLE crawl STORED AS WARC LOCATION '{path}'"),
+    )
+    .await
+    .unwrap();
+    let batches = query(
+        &ctx,
+        "SELECT warc_type, url, http_status, \"offset\", length, length(payload) AS n FROM crawl",
+    )
+    .await
+    .unwrap();
     // warcio 1.8.1 (oracle/warcio/example.warc.gz.jsonl.gz): types, member offsets and lengths,
     // and the response's decoded payload of 1,270 bytes (606 stored, gzip).
     assert_eq!(
         strings(&batches, "warc_type"),
-        ["warcinfo", "warcinfo", "response", "request", "revisit", "request"].map(|s| Some(s.to_owned()))
+        [
+            "warcinfo", "warcinfo", "response", "request", "revisit", "request"
+        ]
+        .map(|s| Some(s.to_owned()))
     );
-    assert_eq!(strings(&batches, "offset"), ["0", "353", "784", "2012", "2621", "3207"].map(|s| Some(s.to_owned())));
-    assert_eq!(strings(&batches, "length"), ["353", "431", "1228", "609", "586", "609"].map(|s| Some(s.to_owned())));
+    assert_eq!(
+        strings(&batches, "offset"),
+        ["0", "353", "784", "2012", "2621", "3207"].map(|s| Some(s.to_owned()))
+    );
+    assert_eq!(
+        strings(&batches, "length"),
+        ["353", "431", "1228", "609", "586", "609"].map(|s| Some(s.to_owned()))
+    );
     assert_eq!(strings(&batches, "http_status")[2].as_deref(), Some("200"));
     assert_eq!(strings(&batches, "n")[2].as_deref(), Some("1270"));
 }
@@ -53,14 +76,29 @@ async fn read_warc_counts_types_with_and_without_the_filter() {
     let ctx = context();
     // The Heritrix crawl of 2008: 822 records (oracle summary.tsv), 299 responses.
     let path = format!("{FILES}/jwat/IAH-20080430204825-00000-blackbook.warc.gz");
-    let all = query(&ctx, &format!("SELECT count(*) AS n FROM read_warc('{path}')")).await.unwrap();
+    let all = query(
+        &ctx,
+        &format!("SELECT count(*) AS n FROM read_warc('{path}')"),
+    )
+    .await
+    .unwrap();
     assert_eq!(all[0].column(0).as_primitive::<Int64Type>().value(0), 822);
-    let sql = format!("SELECT count(*) AS n FROM read_warc('{path}') WHERE warc_type IN ('response', 'revisit')");
+    let sql = format!(
+        "SELECT count(*) AS n FROM read_warc('{path}') WHERE warc_type IN ('response', 'revisit')"
+    );
     let responses = query(&ctx, &sql).await.unwrap();
-    assert_eq!(responses[0].column(0).as_primitive::<Int64Type>().value(0), 299);
+    assert_eq!(
+        responses[0].column(0).as_primitive::<Int64Type>().value(0),
+        299
+    );
     let plan = query(&ctx, &format!("EXPLAIN {sql}")).await.unwrap();
-    let text = datafusion::arrow::util::pretty::pretty_format_batches(&plan).unwrap().to_string();
-    assert!(text.contains("warc_types=[\"response\", \"revisit\"]"), "{text}");
+    let text = datafusion::arrow::util::pretty::pretty_format_batches(&plan)
+        .unwrap()
+        .to_string();
+    assert!(
+        text.contains("warc_types=[\"response\", \"revisit\"]"),
+        "{text}"
+    );
 }
 
 #[tokio::test]
@@ -68,16 +106,36 @@ async fn a_file_that_is_not_warc_fails_naming_it_or_is_skipped_and_counted() {
     let dir = std::env::temp_dir().join(format!("webtext-sql-warc-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("not.warc");
-    std::fs::File::create(&path).unwrap().write_all(b"<html>no</html>\n").unwrap();
+    std::fs::File::create(&path)
+        .unwrap()
+        .write_all(b"<html>no</html>\n")
+        .unwrap();
     let ctx = context();
     let path = path.display().to_string();
-    let error = query(&ctx, &format!("SELECT * FROM read_warc('{path}')")).await.unwrap_err().to_string();
-    assert!(error.contains(&path) && error.contains("at byte 0") && error.contains("not a WARC file"), "{error}");
+    let error = query(&ctx, &format!("SELECT * FROM read_warc('{path}')"))
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(
+        error.contains(&path) && error.contains("at byte 0") && error.contains("not a WARC file"),
+        "{error}"
+    );
     let before = datafusion_webtext::datasource::warc_faults_skipped();
-    let rows = query(&ctx, &format!("SELECT * FROM read_warc('{path}', 'on_error=skip')")).await.unwrap();
+    let rows = query(
+        &ctx,
+        &format!("SELECT * FROM read_warc('{path}', 'on_error=skip')"),
+    )
+    .await
+    .unwrap();
     assert_eq!(rows.iter().map(RecordBatch::num_rows).sum::<usize>(), 0);
     assert!(datafusion_webtext::datasource::warc_faults_skipped() > before);
-    let bad = query(&ctx, &format!("SELECT * FROM read_warc('{path}', 'on_error=maybe')")).await.unwrap_err().to_string();
+    let bad = query(
+        &ctx,
+        &format!("SELECT * FROM read_warc('{path}', 'on_error=maybe')"),
+    )
+    .await
+    .unwrap_err()
+    .to_string();
     assert!(bad.contains("on_error is 'fail' or 'skip'"), "{bad}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -88,10 +146,21 @@ async fn the_records_before_a_fault_are_delivered_and_the_fault_names_its_offset
     // 30 records decompress (oracle), then bytes at 2,362 that are not gzip.
     let path = format!("{FILES}/gowarc/corrupted-trailing-bytes.warc.gz.open");
     let ctx = context();
-    let skipped = query(&ctx, &format!("SELECT record_id FROM read_warc('{path}', 'on_error=skip')")).await.unwrap();
+    let skipped = query(
+        &ctx,
+        &format!("SELECT record_id FROM read_warc('{path}', 'on_error=skip')"),
+    )
+    .await
+    .unwrap();
     assert_eq!(skipped.iter().map(RecordBatch::num_rows).sum::<usize>(), 30);
-    let error = query(&ctx, &format!("SELECT record_id FROM read_warc('{path}')")).await.unwrap_err().to_string();
-    assert!(error.contains("corrupted-trailing-bytes.warc.gz.open: at byte 2362"), "{error}");
+    let error = query(&ctx, &format!("SELECT record_id FROM read_warc('{path}')"))
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(
+        error.contains("corrupted-trailing-bytes.warc.gz.open: at byte 2362"),
+        "{error}"
+    );
 }
 
 #[tokio::test]
@@ -99,7 +168,12 @@ async fn a_folder_of_warc_files_is_one_table() {
     let ctx = context();
     // whirlwind/: the same capture as WARC, WET and WAT, plain and gzip: 4 + 4 + 2 + 2 + 2 + 2.
     let dir = format!("{FILES}/whirlwind/");
-    query(&ctx, &format!("CREATE EXTERNAL TABLE w STORED AS WARC LOCATION '{dir}'")).await.unwrap();
+    query(
+        &ctx,
+        &format!("CREATE EXTERNAL TABLE w STORED AS WARC LOCATION '{dir}'"),
+    )
+    .await
+    .unwrap();
     let rows = query(&ctx, "SELECT count(*) FROM w").await.unwrap();
     assert_eq!(rows[0].column(0).as_primitive::<Int64Type>().value(0), 16);
     let schema = ctx.table("w").await.unwrap().schema().as_arrow().clone();
@@ -107,9 +181,26 @@ async fn a_folder_of_warc_files_is_one_table() {
     assert_eq!(
         names,
         [
-            "file", "offset", "length", "warc_version", "warc_type", "record_id", "url", "date", "content_type",
-            "content_length", "identified_payload_type", "refers_to", "http_status", "http_content_type",
-            "http_charset", "warc_headers", "http_headers", "truncated", "payload", "payload_raw"
+            "file",
+            "offset",
+            "length",
+            "warc_version",
+            "warc_type",
+            "record_id",
+            "url",
+            "date",
+            "content_type",
+            "content_length",
+            "identified_payload_type",
+            "refers_to",
+            "http_status",
+            "http_content_type",
+            "http_charset",
+            "warc_headers",
+            "http_headers",
+            "truncated",
+            "payload",
+            "payload_raw"
         ]
     );
 }

@@ -3,10 +3,10 @@
 use std::sync::Arc;
 
 use datafusion::catalog::{TableFunctionArgs, TableFunctionImpl, TableProvider};
-use datafusion::common::{plan_err, Result, ScalarValue};
+use datafusion::common::{Result, ScalarValue, plan_err};
 use datafusion::logical_expr::Expr;
 
-use super::{parse_on_error, warc_table, WarcOptions};
+use super::{WarcOptions, parse_on_error, warc_table};
 
 /// The `read_warc` table function.
 #[derive(Debug, Default)]
@@ -20,8 +20,15 @@ impl TableFunctionImpl for ReadWarc {
             .exprs()
             .iter()
             .map(|e| match e {
-                Expr::Literal(ScalarValue::Utf8(Some(s)) | ScalarValue::Utf8View(Some(s)) | ScalarValue::LargeUtf8(Some(s)), _) => Ok(s.clone()),
-                other => plan_err!("read_warc: arguments are string literals, not {other}; {USAGE}"),
+                Expr::Literal(
+                    ScalarValue::Utf8(Some(s))
+                    | ScalarValue::Utf8View(Some(s))
+                    | ScalarValue::LargeUtf8(Some(s)),
+                    _,
+                ) => Ok(s.clone()),
+                other => {
+                    plan_err!("read_warc: arguments are string literals, not {other}; {USAGE}")
+                }
             })
             .collect::<Result<Vec<_>>>()?;
         let (path, options) = match texts.as_slice() {

@@ -9,25 +9,27 @@ use async_trait::async_trait;
 use datafusion::arrow::datatypes::SchemaRef;
 use datafusion::catalog::Session;
 use datafusion::common::tree_node::TreeNodeRecursion;
-use datafusion::common::{plan_err, GetExt, Result, ScalarValue, Statistics};
+use datafusion::common::{GetExt, Result, ScalarValue, Statistics, plan_err};
 use datafusion::datasource::file_format::file_compression_type::FileCompressionType;
 use datafusion::datasource::file_format::{FileFormat, FileFormatFactory};
-use datafusion::datasource::physical_plan::{FileOpenFuture, FileOpener, FileScanConfig, FileSource};
+use datafusion::datasource::listing::PartitionedFile;
+use datafusion::datasource::physical_plan::{
+    FileOpenFuture, FileOpener, FileScanConfig, FileSource,
+};
 use datafusion::datasource::projection::{ProjectionOpener, SplitProjection};
 use datafusion::datasource::source::DataSourceExec;
 use datafusion::datasource::table_schema::TableSchema;
-use datafusion::datasource::listing::PartitionedFile;
+use datafusion::logical_expr::Operator;
 use datafusion::object_store::{GetResultPayload, ObjectMeta, ObjectStore, ObjectStoreExt};
-use datafusion::physical_expr::expressions::{BinaryExpr, Column, InListExpr, Literal};
 use datafusion::physical_expr::PhysicalExpr;
+use datafusion::physical_expr::expressions::{BinaryExpr, Column, InListExpr, Literal};
+use datafusion::physical_plan::ExecutionPlan;
 use datafusion::physical_plan::filter_pushdown::{FilterPushdownPropagation, PushedDown};
 use datafusion::physical_plan::metrics::ExecutionPlanMetricsSet;
 use datafusion::physical_plan::projection::ProjectionExprs;
-use datafusion::physical_plan::ExecutionPlan;
-use datafusion::logical_expr::Operator;
 use futures::StreamExt;
 
-use super::warc_batches::{block_need, handle_fault, warc_schema, BatchBuilder, OnError};
+use super::warc_batches::{BatchBuilder, OnError, block_need, handle_fault, warc_schema};
 use crate::warc::{ReadOptions, WarcReader};
 
 /// The options of a WARC table: `OPTIONS ('on_error' 'skip')` in SQL.
@@ -43,7 +45,11 @@ impl WarcOptions {
         for (key, value) in options {
             match key.strip_prefix("format.").unwrap_or(key) {
                 "on_error" => parsed.on_error = parse_on_error(value)?,
-                other => return plan_err!("WARC tables: unknown option '{other}'; the valid option is on_error ('fail' or 'skip')"),
+                other => {
+                    return plan_err!(
+                        "WARC tables: unknown option '{other}'; the valid option is on_error ('fail' or 'skip')"
+                    );
+                }
             }
         }
         Ok(parsed)
@@ -70,8 +76,14 @@ impl GetExt for WarcFormatFactory {
 }
 
 impl FileFormatFactory for WarcFormatFactory {
-    fn create(&self, _state: &dyn Session, format_options: &HashMap<String, String>) -> Result<Arc<dyn FileFormat>> {
-        Ok(Arc::new(WarcFormat { options: WarcOptions::from_map(format_options)? }))
+    fn create(
+        &self,
+        _state: &dyn Session,
+        format_options: &HashMap<String, String>,
+    ) -> Result<Arc<dyn FileFormat>> {
+        Ok(Arc::new(WarcFormat {
+            options: WarcOptions::from_map(format_options)?,
+        }))
     }
 
     fn default(&self) -> Arc<dyn FileFormat> {
@@ -108,15 +120,30 @@ impl FileFormat for WarcFormat {
         Some(FileCompressionType::UNCOMPRESSED)
     }
 
-    async fn infer_schema(&self, _: &dyn Session, _: &Arc<dyn ObjectStore>, _: &[ObjectMeta]) -> Result<SchemaRef> {
+    async fn infer_schema(
+        &self,
+        _: &dyn Session,
+        _: &Arc<dyn ObjectStore>,
+        _: &[ObjectMeta],
+    ) -> Result<SchemaRef> {
         Ok(warc_schema())
     }
 
-    async fn infer_stats(&self, _: &dyn Session, _: &Arc<dyn ObjectStore>, schema: SchemaRef, _: &ObjectMeta) -> Result<Statistics> {
+    async fn infer_stats(
+        &self,
+        _: &dyn Session,
+        _: &Arc<dyn ObjectStore>,
+        schema: SchemaRef,
+        _: &ObjectMeta,
+    ) -> Result<Statistics> {
         Ok(Statistics::new_unknown(&schema))
     }
 
-    async fn create_physical_plan(&self, _: &dyn Session, conf: FileScanConfig) -> Result<Arc<dyn ExecutionPlan>> {
+    async fn create_physical_plan(
+        &self,
+        _: &dyn Session,
+        conf: FileScanConfig,
+    ) -> Result<Arc<dyn ExecutionPlan>> {
         Ok(DataSourceExec::from_data_source(conf))
     }
 
@@ -151,18 +178,31 @@ impl WarcSource {
 }
 
 impl FileSource for WarcSource {
-    fn create_file_opener(&self, store: Arc<dyn ObjectStore>, config: &FileScanConfig, _partition: usize) -> Result<Arc<dyn FileOpener>> {
+    fn create_file_opener(
+        &self,
+        store: Arc<dyn ObjectStore>,
+        config: &FileScanConfig,
+        _partition: usize,
+    ) -> Result<Arc<dyn FileOpener>> {
         let store_url = config.object_store_url.as_str();
         let opener = Arc::new(WarcOpener {
             store,
             // Files are named as the user would: a local path, or the store's URL and the path.
-            name_prefix: if store_url == "file:///" { "/".to_owned() } else { store_url.to_owned() },
+            name_prefix: if store_url == "file:///" {
+                "/".to_owned()
+            } else {
+                store_url.to_owned()
+            },
             projection: self.projection.file_indices.clone(),
             batch_size: self.batch_size,
             on_error: self.options.on_error,
             types: self.types.clone(),
         });
-        ProjectionOpener::try_new(self.projection.clone(), opener, self.table_schema.file_schema())
+        ProjectionOpener::try_new(
+            self.projection.clone(),
+            opener,
+            self.table_schema.file_schema(),
+        )
     }
 
     fn table_schema(&self) -> &TableSchema {
@@ -170,13 +210,22 @@ impl FileSource for WarcSource {
     }
 
     fn with_batch_size(&self, batch_size: usize) -> Arc<dyn FileSource> {
-        Arc::new(WarcSource { batch_size, ..self.clone() })
+        Arc::new(WarcSource {
+            batch_size,
+            ..self.clone()
+        })
     }
 
-    fn try_pushdown_projection(&self, projection: &ProjectionExprs) -> Result<Option<Arc<dyn FileSource>>> {
+    fn try_pushdown_projection(
+        &self,
+        projection: &ProjectionExprs,
+    ) -> Result<Option<Arc<dyn FileSource>>> {
         let merged = self.projection.source.try_merge(projection)?;
         let projection = SplitProjection::new(self.table_schema.file_schema(), &merged);
-        Ok(Some(Arc::new(WarcSource { projection, ..self.clone() })))
+        Ok(Some(Arc::new(WarcSource {
+            projection,
+            ..self.clone()
+        })))
     }
 
     fn projection(&self) -> Option<&ProjectionExprs> {
@@ -201,19 +250,31 @@ impl FileSource for WarcSource {
         _config: &datafusion::common::config::ConfigOptions,
     ) -> Result<FilterPushdownPropagation<Arc<dyn FileSource>>> {
         let unchanged = vec![PushedDown::No; filters.len()];
-        let types = filters.iter().find_map(|f| warc_types_allowed(f, self.table_schema.file_schema()));
+        let types = filters
+            .iter()
+            .find_map(|f| warc_types_allowed(f, self.table_schema.file_schema()));
         let mut result = FilterPushdownPropagation::with_parent_pushdown_result(unchanged);
         if let Some(types) = types {
-            result = result.with_updated_node(Arc::new(WarcSource { types: Some(types), ..self.clone() }) as _);
+            result = result.with_updated_node(Arc::new(WarcSource {
+                types: Some(types),
+                ..self.clone()
+            }) as _);
         }
         Ok(result)
     }
 
-    fn apply_expressions(&self, f: &mut dyn FnMut(&Arc<dyn PhysicalExpr>) -> Result<TreeNodeRecursion>) -> Result<TreeNodeRecursion> {
+    fn apply_expressions(
+        &self,
+        f: &mut dyn FnMut(&Arc<dyn PhysicalExpr>) -> Result<TreeNodeRecursion>,
+    ) -> Result<TreeNodeRecursion> {
         datafusion::physical_plan::apply_expression_roots(self.projection.source.iter(), f)
     }
 
-    fn fmt_extra(&self, _t: datafusion::physical_plan::DisplayFormatType, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+    fn fmt_extra(
+        &self,
+        _t: datafusion::physical_plan::DisplayFormatType,
+        f: &mut std::fmt::Formatter,
+    ) -> std::fmt::Result {
         if let Some(types) = &self.types {
             write!(f, ", warc_types={types:?}")?;
         }
@@ -224,10 +285,17 @@ impl FileSource for WarcSource {
 /// The WARC-Type values `filter` allows, when it is `warc_type = '…'` or `warc_type IN (…)`.
 fn warc_types_allowed(filter: &Arc<dyn PhysicalExpr>, schema: &SchemaRef) -> Option<Vec<String>> {
     let is_type_column = |e: &Arc<dyn PhysicalExpr>| {
-        e.downcast_ref::<Column>().is_some_and(|c| schema.fields().get(c.index()).is_some_and(|f| f.name() == "warc_type"))
+        e.downcast_ref::<Column>().is_some_and(|c| {
+            schema
+                .fields()
+                .get(c.index())
+                .is_some_and(|f| f.name() == "warc_type")
+        })
     };
     let text = |e: &Arc<dyn PhysicalExpr>| match e.downcast_ref::<Literal>()?.value() {
-        ScalarValue::Utf8(Some(s)) | ScalarValue::Utf8View(Some(s)) | ScalarValue::LargeUtf8(Some(s)) => Some(s.clone()),
+        ScalarValue::Utf8(Some(s))
+        | ScalarValue::Utf8View(Some(s))
+        | ScalarValue::LargeUtf8(Some(s)) => Some(s.clone()),
         _ => None,
     };
     if let Some(binary) = filter.downcast_ref::<BinaryExpr>() {
@@ -241,7 +309,13 @@ fn warc_types_allowed(filter: &Arc<dyn PhysicalExpr>, schema: &SchemaRef) -> Opt
         if *binary.op() != Operator::Eq {
             return None;
         }
-        return if is_type_column(l) { text(r).map(|t| vec![t]) } else if is_type_column(r) { text(l).map(|t| vec![t]) } else { None };
+        return if is_type_column(l) {
+            text(r).map(|t| vec![t])
+        } else if is_type_column(r) {
+            text(l).map(|t| vec![t])
+        } else {
+            None
+        };
     }
     let list = filter.downcast_ref::<InListExpr>()?;
     if list.negated() || !is_type_column(list.expr()) {
@@ -263,7 +337,10 @@ impl FileOpener for WarcOpener {
     fn open(&self, file: PartitionedFile) -> Result<FileOpenFuture> {
         let store = Arc::clone(&self.store);
         let projection = self.projection.clone();
-        let options = ReadOptions { block: block_need(&projection), types: self.types.clone() };
+        let options = ReadOptions {
+            block: block_need(&projection),
+            types: self.types.clone(),
+        };
         let (batch_size, on_error) = (self.batch_size.max(1), self.on_error);
         let name = format!("{}{}", self.name_prefix, file.object_meta.location);
         Ok(Box::pin(async move {
@@ -272,7 +349,9 @@ impl FileOpener for WarcOpener {
             let reader: Box<dyn std::io::Read + Send> = match fetched.payload {
                 GetResultPayload::File(file, _) => Box::new(file),
                 // Other stores hand the file over as a stream of bytes: it is read whole first.
-                GetResultPayload::Stream(_) => Box::new(std::io::Cursor::new(fetched.bytes().await?)),
+                GetResultPayload::Stream(_) => {
+                    Box::new(std::io::Cursor::new(fetched.bytes().await?))
+                }
             };
             let batches = Batches::new(&name, reader, options, &projection, batch_size, on_error)?;
             Ok(futures::stream::iter(batches).boxed())
@@ -306,7 +385,14 @@ impl Batches {
                 None
             }
         };
-        Ok(Batches { file: file.to_owned(), records, builder: BatchBuilder::new(projection)?, batch_size, on_error, error: None })
+        Ok(Batches {
+            file: file.to_owned(),
+            records,
+            builder: BatchBuilder::new(projection)?,
+            batch_size,
+            on_error,
+            error: None,
+        })
     }
 
     fn flush(&mut self) -> Option<Result<datafusion::arrow::array::RecordBatch>> {
@@ -349,6 +435,9 @@ impl Iterator for Batches {
 
 impl std::fmt::Debug for WarcSource {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("WarcSource").field("options", &self.options).field("types", &self.types).finish()
+        f.debug_struct("WarcSource")
+            .field("options", &self.options)
+            .field("types", &self.types)
+            .finish()
     }
 }

@@ -4,12 +4,11 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, LazyLock, Mutex};
 
 use datafusion::arrow::array::{
-    Array,
-    ArrayRef, BinaryBuilder, BooleanBuilder, Int32Builder, Int64Builder, MapBuilder, RecordBatch,
-    StringBuilder, TimestampMicrosecondBuilder,
+    Array, ArrayRef, BinaryBuilder, BooleanBuilder, Int32Builder, Int64Builder, MapBuilder,
+    RecordBatch, StringBuilder, TimestampMicrosecondBuilder,
 };
 use datafusion::arrow::datatypes::{DataType, Field, Schema, SchemaRef, TimeUnit};
-use datafusion::common::{exec_datafusion_err, Result};
+use datafusion::common::{Result, exec_datafusion_err};
 
 use crate::warc::{BlockNeed, WarcFault, WarcRecord};
 
@@ -35,7 +34,10 @@ const COLUMNS: &[(&str, ColumnKind)] = &[
     ("date", ColumnKind::Date),
     ("content_type", ColumnKind::Warc("Content-Type")),
     ("content_length", ColumnKind::ContentLength),
-    ("identified_payload_type", ColumnKind::Warc("WARC-Identified-Payload-Type")),
+    (
+        "identified_payload_type",
+        ColumnKind::Warc("WARC-Identified-Payload-Type"),
+    ),
     ("refers_to", ColumnKind::Warc("WARC-Refers-To")),
     ("http_status", ColumnKind::HttpStatus),
     ("http_content_type", ColumnKind::HttpContentType),
@@ -81,7 +83,10 @@ impl ColumnKind {
 }
 
 fn map_type() -> DataType {
-    MapBuilder::new(None, StringBuilder::new(), StringBuilder::new()).finish().data_type().clone()
+    MapBuilder::new(None, StringBuilder::new(), StringBuilder::new())
+        .finish()
+        .data_type()
+        .clone()
 }
 
 /// The schema of a WARC table.
@@ -92,7 +97,10 @@ pub fn warc_schema() -> SchemaRef {
                 ColumnKind::File => (DataType::Utf8, false),
                 ColumnKind::Offset => (DataType::Int64, false),
                 ColumnKind::Length | ColumnKind::ContentLength => (DataType::Int64, true),
-                ColumnKind::Date => (DataType::Timestamp(TimeUnit::Microsecond, Some("UTC".into())), true),
+                ColumnKind::Date => (
+                    DataType::Timestamp(TimeUnit::Microsecond, Some("UTC".into())),
+                    true,
+                ),
                 ColumnKind::HttpStatus => (DataType::Int32, true),
                 ColumnKind::WarcHeaders | ColumnKind::HttpHeaders => (map_type(), true),
                 ColumnKind::Truncated => (DataType::Boolean, false),
@@ -109,7 +117,10 @@ pub fn warc_schema() -> SchemaRef {
 
 /// How much of each block the columns at `projection` (indices into [`warc_schema`]) need.
 pub fn block_need(projection: &[usize]) -> BlockNeed {
-    let needs = projection.iter().filter_map(|&i| COLUMNS.get(i)).map(|(_, kind)| kind.need());
+    let needs = projection
+        .iter()
+        .filter_map(|&i| COLUMNS.get(i))
+        .map(|(_, kind)| kind.need());
     needs.fold(BlockNeed::None, |a, b| match (a, b) {
         (BlockNeed::Whole, _) | (_, BlockNeed::Whole) => BlockNeed::Whole,
         (BlockNeed::HttpHead, _) | (_, BlockNeed::HttpHead) => BlockNeed::HttpHead,
@@ -147,20 +158,31 @@ impl BatchBuilder {
             .map(|&i| {
                 let kind = COLUMNS[i].1;
                 let builder = match kind {
-                    ColumnKind::Offset | ColumnKind::Length | ColumnKind::ContentLength => Builder::Int64(Int64Builder::new()),
-                    ColumnKind::HttpStatus => Builder::Int32(Int32Builder::new()),
-                    ColumnKind::Date => Builder::Time(TimestampMicrosecondBuilder::new().with_timezone("UTC")),
-                    ColumnKind::Truncated => Builder::Bool(BooleanBuilder::new()),
-                    ColumnKind::Payload | ColumnKind::PayloadRaw => Builder::Bytes(BinaryBuilder::new()),
-                    ColumnKind::WarcHeaders | ColumnKind::HttpHeaders => {
-                        Builder::Map(MapBuilder::new(None, StringBuilder::new(), StringBuilder::new()))
+                    ColumnKind::Offset | ColumnKind::Length | ColumnKind::ContentLength => {
+                        Builder::Int64(Int64Builder::new())
                     }
+                    ColumnKind::HttpStatus => Builder::Int32(Int32Builder::new()),
+                    ColumnKind::Date => {
+                        Builder::Time(TimestampMicrosecondBuilder::new().with_timezone("UTC"))
+                    }
+                    ColumnKind::Truncated => Builder::Bool(BooleanBuilder::new()),
+                    ColumnKind::Payload | ColumnKind::PayloadRaw => {
+                        Builder::Bytes(BinaryBuilder::new())
+                    }
+                    ColumnKind::WarcHeaders | ColumnKind::HttpHeaders => Builder::Map(
+                        MapBuilder::new(None, StringBuilder::new(), StringBuilder::new()),
+                    ),
                     _ => Builder::Text(StringBuilder::new()),
                 };
                 (kind, builder)
             })
             .collect();
-        Ok(BatchBuilder { schema, columns, rows: 0, bytes: 0 })
+        Ok(BatchBuilder {
+            schema,
+            columns,
+            rows: 0,
+            bytes: 0,
+        })
     }
 
     pub fn rows(&self) -> usize {
@@ -179,13 +201,25 @@ impl BatchBuilder {
                 (ColumnKind::File, Builder::Text(b)) => b.append_value(file),
                 (ColumnKind::Version, Builder::Text(b)) => b.append_value(record.version()),
                 (ColumnKind::Warc(name), Builder::Text(b)) => b.append_option(record.header(name)),
-                (ColumnKind::Url, Builder::Text(b)) => b.append_option(record.target_uri.as_deref()),
-                (ColumnKind::HttpContentType, Builder::Text(b)) => b.append_option(record.http_header("Content-Type")),
-                (ColumnKind::HttpCharset, Builder::Text(b)) => b.append_option(record.http_charset()),
+                (ColumnKind::Url, Builder::Text(b)) => {
+                    b.append_option(record.target_uri.as_deref())
+                }
+                (ColumnKind::HttpContentType, Builder::Text(b)) => {
+                    b.append_option(record.http_header("Content-Type"))
+                }
+                (ColumnKind::HttpCharset, Builder::Text(b)) => {
+                    b.append_option(record.http_charset())
+                }
                 (ColumnKind::Offset, Builder::Int64(b)) => b.append_value(record.offset as i64),
-                (ColumnKind::Length, Builder::Int64(b)) => b.append_option(record.length.map(|n| n as i64)),
-                (ColumnKind::ContentLength, Builder::Int64(b)) => b.append_option(record.content_length),
-                (ColumnKind::HttpStatus, Builder::Int32(b)) => b.append_option(record.http_status()),
+                (ColumnKind::Length, Builder::Int64(b)) => {
+                    b.append_option(record.length.map(|n| n as i64))
+                }
+                (ColumnKind::ContentLength, Builder::Int64(b)) => {
+                    b.append_option(record.content_length)
+                }
+                (ColumnKind::HttpStatus, Builder::Int32(b)) => {
+                    b.append_option(record.http_status())
+                }
                 (ColumnKind::Date, Builder::Time(b)) => b.append_option(record.date_micros()),
                 (ColumnKind::Truncated, Builder::Bool(b)) => b.append_value(record.truncated),
                 (ColumnKind::Payload, Builder::Bytes(b)) => {
@@ -197,8 +231,12 @@ impl BatchBuilder {
                     payload_len += record.payload_raw().len();
                     b.append_value(record.payload_raw());
                 }
-                (ColumnKind::WarcHeaders, Builder::Map(b)) => append_map(b, Some(&record.warc.fields)),
-                (ColumnKind::HttpHeaders, Builder::Map(b)) => append_map(b, record.http.as_ref().map(|h| &h.block.fields[..])),
+                (ColumnKind::WarcHeaders, Builder::Map(b)) => {
+                    append_map(b, Some(&record.warc.fields))
+                }
+                (ColumnKind::HttpHeaders, Builder::Map(b)) => {
+                    append_map(b, record.http.as_ref().map(|h| &h.block.fields[..]))
+                }
                 _ => unreachable!("a column's builder is made from its kind"),
             }
         }
@@ -222,14 +260,22 @@ impl BatchBuilder {
                 }
             })
             .collect();
-        let options = datafusion::arrow::array::RecordBatchOptions::new().with_row_count(Some(self.rows));
+        let options =
+            datafusion::arrow::array::RecordBatchOptions::new().with_row_count(Some(self.rows));
         self.rows = 0;
         self.bytes = 0;
-        Ok(RecordBatch::try_new_with_options(Arc::clone(&self.schema), arrays, &options)?)
+        Ok(RecordBatch::try_new_with_options(
+            Arc::clone(&self.schema),
+            arrays,
+            &options,
+        )?)
     }
 }
 
-fn append_map(builder: &mut MapBuilder<StringBuilder, StringBuilder>, fields: Option<&[(String, String)]>) {
+fn append_map(
+    builder: &mut MapBuilder<StringBuilder, StringBuilder>,
+    fields: Option<&[(String, String)]>,
+) {
     let Some(fields) = fields else {
         // A NULL map: no entries.
         let _ = builder.append(false);

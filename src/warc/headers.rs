@@ -20,7 +20,10 @@ pub struct HeaderBlock {
 impl HeaderBlock {
     /// The first field of this name, compared without case.
     pub fn get(&self, name: &str) -> Option<&str> {
-        self.fields.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
+        self.fields
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
     }
 }
 
@@ -77,7 +80,11 @@ pub fn parse_header_block(bytes: &[u8]) -> Option<HeaderBlock> {
         }
     };
     let first_line = next_line(&mut len);
-    let mut block = HeaderBlock { first_line, fields: Vec::new(), len: 0 };
+    let mut block = HeaderBlock {
+        first_line,
+        fields: Vec::new(),
+        len: 0,
+    };
     if block.first_line.is_empty() {
         block.len = len;
         return Some(block);
@@ -85,7 +92,10 @@ pub fn parse_header_block(bytes: &[u8]) -> Option<HeaderBlock> {
     let mut line = next_line(&mut len);
     while !line.is_empty() {
         let mut field = line.split_once(':').map(|(name, value)| {
-            (name.trim_end_matches([' ', '\t']).to_owned(), value.trim_start_matches(is_py_space).to_owned())
+            (
+                name.trim_end_matches([' ', '\t']).to_owned(),
+                value.trim_start_matches(is_py_space).to_owned(),
+            )
         });
         let mut following = next_line(&mut len);
         while following.starts_with([' ', '\t']) {
@@ -104,7 +114,11 @@ pub fn parse_header_block(bytes: &[u8]) -> Option<HeaderBlock> {
 /// Whether a line opens a WARC record: `WARC/` and a version `digits.digits` (any case, anything
 /// after: warcio takes `WARC/1.0.0` as 1.0, FastWARC takes `WARC/0.16`, and so do we).
 pub fn is_version_line(line: &[u8]) -> bool {
-    let Some(rest) = line.get(..5).filter(|p| p.eq_ignore_ascii_case(b"WARC/")).map(|_| &line[5..]) else {
+    let Some(rest) = line
+        .get(..5)
+        .filter(|p| p.eq_ignore_ascii_case(b"WARC/"))
+        .map(|_| &line[5..])
+    else {
         return false;
     };
     let major = rest.iter().take_while(|b| b.is_ascii_digit()).count();
@@ -119,7 +133,11 @@ pub fn is_version_line(line: &[u8]) -> bool {
 pub fn version_of(line: &str) -> String {
     let rest = &line[5.min(line.len())..];
     let major = rest.bytes().take_while(u8::is_ascii_digit).count();
-    let minor = rest.bytes().skip(major + 1).take_while(u8::is_ascii_digit).count();
+    let minor = rest
+        .bytes()
+        .skip(major + 1)
+        .take_while(u8::is_ascii_digit)
+        .count();
     format!("WARC/{}", &rest[..(major + 1 + minor).min(rest.len())])
 }
 
@@ -132,7 +150,11 @@ pub fn parse_py_int(value: &str) -> Option<i64> {
         Some(b'+') => (false, &text[1..]),
         _ => (false, text),
     };
-    if digits.is_empty() || digits.starts_with('_') || digits.ends_with('_') || digits.contains("__") {
+    if digits.is_empty()
+        || digits.starts_with('_')
+        || digits.ends_with('_')
+        || digits.contains("__")
+    {
         return None;
     }
     let mut number: i64 = 0;
@@ -184,7 +206,11 @@ pub fn parse_warc_date(value: &str) -> Option<i64> {
     let text = value.trim().as_bytes();
     let number = |range: std::ops::Range<usize>| -> Option<i64> {
         let digits = text.get(range)?;
-        digits.iter().all(u8::is_ascii_digit).then(|| digits.iter().fold(0i64, |n, d| n * 10 + i64::from(d - b'0')))
+        digits.iter().all(u8::is_ascii_digit).then(|| {
+            digits
+                .iter()
+                .fold(0i64, |n, d| n * 10 + i64::from(d - b'0'))
+        })
     };
     let year = number(0..4)?;
     let (mut month, mut day, mut hour, mut minute, mut second, mut micros) = (1, 1, 0, 0, 0, 0);
@@ -209,7 +235,10 @@ pub fn parse_warc_date(value: &str) -> Option<i64> {
             second = number(at + 1..at + 3)?;
             at += 3;
             if text.get(at) == Some(&b'.') {
-                let digits = text[at + 1..].iter().take_while(|b| b.is_ascii_digit()).count();
+                let digits = text[at + 1..]
+                    .iter()
+                    .take_while(|b| b.is_ascii_digit())
+                    .count();
                 if digits == 0 {
                     return None;
                 }
@@ -221,7 +250,8 @@ pub fn parse_warc_date(value: &str) -> Option<i64> {
         expect(text, at, b'Z')?;
         at += 1;
     }
-    if at != text.len() || !(1..=12).contains(&month) || day < 1 || day > days_in_month(year, month) {
+    if at != text.len() || !(1..=12).contains(&month) || day < 1 || day > days_in_month(year, month)
+    {
         return None;
     }
     if hour > 23 || minute > 59 || second > 60 {
@@ -261,10 +291,18 @@ mod tests {
 
     #[test]
     fn continuation_lines_join_without_separator_and_colonless_lines_drop() {
-        let block = parse_header_block(b"WARC/1.0\r\nA: one\r\n two\r\nno colon\r\nB :\t x \r\n\r\nrest").unwrap();
+        let block =
+            parse_header_block(b"WARC/1.0\r\nA: one\r\n two\r\nno colon\r\nB :\t x \r\n\r\nrest")
+                .unwrap();
         assert_eq!(block.first_line, "WARC/1.0");
-        assert_eq!(block.fields, vec![("A".into(), "one two".into()), ("B".into(), "x".into())]);
-        assert_eq!(block.len, "WARC/1.0\r\nA: one\r\n two\r\nno colon\r\nB :\t x \r\n\r\n".len());
+        assert_eq!(
+            block.fields,
+            vec![("A".into(), "one two".into()), ("B".into(), "x".into())]
+        );
+        assert_eq!(
+            block.len,
+            "WARC/1.0\r\nA: one\r\n two\r\nno colon\r\nB :\t x \r\n\r\n".len()
+        );
     }
 
     #[test]
@@ -275,10 +313,23 @@ mod tests {
 
     #[test]
     fn version_lines() {
-        for ok in [&b"WARC/1.0\r\n"[..], b"warc/1.1", b"WARC/0.17", b"WARC/1.0.0", b"WARC/0.16"] {
+        for ok in [
+            &b"WARC/1.0\r\n"[..],
+            b"warc/1.1",
+            b"WARC/0.17",
+            b"WARC/1.0.0",
+            b"WARC/0.16",
+        ] {
             assert!(is_version_line(ok), "{ok:?}");
         }
-        for bad in [&b"WARC/\r\n"[..], b"WARC/x.x", b"WARC", b"\r\n", b"WARC/1.", b"HTTP/1.1 200"] {
+        for bad in [
+            &b"WARC/\r\n"[..],
+            b"WARC/x.x",
+            b"WARC",
+            b"\r\n",
+            b"WARC/1.",
+            b"HTTP/1.1 200",
+        ] {
             assert!(!is_version_line(bad), "{bad:?}");
         }
     }
@@ -286,8 +337,14 @@ mod tests {
     #[test]
     fn dates() {
         assert_eq!(parse_warc_date("1970-01-01T00:00:00Z"), Some(0));
-        assert_eq!(parse_warc_date("2024-05-18T01:58:10Z"), Some(1_715_997_490_000_000));
-        assert_eq!(parse_warc_date("2024-05-18T01:58:10.25Z"), Some(1_715_997_490_250_000));
+        assert_eq!(
+            parse_warc_date("2024-05-18T01:58:10Z"),
+            Some(1_715_997_490_000_000)
+        );
+        assert_eq!(
+            parse_warc_date("2024-05-18T01:58:10.25Z"),
+            Some(1_715_997_490_250_000)
+        );
         assert_eq!(parse_warc_date("2008-10-294T01:00:00Z"), None);
         assert_eq!(parse_warc_date("2023-02-29T00:00:00Z"), None);
         assert_eq!(parse_warc_date("2024"), Some(1_704_067_200_000_000));
@@ -307,7 +364,10 @@ mod tests {
     fn target_uri_and_charset() {
         assert_eq!(normalise_target_uri("<http://a/b>"), "http://a/b");
         assert_eq!(normalise_target_uri("file:///a b.png"), "file:///a%20b.png");
-        assert_eq!(charset_of_content_type("text/html; Charset=\"ISO-8859-1\""), Some("iso-8859-1".into()));
+        assert_eq!(
+            charset_of_content_type("text/html; Charset=\"ISO-8859-1\""),
+            Some("iso-8859-1".into())
+        );
         assert_eq!(charset_of_content_type("text/html"), None);
     }
 }

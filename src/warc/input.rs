@@ -100,14 +100,25 @@ impl<R: Read> Input<R> {
     pub fn new(reader: R) -> io::Result<Input<R>> {
         // One read of a file fills the buffer unless the file is shorter; the magic numbers need
         // 2 (gzip) or 4 (zstd) bytes.
-        let mut counted = Counted { inner: BufReader::with_capacity(READ_BUFFER, reader), consumed: 0 };
+        let mut counted = Counted {
+            inner: BufReader::with_capacity(READ_BUFFER, reader),
+            consumed: 0,
+        };
         let compression = Compression::detect(counted.inner.fill_buf()?);
         let codec = match compression {
             Compression::None | Compression::Lz4 => Codec::None(counted),
             Compression::Gzip => Codec::Gzip(None, Some(counted)),
-            Compression::Zstd => Codec::Zstd(Box::new(zstd::stream::read::Decoder::with_buffer(counted)?)),
+            Compression::Zstd => {
+                Codec::Zstd(Box::new(zstd::stream::read::Decoder::with_buffer(counted)?))
+            }
         };
-        Ok(Input { codec, compression, produced: 0, members: VecDeque::new(), stored_end: None })
+        Ok(Input {
+            codec,
+            compression,
+            produced: 0,
+            members: VecDeque::new(),
+            stored_end: None,
+        })
     }
 
     pub fn compression(&self) -> Compression {
@@ -136,11 +147,15 @@ impl<R: Read> Input<R> {
             return Ok(0);
         }
         let result = match &mut self.codec {
-            Codec::None(counted) => counted.read(into).map_err(|e| (counted.consumed, e.to_string())),
-            Codec::Zstd(decoder) => {
-                decoder.read(into).map_err(|e| (decoder.get_ref().consumed, format!("zstd: {e}")))
+            Codec::None(counted) => counted
+                .read(into)
+                .map_err(|e| (counted.consumed, e.to_string())),
+            Codec::Zstd(decoder) => decoder
+                .read(into)
+                .map_err(|e| (decoder.get_ref().consumed, format!("zstd: {e}"))),
+            Codec::Gzip(decoder, idle) => {
+                read_gzip(decoder, idle, &mut self.members, self.produced, into)
             }
-            Codec::Gzip(decoder, idle) => read_gzip(decoder, idle, &mut self.members, self.produced, into),
         };
         match result {
             Ok(0) => {
@@ -153,7 +168,10 @@ impl<R: Read> Input<R> {
             }
             Err((stored_offset, message)) => {
                 self.stored_end = Some(self.stored_position());
-                Err(InputError { stored_offset, message })
+                Err(InputError {
+                    stored_offset,
+                    message,
+                })
             }
         }
     }
@@ -182,17 +200,24 @@ fn read_gzip<R: Read>(
         if let Some(active) = decoder {
             match active.read(into) {
                 Ok(0) => {
-                    let Some(finished) = decoder.take() else { return Ok(0) };
+                    let Some(finished) = decoder.take() else {
+                        return Ok(0);
+                    };
                     *idle = Some(finished.into_inner());
                 }
                 Ok(n) => return Ok(n),
                 Err(e) => {
                     let start = members.back().map_or(0, |m| m.stored);
-                    return Err((start, format!("the gzip member at byte {start} does not inflate: {e}")));
+                    return Err((
+                        start,
+                        format!("the gzip member at byte {start} does not inflate: {e}"),
+                    ));
                 }
             }
         }
-        let Some(mut counted) = idle.take() else { return Ok(0) };
+        let Some(mut counted) = idle.take() else {
+            return Ok(0);
+        };
         let at = counted.consumed;
         let head = counted.fill_buf().map_err(|e| (at, e.to_string()))?;
         if head.is_empty() {
@@ -200,9 +225,15 @@ fn read_gzip<R: Read>(
             return Ok(0);
         }
         if !head.starts_with(&[0x1f]) || (head.len() > 1 && head[1] != 0x8b) {
-            return Err((at, format!("the bytes at {at} are not a gzip member (the file's members end there)")));
+            return Err((
+                at,
+                format!("the bytes at {at} are not a gzip member (the file's members end there)"),
+            ));
         }
-        members.push_back(Member { stored: at, uncompressed: produced });
+        members.push_back(Member {
+            stored: at,
+            uncompressed: produced,
+        });
         *decoder = Some(GzDecoder::new(counted));
     }
 }

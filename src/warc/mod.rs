@@ -18,7 +18,7 @@ mod reader;
 
 use std::borrow::Cow;
 
-pub use headers::{charset_of_content_type, parse_warc_date, HeaderBlock};
+pub use headers::{HeaderBlock, charset_of_content_type, parse_warc_date};
 pub use input::Compression;
 pub use payload::{ContentCoding, MAX_DECODED_BYTES};
 pub use reader::WarcReader;
@@ -110,11 +110,21 @@ impl WarcRecord {
         content_length: Option<i64>,
         need: BlockNeed,
     ) -> WarcRecord {
-        let target_uri = warc.get("WARC-Target-URI").map(|uri| headers::normalise_target_uri(uri).into_owned());
-        let http_uri = target_uri.as_deref().is_some_and(|u| u.starts_with("http:") || u.starts_with("https:"));
-        let http_type = warc.get("WARC-Type").is_some_and(|t| HTTP_RECORD_TYPES.contains(&t));
+        let target_uri = warc
+            .get("WARC-Target-URI")
+            .map(|uri| headers::normalise_target_uri(uri).into_owned());
+        let http_uri = target_uri
+            .as_deref()
+            .is_some_and(|u| u.starts_with("http:") || u.starts_with("https:"));
+        let http_type = warc
+            .get("WARC-Type")
+            .is_some_and(|t| HTTP_RECORD_TYPES.contains(&t));
         let has_http = http_type && http_uri && content_length.is_some_and(|n| n > 0);
-        let http = if has_http { headers::parse_header_block(&block) } else { None };
+        let http = if has_http {
+            headers::parse_header_block(&block)
+        } else {
+            None
+        };
         let http_head_len = http.as_ref().map_or(0, |h| h.len);
         WarcRecord {
             offset,
@@ -165,7 +175,8 @@ impl WarcRecord {
 
     /// The charset the HTTP Content-Type names, lower-cased.
     pub fn http_charset(&self) -> Option<String> {
-        self.http_header("Content-Type").and_then(charset_of_content_type)
+        self.http_header("Content-Type")
+            .and_then(charset_of_content_type)
     }
 
     /// The bytes after the HTTP header (the whole block without one). Empty unless the whole block
@@ -184,7 +195,9 @@ impl WarcRecord {
             return Cow::Borrowed(raw);
         }
         let chunked = self.http_header("Transfer-Encoding") == Some("chunked");
-        let coding = self.http_header("Content-Encoding").and_then(ContentCoding::from_header);
+        let coding = self
+            .http_header("Content-Encoding")
+            .and_then(ContentCoding::from_header);
         payload::content(raw, chunked, coding)
     }
 }
@@ -194,10 +207,13 @@ mod tests {
     use super::*;
 
     fn read(bytes: &[u8]) -> Vec<Result<WarcRecord, WarcFault>> {
-        WarcReader::new(bytes, ReadOptions::default()).unwrap().collect()
+        WarcReader::new(bytes, ReadOptions::default())
+            .unwrap()
+            .collect()
     }
 
-    const RESPONSE: &[u8] = b"WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: <http://example.com/>\r\n\
+    const RESPONSE: &[u8] =
+        b"WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: <http://example.com/>\r\n\
 WARC-Date: 2024-05-18T01:58:10Z\r\nContent-Length: 73\r\n\r\n\
 HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=ISO-8859-1\r\n\r\n<p>hi</p>\r\n\r\n";
 
@@ -211,7 +227,10 @@ HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=ISO-8859-1\r\n\r\n<p>hi</p>\
         assert_eq!(record.http_status(), Some(200));
         assert_eq!(record.http_charset().as_deref(), Some("iso-8859-1"));
         assert_eq!(record.payload().as_ref(), b"<p>hi</p>");
-        assert_eq!((record.offset, record.length), (0, Some(RESPONSE.len() as u64 - 4)));
+        assert_eq!(
+            (record.offset, record.length),
+            (0, Some(RESPONSE.len() as u64 - 4))
+        );
         assert_eq!(record.date_micros(), Some(1_715_997_490_000_000));
     }
 
@@ -267,24 +286,49 @@ HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=ISO-8859-1\r\n\r\n<p>hi</p>\
     fn a_file_that_is_not_warc_and_a_cut_record() {
         let results = read(b"<html>not a warc</html>\n");
         assert_eq!(results.len(), 1);
-        assert!(results[0].as_ref().unwrap_err().message.starts_with("not a WARC file"));
+        assert!(
+            results[0]
+                .as_ref()
+                .unwrap_err()
+                .message
+                .starts_with("not a WARC file")
+        );
         let results = read(&RESPONSE[..RESPONSE.len() - 20]);
         assert_eq!(results.len(), 2);
         assert!(results[0].as_ref().unwrap().truncated);
-        assert!(results[1].as_ref().unwrap_err().message.contains("block ends after"));
+        assert!(
+            results[1]
+                .as_ref()
+                .unwrap_err()
+                .message
+                .contains("block ends after")
+        );
         // Cut inside the header block: the record (without its Content-Length) and the fault.
         let results = read(&RESPONSE[..60]);
         assert_eq!(results.len(), 2);
         assert!(results[0].is_ok());
-        assert!(results[1].as_ref().unwrap_err().message.contains("inside the record's WARC header block"));
+        assert!(
+            results[1]
+                .as_ref()
+                .unwrap_err()
+                .message
+                .contains("inside the record's WARC header block")
+        );
     }
 
     #[test]
     fn a_type_filter_skips_blocks_unread() {
-        let mut file = b"WARC/1.0\r\nWARC-Type: request\r\nContent-Length: 3\r\n\r\nabc\r\n\r\n".to_vec();
+        let mut file =
+            b"WARC/1.0\r\nWARC-Type: request\r\nContent-Length: 3\r\n\r\nabc\r\n\r\n".to_vec();
         file.extend_from_slice(RESPONSE);
-        let options = ReadOptions { types: Some(vec!["response".into()]), ..Default::default() };
-        let records: Vec<_> = WarcReader::new(&file[..], options).unwrap().map(Result::unwrap).collect();
+        let options = ReadOptions {
+            types: Some(vec!["response".into()]),
+            ..Default::default()
+        };
+        let records: Vec<_> = WarcReader::new(&file[..], options)
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
         assert_eq!(records.len(), 1);
         assert_eq!(records[0].warc_type(), Some("response"));
     }

@@ -35,7 +35,11 @@ impl ContentCoding {
 
 /// The body as delivered: `raw` de-chunked if `chunked`, then decoded.
 pub fn content<'a>(raw: &'a [u8], chunked: bool, coding: Option<ContentCoding>) -> Cow<'a, [u8]> {
-    let body = if chunked { dechunk(raw) } else { Cow::Borrowed(raw) };
+    let body = if chunked {
+        dechunk(raw)
+    } else {
+        Cow::Borrowed(raw)
+    };
     match coding {
         None => body,
         Some(coding) => match decode(&body, coding) {
@@ -97,8 +101,15 @@ fn chunk_size(line: &[u8]) -> Option<usize> {
     let size_text = std::str::from_utf8(size_part).ok()?.trim();
     // A negative size is left to the lenient fallback (warcio would loop on it).
     let digits = size_text.strip_prefix('+').unwrap_or(size_text);
-    let digits = digits.strip_prefix("0x").or_else(|| digits.strip_prefix("0X")).unwrap_or(digits);
-    if digits.is_empty() || digits.starts_with('_') || digits.ends_with('_') || digits.contains("__") {
+    let digits = digits
+        .strip_prefix("0x")
+        .or_else(|| digits.strip_prefix("0X"))
+        .unwrap_or(digits);
+    if digits.is_empty()
+        || digits.starts_with('_')
+        || digits.ends_with('_')
+        || digits.contains("__")
+    {
         return None;
     }
     let size = u64::from_str_radix(&digits.replace('_', ""), 16).ok()?;
@@ -132,12 +143,18 @@ mod tests {
 
     #[test]
     fn chunks_are_joined_and_trailers_dropped() {
-        assert_eq!(&*dechunk(b"4\r\nWiki\r\n5;x=y\r\npedia\r\n0\r\n\r\nTrailer: z\r\n\r\n"), b"Wikipedia");
+        assert_eq!(
+            &*dechunk(b"4\r\nWiki\r\n5;x=y\r\npedia\r\n0\r\n\r\nTrailer: z\r\n\r\n"),
+            b"Wikipedia"
+        );
     }
 
     #[test]
     fn a_body_that_is_not_chunked_stays_as_it_is() {
-        assert_eq!(&*dechunk(b"<html>not chunked</html>"), b"<html>not chunked</html>");
+        assert_eq!(
+            &*dechunk(b"<html>not chunked</html>"),
+            b"<html>not chunked</html>"
+        );
         // After one good chunk, the first bad size line and what follows are kept.
         assert_eq!(&*dechunk(b"3\r\nabc\r\nzz\r\nrest"), b"abczz\r\nrest");
     }
@@ -152,14 +169,27 @@ mod tests {
         let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
         gz.write_all(b"hello gzip").unwrap();
         let gz = gz.finish().unwrap();
-        assert_eq!(&*content(&gz, false, Some(ContentCoding::Gzip)), b"hello gzip");
-        let mut raw = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::default());
+        assert_eq!(
+            &*content(&gz, false, Some(ContentCoding::Gzip)),
+            b"hello gzip"
+        );
+        let mut raw =
+            flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::default());
         raw.write_all(b"raw deflate").unwrap();
         let raw = raw.finish().unwrap();
-        assert_eq!(&*content(&raw, false, Some(ContentCoding::Deflate)), b"raw deflate");
-        assert_eq!(&*content(b"<p>plain</p>", false, Some(ContentCoding::Gzip)), b"<p>plain</p>");
+        assert_eq!(
+            &*content(&raw, false, Some(ContentCoding::Deflate)),
+            b"raw deflate"
+        );
+        assert_eq!(
+            &*content(b"<p>plain</p>", false, Some(ContentCoding::Gzip)),
+            b"<p>plain</p>"
+        );
         // A cut gzip body gives what inflated.
         let cut = &gz[..gz.len() - 6];
-        assert_eq!(&*content(cut, false, Some(ContentCoding::Gzip)), b"hello gzip");
+        assert_eq!(
+            &*content(cut, false, Some(ContentCoding::Gzip)),
+            b"hello gzip"
+        );
     }
 }

@@ -38,7 +38,10 @@ pub struct WarcReader<R: Read> {
 
 impl<R: Read> WarcReader<R> {
     pub fn new(reader: R, options: ReadOptions) -> Result<WarcReader<R>, WarcFault> {
-        let input = Input::new(reader).map_err(|e| WarcFault { offset: 0, message: format!("cannot read: {e}") })?;
+        let input = Input::new(reader).map_err(|e| WarcFault {
+            offset: 0,
+            message: format!("cannot read: {e}"),
+        })?;
         Ok(WarcReader {
             input,
             buf: vec![0; BUFFER],
@@ -79,7 +82,10 @@ impl<R: Read> WarcReader<R> {
                 n
             }
             Err(e) => {
-                self.faults.push_back(WarcFault { offset: e.stored_offset, message: e.message });
+                self.faults.push_back(WarcFault {
+                    offset: e.stored_offset,
+                    message: e.message,
+                });
                 0
             }
         }
@@ -122,7 +128,9 @@ impl<R: Read> WarcReader<R> {
     /// Finds the next version line, skipping blank lines; reports bytes that are neither once.
     fn seek_record(&mut self) -> Result<Option<(usize, usize)>, WarcFault> {
         loop {
-            let Some((start, end)) = self.peek_line() else { return Ok(None) };
+            let Some((start, end)) = self.peek_line() else {
+                return Ok(None);
+            };
             let line = &self.buf[start..end];
             if is_version_line(line) {
                 self.in_garbage = false;
@@ -138,10 +146,16 @@ impl<R: Read> WarcReader<R> {
                 } else if line.starts_with(b"filedesc://") {
                     "an ARC file, not WARC (ARC is not read)".to_owned()
                 } else {
-                    format!("not a WARC file: it does not start with a WARC/ version line ({})", preview(line))
+                    format!(
+                        "not a WARC file: it does not start with a WARC/ version line ({})",
+                        preview(line)
+                    )
                 })
             } else {
-                Some(format!("bytes that are not a WARC record between records ({})", preview(line)))
+                Some(format!(
+                    "bytes that are not a WARC record between records ({})",
+                    preview(line)
+                ))
             };
             self.lo = end;
             if let Some(message) = message {
@@ -163,7 +177,12 @@ impl<R: Read> WarcReader<R> {
     }
 
     fn member_at(&self, position: u64) -> Option<super::input::Member> {
-        self.input.members().iter().rev().find(|m| m.uncompressed <= position).copied()
+        self.input
+            .members()
+            .iter()
+            .rev()
+            .find(|m| m.uncompressed <= position)
+            .copied()
     }
 
     /// Reads the header block that starts with the version line at `start..end`.
@@ -201,12 +220,16 @@ impl<R: Read> WarcReader<R> {
         loop {
             let found = self.seek_record();
             self.started = true;
-            let Some((start, end)) = found? else { return Ok(None) };
+            let Some((start, end)) = found? else {
+                return Ok(None);
+            };
             let u_offset = self.cursor();
             self.input.forget_members_before(u_offset);
             let record_member = self.member_at(u_offset);
             let head = self.read_header_block(start, end)?;
-            let Some(warc) = parse_header_block(&head) else { return Ok(None) };
+            let Some(warc) = parse_header_block(&head) else {
+                return Ok(None);
+            };
             let wanted = self.options.wants_type(warc.get("WARC-Type"));
             let declared = warc.get("Content-Length").and_then(parse_py_int);
             let length = declared.filter(|&n| n >= 0).map_or(0, |n| n as u64);
@@ -231,8 +254,17 @@ impl<R: Read> WarcReader<R> {
                 continue;
             }
             let next_start = self.skip_blank_lines();
-            let (offset, stored_length) = self.stored_extent(u_offset, block_end, next_start, record_member);
-            return Ok(Some(WarcRecord::new(warc, block, got < length, offset, stored_length, declared, self.options.block)));
+            let (offset, stored_length) =
+                self.stored_extent(u_offset, block_end, next_start, record_member);
+            return Ok(Some(WarcRecord::new(
+                warc,
+                block,
+                got < length,
+                offset,
+                stored_length,
+                declared,
+                self.options.block,
+            )));
         }
     }
 
@@ -263,7 +295,9 @@ impl<R: Read> WarcReader<R> {
                     None => self.input.stored_end(),
                 };
                 let own_member = member.uncompressed == u_offset;
-                let length = end.filter(|&e| own_member && e > member.stored).map(|e| e - member.stored);
+                let length = end
+                    .filter(|&e| own_member && e > member.stored)
+                    .map(|e| e - member.stored);
                 let shares_next = next_start.is_some_and(|n| self.member_at(n) == Some(member));
                 (member.stored, length.filter(|_| !shares_next))
             }

@@ -23,8 +23,8 @@ use futures::StreamExt;
 use crate::output::ParquetFile;
 use crate::progress::Progress;
 use crate::session::{context, register_parquet, register_warc, require_column};
-use datafusion_webtext::datasource::{OnError, WarcOptions};
 use crate::{CliError, ExecArgs, Result};
+use datafusion_webtext::datasource::{OnError, WarcOptions};
 
 #[derive(Args)]
 pub(crate) struct CleanArgs {
@@ -100,7 +100,9 @@ pub(crate) async fn run(args: CleanArgs) -> Result<CleanSummary> {
     let crawl = if from_warc {
         // A WARC crawl: its HTML responses, the page as `html`; a fault of an archive is
         // skipped and counted (reported at the end), so one bad file does not end the job.
-        let options = WarcOptions { on_error: OnError::Skip };
+        let options = WarcOptions {
+            on_error: OnError::Skip,
+        };
         register_warc(&ctx, "warc", &args.input, options)?;
         ctx.sql(WARC_PAGES).await?
     } else {
@@ -220,7 +222,10 @@ pub(crate) async fn run(args: CleanArgs) -> Result<CleanSummary> {
     let skipped = datafusion_webtext::datasource::warc_faults_skipped() - skipped_before;
     if skipped > 0 {
         eprintln!("webtext clean: skipped {skipped} fault(s) in the WARC input:");
-        for fault in datafusion_webtext::datasource::recent_warc_faults().iter().take(10) {
+        for fault in datafusion_webtext::datasource::recent_warc_faults()
+            .iter()
+            .take(10)
+        {
             eprintln!("  {fault}");
         }
     }

@@ -106,8 +106,9 @@ pub(crate) fn register_warc(
             "table '{name}': no such file or directory: {path}"
         )));
     }
-    let table = datafusion_webtext::datasource::warc_table(path, options)
-        .map_err(|e| CliError::Usage(format!("table '{name}' ({path}): {}", e.strip_backtrace())))?;
+    let table = datafusion_webtext::datasource::warc_table(path, options).map_err(|e| {
+        CliError::Usage(format!("table '{name}' ({path}): {}", e.strip_backtrace()))
+    })?;
     ctx.register_table(name, table)?;
     Ok(())
 }
