@@ -20,6 +20,12 @@ async fn query(ctx: &SessionContext, sql: &str) -> datafusion::error::Result<Vec
     ctx.sql(sql).await?.collect().await
 }
 
+/// The one value of a `SELECT count(*) …`.
+async fn count(ctx: &SessionContext, sql: &str) -> i64 {
+    let batches = query(ctx, sql).await.unwrap();
+    batches[0].column(0).as_primitive::<Int64Type>().value(0)
+}
+
 fn strings(batches: &[RecordBatch], column: &str) -> Vec<Option<String>> {
     let mut out = Vec::new();
     for batch in batches {
@@ -76,21 +82,16 @@ async fn read_warc_counts_types_with_and_without_the_filter() {
     let ctx = context();
     // The Heritrix crawl of 2008: 822 records (oracle summary.tsv), 299 responses.
     let path = format!("{FILES}/jwat/IAH-20080430204825-00000-blackbook.warc.gz");
-    let all = query(
+    let all = count(
         &ctx,
         &format!("SELECT count(*) AS n FROM read_warc('{path}')"),
     )
-    .await
-    .unwrap();
-    assert_eq!(all[0].column(0).as_primitive::<Int64Type>().value(0), 822);
+    .await;
+    assert_eq!(all, 822);
     let sql = format!(
         "SELECT count(*) AS n FROM read_warc('{path}') WHERE warc_type IN ('response', 'revisit')"
     );
-    let responses = query(&ctx, &sql).await.unwrap();
-    assert_eq!(
-        responses[0].column(0).as_primitive::<Int64Type>().value(0),
-        299
-    );
+    assert_eq!(count(&ctx, &sql).await, 299);
     let plan = query(&ctx, &format!("EXPLAIN {sql}")).await.unwrap();
     let text = datafusion::arrow::util::pretty::pretty_format_batches(&plan)
         .unwrap()
@@ -174,8 +175,7 @@ async fn a_folder_of_warc_files_is_one_table() {
     )
     .await
     .unwrap();
-    let rows = query(&ctx, "SELECT count(*) FROM w").await.unwrap();
-    assert_eq!(rows[0].column(0).as_primitive::<Int64Type>().value(0), 16);
+    assert_eq!(count(&ctx, "SELECT count(*) FROM w").await, 16);
     let schema = ctx.table("w").await.unwrap().schema().as_arrow().clone();
     let names: Vec<&str> = schema.fields().iter().map(|f| f.name().as_str()).collect();
     assert_eq!(

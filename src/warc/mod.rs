@@ -258,6 +258,24 @@ HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=ISO-8859-1\r\n\r\n<p>hi</p>\
     }
 
     #[test]
+    fn a_huge_content_length_does_not_decide_an_allocation() {
+        let file =
+            b"WARC/1.0\r\nWARC-Type: resource\r\nContent-Length: 999999999999999\r\n\r\nshort";
+        let results = read(file);
+        assert_eq!(results.len(), 2);
+        let record = results[0].as_ref().unwrap();
+        assert!(record.truncated);
+        assert_eq!(record.payload().as_ref(), b"short");
+        assert!(
+            results[1]
+                .as_ref()
+                .unwrap_err()
+                .message
+                .contains("ends after 5 of its 999999999999999 bytes")
+        );
+    }
+
+    #[test]
     fn zstd_files_are_read() {
         let mut plain = RESPONSE.to_vec();
         plain.extend_from_slice(RESPONSE);

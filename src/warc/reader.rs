@@ -19,6 +19,11 @@ const MAX_LINE: usize = 1 << 16;
 const MAX_HEADER_BLOCK: usize = 1 << 20;
 /// What is kept of a block when only its HTTP header is wanted.
 const HTTP_HEAD_PREFIX: usize = 1 << 16;
+/// Most of a block kept: a Content-Length of any size must not decide an allocation, and one
+/// payload must fit Arrow's i32 offsets.
+const MAX_KEPT_BLOCK: u64 = 1 << 30;
+/// Memory reserved for a block before its bytes arrive (it grows as they do).
+const BLOCK_RESERVE: usize = 1 << 20;
 
 /// Reads the records of one WARC file.
 pub struct WarcReader<R: Read> {
@@ -236,13 +241,23 @@ impl<R: Read> WarcReader<R> {
             let keep = match (wanted, self.options.block) {
                 (false, _) | (true, BlockNeed::None) => 0,
                 (true, BlockNeed::HttpHead) => HTTP_HEAD_PREFIX,
-                (true, BlockNeed::Whole) => usize::try_from(length).unwrap_or(usize::MAX),
+                (true, BlockNeed::Whole) => length.min(MAX_KEPT_BLOCK) as usize,
             };
-            let mut block = Vec::with_capacity(keep.min(length as usize));
+            let mut block = Vec::with_capacity(keep.min(BLOCK_RESERVE));
+            let faults_before = self.faults.len();
             let got = self.take_block(length, keep, &mut block);
             let block_end = self.cursor();
+            if keep as u64 == MAX_KEPT_BLOCK && got > MAX_KEPT_BLOCK {
+                self.faults.push_back(WarcFault {
+                    offset: self.stored_offset_of(u_offset),
+                    message: format!(
+                        "a block of {got} bytes: only its first {MAX_KEPT_BLOCK} are kept"
+                    ),
+                });
+            }
             if got < length {
-                let already_reported = !self.faults.is_empty();
+                // A fault of the stored bytes met inside the block already tells why it is short.
+                let already_reported = self.faults.len() > faults_before;
                 if !already_reported {
                     self.faults.push_back(WarcFault {
                         offset: self.stored_offset_of(u_offset),
