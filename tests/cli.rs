@@ -565,3 +565,47 @@ fn clean_reads_warc_files_and_keeps_their_html_responses() {
         "column_name\nurl\ndate\nrecord_id\nfile\noffset\nhttp_charset\ntext\nkept_share\n"
     );
 }
+
+#[test]
+fn clean_http_charset_decodes_pages_without_a_meta_charset_by_their_http_header() {
+    // tests/data/http_charset.warc: a Latin-1 page without meta charset (HTTP: iso-8859-1) and a
+    // UTF-8 page with <meta charset="utf-8"> (HTTP: a wrong windows-1251); both say "café".
+    let dir = scratch("clean-http-charset");
+    let warc = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/http_charset.warc")
+        .display()
+        .to_string();
+    let texts = |flags: &[&str]| {
+        let out = dir.join("clean.parquet").display().to_string();
+        let mut args = vec!["clean", warc.as_str(), out.as_str()];
+        args.extend_from_slice(flags);
+        let o = webtext(&args);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let check = sql_csv(
+            &[format!("clean={out}")],
+            "SELECT strpos(text, 'café') > 0 AS cafe FROM clean ORDER BY url",
+        );
+        stdout(&check)
+    };
+    assert_eq!(texts(&[]), "cafe\nfalse\ntrue\n");
+    assert_eq!(texts(&["--http-charset"]), "cafe\ntrue\ntrue\n");
+    // A Parquet crawl without the column says which column the flag reads.
+    let parquet = dir.join("crawl.parquet").display().to_string();
+    let o = webtext(&[
+        "sql",
+        "--table",
+        &format!("w={warc}"),
+        "--output",
+        &parquet,
+        "SELECT url, payload AS html FROM w",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = dir.join("out.parquet").display().to_string();
+    let o = webtext(&["clean", &parquet, &out, "--http-charset"]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("no column 'http_charset' (--http-charset)"),
+        "{}",
+        stderr(&o)
+    );
+}

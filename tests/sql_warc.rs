@@ -204,3 +204,69 @@ async fn a_folder_of_warc_files_is_one_table() {
         ]
     );
 }
+
+#[tokio::test]
+async fn decode_html_takes_the_http_charset_only_where_the_page_names_none() {
+    // tests/data/http_charset.warc: the same English paragraph ("The old café by the river…")
+    // twice: in Latin-1 without a meta charset (HTTP: iso-8859-1), then in UTF-8 with
+    // <meta charset="utf-8"> (HTTP: windows-1251, wrong).
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/http_charset.warc");
+    let ctx = context();
+    let batches = query(
+        &ctx,
+        &format!(
+            "SELECT http_charset, justext(payload) AS own, \
+                    justext(decode_html(payload, http_charset)) AS hinted, \
+                    justext(decode_html(payload)) AS unhinted, \
+                    decode_html(payload, NULL) AS no_hint, \
+                    decode_html(payload, 'no-such-charset') AS unknown_hint, \
+                    decode_html(payload) AS plain \
+             FROM read_warc('{path}') ORDER BY url"
+        ),
+    )
+    .await
+    .unwrap();
+    let column = |name| strings(&batches, name);
+    assert_eq!(
+        column("http_charset"),
+        [
+            Some("iso-8859-1".to_owned()),
+            Some("windows-1251".to_owned())
+        ]
+    );
+    let (own, hinted, unhinted) = (column("own"), column("hinted"), column("unhinted"));
+    for row in [&own, &hinted, &unhinted] {
+        assert!(
+            row.iter()
+                .all(|t| t.as_deref().is_some_and(|t| t.starts_with("The old caf")))
+        );
+    }
+    // Latin-1 read by jusText's rules: é is not UTF-8, so U+FFFD; with the hint, é.
+    assert!(
+        own[0]
+            .as_deref()
+            .unwrap()
+            .starts_with("The old caf\u{FFFD} by")
+    );
+    assert!(hinted[0].as_deref().unwrap().starts_with("The old café by"));
+    // The page's own meta charset wins over a wrong HTTP charset.
+    assert!(hinted[1].as_deref().unwrap().starts_with("The old café by"));
+    assert_eq!(own[1], hinted[1]);
+    // Without a hint, decode_html is the page functions' own decoding.
+    assert_eq!(own, unhinted);
+    assert_eq!(column("no_hint"), column("plain"));
+    assert_eq!(column("unknown_hint"), column("plain"));
+}
+
+#[tokio::test]
+async fn decode_html_refuses_a_charset_that_is_not_a_string() {
+    let ctx = context();
+    let error = query(&ctx, "SELECT decode_html('<p>x</p>', 5)")
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(
+        error.contains("decode_html: argument 2 (charset) must be a string"),
+        "{error}"
+    );
+}

@@ -31,6 +31,8 @@ pub struct Decoding {
     pub declared: Option<String>,
     /// The Python codec name used (`"utf-8"`, `"cp1252"`, ...) or `"utf-8/replace"` for the lossy fallback.
     pub codec: &'static str,
+    /// Whether the codec came from the caller's charset hint ([`decode_html_with_hint`]).
+    pub from_hint: bool,
 }
 
 /// Why jusText could not decode a page (it raises; we return a row-level error).
@@ -274,6 +276,18 @@ fn decode_single_byte(bytes: &[u8], table: &[u16; 256]) -> String {
 
 /// Decodes a page's bytes as jusText 3.0.2 does. A UTF-8 BOM is kept as U+FEFF, as in Python.
 pub fn decode_html(bytes: &[u8]) -> Result<(Cow<'_, str>, Decoding), DecodeError> {
+    decode_html_with_hint(bytes, None)
+}
+
+/// [`decode_html`] with a charset from outside the page (the HTTP `Content-Type` of a crawl
+/// record, typically), used between rules 1 and 2: when the page names no codec this function
+/// decodes (no meta charset, or a label Python does not know or this crate cannot emulate).
+/// The hint is looked up like a meta label; one that names no codec of ours is ignored. A page
+/// whose meta label jusText raises on still fails: the page's own word comes first.
+pub fn decode_html_with_hint<'a>(
+    bytes: &'a [u8],
+    charset: Option<&str>,
+) -> Result<(Cow<'a, str>, Decoding), DecodeError> {
     let declared = find_meta_charset(bytes);
     if let Some(label) = declared {
         let label = std::str::from_utf8(label)
@@ -288,28 +302,35 @@ pub fn decode_html(bytes: &[u8]) -> Result<(Cow<'_, str>, Decoding), DecodeError
                 let decoding = Decoding {
                     declared: Some(label.to_owned()),
                     codec,
+                    from_hint: false,
                 };
                 return Ok((text, decoding));
             }
         }
     }
     let declared = declared.map(|l| String::from_utf8_lossy(l).into_owned());
-    match std::str::from_utf8(bytes) {
-        Ok(text) => Ok((
-            Cow::Borrowed(text),
-            Decoding {
-                declared,
-                codec: "utf-8",
-            },
-        )),
-        Err(_) => Ok((
-            String::from_utf8_lossy(bytes),
-            Decoding {
-                declared,
-                codec: "utf-8/replace",
-            },
-        )),
+    let hinted = charset
+        .and_then(python_codec)
+        .filter(|&codec| codec != "undefined")
+        .and_then(|codec| Some((decode_with_python_codec(bytes, codec)?, codec)));
+    if let Some((text, codec)) = hinted {
+        let decoding = Decoding {
+            declared,
+            codec,
+            from_hint: true,
+        };
+        return Ok((text, decoding));
     }
+    let (text, codec) = match std::str::from_utf8(bytes) {
+        Ok(text) => (Cow::Borrowed(text), "utf-8"),
+        Err(_) => (String::from_utf8_lossy(bytes), "utf-8/replace"),
+    };
+    let decoding = Decoding {
+        declared,
+        codec,
+        from_hint: false,
+    };
+    Ok((text, decoding))
 }
 
 #[cfg(test)]
@@ -450,5 +471,49 @@ mod tests {
             decode_html(b"<meta charset=\xe9>").unwrap_err(),
             DecodeError::NonAsciiLabel
         );
+    }
+
+    #[test]
+    fn the_hint_decodes_a_page_without_meta_charset() {
+        // "café" in Latin-1: without the hint, UTF-8 with replacement.
+        let page = b"<p>caf\xe9</p>";
+        let (text, d) = decode_html(page).unwrap();
+        assert_eq!((text.as_ref(), d.from_hint), ("<p>caf\u{FFFD}</p>", false));
+        let (text, d) = decode_html_with_hint(page, Some("ISO-8859-1")).unwrap();
+        assert_eq!(
+            (text.as_ref(), d.codec, d.from_hint),
+            ("<p>caf\u{e9}</p>", "iso8859-1", true)
+        );
+    }
+
+    #[test]
+    fn the_pages_own_charset_wins_over_the_hint() {
+        let page = "<meta charset=utf-8><p>café</p>".as_bytes();
+        let (text, d) = decode_html_with_hint(page, Some("iso-8859-1")).unwrap();
+        assert_eq!((d.codec, d.from_hint), ("utf-8", false));
+        assert!(text.ends_with("café</p>"));
+        // A label Python does not know leaves the choice to the hint.
+        let page = b"<meta charset=x-unknown><p>caf\xe9</p>";
+        let (text, d) = decode_html_with_hint(page, Some("windows-1252")).unwrap();
+        assert_eq!((d.codec, d.from_hint), ("cp1252", true));
+        assert!(text.ends_with("caf\u{e9}</p>"));
+        // A label jusText raises on still fails.
+        assert_eq!(
+            decode_html_with_hint(b"<meta charset=\xe9>", Some("utf-8")).unwrap_err(),
+            DecodeError::NonAsciiLabel
+        );
+    }
+
+    #[test]
+    fn an_unusable_hint_is_ignored() {
+        let page = "<p>café</p>".as_bytes();
+        for hint in ["", "x-no-such-charset", "undefined", "utf-7"] {
+            let (text, d) = decode_html_with_hint(page, Some(hint)).unwrap();
+            assert_eq!(
+                (text.as_ref(), d.codec, d.from_hint),
+                ("<p>café</p>", "utf-8", false),
+                "hint {hint:?}"
+            );
+        }
     }
 }

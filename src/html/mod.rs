@@ -8,6 +8,6 @@ mod python_codecs;
 pub mod text;
 mod tokenizer;
 
-pub use decode::{DecodeError, Decoding, decode_html};
+pub use decode::{DecodeError, Decoding, decode_html, decode_html_with_hint};
 pub use dom::{NodeId, NodeKind, Page};
 pub use limits::Limits;

@@ -17,7 +17,7 @@ pub mod segment;
 
 use std::fmt;
 
-use crate::html::{DecodeError, Limits, Page, decode_html};
+use crate::html::{DecodeError, Limits, Page, decode_html_with_hint};
 use crate::stoplists::Stoplist;
 pub use segment::{Segment, SegmentError};
 
@@ -238,8 +238,18 @@ pub fn justext_html(
 /// Decodes raw page bytes the way jusText 3.0.2 does (see [`crate::html::decode`]), including
 /// its XML-declaration fallback.
 pub fn decode_for_justext(bytes: &[u8]) -> Result<std::borrow::Cow<'_, str>, JustextError> {
-    let (text, _) = decode_html(bytes)?;
-    if starts_with_xml_encoding_declaration(&text) {
+    decode_for_justext_with_hint(bytes, None)
+}
+
+/// [`decode_for_justext`] with a charset from outside the page, used when the page names none
+/// (see [`crate::html::decode::decode_html_with_hint`]). Text the hint decoded is kept even
+/// when it opens with an XML encoding declaration: that fallback is lxml's, not the page's.
+pub fn decode_for_justext_with_hint<'a>(
+    bytes: &'a [u8],
+    charset: Option<&str>,
+) -> Result<std::borrow::Cow<'a, str>, JustextError> {
+    let (text, decoding) = decode_html_with_hint(bytes, charset)?;
+    if !decoding.from_hint && starts_with_xml_encoding_declaration(&text) {
         // lxml refuses a str with an encoding declaration; jusText re-parses the raw bytes and
         // libxml2 2.14 reads them as UTF-8 whatever the declaration says.
         return Ok(String::from_utf8_lossy(bytes));

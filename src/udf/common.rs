@@ -312,7 +312,7 @@ impl RowPolicy {
     }
 }
 
-fn is_text_or_binary(t: &DataType) -> bool {
+pub(crate) fn is_text_or_binary(t: &DataType) -> bool {
     use DataType::*;
     match t {
         Utf8 | LargeUtf8 | Utf8View | Binary | LargeBinary | BinaryView | Null => true,
@@ -321,7 +321,7 @@ fn is_text_or_binary(t: &DataType) -> bool {
     }
 }
 
-fn is_text(t: &DataType) -> bool {
+pub(crate) fn is_text(t: &DataType) -> bool {
     use DataType::*;
     match t {
         Utf8 | LargeUtf8 | Utf8View | Null => true,
@@ -609,7 +609,7 @@ pub(crate) fn struct_lists<C: StructRows>(
 }
 
 /// The 64-bit-offset type of a string or binary type, which holds any batch's values.
-fn large_type(t: &DataType) -> DataType {
+pub(crate) fn large_type(t: &DataType) -> DataType {
     match t {
         DataType::Utf8 | DataType::Utf8View | DataType::LargeUtf8 => DataType::LargeUtf8,
         DataType::Binary | DataType::BinaryView | DataType::LargeBinary => DataType::LargeBinary,

@@ -23,6 +23,7 @@ pub use shared_parses::pages_parsed;
 pub mod boilerpipe;
 pub mod boilerpipe_blocks;
 pub mod content_hash;
+pub mod decode_html;
 pub mod duplicate_fraction;
 pub mod duplicate_ngrams;
 pub mod duplicate_positions;
@@ -65,6 +66,7 @@ singleton!(
     boilerpipe_blocks::BoilerpipeBlocksFunc
 );
 singleton!(html_title_udf, html_title::HtmlTitleFunc);
+singleton!(decode_html_udf, decode_html::DecodeHtmlFunc);
 singleton!(ngram_hashes_udf, ngram_hashes::NgramHashesFunc);
 singleton!(content_hash_udf, content_hash::ContentHashFunc);
 singleton!(
@@ -93,6 +95,7 @@ pub fn all_scalar() -> Vec<Arc<ScalarUDF>> {
         boilerpipe_udf(),
         boilerpipe_blocks_udf(),
         html_title_udf(),
+        decode_html_udf(),
         ngram_hashes_udf(),
         content_hash_udf(),
         duplicate_fraction_udf(),
@@ -226,6 +229,11 @@ pub mod functions {
     /// `html_title(html)`.
     pub fn html_title(html: Expr) -> Expr {
         super::html_title_udf().call(vec![html])
+    }
+
+    /// `decode_html(html, charset)`.
+    pub fn decode_html(html: Expr, charset: Expr) -> Expr {
+        super::decode_html_udf().call(vec![html, charset])
     }
 
     /// `ngram_hashes(text, n)`.

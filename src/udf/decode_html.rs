@@ -1,0 +1,159 @@
+//! `decode_html(html [, charset])`: a page's bytes as text, decoded as jusText decodes them, with
+//! a charset from outside the page (a crawl record's HTTP `Content-Type`) where the page names none.
+
+use std::borrow::Cow;
+use std::sync::{Arc, LazyLock};
+
+use datafusion::arrow::array::{Array, ArrayRef, AsArray, StringArray, StringBuilder};
+use datafusion::arrow::compute::cast;
+use datafusion::arrow::datatypes::{DataType, Field, FieldRef};
+use datafusion::common::{Result, ScalarValue, plan_err};
+use datafusion::logical_expr::{
+    ColumnarValue, Documentation, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature,
+    Volatility,
+};
+
+use super::common::{DOC_SECTION, HTML_ARGUMENT, PageRef, RowPolicy, for_each_page, large_type};
+use super::common::{is_text, is_text_or_binary};
+use crate::justext::decode_for_justext_with_hint;
+
+const NAME: &str = "decode_html";
+
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub struct DecodeHtmlFunc {
+    signature: Signature,
+}
+
+impl Default for DecodeHtmlFunc {
+    fn default() -> Self {
+        DecodeHtmlFunc {
+            signature: Signature::user_defined(Volatility::Immutable),
+        }
+    }
+}
+
+static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
+    Documentation::builder(
+        DOC_SECTION,
+        "A page's bytes as text, decoded as the page functions decode binary input (jusText 3.0.2's \
+         rules: the first <meta charset> with Python's codecs, then UTF-8, then UTF-8 with \
+         replacement), except that `charset` is used when the page names no charset those rules can \
+         use. With a WARC crawl, `justext(decode_html(payload, http_charset))` reads pages that \
+         declare their encoding only in the HTTP Content-Type header; `justext(payload)` keeps \
+         jusText's own decoding, byte for byte the reference's. String input is returned as is. NULL \
+         for NULL input and where jusText cannot decode the page (a non-ASCII or 'undefined' meta \
+         charset label).",
+        "decode_html(html [, charset])",
+    )
+    .with_sql_example(
+        "SELECT url, justext(decode_html(payload, http_charset)) AS text\nFROM read_warc('crawl.warc.gz') WHERE warc_type = 'response';",
+    )
+    .with_argument("html", HTML_ARGUMENT)
+    .with_argument(
+        "charset",
+        "A string column or constant: a charset label (e.g. 'ISO-8859-1', 'windows-1251', 'Shift_JIS'), \
+         looked up as Python's codecs look up a name; NULL, or a label naming no codec, is no hint.",
+    )
+    .with_related_udf("justext")
+    .build()
+});
+
+impl ScalarUDFImpl for DecodeHtmlFunc {
+    fn name(&self) -> &str {
+        NAME
+    }
+
+    fn signature(&self) -> &Signature {
+        &self.signature
+    }
+
+    fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
+        let (html, charset) = match arg_types {
+            [html] => (html, None),
+            [html, charset] => (html, Some(charset)),
+            _ => return plan_err!("{NAME}: takes 1 or 2 arguments, got {}", arg_types.len()),
+        };
+        if !is_text_or_binary(html) {
+            return plan_err!(
+                "{NAME}: argument 1 (html) must be a string or binary column, got {html}"
+            );
+        }
+        let mut types = vec![html.clone()];
+        match charset {
+            Some(t) if is_text(t) => types.push(DataType::Utf8),
+            Some(t) => {
+                return plan_err!("{NAME}: argument 2 (charset) must be a string, got {t}");
+            }
+            None => {}
+        }
+        Ok(types)
+    }
+
+    fn return_type(&self, _arg_types: &[DataType]) -> Result<DataType> {
+        Ok(DataType::Utf8)
+    }
+
+    fn return_field_from_args(&self, _args: ReturnFieldArgs) -> Result<FieldRef> {
+        Ok(Arc::new(Field::new(NAME, DataType::Utf8, true)))
+    }
+
+    fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
+        let all_scalar = args
+            .args
+            .iter()
+            .all(|a| matches!(a, ColumnarValue::Scalar(_)));
+        let arrays = ColumnarValue::values_to_arrays(&args.args)?;
+        let html = match arrays[0].as_any_dictionary_opt() {
+            Some(dict) => cast(&arrays[0], &large_type(dict.values().data_type()))?,
+            None => Arc::clone(&arrays[0]),
+        };
+        let no_hints;
+        let charsets = match arrays.get(1) {
+            Some(charsets) => charsets.as_string::<i32>(),
+            None => {
+                no_hints = StringArray::new_null(html.len());
+                &no_hints
+            }
+        };
+        let decoded = decoded_pages(html.as_ref(), charsets)?;
+        if all_scalar {
+            Ok(ColumnarValue::Scalar(ScalarValue::try_from_array(
+                &decoded, 0,
+            )?))
+        } else {
+            Ok(ColumnarValue::Array(decoded))
+        }
+    }
+
+    fn documentation(&self) -> Option<&Documentation> {
+        Some(&DOCUMENTATION)
+    }
+}
+
+fn decoded_pages(pages: &dyn Array, charsets: &StringArray) -> Result<ArrayRef> {
+    let policy = RowPolicy::for_text(false);
+    let mut out = StringBuilder::with_capacity(pages.len(), pages.get_buffer_memory_size());
+    let mut row = 0;
+    for_each_page(pages, |page| {
+        let charset = charsets.is_valid(row).then(|| charsets.value(row));
+        row += 1;
+        let appended = policy
+            .row(NAME, page, |page| {
+                let text = match page {
+                    PageRef::Text(text) => Cow::Borrowed(text),
+                    PageRef::Bytes(bytes) => {
+                        decode_for_justext_with_hint(bytes, charset).map_err(|e| e.to_string())?
+                    }
+                };
+                policy
+                    .append_written(NAME, &mut out, |w| w.write_str(&text))
+                    .map_err(|e| e.to_string())
+            })?
+            .unwrap_or(false);
+        if !appended {
+            out.append_null();
+        }
+        Ok(())
+    })?;
+    Ok(Arc::new(out.finish()))
+}
