@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# `webtext clean` over the ~3,000 pages of ../shared/eval, and the same crawl replicated 4x: one
+# `webtext clean` over the ~3,000 pages of ../shared/eval (Parquet, and the same pages as WARC), and
+# the Parquet crawl replicated 4x: one
 # cleaning thread pinned to one core (taskset -c 0: reading, cleaning and writing share it), one
 # cleaning thread free to overlap with the reader/writer thread, and two cleaning threads on both
 # cores. Best wall time of RUNS runs each, pages/s, peak RSS (GNU time), and the speed-up of two
@@ -10,11 +11,22 @@ export SHARED="${1:-../shared}"
 RUNS="${2:-3}"
 WORK="${TMPDIR:-/tmp}/webtext-clean-scaling"
 mkdir -p "$WORK"
-cargo build --release --quiet --bin webtext
+# With an example, so the binary is built with the features of the tests and examples (dev-dependencies):
+# one release build of DataFusion for everything, as .ci/run builds it.
+cargo build --release --quiet --bin webtext --example build_crawl
 [ -f "$WORK/crawl.parquet" ] || bash tools/build_eval_crawl.sh "$WORK/crawl.parquet"
 [ -f "$WORK/crawl_x4.parquet" ] || target/release/webtext sql -t "crawl=$WORK/crawl.parquet" \
   --output "$WORK/crawl_x4.parquet" \
   "SELECT * FROM crawl UNION ALL SELECT * FROM crawl UNION ALL SELECT * FROM crawl UNION ALL SELECT * FROM crawl"
+# The same pages as a Common-Crawl-like WARC (../shared/eval/warc/make_eval_warc.py; needs warcio).
+WARCDIR="${TMPDIR:-/tmp}/webtext-eval-warc"
+if [ ! -f "$WARCDIR/eval_pages.warc.gz" ]; then
+  VENV="${TMPDIR:-/tmp}/warc-venv"
+  [ -x "$VENV/bin/python" ] || { python3 -m venv "$VENV" && "$VENV/bin/pip" install -q warcio==1.8.1; }
+  (cd "$SHARED/eval/warc" && "$VENV/bin/python" make_eval_warc.py --out-dir "$WARCDIR")
+fi
+declare -A input=([crawl]="$WORK/crawl.parquet" [crawl_x4]="$WORK/crawl_x4.parquet" [warc]="$WARCDIR/eval_pages.warc.gz")
+tables="crawl crawl_x4 warc"
 
 best() {  # best wall seconds and the peak RSS (KB) of that run, over RUNS runs of: [taskset] clean IN --partitions P
   local in="$1" p="$2" pin="$3" best_wall="" best_rss=""
@@ -27,23 +39,24 @@ best() {  # best wall seconds and the peak RSS (KB) of that run, over RUNS runs 
   echo "$best_wall $best_rss"
 }
 
-pages() { target/release/webtext sql -t "c=$1" --format csv "SELECT count(*) AS n FROM c" | tail -1; }
+# Pages cleaned: the rows of the last output (a WARC's HTML responses, a crawl's rows).
+pages() { target/release/webtext sql -t "c=$WORK/out.parquet" --format csv "SELECT count(*) AS n FROM c" | tail -1; }
 
 printf "%-10s %6s %-22s %8s %10s %12s\n" table pages run wall_s pages_per_s peak_rss_MiB
-for table in crawl crawl_x4; do
-  n=$(pages "$WORK/$table.parquet")
+for table in $tables; do
   for run in one_core one_thread two_threads; do
     case $run in
       one_core) p=1; pin="taskset -c 0" ;;
       one_thread) p=1; pin="" ;;
       two_threads) p=2; pin="" ;;
     esac
-    read -r wall rss < <(best "$WORK/$table.parquet" "$p" "$pin")
+    read -r wall rss < <(best "${input[$table]}" "$p" "$pin")
+    n=$(pages)
     printf "%-10s %6d %-22s %8.2f %10.0f %12.0f\n" "$table" "$n" "$run (--partitions $p)" "$wall" "$(awk "BEGIN{print $n/$wall}")" "$(awk "BEGIN{print $rss/1024}")"
     eval "wall_${table}_$run=$wall"
   done
 done
-for table in crawl crawl_x4; do
+for table in $tables; do
   eval "a=\$wall_${table}_one_core b=\$wall_${table}_one_thread c=\$wall_${table}_two_threads"
   echo "$table: two cores over one core $(awk "BEGIN{printf \"%.2f\", $a/$c}")x; --partitions 2 over --partitions 1 $(awk "BEGIN{printf \"%.2f\", $b/$c}")x"
 done

@@ -20,7 +20,9 @@ CORPUS="$SHARED/eval/dedup/documents.parquet"
 WORK="${TMPDIR:-/tmp}/webtext-compare-dedup"
 mkdir -p "$WORK"
 PYTHON="${PYTHON:-python3}"
-cargo build --quiet --release --bin webtext
+# With an example, so the binary is built with the features of the tests and examples (dev-dependencies):
+# one release build of DataFusion for everything, as .ci/run builds it.
+cargo build --quiet --release --bin webtext --example build_crawl
 WEBTEXT="$PWD/target/release/webtext"
 TOKENS=7708232
 

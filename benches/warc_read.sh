@@ -12,7 +12,9 @@ RUNS="${2:-3}"
 WORK="${TMPDIR:-/tmp}/webtext-warc-bench"
 WARCDIR="${TMPDIR:-/tmp}/webtext-eval-warc"
 mkdir -p "$WORK"
-cargo build --release --quiet --bin webtext
+# With an example, so the binary is built with the features of the tests and examples (dev-dependencies):
+# one release build of DataFusion for everything, as .ci/run builds it.
+cargo build --release --quiet --bin webtext --example build_crawl
 [ -x /tmp/warc-venv/bin/python ] || { python3 -m venv /tmp/warc-venv && /tmp/warc-venv/bin/pip install -q warcio==1.8.1 fastwarc==2.0.0; }
 [ -f "$WARCDIR/eval_pages.warc.gz" ] || (cd "$SHARED/eval/warc" && /tmp/warc-venv/bin/python make_eval_warc.py --out-dir "$WARCDIR")
 [ -f "$WORK/crawl.parquet" ] || bash tools/build_eval_crawl.sh "$WORK/crawl.parquet"

@@ -11,7 +11,9 @@ WORK="${TMPDIR:-/tmp}/webtext-warc-clean"
 WARCDIR="${TMPDIR:-/tmp}/webtext-eval-warc"
 VENV="${TMPDIR:-/tmp}/warc-venv"
 mkdir -p "$WORK"
-cargo build --release --quiet --bin webtext
+# With an example, so the binary is built with the features of the tests and examples (dev-dependencies):
+# one release build of DataFusion for everything, as .ci/run builds it.
+cargo build --release --quiet --bin webtext --example build_crawl
 if [ ! -f "$WARCDIR/eval_pages.warc.gz" ]; then
   [ -x "$VENV/bin/python" ] || { python3 -m venv "$VENV" && "$VENV/bin/pip" install -q warcio==1.8.1; }
   (cd "$SHARED/eval/warc" && "$VENV/bin/python" make_eval_warc.py --out-dir "$WARCDIR")
