@@ -90,6 +90,7 @@ const SCALAR_CALLS: &[&str] = &[
     "boilerpipe(html, 'article_sentences')",
     "cardinality(boilerpipe_blocks(html, 'num_words_rules'))",
     "html_title(bytes)",
+    "byte_length(decode_html(bytes, 'shift_jis'))",
     "cardinality(ngram_hashes(html, 7))",
     "content_hash(html)",
     "duplicate_fraction(html, 5, '{dups}')",

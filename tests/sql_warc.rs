@@ -52,7 +52,7 @@ async fn stored_as_warc_gives_warcios_records() {
     .unwrap();
     let batches = query(
         &ctx,
-        "SELECT warc_type, url, http_status, \"offset\", length, length(payload) AS n FROM crawl",
+        "SELECT warc_type, url, http_status, \"offset\", length, byte_length(payload) AS n FROM crawl",
     )
     .await
     .unwrap();
@@ -269,4 +269,30 @@ async fn decode_html_refuses_a_charset_that_is_not_a_string() {
         error.contains("decode_html: argument 2 (charset) must be a string"),
         "{error}"
     );
+}
+
+#[tokio::test]
+async fn byte_length_counts_bytes_that_are_not_utf8() {
+    let ctx = context();
+    let batches = query(
+        &ctx,
+        "SELECT byte_length(X'FF00E9') AS b, byte_length('é') AS s, byte_length(NULL) AS n, \
+                byte_length(arrow_cast('abc', 'Utf8View')) AS v",
+    )
+    .await
+    .unwrap();
+    for (column, expected) in [
+        ("b", Some("3")),
+        ("s", Some("2")),
+        ("n", None),
+        ("v", Some("3")),
+    ] {
+        assert_eq!(
+            strings(&batches, column),
+            [expected.map(str::to_owned)],
+            "{column}"
+        );
+    }
+    // length() casts binary to a string and fails on these bytes; byte_length does not.
+    assert!(query(&ctx, "SELECT length(X'FF00E9')").await.is_err());
 }

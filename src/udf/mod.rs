@@ -22,6 +22,7 @@ pub use common::{catch_row_panic, row_panics};
 pub use shared_parses::pages_parsed;
 pub mod boilerpipe;
 pub mod boilerpipe_blocks;
+pub mod byte_length;
 pub mod content_hash;
 pub mod decode_html;
 pub mod duplicate_fraction;
@@ -67,6 +68,7 @@ singleton!(
 );
 singleton!(html_title_udf, html_title::HtmlTitleFunc);
 singleton!(decode_html_udf, decode_html::DecodeHtmlFunc);
+singleton!(byte_length_udf, byte_length::ByteLengthFunc);
 singleton!(ngram_hashes_udf, ngram_hashes::NgramHashesFunc);
 singleton!(content_hash_udf, content_hash::ContentHashFunc);
 singleton!(
@@ -96,6 +98,7 @@ pub fn all_scalar() -> Vec<Arc<ScalarUDF>> {
         boilerpipe_blocks_udf(),
         html_title_udf(),
         decode_html_udf(),
+        byte_length_udf(),
         ngram_hashes_udf(),
         content_hash_udf(),
         duplicate_fraction_udf(),
@@ -234,6 +237,11 @@ pub mod functions {
     /// `decode_html(html, charset)`.
     pub fn decode_html(html: Expr, charset: Expr) -> Expr {
         super::decode_html_udf().call(vec![html, charset])
+    }
+
+    /// `byte_length(value)`.
+    pub fn byte_length(value: Expr) -> Expr {
+        super::byte_length_udf().call(vec![value])
     }
 
     /// `ngram_hashes(text, n)`.

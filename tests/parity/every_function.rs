@@ -91,7 +91,8 @@ async fn run(pages: Vec<Vec<u8>>) -> Result<()> {
              justext_extract({column}) AS {column}_justext_extract, \
              justext({column}, 'none') AS {column}_justext_no_language, \
              {}, boilerpipe_blocks({column}) AS {column}_boilerpipe_blocks, \
-             html_title({column}) AS {column}_html_title FROM pages",
+             html_title({column}) AS {column}_html_title, \
+             byte_length(decode_html({column}, 'windows-1252')) AS {column}_decoded_bytes FROM pages",
             extractors.join(", ")
         );
         check(&ctx, &sql, n).await?;
