@@ -11,11 +11,12 @@ export SHARED="${1:-../shared}"
 RUNS="${2:-3}"
 WORK="${TMPDIR:-/tmp}/webtext-clean-scaling"
 mkdir -p "$WORK"
-# With an example, so the binary is built with the features of the tests and examples (dev-dependencies):
-# one release build of DataFusion for everything, as .ci/run builds it.
-cargo build --release --quiet --bin webtext --example build_crawl
+# The profiling profile (Cargo.toml): release code with line tables, for perf. With an example, as
+# .ci/run builds, so the binary and the examples share one build of DataFusion.
+export WEBTEXT_PROFILE=profiling
+cargo build --profile profiling --quiet --bin webtext --example build_crawl
 [ -f "$WORK/crawl.parquet" ] || bash tools/build_eval_crawl.sh "$WORK/crawl.parquet"
-[ -f "$WORK/crawl_x4.parquet" ] || target/release/webtext sql -t "crawl=$WORK/crawl.parquet" \
+[ -f "$WORK/crawl_x4.parquet" ] || target/profiling/webtext sql -t "crawl=$WORK/crawl.parquet" \
   --output "$WORK/crawl_x4.parquet" \
   "SELECT * FROM crawl UNION ALL SELECT * FROM crawl UNION ALL SELECT * FROM crawl UNION ALL SELECT * FROM crawl"
 # The same pages as a Common-Crawl-like WARC (../shared/eval/warc/make_eval_warc.py; needs warcio).
@@ -31,7 +32,7 @@ tables="crawl crawl_x4 warc"
 best() {  # best wall seconds and the peak RSS (KB) of that run, over RUNS runs of: [taskset] clean IN --partitions P
   local in="$1" p="$2" pin="$3" best_wall="" best_rss=""
   for _ in $(seq "$RUNS"); do
-    /usr/bin/time -f "%e %M" -o "$WORK/time.txt" $pin target/release/webtext clean "$in" "$WORK/out.parquet" \
+    /usr/bin/time -f "%e %M" -o "$WORK/time.txt" $pin target/profiling/webtext clean "$in" "$WORK/out.parquet" \
       --partitions "$p" 2>/dev/null
     read -r wall rss < "$WORK/time.txt"
     if [ -z "$best_wall" ] || awk "BEGIN{exit !($wall < $best_wall)}"; then best_wall=$wall; best_rss=$rss; fi
@@ -40,7 +41,7 @@ best() {  # best wall seconds and the peak RSS (KB) of that run, over RUNS runs 
 }
 
 # Pages cleaned: the rows of the last output (a WARC's HTML responses, a crawl's rows).
-pages() { target/release/webtext sql -t "c=$WORK/out.parquet" --format csv "SELECT count(*) AS n FROM c" | tail -1; }
+pages() { target/profiling/webtext sql -t "c=$WORK/out.parquet" --format csv "SELECT count(*) AS n FROM c" | tail -1; }
 
 printf "%-10s %6s %-22s %8s %10s %12s\n" table pages run wall_s pages_per_s peak_rss_MiB
 for table in $tables; do

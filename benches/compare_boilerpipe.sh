@@ -14,9 +14,9 @@ CP="/usr/share/java/boilerpipe.jar:/usr/share/java/nekohtml.jar:/usr/share/java/
 if [ ! -f /usr/share/java/boilerpipe.jar ]; then
   apt-get install -y -q libboilerpipe-java >/dev/null
 fi
-cargo build --quiet --release --example speed_justext
+cargo build --quiet --profile profiling --example speed_justext
 SAMPLE="$SHARED/eval/speed_sample.txt"
-ours="$(taskset -c 0 target/release/examples/speed_justext "$SAMPLE" "$PAGES")"
+ours="$(taskset -c 0 target/profiling/examples/speed_justext "$SAMPLE" "$PAGES")"
 java="$(taskset -c 0 java -cp "$CP" benches/compare/JavaBoilerpipeSpeed.java "$SAMPLE" "$PAGES" "$SHARED/eval")"
 echo "$java"
 echo "$ours"

@@ -20,10 +20,11 @@ CORPUS="$SHARED/eval/dedup/documents.parquet"
 WORK="${TMPDIR:-/tmp}/webtext-compare-dedup"
 mkdir -p "$WORK"
 PYTHON="${PYTHON:-python3}"
-# With an example, so the binary is built with the features of the tests and examples (dev-dependencies):
-# one release build of DataFusion for everything, as .ci/run builds it.
-cargo build --quiet --release --bin webtext --example build_crawl
-WEBTEXT="$PWD/target/release/webtext"
+# The profiling profile (Cargo.toml): release code with line tables, for perf. With an example, as
+# .ci/run builds, so the binary and the examples share one build of DataFusion.
+export WEBTEXT_PROFILE=profiling
+cargo build --quiet --profile profiling --bin webtext --example build_crawl
+WEBTEXT="$PWD/target/profiling/webtext"
 TOKENS=7708232
 
 onion_wall=$("$PYTHON" -c "import json; print(json.load(open('$SHARED/oracle/onion/onion_runs.json'))['settings']['n7_t0.5']['median_wall_s']['onion_mark'])")

@@ -14,9 +14,9 @@ if [ ! -x "$VENV/bin/python" ]; then
   python3 -m venv "$VENV"
   "$VENV/bin/pip" install -q justext==3.0.2 lxml==6.1.3 lxml_html_clean==0.4.6
 fi
-cargo build --quiet --release --example speed_justext
+cargo build --quiet --profile profiling --example speed_justext
 SAMPLE="$SHARED/eval/speed_sample.txt"
-ours="$(taskset -c 0 target/release/examples/speed_justext "$SAMPLE" "$PAGES")"
+ours="$(taskset -c 0 target/profiling/examples/speed_justext "$SAMPLE" "$PAGES")"
 python="$(taskset -c 0 "$VENV/bin/python" benches/compare/python_justext_speed.py "$SAMPLE" "$PAGES")"
 echo "$python"
 echo "$ours"

@@ -12,9 +12,10 @@ RUNS="${2:-3}"
 WORK="${TMPDIR:-/tmp}/webtext-warc-bench"
 WARCDIR="${TMPDIR:-/tmp}/webtext-eval-warc"
 mkdir -p "$WORK"
-# With an example, so the binary is built with the features of the tests and examples (dev-dependencies):
-# one release build of DataFusion for everything, as .ci/run builds it.
-cargo build --release --quiet --bin webtext --example build_crawl
+# The profiling profile (Cargo.toml): release code with line tables, for perf. With an example, as
+# .ci/run builds, so the binary and the examples share one build of DataFusion.
+export WEBTEXT_PROFILE=profiling
+cargo build --profile profiling --quiet --bin webtext --example build_crawl
 [ -x /tmp/warc-venv/bin/python ] || { python3 -m venv /tmp/warc-venv && /tmp/warc-venv/bin/pip install -q warcio==1.8.1 fastwarc==2.0.0; }
 [ -f "$WARCDIR/eval_pages.warc.gz" ] || (cd "$SHARED/eval/warc" && /tmp/warc-venv/bin/python make_eval_warc.py --out-dir "$WARCDIR")
 [ -f "$WORK/crawl.parquet" ] || bash tools/build_eval_crawl.sh "$WORK/crawl.parquet"
@@ -40,10 +41,10 @@ with open(sys.argv[1], "rb") as f:
             pass
 PY
 fastwarc=$(best taskset -c 0 /tmp/warc-venv/bin/python "$WORK/fastwarc_read.py" "$WARC")
-ours=$(best taskset -c 0 target/release/webtext sql --partitions 1 --format csv \
+ours=$(best taskset -c 0 target/profiling/webtext sql --partitions 1 --format csv \
   "SELECT count(*) FROM read_warc('$WARC') WHERE payload IS NOT NULL")
-from_warc=$(best taskset -c 0 target/release/webtext clean "$WARC" "$WORK/out_warc.parquet" --partitions 1)
-from_parquet=$(best taskset -c 0 target/release/webtext clean "$WORK/crawl.parquet" "$WORK/out_parquet.parquet" --partitions 1)
+from_warc=$(best taskset -c 0 target/profiling/webtext clean "$WARC" "$WORK/out_warc.parquet" --partitions 1)
+from_parquet=$(best taskset -c 0 target/profiling/webtext clean "$WORK/crawl.parquet" "$WORK/out_parquet.parquet" --partitions 1)
 printf "%-44s %8s\n" run seconds
 printf "%-44s %8.2f\n" "FastWARC 2.0.0, every payload (Python)" "$fastwarc"
 printf "%-44s %8.2f\n" "webtext, every payload (read_warc)" "$ours"

@@ -245,6 +245,12 @@ fn argument_errors_are_one_line_too() {
         assert!(o.status.success(), "{args:?}: {}", stderr(&o));
         assert!(!stdout(&o).is_empty(), "{args:?}");
     }
+    let version = stdout(&webtext(&["--version"]));
+    let expected = format!(
+        "webtext {} (jusText 3.0.2, boilerpipe 1.2.0, onion 1.2; DataFusion 55.",
+        env!("CARGO_PKG_VERSION")
+    );
+    assert!(version.starts_with(&expected), "{version}");
 }
 
 #[test]

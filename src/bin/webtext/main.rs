@@ -15,12 +15,22 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+/// `webtext --version`: the crate, the versions of the reference tools whose output it
+/// reproduces, and the DataFusion it runs on.
+static VERSION: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    format!(
+        "{} (jusText 3.0.2, boilerpipe 1.2.0, onion 1.2; DataFusion {})",
+        env!("CARGO_PKG_VERSION"),
+        datafusion::DATAFUSION_VERSION
+    )
+});
+
 /// Web-corpus cleaning as SQL: jusText boilerplate removal and text statistics as DataFusion
 /// functions over Parquet crawl tables.
 ///
 /// With no command, runs a short demo on the bundled sample crawl.
 #[derive(Parser)]
-#[command(name = "webtext", version)]
+#[command(name = "webtext", version = VERSION.as_str())]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
