@@ -19,14 +19,9 @@ cargo build --profile profiling --quiet --bin webtext --example build_crawl
 [ -f "$WORK/crawl_x4.parquet" ] || target/profiling/webtext sql -t "crawl=$WORK/crawl.parquet" \
   --output "$WORK/crawl_x4.parquet" \
   "SELECT * FROM crawl UNION ALL SELECT * FROM crawl UNION ALL SELECT * FROM crawl UNION ALL SELECT * FROM crawl"
-# The same pages as a Common-Crawl-like WARC (../shared/eval/warc/make_eval_warc.py; needs warcio).
-WARCDIR="${TMPDIR:-/tmp}/webtext-eval-warc"
-if [ ! -f "$WARCDIR/eval_pages.warc.gz" ]; then
-  VENV="${TMPDIR:-/tmp}/warc-venv"
-  [ -x "$VENV/bin/python" ] || { python3 -m venv "$VENV" && "$VENV/bin/pip" install -q warcio==1.8.1; }
-  (cd "$SHARED/eval/warc" && "$VENV/bin/python" make_eval_warc.py --out-dir "$WARCDIR")
-fi
-declare -A input=([crawl]="$WORK/crawl.parquet" [crawl_x4]="$WORK/crawl_x4.parquet" [warc]="$WARCDIR/eval_pages.warc.gz")
+# The same pages as a Common-Crawl-like WARC.
+WARC="$(bash tools/eval_warc.sh "$SHARED")"
+declare -A input=([crawl]="$WORK/crawl.parquet" [crawl_x4]="$WORK/crawl_x4.parquet" [warc]="$WARC")
 tables="crawl crawl_x4 warc"
 
 best() {  # best wall seconds and the peak RSS (KB) of that run, over RUNS runs of: [taskset] clean IN --partitions P

@@ -10,16 +10,16 @@ cd "$(dirname "$0")/.."
 export SHARED="${1:-../shared}"
 RUNS="${2:-3}"
 WORK="${TMPDIR:-/tmp}/webtext-warc-bench"
-WARCDIR="${TMPDIR:-/tmp}/webtext-eval-warc"
 mkdir -p "$WORK"
 # The profiling profile (Cargo.toml): release code with line tables, for perf. With an example, as
 # .ci/run builds, so the binary and the examples share one build of DataFusion.
 export WEBTEXT_PROFILE=profiling
 cargo build --profile profiling --quiet --bin webtext --example build_crawl
-[ -x /tmp/warc-venv/bin/python ] || { python3 -m venv /tmp/warc-venv && /tmp/warc-venv/bin/pip install -q warcio==1.8.1 fastwarc==2.0.0; }
-[ -f "$WARCDIR/eval_pages.warc.gz" ] || (cd "$SHARED/eval/warc" && /tmp/warc-venv/bin/python make_eval_warc.py --out-dir "$WARCDIR")
+WARC="$(bash tools/eval_warc.sh "$SHARED")"
+# The venv tools/eval_warc.sh made has warcio; FastWARC is added for the comparison.
+VENV="${TMPDIR:-/tmp}/warc-venv"
+"$VENV/bin/python" -c "import fastwarc" 2>/dev/null || "$VENV/bin/pip" install -q fastwarc==2.0.0
 [ -f "$WORK/crawl.parquet" ] || bash tools/build_eval_crawl.sh "$WORK/crawl.parquet"
-WARC="$WARCDIR/eval_pages.warc.gz"
 
 best() {  # best wall seconds of RUNS runs of the command
   local best=""
@@ -40,7 +40,7 @@ with open(sys.argv[1], "rb") as f:
         while record.reader.read(1 << 20):
             pass
 PY
-fastwarc=$(best taskset -c 0 /tmp/warc-venv/bin/python "$WORK/fastwarc_read.py" "$WARC")
+fastwarc=$(best taskset -c 0 "$VENV/bin/python" "$WORK/fastwarc_read.py" "$WARC")
 ours=$(best taskset -c 0 target/profiling/webtext sql --partitions 1 --format csv \
   "SELECT count(*) FROM read_warc('$WARC') WHERE payload IS NOT NULL")
 from_warc=$(best taskset -c 0 target/profiling/webtext clean "$WARC" "$WORK/out_warc.parquet" --partitions 1)

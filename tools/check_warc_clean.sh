@@ -8,19 +8,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 SHARED="${1:-${SHARED:-../shared}}"
 WORK="${TMPDIR:-/tmp}/webtext-warc-clean"
-WARCDIR="${TMPDIR:-/tmp}/webtext-eval-warc"
-VENV="${TMPDIR:-/tmp}/warc-venv"
 mkdir -p "$WORK"
 # With an example, so the binary is built with the features of the tests and examples (dev-dependencies):
 # one release build of DataFusion for everything, as .ci/run builds it.
 cargo build --release --quiet --bin webtext --example build_crawl
-if [ ! -f "$WARCDIR/eval_pages.warc.gz" ]; then
-  [ -x "$VENV/bin/python" ] || { python3 -m venv "$VENV" && "$VENV/bin/pip" install -q warcio==1.8.1; }
-  (cd "$SHARED/eval/warc" && "$VENV/bin/python" make_eval_warc.py --out-dir "$WARCDIR")
-fi
+WARC="$(bash tools/eval_warc.sh "$SHARED")"
 [ -f "$WORK/crawl.parquet" ] || SHARED="$SHARED" bash tools/build_eval_crawl.sh "$WORK/crawl.parquet"
 rm -f "$WORK/from_warc.parquet" "$WORK/from_parquet.parquet"
-target/release/webtext clean "$WARCDIR/eval_pages.warc.gz" "$WORK/from_warc.parquet"
+target/release/webtext clean "$WARC" "$WORK/from_warc.parquet"
 target/release/webtext clean "$WORK/crawl.parquet" "$WORK/from_parquet.parquet"
 target/release/webtext sql --format csv \
   --table "w=$WORK/from_warc.parquet" --table "p=$WORK/from_parquet.parquet" "

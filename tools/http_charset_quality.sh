@@ -8,19 +8,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 SHARED="$(cd "${1:-../shared}" && pwd)"
 WORK="${TMPDIR:-/tmp}/webtext-http-charset"
-WARCDIR="${TMPDIR:-/tmp}/webtext-eval-warc"
-VENV="${TMPDIR:-/tmp}/warc-venv"
 mkdir -p "$WORK"
 cargo build --release --quiet --bin webtext --example build_crawl
-if [ ! -f "$WARCDIR/eval_pages.warc.gz" ]; then
-  [ -x "$VENV/bin/python" ] || { python3 -m venv "$VENV" && "$VENV/bin/pip" install -q warcio==1.8.1; }
-  (cd "$SHARED/eval/warc" && "$VENV/bin/python" make_eval_warc.py --out-dir "$WARCDIR")
-fi
+WARC="$(bash tools/eval_warc.sh "$SHARED")"
 [ -f "$WORK/crawl.parquet" ] || SHARED="$SHARED" bash tools/build_eval_crawl.sh "$WORK/crawl.parquet"
 for variant in own http; do
   flag=""; [ "$variant" = http ] && flag="--http-charset"
   rm -f "$WORK/$variant.parquet"
-  target/release/webtext clean "$WARCDIR/eval_pages.warc.gz" "$WORK/$variant.parquet" $flag 2> /dev/null
+  target/release/webtext clean "$WARC" "$WORK/$variant.parquet" $flag 2> /dev/null
   # The archive's URL of a page without one in its manifest is https://<set>.webtext-eval.invalid/<id>.html.
   target/release/webtext sql --format jsonl --table "c=$WORK/$variant.parquet" --table "p=$WORK/crawl.parquet" "
     SELECT DISTINCT p.\"set\", p.id, c.text

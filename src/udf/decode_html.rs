@@ -107,15 +107,12 @@ impl ScalarUDFImpl for DecodeHtmlFunc {
             Some(dict) => cast(&arrays[0], &large_type(dict.values().data_type()))?,
             None => Arc::clone(&arrays[0]),
         };
-        let no_hints;
+        // Planning coerces the charset to Utf8; a host that skips it (FFI) still gets a cast, not a panic.
         let charsets = match arrays.get(1) {
-            Some(charsets) => charsets.as_string::<i32>(),
-            None => {
-                no_hints = StringArray::new_null(html.len());
-                &no_hints
-            }
+            Some(charsets) => cast(charsets, &DataType::Utf8)?,
+            None => Arc::new(StringArray::new_null(html.len())),
         };
-        let decoded = decoded_pages(html.as_ref(), charsets)?;
+        let decoded = decoded_pages(html.as_ref(), charsets.as_string::<i32>())?;
         if all_scalar {
             Ok(ColumnarValue::Scalar(ScalarValue::try_from_array(
                 &decoded, 0,

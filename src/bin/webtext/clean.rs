@@ -252,10 +252,9 @@ pub(crate) async fn run(args: CleanArgs) -> Result<CleanSummary> {
 /// `sql/warc_to_parquet.sql` writes).
 const HTTP_CHARSET: &str = "http_charset";
 
-/// The pages of a WARC crawl: HTML responses, with what identifies them.
-const WARC_PAGES: &str = "SELECT url, date, record_id, file, \"offset\", http_charset, payload AS html \
-     FROM warc WHERE warc_type = 'response' AND http_status BETWEEN 200 AND 299 \
-     AND http_content_type ILIKE '%html%'";
+/// The pages of a WARC crawl (table `warc`): HTML responses, with what identifies them; the same
+/// selection users run to convert an archive.
+const WARC_PAGES: &str = include_str!("../../../sql/warc_to_parquet.sql");
 
 /// What a worker does to one batch of pages.
 struct Cleaner {
