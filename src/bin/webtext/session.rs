@@ -101,14 +101,9 @@ pub(crate) fn register_warc(
     path: &str,
     options: datafusion_webtext::datasource::WarcOptions,
 ) -> Result<()> {
-    if !is_glob(path) && !Path::new(path).exists() {
-        return Err(CliError::Usage(format!(
-            "table '{name}': no such file or directory: {path}"
-        )));
-    }
-    let table = datafusion_webtext::datasource::warc_table(path, options).map_err(|e| {
-        CliError::Usage(format!("table '{name}' ({path}): {}", e.strip_backtrace()))
-    })?;
+    require_path(name, path)?;
+    let table = datafusion_webtext::datasource::warc_table(path, options)
+        .map_err(|e| table_error(name, path, &e))?;
     ctx.register_table(name, table)?;
     Ok(())
 }
@@ -125,24 +120,30 @@ pub(crate) async fn register_parquet_with(
     path: &str,
     mut options: ParquetReadOptions<'_>,
 ) -> Result<()> {
-    let local = Path::new(path);
-    if !is_glob(path) {
-        if !local.exists() {
-            return Err(CliError::Usage(format!(
-                "table '{name}': no such file or directory: {path}"
-            )));
-        }
-        if local.is_file() {
-            // A file named by the user is read whatever its extension.
-            options.file_extension = "";
-        }
+    require_path(name, path)?;
+    if !is_glob(path) && Path::new(path).is_file() {
+        // A file named by the user is read whatever its extension.
+        options.file_extension = "";
     }
     ctx.register_parquet(name, path, options)
         .await
-        .map_err(|e| {
-            CliError::Usage(format!("table '{name}' ({path}): {}", e.strip_backtrace()))
-        })?;
+        .map_err(|e| table_error(name, path, &e))?;
     Ok(())
+}
+
+/// A path that is not a glob must exist.
+fn require_path(name: &str, path: &str) -> Result<()> {
+    if !is_glob(path) && !Path::new(path).exists() {
+        return Err(CliError::Usage(format!(
+            "table '{name}': no such file or directory: {path}"
+        )));
+    }
+    Ok(())
+}
+
+/// A table that cannot be registered, as a usage error naming it.
+fn table_error(name: &str, path: &str, e: &datafusion::error::DataFusionError) -> CliError {
+    CliError::Usage(format!("table '{name}' ({path}): {}", e.strip_backtrace()))
 }
 
 /// An error naming the missing column, the option that named it and the columns there are.
