@@ -28,6 +28,9 @@ pub mod udf;
 mod unicode;
 pub mod warc;
 
+/// The reference tools whose output the functions reproduce, and their versions.
+pub const REFERENCE_VERSIONS: &str = "jusText 3.0.2, boilerpipe 1.2.0, onion 1.2";
+
 pub use udf::{
     Registry, all_aggregate, all_documented, all_scalar, all_window, catch_row_panic, configure,
     functions, pages_parsed, register_all, register_functions, row_panics,

@@ -296,3 +296,64 @@ async fn byte_length_counts_bytes_that_are_not_utf8() {
     // length() casts binary to a string and fails on these bytes; byte_length does not.
     assert!(query(&ctx, "SELECT length(X'FF00E9')").await.is_err());
 }
+
+#[tokio::test]
+async fn a_warc_path_that_names_nothing_is_an_error_not_an_empty_table() {
+    let ctx = context();
+    let error = query(
+        &ctx,
+        "SELECT count(*) FROM read_warc('/no/such/crawl.warc.gz')",
+    )
+    .await
+    .unwrap_err()
+    .to_string();
+    assert!(
+        error.contains("WARC tables: no such file or folder: /no/such/crawl.warc.gz"),
+        "{error}"
+    );
+    // A glob that matches nothing stays an empty table: it may be filled later.
+    assert_eq!(
+        count(&ctx, "SELECT count(*) FROM read_warc('/no/such/*.warc.gz')").await,
+        0
+    );
+}
+
+/// The table factory datafusion-python registers for `STORED AS WARC` (it cannot register file
+/// formats): the same table as the Rust registration, its options checked the same way.
+#[tokio::test]
+async fn the_warc_table_factory_gives_the_same_table_as_the_file_format() {
+    use std::sync::Arc;
+
+    let ctx = context();
+    let mut state = context().state();
+    state.table_factories_mut().insert(
+        "WARCFACTORY".to_owned(),
+        Arc::new(datafusion_webtext::datasource::WarcTableFactory),
+    );
+    let factory_ctx = SessionContext::new_with_state(state);
+    let dir = format!("{FILES}/whirlwind/");
+    for (ctx, format) in [(&ctx, "WARC"), (&factory_ctx, "WARCFACTORY")] {
+        query(
+            ctx,
+            &format!("CREATE EXTERNAL TABLE w STORED AS {format} LOCATION '{dir}' OPTIONS ('on_error' 'skip')"),
+        )
+        .await
+        .unwrap();
+    }
+    let sql = "SELECT count(*) FROM w WHERE warc_type = 'response'";
+    assert_eq!(count(&ctx, sql).await, count(&factory_ctx, sql).await);
+    assert_eq!(count(&factory_ctx, "SELECT count(*) FROM w").await, 16);
+    let error = query(
+        &factory_ctx,
+        &format!(
+            "CREATE EXTERNAL TABLE x STORED AS WARCFACTORY LOCATION '{dir}' OPTIONS ('bogus' '1')"
+        ),
+    )
+    .await
+    .unwrap_err()
+    .to_string();
+    assert!(
+        error.contains("WARC tables: unknown option 'bogus'"),
+        "{error}"
+    );
+}

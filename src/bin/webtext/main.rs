@@ -19,8 +19,9 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 /// reproduces, and the DataFusion it runs on.
 static VERSION: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
     format!(
-        "{} (jusText 3.0.2, boilerpipe 1.2.0, onion 1.2; DataFusion {})",
+        "{} ({}; DataFusion {})",
         env!("CARGO_PKG_VERSION"),
+        datafusion_webtext::REFERENCE_VERSIONS,
         datafusion::DATAFUSION_VERSION
     )
 });

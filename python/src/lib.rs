@@ -1,0 +1,251 @@
+//! `datafusion_webtext._native`: the crate's functions, the `read_warc` table function and the
+//! `STORED AS WARC` table factory as datafusion-ffi capsules, the protocol datafusion-python
+//! loads foreign extensions by (`__datafusion_scalar_udf__` and its siblings). The Python layer
+//! (`datafusion_webtext/__init__.py`) turns them into datafusion-python objects.
+
+use std::ptr::NonNull;
+use std::sync::{Arc, LazyLock};
+
+use datafusion::catalog::TableProviderFactory;
+use datafusion::logical_expr::{AggregateUDF, Documentation, ScalarUDF, WindowUDF};
+use datafusion::prelude::SessionConfig;
+use datafusion_ffi::proto::logical_extension_codec::FFI_LogicalExtensionCodec;
+use datafusion_ffi::table_provider_factory::FFI_TableProviderFactory;
+use datafusion_ffi::udaf::FFI_AggregateUDF;
+use datafusion_ffi::udf::FFI_ScalarUDF;
+use datafusion_ffi::udtf::FFI_TableFunction;
+use datafusion_ffi::udwf::FFI_WindowUDF;
+use datafusion_webtext::datasource::{ReadWarc, WarcTableFactory};
+use pyo3::exceptions::PyRuntimeError;
+use pyo3::prelude::*;
+use pyo3::types::PyCapsule;
+
+/// The runtime the WARC tables list and open files on. The host's tokio is another copy of the
+/// crate, whose runtime this library cannot see; datafusion-ffi enters this one around the calls
+/// it forwards here.
+static RUNTIME: LazyLock<std::io::Result<tokio::runtime::Runtime>> = LazyLock::new(|| {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .thread_name("datafusion-webtext")
+        .enable_all()
+        .build()
+});
+
+fn runtime() -> PyResult<tokio::runtime::Handle> {
+    match &*RUNTIME {
+        Ok(runtime) => Ok(runtime.handle().clone()),
+        Err(e) => Err(PyRuntimeError::new_err(format!(
+            "datafusion_webtext: cannot start the runtime the WARC reader needs: {e}"
+        ))),
+    }
+}
+
+/// A function's documentation as a Python docstring (Google style).
+fn docstring(doc: &Documentation) -> String {
+    let mut out = format!("{}\n\nSQL: ``{}``\n", doc.description, doc.syntax_example);
+    if let Some(arguments) = &doc.arguments {
+        out.push_str("\nArgs:\n");
+        for (name, description) in arguments {
+            out.push_str(&format!("    {name}: {description}\n"));
+        }
+    }
+    if let Some(example) = &doc.sql_example {
+        out.push_str("\nExample:\n");
+        for line in example.lines() {
+            out.push_str(&format!("    {line}\n"));
+        }
+    }
+    out
+}
+
+/// A pyclass holding one kind of DataFusion function, exported through its capsule method.
+macro_rules! exported_function {
+    ($class:ident, $udf:ty, $ffi:ty, $method:ident, $capsule:literal) => {
+        /// A function of datafusion-webtext with its capsule method.
+        #[pyclass(frozen, module = "datafusion_webtext._native")]
+        struct $class(Arc<$udf>);
+
+        #[pymethods]
+        impl $class {
+            /// The SQL name.
+            #[getter]
+            fn name(&self) -> &str {
+                self.0.name()
+            }
+
+            /// The function's reference documentation.
+            #[getter]
+            fn doc(&self) -> Option<String> {
+                self.0.documentation().map(docstring)
+            }
+
+            fn $method<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyCapsule>> {
+                let exported = <$ffi>::from(Arc::clone(&self.0));
+                PyCapsule::new_with_value(py, exported, $capsule)
+            }
+
+            fn __repr__(&self) -> String {
+                format!(
+                    "<datafusion_webtext {} {}>",
+                    stringify!($class),
+                    self.0.name()
+                )
+            }
+        }
+    };
+}
+
+exported_function!(
+    ScalarFunction,
+    ScalarUDF,
+    FFI_ScalarUDF,
+    __datafusion_scalar_udf__,
+    c"datafusion_scalar_udf"
+);
+exported_function!(
+    AggregateFunction,
+    AggregateUDF,
+    FFI_AggregateUDF,
+    __datafusion_aggregate_udf__,
+    c"datafusion_aggregate_udf"
+);
+exported_function!(
+    WindowFunction,
+    WindowUDF,
+    FFI_WindowUDF,
+    __datafusion_window_udf__,
+    c"datafusion_window_udf"
+);
+
+/// The logical codec a datafusion-python session hands to foreign table functions and
+/// factories, by which they exchange expressions and plans.
+fn logical_codec(session: &Bound<'_, PyAny>) -> PyResult<FFI_LogicalExtensionCodec> {
+    const GETTER: &str = "__datafusion_logical_extension_codec__";
+    let capsule = if session.hasattr(GETTER)? {
+        session.getattr(GETTER)?.call0()?
+    } else {
+        session.clone()
+    };
+    let capsule = capsule.cast::<PyCapsule>()?;
+    let codec: NonNull<FFI_LogicalExtensionCodec> = capsule
+        .pointer_checked(Some(c"datafusion_logical_extension_codec"))?
+        .cast();
+    // SAFETY: the capsule's name guarantees its pointer is an FFI_LogicalExtensionCodec, alive
+    // while the capsule is; it is cloned before the capsule can go.
+    Ok(unsafe { codec.as_ref() }.clone())
+}
+
+/// `read_warc(path [, options])`, exported as `datafusion_table_function`.
+#[pyclass(frozen, module = "datafusion_webtext._native")]
+struct ReadWarcFunction;
+
+#[pymethods]
+impl ReadWarcFunction {
+    #[new]
+    fn new() -> Self {
+        ReadWarcFunction
+    }
+
+    fn __datafusion_table_function__<'py>(
+        &self,
+        py: Python<'py>,
+        session: Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyCapsule>> {
+        let exported = FFI_TableFunction::new_with_ffi_codec(
+            Arc::new(ReadWarc),
+            Some(runtime()?),
+            logical_codec(&session)?,
+        );
+        PyCapsule::new_with_value(py, exported, c"datafusion_table_function")
+    }
+}
+
+/// The factory of `STORED AS WARC` tables, exported as `datafusion_table_provider_factory`.
+#[pyclass(frozen, module = "datafusion_webtext._native")]
+struct WarcTableFactoryExport;
+
+#[pymethods]
+impl WarcTableFactoryExport {
+    #[new]
+    fn new() -> Self {
+        WarcTableFactoryExport
+    }
+
+    fn __datafusion_table_provider_factory__<'py>(
+        &self,
+        py: Python<'py>,
+        session: Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyCapsule>> {
+        let factory: Arc<dyn TableProviderFactory + Send> = Arc::new(WarcTableFactory);
+        let exported = FFI_TableProviderFactory::new_with_ffi_codec(
+            factory,
+            Some(runtime()?),
+            logical_codec(&session)?,
+        );
+        PyCapsule::new_with_value(py, exported, c"datafusion_table_provider_factory")
+    }
+}
+
+/// Every scalar, aggregate and window function of the crate, in reference order.
+#[pyfunction]
+fn functions(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyAny>>> {
+    let mut all = Vec::new();
+    for udf in datafusion_webtext::all_scalar() {
+        all.push(Bound::new(py, ScalarFunction(udf))?.into_any());
+    }
+    for udaf in datafusion_webtext::all_aggregate() {
+        all.push(Bound::new(py, AggregateFunction(udaf))?.into_any());
+    }
+    for udwf in datafusion_webtext::all_window() {
+        all.push(Bound::new(py, WindowFunction(udwf))?.into_any());
+    }
+    Ok(all)
+}
+
+/// The session options `datafusion_webtext::configure` changes, as (key, value) pairs.
+#[pyfunction]
+fn session_options() -> Vec<(String, String)> {
+    let default = SessionConfig::new().options().entries();
+    let configured = datafusion_webtext::configure(SessionConfig::new())
+        .options()
+        .entries();
+    configured
+        .into_iter()
+        .filter(|entry| {
+            !default
+                .iter()
+                .any(|d| d.key == entry.key && d.value == entry.value)
+        })
+        .map(|entry| (entry.key, entry.value.unwrap_or_default()))
+        .collect()
+}
+
+/// The selection of HTML pages from a table `warc` (`sql/warc_to_parquet.sql`), the one
+/// `webtext clean` makes from WARC input.
+#[pyfunction]
+fn warc_pages_sql() -> &'static str {
+    include_str!("../../sql/warc_to_parquet.sql")
+}
+
+/// Whether a path names a WARC, WET or WAT file, by its extension (as `webtext` decides).
+#[pyfunction]
+fn is_warc_path(path: &str) -> bool {
+    datafusion_webtext::datasource::is_warc_path(path)
+}
+
+#[pymodule]
+fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
+    module.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    module.add("REFERENCE_VERSIONS", datafusion_webtext::REFERENCE_VERSIONS)?;
+    module.add("DATAFUSION_VERSION", datafusion::DATAFUSION_VERSION)?;
+    module.add_class::<ScalarFunction>()?;
+    module.add_class::<AggregateFunction>()?;
+    module.add_class::<WindowFunction>()?;
+    module.add_class::<ReadWarcFunction>()?;
+    module.add_class::<WarcTableFactoryExport>()?;
+    module.add_function(wrap_pyfunction!(functions, module)?)?;
+    module.add_function(wrap_pyfunction!(session_options, module)?)?;
+    module.add_function(wrap_pyfunction!(warc_pages_sql, module)?)?;
+    module.add_function(wrap_pyfunction!(is_warc_path, module)?)?;
+    Ok(())
+}
