@@ -6,15 +6,18 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, LazyLock};
 
+use datafusion::arrow::array::RecordBatch;
 use datafusion::arrow::array::{Array, ArrayRef, AsArray, ListArray, StringBuilder, StructArray};
 use datafusion::arrow::buffer::{NullBuffer, OffsetBuffer};
 use datafusion::arrow::compute::{cast, take};
-use datafusion::arrow::datatypes::{DataType, Field, FieldRef, Fields};
+use datafusion::arrow::datatypes::{DataType, Field, FieldRef, Fields, Schema};
 use datafusion::common::{Result, ScalarValue, exec_err, plan_err};
 use datafusion::logical_expr::{
     ColumnarValue, DocSection, Documentation, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl,
     Signature, Volatility,
 };
+use datafusion::physical_expr::PhysicalExpr;
+use datafusion::physical_expr::expressions::Literal;
 
 use super::shared_parses::{SharedParses, Tree};
 use crate::html::Page;
@@ -399,6 +402,21 @@ pub(crate) fn constant_string(
     }
 }
 
+/// The value of a constant physical argument (of an aggregate or window function), or None when
+/// it is not constant. A literal is read directly; a host's wrapper of one (datafusion-ffi hands
+/// over foreign expressions, not `Literal`s) is evaluated against an empty batch, where only a
+/// constant gives a scalar.
+pub(crate) fn constant_value(expr: &Arc<dyn PhysicalExpr>) -> Option<ScalarValue> {
+    if let Some(literal) = expr.downcast_ref::<Literal>() {
+        return Some(literal.value().clone());
+    }
+    let empty = RecordBatch::new_empty(Arc::new(Schema::empty()));
+    match expr.evaluate(&empty) {
+        Ok(ColumnarValue::Scalar(value)) => Some(value),
+        _ => None,
+    }
+}
+
 /// The constant arguments at execution time, as scalars.
 pub(crate) fn execution_constants(args: &[ColumnarValue]) -> Result<Vec<Option<ScalarValue>>> {
     args.iter()
@@ -716,6 +734,21 @@ impl<K: JustextKernel> ScalarUDFImpl for JustextFunction<K> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A constant reaches aggregates and windows as a `Literal` in Rust, and as a wrapper that is
+    /// not one across datafusion-ffi: a cast of a literal stands for such a wrapper here.
+    #[test]
+    fn constant_value_reads_literals_and_other_constant_expressions_but_not_columns() {
+        use datafusion::physical_expr::expressions::{CastExpr, Column};
+
+        let literal: Arc<dyn PhysicalExpr> = Arc::new(Literal::new(ScalarValue::Int64(Some(7))));
+        assert_eq!(constant_value(&literal), Some(ScalarValue::Int64(Some(7))));
+        let wrapped: Arc<dyn PhysicalExpr> =
+            Arc::new(CastExpr::new(Arc::clone(&literal), DataType::Int32, None));
+        assert_eq!(constant_value(&wrapped), Some(ScalarValue::Int32(Some(7))));
+        let column: Arc<dyn PhysicalExpr> = Arc::new(Column::new("n", 0));
+        assert_eq!(constant_value(&column), None);
+    }
 
     /// The panic count is process-wide and other tests of this binary run at the same time:
     /// each of these tests causes one panic and checks that the count grew.

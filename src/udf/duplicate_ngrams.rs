@@ -12,9 +12,8 @@ use datafusion::logical_expr::function::{AccumulatorArgs, StateFieldsArgs};
 use datafusion::logical_expr::{
     Accumulator, AggregateUDFImpl, Documentation, Signature, Volatility,
 };
-use datafusion::physical_expr::expressions::Literal;
 
-use super::common::{DOC_SECTION, catch_row_panic};
+use super::common::{DOC_SECTION, catch_row_panic, constant_value};
 use crate::dedup::{DuplicateCounter, HashRange};
 
 const NAME: &str = "duplicate_ngrams";
@@ -110,8 +109,8 @@ impl AggregateUDFImpl for DuplicateNgramsFunc {
     fn accumulator(&self, args: AccumulatorArgs) -> Result<Box<dyn Accumulator>> {
         let range = match args.exprs.get(1) {
             None => HashRange::default(),
-            Some(e) => match e.downcast_ref::<Literal>() {
-                Some(l) => range_of(Some(l.value()))?,
+            Some(e) => match constant_value(e) {
+                Some(value) => range_of(Some(&value))?,
                 None => return plan_err!("{NAME}: argument 2 (range) must be a constant 'K/P'"),
             },
         };

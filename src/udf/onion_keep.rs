@@ -13,9 +13,8 @@ use datafusion::logical_expr::function::{PartitionEvaluatorArgs, WindowUDFFieldA
 use datafusion::logical_expr::{
     Documentation, PartitionEvaluator, Signature, Volatility, WindowUDFImpl,
 };
-use datafusion::physical_expr::expressions::Literal;
 
-use super::common::{DOC_SECTION, RowPolicy, catch_row_panic};
+use super::common::{DOC_SECTION, RowPolicy, catch_row_panic, constant_value};
 use super::dedup_common::{
     ArgKind, N_ARGUMENT, TEXT_ARGUMENT, coerce_dedup_args, constant_n, constant_options,
     constant_ratio, load_duplicates,
@@ -83,10 +82,7 @@ fn list_type() -> DataType {
 }
 
 fn literal_at(args: &PartitionEvaluatorArgs, i: usize) -> Option<ScalarValue> {
-    args.input_exprs()
-        .get(i)?
-        .downcast_ref::<Literal>()
-        .map(|l| l.value().clone())
+    constant_value(args.input_exprs().get(i)?)
 }
 
 /// The pass its constant arguments describe, and the rows' policy.
