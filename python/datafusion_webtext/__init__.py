@@ -98,62 +98,89 @@ def clean(
     language: str = "English",
     options: str | None = None,
     *,
+    html_column: str = "html",
     http_charset: bool = False,
     ctx: SessionContext | None = None,
 ) -> pa.Table:
     """Cleans a crawl with jusText, as ``webtext clean`` does, and returns the result.
 
     Args:
-        source: a Parquet file, folder or glob with an ``html`` column; a WARC file, folder or
-            glob (``.warc``, ``.warc.gz``, ``.wet``, ...: its HTML responses, as
-            ``sql/warc_to_parquet.sql`` selects them); a datafusion DataFrame; or any table
-            datafusion's ``from_arrow`` takes (pyarrow Table or RecordBatchReader, a pandas or
-            Polars DataFrame).
+        source: a Parquet file, folder or glob; a WARC file, folder or glob (``.warc``,
+            ``.warc.gz``, ``.wet``, ...: its HTML responses, as ``sql/warc_to_parquet.sql``
+            selects them); a datafusion DataFrame; or any table datafusion's ``from_arrow`` takes
+            (a pyarrow Table or RecordBatchReader, a pandas or Polars DataFrame).
         language: the stoplist, as in ``justext(html, language)``.
         options: jusText's parameters, e.g. ``'length_low=50, max_link_density=0.25'``.
-        http_charset: decode each page with its ``http_charset`` column when the page names no
-            usable charset of its own (``decode_html(html, http_charset)``).
-        ctx: the context to run in (one from :func:`session` by default).
+        html_column: the column holding the page (string or binary).
+        http_charset: decode a page that names no usable charset of its own with its
+            ``http_charset`` column (``decode_html(html, http_charset)``).
+        ctx: the context to run in (a new one from :func:`session` by default).
 
     Returns:
-        Every input column but ``html``, then ``text`` (the kept paragraphs joined by
-        newlines; NULL where the page could not be processed) and ``kept_share``.
+        Every input column (from WARC: every column of the selection but the page itself), then
+        ``text`` (the kept paragraphs joined by newlines; NULL where
+        the page could not be processed) and ``kept_share``.
+
+    Raises:
+        ValueError: the input lacks the html column (or ``http_charset``), or already has a
+            ``text`` or ``kept_share`` column.
     """
     ctx = ctx or session()
-    table = _INPUT_TABLE
-    if isinstance(source, DataFrame):
-        pages = source
-    elif isinstance(source, (str, os.PathLike)):
-        path = os.fspath(source)
-        if _native.is_warc_path(path):
-            ctx.register_udtf(TableFunction("read_warc", _native.ReadWarcFunction(), ctx))
-            pages = ctx.sql(
-                f"WITH warc AS (SELECT * FROM read_warc({_sql_string(path)})) "
-                + _native.warc_pages_sql()
+    pages, from_warc = _pages(ctx, source)
+    columns = pages.schema().names
+    required = [html_column] + (["http_charset"] if http_charset else [])
+    for name in required:
+        if name not in columns:
+            raise ValueError(f"clean: the input has no column '{name}' (it has {', '.join(columns)})")
+    for name in ("text", "kept_share"):
+        if name in columns:
+            raise ValueError(
+                f"clean: the input already has a column '{name}', which clean would write; "
+                f"select the others first (SELECT * EXCLUDE ({name}) ...)"
             )
-        else:
-            pages = ctx.read_parquet(path)
-    else:
-        pages = ctx.from_arrow(source)
-    ctx.register_view(table, pages)
-    html = "decode_html(html, http_charset)" if http_charset else "html"
+    html = html_column_sql = _sql_name(html_column)
+    if http_charset:
+        html = f"decode_html({html}, http_charset)"
     arguments = [html, _sql_string(language)]
     if options is not None:
         arguments.append(_sql_string(options))
+    ctx.register_view(_INPUT_TABLE, pages)
+    # From WARC the page itself is not kept: the record's columns and the text.
+    excluded = f"{_EXTRACTED}, {html_column_sql}" if from_warc else _EXTRACTED
     query = (
-        "SELECT * EXCLUDE (html, webtext_extracted), "
-        "webtext_extracted['text'] AS text, webtext_extracted['kept_share'] AS kept_share "
-        f"FROM (SELECT *, justext_extract({', '.join(arguments)}) AS webtext_extracted "
-        f"FROM {table})"
+        f"SELECT * EXCLUDE ({excluded}), {_EXTRACTED}['text'] AS text, "
+        f"{_EXTRACTED}['kept_share'] AS kept_share "
+        f"FROM (SELECT *, justext_extract({', '.join(arguments)}) AS {_EXTRACTED} "
+        f"FROM {_INPUT_TABLE})"
     )
     try:
         return ctx.sql(query).to_arrow_table()
     finally:
-        ctx.deregister_table(table)
+        ctx.deregister_table(_INPUT_TABLE)
 
 
-# The view clean() reads its input through, on the caller's context.
+# The view clean() reads its input through, on the caller's context, and its struct column.
 _INPUT_TABLE = "datafusion_webtext_clean_input"
+_EXTRACTED = "datafusion_webtext_extracted"
+
+
+def _pages(ctx: SessionContext, source: Source) -> tuple[DataFrame, bool]:
+    """The pages to clean, and whether they come from WARC files."""
+    if isinstance(source, DataFrame):
+        return source, False
+    if isinstance(source, (str, os.PathLike)):
+        path = os.fspath(source)
+        if _native.is_warc_path(path):
+            # As `webtext clean`: a fault of an archive is skipped and counted, not fatal.
+            ctx.register_udtf(TableFunction("read_warc", _native.ReadWarcFunction(), ctx))
+            warc = f"read_warc({_sql_string(path)}, 'on_error=skip')"
+            return ctx.sql(f"WITH warc AS (SELECT * FROM {warc}) " + _native.warc_pages_sql()), True
+        return ctx.read_parquet(path), False
+    return ctx.from_arrow(source), False
+
+
+def _sql_name(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
 
 
 def _sql_string(value: str) -> str:

@@ -1,0 +1,146 @@
+"""The bundled sample crawl (156 pages) from Python: every function, `clean()` and the onion
+pipeline give what the `webtext` command gives, and `justext(html)` gives what the PyPI justext
+3.0.2 package gives in this same interpreter."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+import datafusion_webtext as webtext
+
+from conftest import REPO, SAMPLE_CRAWL, run_webtext, rust_query
+
+EVERY_FUNCTION = """
+SELECT id, url,
+       justext(html, 'English') AS justext,
+       justext_extract(html, 'English') AS justext_extract,
+       justext_paragraphs(html, 'English') AS justext_paragraphs,
+       boilerpipe(html, 'article') AS boilerpipe,
+       boilerpipe_blocks(html, 'default') AS boilerpipe_blocks,
+       html_title(html) AS html_title,
+       decode_html(html) AS decode_html,
+       byte_length(html) AS byte_length,
+       stopword_density(justext(html, 'English'), 'English') AS stopword_density,
+       ngram_hashes(justext(html, 'English'), 7) AS ngram_hashes,
+       content_hash(justext(html, 'English')) AS content_hash
+FROM crawl ORDER BY id
+"""
+
+
+def test_every_function_on_the_sample_crawl_equals_the_rust_side(tmp_path):
+    rust = rust_query(tmp_path, {"crawl": SAMPLE_CRAWL}, EVERY_FUNCTION).to_pylist()
+    ctx = webtext.session()
+    ctx.register_parquet("crawl", str(SAMPLE_CRAWL))
+    python = ctx.sql(EVERY_FUNCTION).to_pylist()
+    assert len(python) == len(rust) == 156
+    for ours, theirs in zip(python, rust):
+        assert ours == theirs, ours["url"]
+    assert sum(1 for r in python if r["justext"]) == 129  # pinned in tools/check_clean_output.py
+
+
+def by_id(rows: list[dict]) -> dict[str, dict]:
+    return {r["id"]: r for r in rows}
+
+
+def test_clean_equals_webtext_clean(tmp_path):
+    out = tmp_path / "cleaned.parquet"
+    done = run_webtext("clean", str(SAMPLE_CRAWL), str(out))
+    assert done.returncode == 0, done.stderr
+    rust = pq.read_table(out)
+    python = webtext.clean(SAMPLE_CRAWL)
+    assert python.column_names == rust.column_names
+    assert by_id(python.to_pylist()) == by_id(rust.to_pylist())
+
+
+def test_clean_takes_paths_tables_and_frames_alike(sample_crawl):
+    import pandas as pd
+    import polars as pl
+
+    expected = by_id(webtext.clean(str(SAMPLE_CRAWL)).to_pylist())
+    small = sample_crawl.slice(0, 20)
+    expected_small = {k: v for k, v in expected.items() if k in set(small["id"].to_pylist())}
+    ctx = webtext.session()
+    for source in [small, pl.from_arrow(small), small.to_pandas(), ctx.from_arrow(small)]:
+        assert by_id(webtext.clean(source, ctx=ctx).to_pylist()) == expected_small, type(source)
+    assert isinstance(small.to_pandas(), pd.DataFrame)
+
+
+def test_clean_of_a_warc_file_equals_webtext_clean(tmp_path):
+    warc = REPO / "tests" / "data" / "http_charset.warc"
+    for flags, http_charset in [([], False), (["--http-charset"], True)]:
+        out = tmp_path / f"cleaned{len(flags)}.parquet"
+        done = run_webtext("clean", *flags, str(warc), str(out))
+        assert done.returncode == 0, done.stderr
+        rust = pq.read_table(out).to_pylist()
+        python = webtext.clean(warc, http_charset=http_charset).to_pylist()
+        key = lambda r: r["record_id"]  # noqa: E731
+        assert sorted(python, key=key) == sorted(rust, key=key)
+        assert len(python) == 2
+
+
+def sql_file_statements(path: Path, params: dict[str, str]) -> list[str]:
+    """A pipeline file's statements with its `-- @param` defaults, overridden by `params`, filled
+    in (as `webtext sql --file` fills them in)."""
+    text = path.read_text()
+    values = dict(re.findall(r"^-- @param (\w+) = (.*)$", text, flags=re.M))
+    values = {k: v.strip().strip('"') for k, v in values.items()} | params
+    body = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("--"))
+    body = re.sub(r"\$\{(\w+)\}", lambda m: values[m.group(1)], body)
+    return [s.strip() for s in body.split(";") if s.strip()]
+
+
+def test_the_onion_pipeline_from_python_equals_webtext_dedup(tmp_path):
+    """sql/dedup_paragraphs.sql run statement by statement from Python (the duplicate_ngrams
+    aggregate, then the onion_keep window) decides every paragraph as `webtext dedup` does."""
+    ctx = webtext.session()
+    ctx.register_parquet("crawl", str(SAMPLE_CRAWL))
+    documents = ctx.sql(
+        "SELECT CAST(row_number() OVER (ORDER BY id) AS BIGINT) - 1 AS doc_id, "
+        "justext(html, 'English') AS text FROM crawl"
+    ).to_arrow_table()
+    docs = tmp_path / "documents.parquet"
+    pq.write_table(documents, docs)
+
+    out = tmp_path / "rust-paragraphs.parquet"
+    done = run_webtext("dedup", str(docs), str(out), "--n", "5")
+    assert done.returncode == 0, done.stderr
+    rust = pq.read_table(out).select(["doc_id", "par_idx", "kept"]).to_pylist()
+
+    ctx = webtext.session()
+    ctx.register_parquet("documents", str(docs))
+    statements = sql_file_statements(
+        REPO / "sql" / "dedup_paragraphs.sql",
+        {"n": "5", "duplicates": str(tmp_path / "duplicates")},
+    )
+    for statement in statements[:-1]:
+        ctx.sql(statement).collect()
+    python = ctx.sql(statements[-1]).to_arrow_table().select(["doc_id", "par_idx", "kept"])
+    key = lambda r: (r["doc_id"], r["par_idx"])  # noqa: E731
+    python_rows = sorted(python.to_pylist(), key=key)
+    assert python_rows == sorted(rust, key=key)
+    dropped = sum(1 for r in python_rows if not r["kept"])
+    assert 0 < dropped < len(python_rows)  # the sample's sites repeat some paragraphs
+
+
+def test_justext_equals_the_pypi_package_in_the_same_interpreter(sample_crawl):
+    import importlib.metadata
+
+    import justext
+
+    assert importlib.metadata.version("justext") == "3.0.2"
+    stoplist = justext.get_stoplist("English")
+    ctx = webtext.session()
+    ctx.register_record_batches("crawl", [sample_crawl.to_batches()])
+    ours = {r["id"]: r["text"] for r in ctx.sql("SELECT id, justext(html, 'English') AS text FROM crawl").to_pylist()}
+    compared = 0
+    for page in sample_crawl.select(["id", "html"]).to_pylist():
+        paragraphs = justext.justext(page["html"], stoplist)
+        expected = "\n".join(p.text for p in paragraphs if not p.is_boilerplate)
+        assert ours[page["id"]] == expected, page["id"]
+        compared += 1
+    assert compared == 156
