@@ -117,9 +117,9 @@ def clean(
         ctx: the context to run in (a new one from :func:`session` by default).
 
     Returns:
-        Every input column (from WARC: every column of the selection but the page itself), then
-        ``text`` (the kept paragraphs joined by newlines; NULL where
-        the page could not be processed) and ``kept_share``.
+        Every input column (from WARC: every column of the selection but the page itself),
+        then ``text`` (the kept paragraphs joined by newlines; NULL where the page could not
+        be processed) and ``kept_share``.
 
     Raises:
         ValueError: the input lacks the html column (or ``http_charset``), or already has a
