@@ -16,7 +16,7 @@ if [ ! -x "$VENV/bin/maturin" ]; then
   python3 -m venv "$VENV"
   "$VENV/bin/pip" install -q -r python/requirements-test.txt
 fi
-cargo build --quiet --profile profiling --bin webtext
+cargo build --quiet --profile profiling --bin webtext --example speed_justext
 (cd python && VIRTUAL_ENV="$VENV" PATH="$VENV/bin:$PATH" maturin develop --quiet --profile profiling)
 taskset -c 0 "$VENV/bin/python" benches/compare/python_package_speed.py \
-  "$SHARED/eval/speed_sample.txt" "$PAGES" target/profiling/webtext
+  "$SHARED/eval/speed_sample.txt" "$PAGES" target/profiling/webtext target/profiling/examples/speed_justext
