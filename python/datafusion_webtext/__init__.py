@@ -28,9 +28,18 @@ from datafusion import (
     SessionContext,
     WindowUDF,
 )
+import datafusion
 from datafusion.user_defined import TableFunction
 
 from . import _native
+
+# The capsules are datafusion-ffi structs of one major release: another host would misread them.
+_MAJOR = int(_native.DATAFUSION_VERSION.split(".")[0])
+if datafusion.__version__.split(".")[0] != str(_MAJOR):
+    raise ImportError(
+        f"datafusion_webtext is built for datafusion {_MAJOR}.x, but datafusion "
+        f"{datafusion.__version__} is installed: pip install 'datafusion>={_MAJOR},<{_MAJOR + 1}'"
+    )
 
 __version__: str = _native.__version__
 #: The reference tools whose output the functions reproduce, with their versions.
@@ -75,11 +84,16 @@ def register(ctx: SessionContext) -> SessionContext:
             ctx.register_udaf(function)
         else:
             ctx.register_udwf(function)
-    ctx.register_udtf(TableFunction("read_warc", _native.ReadWarcFunction(), ctx))
+    _register_read_warc(ctx)
     ctx.register_table_factory("WARC", _native.WarcTableFactoryExport())
     for key, value in SESSION_OPTIONS:
         ctx.sql(f"SET {key} = {value}").collect()
     return ctx
+
+
+def _register_read_warc(ctx: SessionContext) -> None:
+    # The table function is made for the context it serves: it takes that context's codec.
+    ctx.register_udtf(TableFunction("read_warc", _native.ReadWarcFunction(), ctx))
 
 
 def session(config: SessionConfig | None = None) -> SessionContext:
@@ -172,7 +186,7 @@ def _pages(ctx: SessionContext, source: Source) -> tuple[DataFrame, bool]:
         path = os.fspath(source)
         if _native.is_warc_path(path):
             # As `webtext clean`: a fault of an archive is skipped and counted, not fatal.
-            ctx.register_udtf(TableFunction("read_warc", _native.ReadWarcFunction(), ctx))
+            _register_read_warc(ctx)
             warc = f"read_warc({_sql_string(path)}, 'on_error=skip')"
             return ctx.sql(f"WITH warc AS (SELECT * FROM {warc}) " + _native.warc_pages_sql()), True
         return ctx.read_parquet(path), False

@@ -250,3 +250,16 @@ def test_hostile_pages_give_values_or_nulls_never_a_crash(ctx):
     assert len(result) == len(hostile_pages())
     assert result[4]["justext"] is None
     assert result[1]["decode_html"] is not None
+
+
+def test_a_datafusion_of_another_major_release_is_refused_at_import():
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-c", "import datafusion; datafusion.__version__ = '54.1.0'; import datafusion_webtext"],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode != 0
+    assert "datafusion_webtext is built for datafusion 55.x, but datafusion 54.1.0 is installed" in done.stderr
