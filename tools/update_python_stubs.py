@@ -36,22 +36,6 @@ FUNCTIONS: dict[str, Function]
 SESSION_OPTIONS: list[tuple[str, str]]
 Source = Union[str, os.PathLike[str], DataFrame, Any]
 
-def register(ctx: SessionContext) -> SessionContext:
-    """{register}"""
-
-def session(config: SessionConfig | None = None) -> SessionContext:
-    """{session}"""
-
-def clean(
-    source: Source,
-    language: str = "English",
-    options: str | None = None,
-    *,
-    html_column: str = "html",
-    http_charset: bool = False,
-    ctx: SessionContext | None = None,
-) -> pa.Table:
-    """{clean}"""
 '''
 
 
@@ -60,12 +44,25 @@ def docstring(text: str, indent: str = "") -> str:
     return textwrap.indent(text, indent).strip() + ("\n" + indent if "\n" in text else "")
 
 
+def signature(function) -> str:
+    """`def name(...) -> T:` as the source writes it (annotations are strings there)."""
+    parameters, keyword_only_marked = [], False
+    for p in inspect.signature(function).parameters.values():
+        if p.kind is p.KEYWORD_ONLY and not keyword_only_marked:
+            parameters.append("*")
+            keyword_only_marked = True
+        text = f"{p.name}: {p.annotation}"
+        if p.default is not p.empty:
+            text += f" = {p.default!r}".replace("'", '"')
+        parameters.append(text)
+    returns = inspect.signature(function).return_annotation
+    return f"def {function.__name__}({', '.join(parameters)}) -> {returns}:"
+
+
 def stubs() -> str:
-    out = HEADER.format(
-        register=docstring(webtext.register.__doc__, "    "),
-        session=docstring(webtext.session.__doc__, "    "),
-        clean=docstring(webtext.clean.__doc__, "    "),
-    )
+    out = HEADER
+    for function in (webtext.register, webtext.session, webtext.clean):
+        out += f'\n{signature(function)}\n    """{docstring(function.__doc__, "    ")}"""\n'
     for name, function in webtext.FUNCTIONS.items():
         out += f"\n{name}: {type(function).__name__}\n"
         out += f'"""{docstring(function.__doc__)}"""\n'

@@ -16,6 +16,7 @@ FUNCTIONS: dict[str, Function]
 SESSION_OPTIONS: list[tuple[str, str]]
 Source = Union[str, os.PathLike[str], DataFrame, Any]
 
+
 def register(ctx: SessionContext) -> SessionContext:
     """Registers every function, ``read_warc()`` and ``STORED AS WARC`` on ``ctx``.
 
@@ -26,15 +27,7 @@ def register(ctx: SessionContext) -> SessionContext:
 def session(config: SessionConfig | None = None) -> SessionContext:
     """A new context with everything of :func:`register`, and the information schema on."""
 
-def clean(
-    source: Source,
-    language: str = "English",
-    options: str | None = None,
-    *,
-    html_column: str = "html",
-    http_charset: bool = False,
-    ctx: SessionContext | None = None,
-) -> pa.Table:
+def clean(source: Source, language: str = "English", options: str | None = None, *, html_column: str = "html", http_charset: bool = False, ctx: SessionContext | None = None) -> pa.Table:
     """Cleans a crawl with jusText, as ``webtext clean`` does, and returns the result.
 
     Args:
