@@ -27,6 +27,7 @@ pub mod stoplists;
 pub mod udf;
 mod unicode;
 pub mod warc;
+pub mod words;
 
 /// The reference tools whose output the functions reproduce, and their versions.
 pub const REFERENCE_VERSIONS: &str = "jusText 3.0.2, boilerpipe 1.2.0, onion 1.2";

@@ -1,0 +1,186 @@
+//! English words and sentences as datatrove 0.10.1 gets them: spaCy 3.8.18's blank English
+//! tokenizer and its rule-based sentencizer, restated from
+//! `../shared/specs/datatrove-0.10.1.md` §2.2–2.3 over spaCy's own rule tables
+//! (`tokenizers/spacy_en_3.8.18.json.gz`, MIT, see `tokenizers/README.md`).
+//!
+//! The prefix, suffix, infix and URL patterns are Python `re` patterns with look-around, run here
+//! by fancy-regex (Python's `re` and fancy-regex are both leftmost-first backtracking engines).
+
+mod rules;
+
+use rules::Rules;
+
+/// A token of the text: a slice of it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Token<'a> {
+    pub text: &'a str,
+    /// A whitespace token (spaCy keeps whitespace other than one space after a token as tokens).
+    pub is_space: bool,
+    /// Followed by one space that belongs to it (spaCy's `whitespace_`).
+    pub space_after: bool,
+}
+
+/// Python's `str.isspace`: Unicode White_Space and U+001C–U+001F.
+pub fn is_python_space(c: char) -> bool {
+    c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
+}
+
+/// The words of `text` as datatrove's `split_into_words(text, "eng")` gives them: spaCy's tokens,
+/// each `strip()`ped, without the empty ones.
+pub fn words(text: &str) -> Vec<&str> {
+    tokens(text)
+        .into_iter()
+        .map(|t| t.text.trim_matches(is_python_space))
+        .filter(|w| !w.is_empty())
+        .collect()
+}
+
+/// The number of sentences spaCy's sentencizer finds (datatrove's `split_into_sentences` gives
+/// that many pieces; 1 for a text without tokens): 1 + the tokens that start a sentence after a
+/// sentence-ending punctuation character.
+pub fn sentence_count(text: &str) -> usize {
+    let rules = Rules::get();
+    let mut count = 1;
+    let mut seen_end = false;
+    for token in tokens(text) {
+        let is_punct_char = rules.is_sentence_punct(token.text);
+        if seen_end && !is_punct_char && !is_punctuation(token.text) {
+            count += 1;
+            seen_end = false;
+        } else if is_punct_char {
+            seen_end = true;
+        }
+    }
+    count
+}
+
+/// spaCy's `is_punct`: every character's general category is P*.
+fn is_punctuation(text: &str) -> bool {
+    !text.is_empty() && text.chars().all(|c| crate::unicode::PUNCTUATION.contains(c))
+}
+
+/// The tokens of `text` (spec §2.2, steps 1–5).
+pub fn tokens(text: &str) -> Vec<Token<'_>> {
+    let rules = Rules::get();
+    let mut out = tokens_by_runs(rules, text, true);
+    rules.apply_phrase_special_cases(text, &mut out);
+    out
+}
+
+/// Steps 1–4: the text cut into maximal runs of whitespace and other characters, each run split
+/// on its own. A single ' ' right after a run belongs to its last token, not to a run.
+fn tokens_by_runs<'a>(rules: &Rules, text: &'a str, use_rules: bool) -> Vec<Token<'a>> {
+    let mut out = Vec::new();
+    let Some(first) = text.chars().next() else {
+        return out;
+    };
+    let mut in_space = is_python_space(first);
+    let mut start = 0;
+    for (i, c) in text.char_indices() {
+        if is_python_space(c) == in_space {
+            continue;
+        }
+        if start < i {
+            split_run(rules, &text[start..i], in_space, use_rules, &mut out);
+        }
+        if c == ' ' {
+            if let Some(last) = out.last_mut() {
+                last.space_after = true;
+            }
+            start = i + 1;
+        } else {
+            start = i;
+        }
+        in_space = !in_space;
+    }
+    if start < text.len() {
+        split_run(rules, &text[start..], in_space, use_rules, &mut out);
+    }
+    out
+}
+
+/// Steps 2–4 for one run: special cases, the affix loop, then the URL match or the infixes.
+fn split_run<'a>(
+    rules: &Rules,
+    run: &'a str,
+    is_space: bool,
+    use_rules: bool,
+    out: &mut Vec<Token<'a>>,
+) {
+    let push = |out: &mut Vec<Token<'a>>, text: &'a str| {
+        out.push(Token {
+            text,
+            is_space,
+            space_after: false,
+        })
+    };
+    if use_rules && rules.push_special_case(run, is_space, out) {
+        return;
+    }
+    let mut rest = run;
+    let mut prefixes: Vec<&'a str> = Vec::new();
+    let mut suffixes: Vec<&'a str> = Vec::new();
+    let mut last_len = usize::MAX;
+    while !rest.is_empty() && rest.len() != last_len {
+        last_len = rest.len();
+        if use_rules && rules.is_special_case(rest) {
+            break;
+        }
+        let pre = rules.prefix_len(rest);
+        if pre > 0 && use_rules && rules.is_special_case(&rest[pre..]) {
+            prefixes.push(&rest[..pre]);
+            rest = &rest[pre..];
+            break;
+        }
+        let suf = rules.suffix_len(&rest[pre..]);
+        if suf > 0 && use_rules && rules.is_special_case(&rest[..rest.len() - suf]) {
+            suffixes.push(&rest[rest.len() - suf..]);
+            rest = &rest[..rest.len() - suf];
+            break;
+        }
+        if pre > 0 && suf > 0 && pre + suf <= rest.len() {
+            prefixes.push(&rest[..pre]);
+            suffixes.push(&rest[rest.len() - suf..]);
+            rest = &rest[pre..rest.len() - suf];
+        } else if pre > 0 {
+            prefixes.push(&rest[..pre]);
+            rest = &rest[pre..];
+        } else if suf > 0 {
+            suffixes.push(&rest[rest.len() - suf..]);
+            rest = &rest[..rest.len() - suf];
+        }
+    }
+    for prefix in prefixes {
+        push(out, prefix);
+    }
+    if !rest.is_empty() {
+        if use_rules && rules.push_special_case(rest, is_space, out) {
+            // Its pieces are out.
+        } else if rules.is_url(rest) {
+            push(out, rest);
+        } else {
+            let mut start = 0;
+            for (infix_start, infix_end) in rules.infixes(rest) {
+                if infix_start == 0 {
+                    continue;
+                }
+                if infix_start != start {
+                    push(out, &rest[start..infix_start]);
+                }
+                if infix_start != infix_end {
+                    push(out, &rest[infix_start..infix_end]);
+                }
+                start = infix_end;
+            }
+            if start < rest.len() {
+                push(out, &rest[start..]);
+            }
+        }
+    }
+    for suffix in suffixes.into_iter().rev() {
+        push(out, suffix);
+    }
+}
+
+#[cfg(test)]
+mod tests;
