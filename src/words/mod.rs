@@ -56,7 +56,10 @@ pub fn sentence_count(text: &str) -> usize {
 
 /// spaCy's `is_punct`: every character's general category is P*.
 fn is_punctuation(text: &str) -> bool {
-    !text.is_empty() && text.chars().all(|c| crate::unicode::PUNCTUATION.contains(c))
+    !text.is_empty()
+        && text
+            .chars()
+            .all(|c| crate::unicode::PUNCTUATION.contains(c))
 }
 
 /// The tokens of `text` (spec §2.2, steps 1–5).

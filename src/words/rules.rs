@@ -47,14 +47,23 @@ impl Rules {
         let strings = |value: &Value| -> Vec<String> {
             value
                 .as_array()
-                .map(|a| a.iter().filter_map(|v| v.as_str().map(str::to_owned)).collect())
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|v| v.as_str().map(str::to_owned))
+                        .collect()
+                })
                 .unwrap_or_default()
         };
         let special_cases = tables["special_cases"]
             .as_object()
             .ok_or("no special_cases")?
             .iter()
-            .map(|(key, pieces)| (key.clone(), strings(pieces).iter().map(String::len).collect()))
+            .map(|(key, pieces)| {
+                (
+                    key.clone(),
+                    strings(pieces).iter().map(String::len).collect(),
+                )
+            })
             .collect();
         let mut rules = Rules {
             special_cases,
@@ -145,7 +154,11 @@ impl Rules {
     /// Step 5: special cases that contain an affix, matched over consecutive tokens; longest
     /// first, then earliest; a match whose first or last token an earlier match covered is left
     /// out; an accepted match whose text is a special case becomes its pieces.
-    pub(super) fn apply_phrase_special_cases<'a>(&self, text: &'a str, tokens: &mut Vec<Token<'a>>) {
+    pub(super) fn apply_phrase_special_cases<'a>(
+        &self,
+        text: &'a str,
+        tokens: &mut Vec<Token<'a>>,
+    ) {
         let mut matches: Vec<(usize, usize)> = Vec::new();
         for (start, token) in tokens.iter().enumerate() {
             for sequence in self.phrases.get(token.text).into_iter().flatten() {
@@ -170,7 +183,9 @@ impl Rules {
             if !covered[start] && !covered[start + len - 1] {
                 accepted.push((start, len));
             }
-            covered[start..start + len].iter_mut().for_each(|c| *c = true);
+            covered[start..start + len]
+                .iter_mut()
+                .for_each(|c| *c = true);
         }
         accepted.sort_by_key(|&(start, _)| std::cmp::Reverse(start));
         for (start, len) in accepted {
@@ -221,9 +236,11 @@ fn python_to_rust(pattern: &str) -> String {
                         out.push_str(class);
                         out.push(']');
                     }
-                    (None, _) if next == 'S' => {
-                        out.push_str(if in_class { r"\S" } else { r"[^\s\x{1c}-\x{1f}]" })
-                    }
+                    (None, _) if next == 'S' => out.push_str(if in_class {
+                        r"\S"
+                    } else {
+                        r"[^\s\x{1c}-\x{1f}]"
+                    }),
                     (None, _) => {
                         out.push('\\');
                         out.push(next);

@@ -23,7 +23,10 @@ fn the_specs_examples() {
 
 #[test]
 fn whitespace_is_never_a_word_but_is_a_token() {
-    assert_eq!(words_of("  Hello,\n\tworld!  "), ["Hello", ",", "world", "!"]);
+    assert_eq!(
+        words_of("  Hello,\n\tworld!  "),
+        ["Hello", ",", "world", "!"]
+    );
     let tokens = tokens("a  b");
     assert_eq!(tokens.len(), 3);
     assert!(tokens[0].space_after && tokens[1].is_space && !tokens[2].is_space);
