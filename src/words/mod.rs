@@ -84,7 +84,7 @@ fn tokens_by_runs<'a>(rules: &Rules, text: &'a str, use_rules: bool) -> Vec<Toke
             continue;
         }
         if start < i {
-            split_run(rules, &text[start..i], in_space, use_rules, &mut out);
+            split_run_cached(rules, &text[start..i], in_space, use_rules, &mut out);
         }
         if c == ' ' {
             if let Some(last) = out.last_mut() {
@@ -97,9 +97,60 @@ fn tokens_by_runs<'a>(rules: &Rules, text: &'a str, use_rules: bool) -> Vec<Toke
         in_space = !in_space;
     }
     if start < text.len() {
-        split_run(rules, &text[start..], in_space, use_rules, &mut out);
+        split_run_cached(rules, &text[start..], in_space, use_rules, &mut out);
     }
     out
+}
+
+/// Runs longer than this are split every time (a cache entry per long run would hold memory for
+/// text that seldom repeats).
+const CACHED_RUN_BYTES: usize = 64;
+/// Entries of a thread's cache before it starts afresh.
+const CACHED_RUNS: usize = 1 << 16;
+
+thread_local! {
+    /// Run → the byte lengths of its tokens. Words repeat, and a run's tokens depend on the run
+    /// alone (spaCy keeps the same cache); the affix patterns are most of the time of a text.
+    static RUN_CACHE: std::cell::RefCell<std::collections::HashMap<Box<str>, Box<[u8]>>> =
+        std::cell::RefCell::new(std::collections::HashMap::new());
+}
+
+/// [`split_run`] through the thread's cache of short runs.
+fn split_run_cached<'a>(
+    rules: &Rules,
+    run: &'a str,
+    is_space: bool,
+    use_rules: bool,
+    out: &mut Vec<Token<'a>>,
+) {
+    if !use_rules || run.len() > CACHED_RUN_BYTES {
+        return split_run(rules, run, is_space, use_rules, out);
+    }
+    let cached = RUN_CACHE.with(|cache| cache.borrow().get(run).cloned());
+    if let Some(lengths) = cached {
+        let mut start = 0;
+        for &len in lengths.iter() {
+            let end = start + usize::from(len);
+            out.push(Token {
+                text: &run[start..end],
+                is_space,
+                space_after: false,
+            });
+            start = end;
+        }
+        return;
+    }
+    let first = out.len();
+    split_run(rules, run, is_space, use_rules, out);
+    // The tokens of a run are consecutive slices covering it, each at most 64 bytes here.
+    let lengths: Box<[u8]> = out[first..].iter().map(|t| t.text.len() as u8).collect();
+    RUN_CACHE.with(|cache| {
+        let mut cache = cache.borrow_mut();
+        if cache.len() >= CACHED_RUNS {
+            cache.clear();
+        }
+        cache.insert(run.into(), lengths);
+    });
 }
 
 /// Steps 2–4 for one run: special cases, the affix loop, then the URL match or the infixes.

@@ -43,3 +43,14 @@ fn sentences_as_the_sentencizer_counts_them() {
     assert_eq!(sentence_count("Hi!\" Next"), 2);
     assert_eq!(sentence_count(""), 1);
 }
+
+/// A run's tokens come from the cache the second time: the same slices of the new text.
+#[test]
+fn cached_runs_give_the_same_tokens() {
+    let text = "Don't stop, e.g. at 9am... Don't stop, e.g. at 9am...";
+    let words = words_of(text);
+    assert_eq!(words[..words.len() / 2], words[words.len() / 2..]);
+    assert_eq!(words[..3], ["Do", "n't", "stop"]);
+    let long = "a".repeat(100) + "!";
+    assert_eq!(words_of(&long), [&long[..100], "!"]);
+}
