@@ -20,6 +20,7 @@
 pub mod boilerpipe;
 pub mod datasource;
 pub mod dedup;
+pub mod filters;
 pub mod html;
 pub mod justext;
 mod options;

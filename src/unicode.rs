@@ -51,6 +51,8 @@ pub(crate) static NON_SPACING_MARK: LazyLock<CharClass> =
 /// Letters and numbers of any kind (L*, Nd, Nl, No).
 pub(crate) static LETTER_OR_NUMBER: LazyLock<CharClass> =
     LazyLock::new(|| CharClass::new(r"[\p{L}\p{Nd}\p{Nl}\p{No}]"));
+/// Letters (L*): Python's `str.isalpha`.
+pub(crate) static LETTER: LazyLock<CharClass> = LazyLock::new(|| CharClass::new(r"\p{L}"));
 /// Punctuation of any kind (P*): spaCy's `is_punct`.
 pub(crate) static PUNCTUATION: LazyLock<CharClass> = LazyLock::new(|| CharClass::new(r"\p{P}"));
 /// Letters, marks, numbers and connector punctuation (L*, M*, N*, Pc).

@@ -1,18 +1,20 @@
-//! English words against datatrove 0.10.1's `split_into_words` (spaCy 3.8.18) on every text of its
-//! oracle: the 3,044 jusText texts and the 20,000 de-duplication documents, by the count and the
-//! SHA-256 prefix of each text's token list (`words_n`, `words_sha16`). Exits 1 on any difference.
+//! datatrove 0.10.1 parity on every text of its oracle (the 3,044 jusText texts and the 20,000
+//! de-duplication documents): the English words of `split_into_words` (spaCy 3.8.18), by the count
+//! and SHA-256 prefix of each text's token list (`words_n`, `words_sha16`), and GopherQualityFilter's
+//! decision, reason and statistics (`gq_*`). Exits 1 on any difference.
 //!
-//!     cargo run --release --example parity_words -- ../shared
+//!     cargo run --release --example parity_datatrove -- ../shared
 
 use std::collections::HashMap;
 use std::fs::File;
 use std::io::{BufRead, BufReader};
 use std::process::ExitCode;
 
-use datafusion::arrow::array::{ArrayRef, AsArray, RecordBatch};
+use datafusion::arrow::array::{Array, ArrayRef, AsArray, RecordBatch};
 use datafusion::arrow::compute::cast;
-use datafusion::arrow::datatypes::{DataType, Int64Type};
+use datafusion::arrow::datatypes::DataType;
 use datafusion::parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+use datafusion_webtext::filters::{GopherQualityParams, gopher_quality};
 use sha2::{Digest, Sha256};
 
 fn batches(path: &str) -> Vec<RecordBatch> {
@@ -31,24 +33,72 @@ fn column(batch: &RecordBatch, name: &str, to: &DataType) -> ArrayRef {
     cast(array, to).unwrap_or_else(|e| panic!("{name}: {e}"))
 }
 
-/// Key → (words_n, words_sha16) of an oracle file.
-fn oracle(path: &str, key: &str) -> HashMap<String, (i64, String)> {
+/// The oracle's columns compared here.
+const COLUMNS: [&str; 14] = [
+    "words_n",
+    "words_sha16",
+    "gq_passed",
+    "gq_reason",
+    "gq_n_words",
+    "gq_n_non_symbol_words",
+    "gq_sum_non_symbol_word_len",
+    "gq_hash_count",
+    "gq_ellipsis_count",
+    "gq_n_lines",
+    "gq_bullet_lines",
+    "gq_ellipsis_end_lines",
+    "gq_alpha_words",
+    "gq_stop_words",
+];
+
+/// Key → the values of [`COLUMNS`] as text ("" for NULL), of an oracle file.
+fn oracle(path: &str, key: &str) -> HashMap<String, Vec<String>> {
     let mut out = HashMap::new();
     for batch in batches(path) {
         let keys = column(&batch, key, &DataType::Utf8);
-        let n = column(&batch, "words_n", &DataType::Int64);
-        let sha = column(&batch, "words_sha16", &DataType::Utf8);
+        let values: Vec<ArrayRef> = COLUMNS
+            .iter()
+            .map(|c| column(&batch, c, &DataType::Utf8))
+            .collect();
         for i in 0..batch.num_rows() {
-            out.insert(
-                keys.as_string::<i32>().value(i).to_owned(),
-                (
-                    n.as_primitive::<Int64Type>().value(i),
-                    sha.as_string::<i32>().value(i).to_owned(),
-                ),
-            );
+            let row = values
+                .iter()
+                .map(|v| {
+                    let v = v.as_string::<i32>();
+                    if v.is_null(i) {
+                        String::new()
+                    } else {
+                        v.value(i).to_owned()
+                    }
+                })
+                .collect();
+            out.insert(keys.as_string::<i32>().value(i).to_owned(), row);
         }
     }
     out
+}
+
+/// Our values of [`COLUMNS`] for a text, as the oracle writes them.
+fn ours(text: &str) -> (usize, Vec<String>) {
+    let words = datafusion_webtext::words::words(text);
+    let gq = gopher_quality(text, &GopherQualityParams::default());
+    let row = vec![
+        words.len().to_string(),
+        sha16(&words),
+        gq.reason.is_none().to_string(),
+        gq.reason.unwrap_or_default().to_owned(),
+        gq.n_words.to_string(),
+        gq.n_non_symbol_words.to_string(),
+        gq.sum_non_symbol_word_len.to_string(),
+        gq.hash_count.to_string(),
+        gq.ellipsis_count.to_string(),
+        gq.n_lines.to_string(),
+        gq.bullet_lines.to_string(),
+        gq.ellipsis_end_lines.to_string(),
+        gq.alpha_words.to_string(),
+        gq.stop_words.to_string(),
+    ];
+    (words.len(), row)
 }
 
 /// The first 16 hex digits of SHA-256 over the words joined by '\n'.
@@ -105,25 +155,33 @@ fn dedup_documents(shared: &str) -> Vec<(String, String)> {
     out
 }
 
-/// Compares one corpus; prints its line and returns the number of differing texts.
-fn compare(
-    name: &str,
-    texts: &[(String, String)],
-    oracle: &HashMap<String, (i64, String)>,
-) -> usize {
+/// Compares one corpus; prints its lines and returns the number of differing texts.
+fn compare(name: &str, texts: &[(String, String)], oracle: &HashMap<String, Vec<String>>) -> usize {
     let start = std::time::Instant::now();
-    let (mut tokens, mut differing) = (0usize, Vec::new());
+    let mut words = 0;
+    let mut differing_by_column = vec![0usize; COLUMNS.len()];
+    let mut differing = Vec::new();
     for (key, text) in texts {
-        let words = datafusion_webtext::words::words(text);
-        tokens += words.len();
-        match oracle.get(key) {
-            Some((n, sha)) if words.len() as i64 == *n && &sha16(&words) == sha => {}
-            _ => differing.push(key.as_str()),
+        let (n, row) = ours(text);
+        words += n;
+        let Some(expected) = oracle.get(key) else {
+            differing.push(format!("{key}: not in the oracle"));
+            continue;
+        };
+        let columns: Vec<&str> = (0..COLUMNS.len())
+            .filter(|&c| row[c] != expected[c])
+            .map(|c| COLUMNS[c])
+            .collect();
+        for (c, count) in differing_by_column.iter_mut().enumerate() {
+            *count += usize::from(row[c] != expected[c]);
+        }
+        if !columns.is_empty() {
+            differing.push(format!("{key}: {}", columns.join(", ")));
         }
     }
     let missing = oracle.len().saturating_sub(texts.len());
     println!(
-        "{name}: {} of {} texts the same words ({tokens} words, {:.1} s){}",
+        "{name}: {} of {} texts the same in every column ({words} words, {:.1} s){}",
         texts.len() - differing.len(),
         texts.len(),
         start.elapsed().as_secs_f64(),
@@ -133,8 +191,15 @@ fn compare(
             String::new()
         }
     );
-    for key in differing.iter().take(20) {
-        println!("  differs: {key}");
+    for (column, count) in COLUMNS
+        .iter()
+        .zip(&differing_by_column)
+        .filter(|(_, n)| **n > 0)
+    {
+        println!("  {column}: {count} differ");
+    }
+    for line in differing.iter().take(20) {
+        println!("  {line}");
     }
     differing.len() + missing
 }

@@ -1,0 +1,82 @@
+//! The pre-training data filters of HuggingFace datatrove 0.10.1, restated from
+//! `../shared/specs/datatrove-0.10.1.md` over the words of [`crate::words`]: each gives the
+//! statistics its rules are computed from and the reason of the first rule that fails.
+
+mod constants;
+pub mod gopher_quality;
+
+pub use gopher_quality::{GopherQuality, GopherQualityParams, gopher_quality};
+
+use crate::words::is_python_space;
+
+/// Python's `c in PUNCTUATION_SET`.
+fn is_datatrove_punctuation(c: char) -> bool {
+    constants::PUNCTUATION_SET.binary_search(&c).is_ok()
+}
+
+/// Python's `str.splitlines()`: breaks at \n, \r, \r\n, U+000B, U+000C, U+001C–U+001E, U+0085,
+/// U+2028, U+2029; no empty last line.
+fn python_lines(text: &str) -> Vec<&str> {
+    let is_break = |c: char| {
+        matches!(
+            c,
+            '\n' | '\r'
+                | '\u{b}'
+                | '\u{c}'
+                | '\u{1c}'
+                | '\u{1d}'
+                | '\u{1e}'
+                | '\u{85}'
+                | '\u{2028}'
+                | '\u{2029}'
+        )
+    };
+    let mut lines = Vec::new();
+    let mut start = 0;
+    let mut chars = text.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        if !is_break(c) {
+            continue;
+        }
+        lines.push(&text[start..i]);
+        start = i + c.len_utf8();
+        if c == '\r' && chars.peek().map(|&(_, n)| n) == Some('\n') {
+            chars.next();
+            start += 1;
+        }
+    }
+    if start < text.len() {
+        lines.push(&text[start..]);
+    }
+    lines
+}
+
+/// Python's `s.count(sub)`: non-overlapping, left to right.
+fn python_count(text: &str, sub: &str) -> usize {
+    text.matches(sub).count()
+}
+
+fn python_lstrip(text: &str) -> &str {
+    text.trim_start_matches(is_python_space)
+}
+
+fn python_rstrip(text: &str) -> &str {
+    text.trim_end_matches(is_python_space)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn python_string_semantics() {
+        assert_eq!(python_lines("a\r\nb\rc\u{2028}d\n"), ["a", "b", "c", "d"]);
+        assert_eq!(python_lines("a\n\nb"), ["a", "", "b"]);
+        assert!(python_lines("").is_empty());
+        assert_eq!(python_count("....", "..."), 1);
+        assert_eq!(python_count("......", "..."), 2);
+        assert_eq!(python_lstrip("\u{1f} x"), "x");
+        assert!(is_datatrove_punctuation('１') && is_datatrove_punctuation('"'));
+        assert!(!is_datatrove_punctuation('\t') && !is_datatrove_punctuation('‘'));
+    }
+}
