@@ -4,8 +4,10 @@
 
 mod constants;
 pub mod gopher_quality;
+pub mod gopher_repetition;
 
 pub use gopher_quality::{GopherQuality, GopherQualityParams, gopher_quality};
+pub use gopher_repetition::{GopherRepetition, GopherRepetitionParams, gopher_repetition};
 
 use crate::words::is_python_space;
 

@@ -1,7 +1,8 @@
 //! datatrove 0.10.1 parity on every text of its oracle (the 3,044 jusText texts and the 20,000
 //! de-duplication documents): the English words of `split_into_words` (spaCy 3.8.18), by the count
-//! and SHA-256 prefix of each text's token list (`words_n`, `words_sha16`), and GopherQualityFilter's
-//! decision, reason and statistics (`gq_*`). Exits 1 on any difference.
+//! and SHA-256 prefix of each text's token list (`words_n`, `words_sha16`), and the decision, reason
+//! and statistics of GopherQualityFilter (`gq_*`) and GopherRepetitionFilter (`gr_*`). Exits 1 on
+//! any difference.
 //!
 //!     cargo run --release --example parity_datatrove -- ../shared
 
@@ -14,7 +15,9 @@ use datafusion::arrow::array::{Array, ArrayRef, AsArray, RecordBatch};
 use datafusion::arrow::compute::cast;
 use datafusion::arrow::datatypes::DataType;
 use datafusion::parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
-use datafusion_webtext::filters::{GopherQualityParams, gopher_quality};
+use datafusion_webtext::filters::{
+    GopherQualityParams, GopherRepetitionParams, gopher_quality, gopher_repetition,
+};
 use sha2::{Digest, Sha256};
 
 fn batches(path: &str) -> Vec<RecordBatch> {
@@ -34,7 +37,7 @@ fn column(batch: &RecordBatch, name: &str, to: &DataType) -> ArrayRef {
 }
 
 /// The oracle's columns compared here.
-const COLUMNS: [&str; 14] = [
+const COLUMNS: [&str; 31] = [
     "words_n",
     "words_sha16",
     "gq_passed",
@@ -49,6 +52,23 @@ const COLUMNS: [&str; 14] = [
     "gq_ellipsis_end_lines",
     "gq_alpha_words",
     "gq_stop_words",
+    "gr_passed",
+    "gr_reason",
+    "gr_n_paragraphs",
+    "gr_dup_paragraphs",
+    "gr_dup_paragraph_chars",
+    "gr_n_lines",
+    "gr_dup_lines",
+    "gr_dup_line_chars",
+    "gr_top2_chars",
+    "gr_top3_chars",
+    "gr_top4_chars",
+    "gr_dup5_chars",
+    "gr_dup6_chars",
+    "gr_dup7_chars",
+    "gr_dup8_chars",
+    "gr_dup9_chars",
+    "gr_dup10_chars",
 ];
 
 /// Key → the values of [`COLUMNS`] as text ("" for NULL), of an oracle file.
@@ -82,7 +102,13 @@ fn oracle(path: &str, key: &str) -> HashMap<String, Vec<String>> {
 fn ours(text: &str) -> (usize, Vec<String>) {
     let words = datafusion_webtext::words::words(text);
     let gq = gopher_quality(text, &GopherQualityParams::default());
-    let row = vec![
+    let gr = gopher_repetition(text, &GopherRepetitionParams::default());
+    // The oracle has no statistics for an empty text, only its reason.
+    let stat = |v: Option<usize>| match v {
+        Some(v) if !text.is_empty() => v.to_string(),
+        _ => String::new(),
+    };
+    let mut row = vec![
         words.len().to_string(),
         sha16(&words),
         gq.reason.is_none().to_string(),
@@ -97,7 +123,22 @@ fn ours(text: &str) -> (usize, Vec<String>) {
         gq.ellipsis_end_lines.to_string(),
         gq.alpha_words.to_string(),
         gq.stop_words.to_string(),
+        gr.reason.is_none().to_string(),
+        gr.reason.clone().unwrap_or_default(),
     ];
+    row.extend(
+        [
+            gr.n_paragraphs,
+            gr.dup_paragraphs,
+            gr.dup_paragraph_chars,
+            gr.n_lines,
+            gr.dup_lines,
+            gr.dup_line_chars,
+        ]
+        .map(|v| stat(Some(v))),
+    );
+    row.extend(gr.top_chars.map(stat));
+    row.extend(gr.dup_chars.map(|v| stat(Some(v))));
     (words.len(), row)
 }
 
