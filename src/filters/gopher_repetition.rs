@@ -2,6 +2,8 @@
 
 use std::collections::{HashMap, HashSet};
 
+use super::find_duplicates;
+
 use crate::words::is_python_space;
 
 /// The thresholds (datatrove's defaults).
@@ -132,19 +134,6 @@ fn split_newline_runs(text: &str, min: usize) -> Vec<&str> {
     }
     pieces.push(&text[start..]);
     pieces
-}
-
-/// datatrove's `find_duplicates`: (elements seen before, their characters).
-fn find_duplicates(items: &[&str]) -> (usize, usize) {
-    let mut seen = HashSet::new();
-    let (mut count, mut chars) = (0, 0);
-    for item in items {
-        if !seen.insert(*item) {
-            count += 1;
-            chars += item.chars().count();
-        }
-    }
-    (count, chars)
 }
 
 /// datatrove's `find_top_duplicate(get_n_grams(words, n))`: the characters of the most frequent

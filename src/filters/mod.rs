@@ -3,9 +3,11 @@
 //! statistics its rules are computed from and the reason of the first rule that fails.
 
 mod constants;
+pub mod fineweb_quality;
 pub mod gopher_quality;
 pub mod gopher_repetition;
 
+pub use fineweb_quality::{FineWebQuality, FineWebQualityParams, fineweb_quality};
 pub use gopher_quality::{GopherQuality, GopherQualityParams, gopher_quality};
 pub use gopher_repetition::{GopherRepetition, GopherRepetitionParams, gopher_repetition};
 
@@ -51,6 +53,19 @@ fn python_lines(text: &str) -> Vec<&str> {
         lines.push(&text[start..]);
     }
     lines
+}
+
+/// datatrove's `find_duplicates`: (elements seen before, their characters).
+fn find_duplicates(items: &[&str]) -> (usize, usize) {
+    let mut seen = std::collections::HashSet::new();
+    let (mut count, mut chars) = (0, 0);
+    for item in items {
+        if !seen.insert(*item) {
+            count += 1;
+            chars += item.chars().count();
+        }
+    }
+    (count, chars)
 }
 
 /// Python's `s.count(sub)`: non-overlapping, left to right.

@@ -1,8 +1,8 @@
 //! datatrove 0.10.1 parity on every text of its oracle (the 3,044 jusText texts and the 20,000
 //! de-duplication documents): the English words of `split_into_words` (spaCy 3.8.18), by the count
 //! and SHA-256 prefix of each text's token list (`words_n`, `words_sha16`), and the decision, reason
-//! and statistics of GopherQualityFilter (`gq_*`) and GopherRepetitionFilter (`gr_*`). Exits 1 on
-//! any difference.
+//! and statistics of GopherQualityFilter (`gq_*`), GopherRepetitionFilter (`gr_*`) and
+//! FineWebQualityFilter (`fw_*`). Exits 1 on any difference.
 //!
 //!     cargo run --release --example parity_datatrove -- ../shared
 
@@ -16,7 +16,8 @@ use datafusion::arrow::compute::cast;
 use datafusion::arrow::datatypes::DataType;
 use datafusion::parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use datafusion_webtext::filters::{
-    GopherQualityParams, GopherRepetitionParams, gopher_quality, gopher_repetition,
+    FineWebQualityParams, GopherQualityParams, GopherRepetitionParams, fineweb_quality,
+    gopher_quality, gopher_repetition,
 };
 use sha2::{Digest, Sha256};
 
@@ -37,7 +38,7 @@ fn column(batch: &RecordBatch, name: &str, to: &DataType) -> ArrayRef {
 }
 
 /// The oracle's columns compared here.
-const COLUMNS: [&str; 31] = [
+const COLUMNS: [&str; 40] = [
     "words_n",
     "words_sha16",
     "gq_passed",
@@ -69,6 +70,15 @@ const COLUMNS: [&str; 31] = [
     "gr_dup8_chars",
     "gr_dup9_chars",
     "gr_dup10_chars",
+    "fw_passed",
+    "fw_reason",
+    "fw_n_lines",
+    "fw_punct_lines",
+    "fw_short_lines",
+    "fw_dup_chars",
+    "fw_chars_no_newline",
+    "fw_newlines",
+    "fw_n_words",
 ];
 
 /// Key → the values of [`COLUMNS`] as text ("" for NULL), of an oracle file.
@@ -139,6 +149,21 @@ fn ours(text: &str) -> (usize, Vec<String>) {
     );
     row.extend(gr.top_chars.map(stat));
     row.extend(gr.dup_chars.map(|v| stat(Some(v))));
+    let fw = fineweb_quality(text, &FineWebQualityParams::default());
+    row.push(fw.reason.is_none().to_string());
+    row.push(fw.reason.unwrap_or_default().to_owned());
+    row.extend(
+        [
+            fw.n_lines,
+            fw.punct_lines,
+            fw.short_lines,
+            fw.dup_chars,
+            fw.chars_no_newline,
+            fw.newlines,
+            fw.n_words,
+        ]
+        .map(|v| v.to_string()),
+    );
     (words.len(), row)
 }
 
