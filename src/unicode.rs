@@ -51,6 +51,8 @@ pub(crate) static NON_SPACING_MARK: LazyLock<CharClass> =
 /// Letters and numbers of any kind (L*, Nd, Nl, No).
 pub(crate) static LETTER_OR_NUMBER: LazyLock<CharClass> =
     LazyLock::new(|| CharClass::new(r"[\p{L}\p{Nd}\p{Nl}\p{No}]"));
+/// Decimal digits (Nd): Python's `re` `\d`.
+pub(crate) static DECIMAL_DIGIT: LazyLock<CharClass> = LazyLock::new(|| CharClass::new(r"\p{Nd}"));
 /// Letters (L*): Python's `str.isalpha`.
 pub(crate) static LETTER: LazyLock<CharClass> = LazyLock::new(|| CharClass::new(r"\p{L}"));
 /// Punctuation of any kind (P*): spaCy's `is_punct`.

@@ -2,11 +2,13 @@
 //! `../shared/specs/datatrove-0.10.1.md` over the words of [`crate::words`]: each gives the
 //! statistics its rules are computed from and the reason of the first rule that fails.
 
+pub mod c4_quality;
 mod constants;
 pub mod fineweb_quality;
 pub mod gopher_quality;
 pub mod gopher_repetition;
 
+pub use c4_quality::{C4Quality, C4QualityParams, c4_quality};
 pub use fineweb_quality::{FineWebQuality, FineWebQualityParams, fineweb_quality};
 pub use gopher_quality::{GopherQuality, GopherQualityParams, gopher_quality};
 pub use gopher_repetition::{GopherRepetition, GopherRepetitionParams, gopher_repetition};
@@ -75,6 +77,10 @@ fn python_count(text: &str, sub: &str) -> usize {
 
 fn python_lstrip(text: &str) -> &str {
     text.trim_start_matches(is_python_space)
+}
+
+fn python_strip(text: &str) -> &str {
+    text.trim_matches(is_python_space)
 }
 
 fn python_rstrip(text: &str) -> &str {

@@ -2,7 +2,8 @@
 //! de-duplication documents): the English words of `split_into_words` (spaCy 3.8.18), by the count
 //! and SHA-256 prefix of each text's token list (`words_n`, `words_sha16`), and the decision, reason
 //! and statistics of GopherQualityFilter (`gq_*`), GopherRepetitionFilter (`gr_*`) and
-//! FineWebQualityFilter (`fw_*`). Exits 1 on any difference.
+//! FineWebQualityFilter (`fw_*`), and C4QualityFilter as datatrove and as FineWeb ran it (`c4_*`,
+//! `c4fw_*`: line codes, sentences, kept text). Exits 1 on any difference.
 //!
 //!     cargo run --release --example parity_datatrove -- ../shared
 
@@ -16,8 +17,8 @@ use datafusion::arrow::compute::cast;
 use datafusion::arrow::datatypes::DataType;
 use datafusion::parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use datafusion_webtext::filters::{
-    FineWebQualityParams, GopherQualityParams, GopherRepetitionParams, fineweb_quality,
-    gopher_quality, gopher_repetition,
+    C4QualityParams, FineWebQualityParams, GopherQualityParams, GopherRepetitionParams, c4_quality,
+    fineweb_quality, gopher_quality, gopher_repetition,
 };
 use sha2::{Digest, Sha256};
 
@@ -38,7 +39,7 @@ fn column(batch: &RecordBatch, name: &str, to: &DataType) -> ArrayRef {
 }
 
 /// The oracle's columns compared here.
-const COLUMNS: [&str; 40] = [
+const COLUMNS: [&str; 54] = [
     "words_n",
     "words_sha16",
     "gq_passed",
@@ -79,6 +80,20 @@ const COLUMNS: [&str; 40] = [
     "fw_chars_no_newline",
     "fw_newlines",
     "fw_n_words",
+    "c4_passed",
+    "c4_reason",
+    "c4_line_codes",
+    "c4_num_sentences",
+    "c4_kept_len",
+    "c4_kept_sha16",
+    "c4_out_sha16",
+    "c4fw_passed",
+    "c4fw_reason",
+    "c4fw_line_codes",
+    "c4fw_num_sentences",
+    "c4fw_kept_len",
+    "c4fw_kept_sha16",
+    "c4fw_out_sha16",
 ];
 
 /// Key → the values of [`COLUMNS`] as text ("" for NULL), of an oracle file.
@@ -164,12 +179,38 @@ fn ours(text: &str) -> (usize, Vec<String>) {
         ]
         .map(|v| v.to_string()),
     );
+    let fineweb_c4 = C4QualityParams {
+        filter_no_terminal_punct: false,
+        ..C4QualityParams::default()
+    };
+    for params in [C4QualityParams::default(), fineweb_c4] {
+        let c4 = c4_quality(text, &params);
+        let kept = sha16_of(&c4.text);
+        row.extend([
+            c4.reason.is_none().to_string(),
+            c4.reason.unwrap_or_default().to_owned(),
+            c4.line_codes,
+            c4.num_sentences.to_string(),
+            c4.text.chars().count().to_string(),
+            kept.clone(),
+            if c4.reason.is_none() {
+                kept
+            } else {
+                String::new()
+            },
+        ]);
+    }
     (words.len(), row)
 }
 
 /// The first 16 hex digits of SHA-256 over the words joined by '\n'.
 fn sha16(words: &[&str]) -> String {
-    let digest = Sha256::digest(words.join("\n").as_bytes());
+    sha16_of(&words.join("\n"))
+}
+
+/// The first 16 hex digits of SHA-256 over a text.
+fn sha16_of(text: &str) -> String {
+    let digest = Sha256::digest(text.as_bytes());
     digest[..8].iter().map(|b| format!("{b:02x}")).collect()
 }
 
