@@ -22,6 +22,10 @@ use datafusion_webtext::filters::{
 };
 use sha2::{Digest, Sha256};
 
+#[path = "eval_pages.rs"]
+#[allow(dead_code)]
+mod eval_pages;
+
 fn batches(path: &str) -> Vec<RecordBatch> {
     let file = File::open(path).unwrap_or_else(|e| panic!("{path}: {e}"));
     ParquetRecordBatchReaderBuilder::try_new(file)
@@ -217,15 +221,9 @@ fn sha16_of(text: &str) -> String {
 /// The jusText texts: `<set>/<id>` → the good paragraphs joined by '\n'.
 fn justext_texts(shared: &str) -> Vec<(String, String)> {
     let mut out = Vec::new();
-    for set in [
-        "cleaneval",
-        "cleanportaleval",
-        "dragnet",
-        "readability",
-        "scrapinghub",
-        "wcxb-test",
-        "edge",
-    ] {
+    let mut counts = Vec::new();
+    for &set in eval_pages::SETS {
+        let before = out.len();
         let path = format!("{shared}/oracle/justext/{set}.jsonl.gz");
         let file = File::open(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
         for line in BufReader::new(flate2::read::GzDecoder::new(file)).lines() {
@@ -243,6 +241,10 @@ fn justext_texts(shared: &str) -> Vec<(String, String)> {
                 good.join("\n"),
             ));
         }
+        counts.push((set, out.len() - before));
+    }
+    if let Err(e) = eval_pages::check_page_counts(counts) {
+        panic!("{e}");
     }
     out
 }
