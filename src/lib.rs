@@ -23,6 +23,8 @@ pub mod dedup;
 pub mod filters;
 pub mod html;
 pub mod justext;
+#[cfg(feature = "langid")]
+pub mod langid;
 mod options;
 pub mod stoplists;
 pub mod udf;
