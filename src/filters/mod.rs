@@ -7,11 +7,13 @@ mod constants;
 pub mod fineweb_quality;
 pub mod gopher_quality;
 pub mod gopher_repetition;
+pub mod options;
 
 pub use c4_quality::{C4Quality, C4QualityParams, c4_quality};
 pub use fineweb_quality::{FineWebQuality, FineWebQualityParams, fineweb_quality};
 pub use gopher_quality::{GopherQuality, GopherQualityParams, gopher_quality};
 pub use gopher_repetition::{GopherRepetition, GopherRepetitionParams, gopher_repetition};
+pub use options::{FilterParams, parse_params};
 
 use crate::words::is_python_space;
 

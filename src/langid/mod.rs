@@ -37,7 +37,9 @@ pub struct Prediction {
 pub enum LanguageModelError {
     #[error("cannot read the model file {path}: {reason}")]
     Unreadable { path: String, reason: String },
-    #[error("{path} is not a fastText model file (it does not start with fastText's magic number and a format version 11 or 12)")]
+    #[error(
+        "{path} is not a fastText model file (it does not start with fastText's magic number and a format version 11 or 12)"
+    )]
     NotFastText { path: String },
     #[error("fastText cannot load {path}: {reason}")]
     Load { path: String, reason: String },
@@ -65,7 +67,9 @@ impl LanguageModel {
     /// model file at `name`; loaded once per process.
     pub fn load(name: &str) -> Result<Arc<LanguageModel>, LanguageModelError> {
         let name = if name.is_empty() { BUNDLED_MODEL } else { name };
-        let mut loaded = LOADED.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut loaded = LOADED
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
         let loaded = loaded.get_or_insert_with(HashMap::new);
         if let Some(model) = loaded.get(name) {
             return Ok(Arc::clone(model));
@@ -107,8 +111,11 @@ impl LanguageModel {
             reason: e.to_string(),
         };
         let mut header = [0u8; 8];
-        std::io::Read::read_exact(&mut std::fs::File::open(path).map_err(unreadable)?, &mut header)
-            .map_err(unreadable)?;
+        std::io::Read::read_exact(
+            &mut std::fs::File::open(path).map_err(unreadable)?,
+            &mut header,
+        )
+        .map_err(unreadable)?;
         let version = i32::from_le_bytes([header[4], header[5], header[6], header[7]]);
         if header[..4] != FASTTEXT_MAGIC || !FASTTEXT_VERSIONS.contains(&version) {
             return Err(LanguageModelError::NotFastText { path: shown });
@@ -179,12 +186,18 @@ mod tests {
         assert_eq!(top[0].language, "en");
         assert!(top[0].score > 0.5, "{top:?}");
         let french = model
-            .predict("Le renard brun saute par-dessus le chien paresseux.\nEt voilà.", None)
+            .predict(
+                "Le renard brun saute par-dessus le chien paresseux.\nEt voilà.",
+                None,
+            )
             .unwrap();
         assert_eq!(french[0].language, "fr");
         assert!(french.len() > 3, "k=-1 keeps every label over 1e-5");
         assert!(french.windows(2).all(|w| w[0].score >= w[1].score));
-        assert!(Arc::ptr_eq(&model, &LanguageModel::load(BUNDLED_MODEL).unwrap()));
+        assert!(Arc::ptr_eq(
+            &model,
+            &LanguageModel::load(BUNDLED_MODEL).unwrap()
+        ));
     }
 
     #[test]
@@ -201,11 +214,17 @@ mod tests {
     #[test]
     fn files_that_are_not_models_are_refused() {
         let err = LanguageModel::load("/no/such/model.bin").unwrap_err();
-        assert!(matches!(err, LanguageModelError::Unreadable { .. }), "{err}");
+        assert!(
+            matches!(err, LanguageModelError::Unreadable { .. }),
+            "{err}"
+        );
         let not_a_model = std::env::temp_dir().join("webtext-not-a-model.bin");
         std::fs::write(&not_a_model, b"hello, this is text").unwrap();
         let err = LanguageModel::load(not_a_model.to_str().unwrap()).unwrap_err();
-        assert!(matches!(err, LanguageModelError::NotFastText { .. }), "{err}");
+        assert!(
+            matches!(err, LanguageModelError::NotFastText { .. }),
+            "{err}"
+        );
         let _ = std::fs::remove_file(not_a_model);
     }
 }

@@ -15,19 +15,27 @@ mod boilerpipe_common;
 mod common;
 mod dedup_common;
 mod shared_parses;
+mod text_struct;
 
 pub use boilerpipe_common::BoilerpipeFunction;
 pub use common::JustextFunction;
 pub use common::{catch_row_panic, row_panics};
 pub use shared_parses::pages_parsed;
+pub use text_struct::TextStructFunction;
 pub mod boilerpipe;
 pub mod boilerpipe_blocks;
 pub mod byte_length;
+pub mod c4_quality;
 pub mod content_hash;
 pub mod decode_html;
+#[cfg(feature = "langid")]
+pub mod detect_language;
 pub mod duplicate_fraction;
 pub mod duplicate_ngrams;
 pub mod duplicate_positions;
+pub mod fineweb_quality;
+pub mod gopher_quality;
+pub mod gopher_repetition;
 pub mod html_title;
 pub mod justext;
 pub mod justext_extract;
@@ -79,6 +87,15 @@ singleton!(
     duplicate_positions_udf,
     duplicate_positions::DuplicatePositionsFunc
 );
+singleton!(gopher_quality_udf, gopher_quality::GopherQualityFunc);
+singleton!(
+    gopher_repetition_udf,
+    gopher_repetition::GopherRepetitionFunc
+);
+singleton!(c4_quality_udf, c4_quality::C4QualityFunc);
+singleton!(fineweb_quality_udf, fineweb_quality::FineWebQualityFunc);
+#[cfg(feature = "langid")]
+singleton!(detect_language_udf, detect_language::DetectLanguageFunc);
 
 /// The shared instance of the `onion_keep` window function.
 pub fn onion_keep_udwf() -> Arc<WindowUDF> {
@@ -103,6 +120,12 @@ pub fn all_scalar() -> Vec<Arc<ScalarUDF>> {
         content_hash_udf(),
         duplicate_fraction_udf(),
         duplicate_positions_udf(),
+        #[cfg(feature = "langid")]
+        detect_language_udf(),
+        gopher_repetition_udf(),
+        gopher_quality_udf(),
+        c4_quality_udf(),
+        fineweb_quality_udf(),
     ]
 }
 
@@ -262,6 +285,32 @@ pub mod functions {
     /// `duplicate_positions(text, n, duplicates)`.
     pub fn duplicate_positions(text: Expr, n: Expr, duplicates: Expr) -> Expr {
         super::duplicate_positions_udf().call(vec![text, n, duplicates])
+    }
+
+    /// `detect_language(text)`.
+    #[cfg(feature = "langid")]
+    pub fn detect_language(text: Expr) -> Expr {
+        super::detect_language_udf().call(vec![text])
+    }
+
+    /// `gopher_repetition(text)`.
+    pub fn gopher_repetition(text: Expr) -> Expr {
+        super::gopher_repetition_udf().call(vec![text])
+    }
+
+    /// `gopher_quality(text)`.
+    pub fn gopher_quality(text: Expr) -> Expr {
+        super::gopher_quality_udf().call(vec![text])
+    }
+
+    /// `c4_quality(text)`.
+    pub fn c4_quality(text: Expr) -> Expr {
+        super::c4_quality_udf().call(vec![text])
+    }
+
+    /// `fineweb_quality(text)`.
+    pub fn fineweb_quality(text: Expr) -> Expr {
+        super::fineweb_quality_udf().call(vec![text])
     }
 
     /// `duplicate_ngrams(hashes)`.

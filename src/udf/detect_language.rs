@@ -1,0 +1,122 @@
+//! `detect_language(text [, options])`: the language fastText's lid.176 predicts, as datatrove's
+//! LanguageFilter asks it.
+
+use std::sync::{Arc, LazyLock};
+
+use datafusion::arrow::datatypes::{DataType, Field, Fields};
+use datafusion::logical_expr::Documentation;
+
+use super::common::DOC_SECTION;
+use super::gopher_quality::TEXT_ARGUMENT;
+use super::text_struct::{Cell, TextStructFunction, TextStructKernel, score_fields};
+use crate::langid::{BUNDLED_MODEL, LanguageModel};
+
+/// `detect_language(text [, options])`.
+pub type DetectLanguageFunc = TextStructFunction<DetectLanguageKernel>;
+
+#[derive(Debug, Default, PartialEq, Eq, Hash)]
+pub struct DetectLanguageKernel;
+
+static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
+    Documentation::builder(
+        DOC_SECTION,
+        "The language of a text as fastText's language identification model lid.176 predicts it, \
+         asked as HuggingFace datatrove 0.10.1's LanguageFilter asks it (line feeds replaced by \
+         spaces). The bundled model is the compressed lid.176.ftz (176 languages; by Facebook AI \
+         Research, CC BY-SA 3.0, https://fasttext.cc/docs/en/language-identification.html), run by \
+         fastText 0.9.2's own code: its labels and probabilities are those of fastText's Python \
+         binding. Returns a struct: language (the label without '__label__': an ISO 639 code such \
+         as en, de, zh; NULL for NULL text), score (its probability, which fastText's smoothing can \
+         put up to 1e-5 above 1), top (the most probable languages with their scores, best first, \
+         when the option top asks for them; otherwise NULL). FineWeb keeps English at score > 0.65. \
+         A text without words is predicted from fastText's end-of-line token alone, as the Python \
+         binding does.",
+        "detect_language(text [, options])",
+    )
+    .with_sql_example(
+        "SELECT l['language'], l['score'] > 0.65 AS confident\n\
+         FROM (SELECT detect_language('Ceci est une phrase en français.') AS l);\n\
+         -- fr | true",
+    )
+    .with_argument("text", TEXT_ARGUMENT)
+    .with_argument(
+        "options",
+        format!(
+            "Constant 'key=value, ...': top (0: top is NULL; k: the k most probable languages; all: \
+             every language fastText keeps, those over about 1e-5, as datatrove's k=-1), model \
+             (lid.176.ftz, the bundled model, or the path of another fastText model file, such as \
+             the uncompressed lid.176.bin that datatrove downloads; it is loaded once per process). \
+             {}",
+            super::dedup_common::TEXT_ON_ERROR
+        ),
+    )
+    .build()
+});
+
+/// The loaded model, and how many languages the `top` field lists (`Some(None)`: all).
+#[derive(Debug)]
+pub struct LanguageConfig {
+    model: Arc<LanguageModel>,
+    top: Option<Option<usize>>,
+}
+
+const KEYS: &str = "top, model";
+
+impl TextStructKernel for DetectLanguageKernel {
+    const NAME: &'static str = "detect_language";
+    type Config = LanguageConfig;
+
+    fn documentation() -> &'static Documentation {
+        &DOCUMENTATION
+    }
+
+    fn fields() -> Fields {
+        let item = Field::new_list_field(DataType::Struct(score_fields()), false);
+        Fields::from(vec![
+            Field::new("language", DataType::Utf8, true),
+            Field::new("score", DataType::Float64, true),
+            Field::new("top", DataType::List(Arc::new(item)), true),
+        ])
+    }
+
+    fn config(options: &str) -> Result<LanguageConfig, String> {
+        let (mut model, mut top) = (BUNDLED_MODEL.to_owned(), None);
+        for item in crate::options::key_values(options) {
+            let (key, value) =
+                item.map_err(|item| format!("'{item}' is not of the form key=value"))?;
+            match key.as_str() {
+                "top" if value.eq_ignore_ascii_case("all") => top = Some(None),
+                "top" => match value.parse::<usize>() {
+                    Ok(0) => top = None,
+                    Ok(k) => top = Some(Some(k)),
+                    Err(_) => {
+                        return Err(format!(
+                            "option top: '{value}' is not a whole number >= 0 or all"
+                        ));
+                    }
+                },
+                "model" => model = value.to_owned(),
+                _ => return Err(format!("unknown option '{key}'; known: {KEYS}")),
+            }
+        }
+        let model = LanguageModel::load(&model).map_err(|e| format!("option model: {e}"))?;
+        Ok(LanguageConfig { model, top })
+    }
+
+    fn row(text: &str, config: &LanguageConfig) -> Result<Vec<Cell>, String> {
+        // The best language is the same whatever k: fastText's search is exact.
+        let k = config.top.unwrap_or(Some(1)).map(|k| k.max(1));
+        let predictions = config.model.predict(text, k)?;
+        let best = predictions.first();
+        Ok(vec![
+            Cell::Text(best.map(|p| p.language.clone())),
+            Cell::Number(best.map(|p| f64::from(p.score))),
+            Cell::Scores(config.top.map(|_| {
+                predictions
+                    .iter()
+                    .map(|p| (p.language.clone(), f64::from(p.score)))
+                    .collect()
+            })),
+        ])
+    }
+}

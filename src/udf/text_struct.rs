@@ -1,0 +1,268 @@
+//! The functions `name(text [, options])` that give one struct per text (the pre-training data
+//! filters and `detect_language`): a kernel computes a row's cells, [`TextStructFunction`]
+//! supplies the SQL function (signature, argument checks, options, dictionaries, scalars, NULLs
+//! and the row policy).
+
+use std::sync::Arc;
+
+use datafusion::arrow::array::{
+    Array, ArrayRef, BooleanBuilder, Float64Builder, Int64Builder, ListBuilder, StringBuilder,
+    StructArray, StructBuilder,
+};
+use datafusion::arrow::buffer::NullBuffer;
+use datafusion::arrow::datatypes::{DataType, Field, FieldRef, Fields};
+use datafusion::common::{Result, ScalarValue, exec_err, plan_err};
+use datafusion::logical_expr::{
+    ColumnarValue, Documentation, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature,
+    Volatility,
+};
+
+use super::common::{
+    RowPolicy, apply, check_arg_types, constant_string, execution_constants, for_each_text,
+};
+
+/// One value of a row's struct, in the order of the kernel's fields.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Cell {
+    /// A Boolean field.
+    Bool(bool),
+    /// An Int64 field.
+    Count(usize),
+    /// A Float64 field; NULL where it is undefined (a share of nothing).
+    Number(Option<f64>),
+    /// A Utf8 field.
+    Text(Option<String>),
+    /// A `List<Struct<language Utf8, score Float64>>` field.
+    Scores(Option<Vec<(String, f64)>>),
+}
+
+/// `a / b` as the filters compare it, NULL when `b` is 0.
+pub(crate) fn share(a: usize, b: usize) -> Cell {
+    Cell::Number((b != 0).then(|| a as f64 / b as f64))
+}
+
+/// The item type of a [`Cell::Scores`] list.
+pub(crate) fn score_fields() -> Fields {
+    Fields::from(vec![
+        Field::new("language", DataType::Utf8, false),
+        Field::new("score", DataType::Float64, false),
+    ])
+}
+
+/// What one function computes from a text.
+pub(crate) trait TextStructKernel:
+    std::fmt::Debug + Default + PartialEq + Eq + std::hash::Hash + Send + Sync + 'static
+{
+    const NAME: &'static str;
+    /// What the options give the computation.
+    type Config: Send + Sync;
+    fn documentation() -> &'static Documentation;
+    fn fields() -> Fields;
+    /// The configuration in `'key=value, ...'` (without `on_error`, which the row policy takes).
+    fn config(options: &str) -> std::result::Result<Self::Config, String>;
+    /// The cells of a text's row, one per field; an error makes the row the row policy's.
+    fn row(text: &str, config: &Self::Config) -> std::result::Result<Vec<Cell>, String>;
+}
+
+/// A SQL function `name(text [, options])` giving a struct per text.
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub struct TextStructFunction<K> {
+    signature: Signature,
+    kernel: K,
+}
+
+impl<K: TextStructKernel> Default for TextStructFunction<K> {
+    fn default() -> Self {
+        TextStructFunction {
+            // Volatile for the reason JustextFunction gives: DataFusion copies an immutable
+            // expression into every filter it pushes down, so `WHERE q.passed` over a projection
+            // of `gopher_quality(text) AS q` would tokenize each text twice.
+            signature: Signature::user_defined(Volatility::Volatile),
+            kernel: K::default(),
+        }
+    }
+}
+
+/// The options constant at `constants[1]`: the kernel's configuration and the rows' policy.
+fn options<K: TextStructKernel>(
+    constants: &[Option<&ScalarValue>],
+) -> Result<(K::Config, RowPolicy)> {
+    let text = match constants.get(1) {
+        None => String::new(),
+        Some(v) => constant_string(K::NAME, 2, "options", *v)?.unwrap_or_default(),
+    };
+    let parsed = RowPolicy::take_on_error(&text)
+        .and_then(|(fail, rest)| Ok((K::config(&rest)?, RowPolicy::for_text(fail))));
+    parsed.or_else(|e| plan_err!("{}: invalid options (argument 2): {e}", K::NAME))
+}
+
+impl<K: TextStructKernel> ScalarUDFImpl for TextStructFunction<K> {
+    fn name(&self) -> &str {
+        K::NAME
+    }
+
+    fn signature(&self) -> &Signature {
+        &self.signature
+    }
+
+    fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
+        check_arg_types(K::NAME, arg_types, 2, "text")
+    }
+
+    fn return_type(&self, _arg_types: &[DataType]) -> Result<DataType> {
+        Ok(DataType::Struct(K::fields()))
+    }
+
+    fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
+        options::<K>(args.scalar_arguments)?;
+        Ok(Arc::new(Field::new(
+            K::NAME,
+            DataType::Struct(K::fields()),
+            true,
+        )))
+    }
+
+    fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
+        let constants = execution_constants(&args.args)?;
+        let refs: Vec<Option<&ScalarValue>> = constants.iter().map(Option::as_ref).collect();
+        let (config, policy) = options::<K>(&refs)?;
+        apply(&args.args[0], |texts| rows::<K>(texts, &config, &policy))
+    }
+
+    fn documentation(&self) -> Option<&Documentation> {
+        Some(K::documentation())
+    }
+}
+
+/// The column of one field.
+enum Column {
+    Bool(BooleanBuilder),
+    Count(Int64Builder),
+    Number(Float64Builder),
+    Text(StringBuilder),
+    Scores(ListBuilder<StructBuilder>),
+}
+
+impl Column {
+    fn for_field(field: &Field) -> Result<Column> {
+        Ok(match field.data_type() {
+            DataType::Boolean => Column::Bool(BooleanBuilder::new()),
+            DataType::Int64 => Column::Count(Int64Builder::new()),
+            DataType::Float64 => Column::Number(Float64Builder::new()),
+            DataType::Utf8 => Column::Text(StringBuilder::new()),
+            DataType::List(item) => Column::Scores(
+                ListBuilder::new(StructBuilder::from_fields(score_fields(), 0))
+                    .with_field(Arc::clone(item)),
+            ),
+            other => return exec_err!("no column of type {other}"),
+        })
+    }
+
+    /// Appends a cell; `None` appends NULL.
+    fn append(&mut self, cell: Option<Cell>) -> Result<()> {
+        match (self, cell) {
+            (Column::Bool(b), Some(Cell::Bool(v))) => b.append_value(v),
+            (Column::Bool(b), None) => b.append_null(),
+            (Column::Count(b), Some(Cell::Count(v))) => {
+                b.append_value(i64::try_from(v).unwrap_or(i64::MAX))
+            }
+            (Column::Count(b), None) => b.append_null(),
+            (Column::Number(b), Some(Cell::Number(v))) => b.append_option(v),
+            (Column::Number(b), None) => b.append_null(),
+            (Column::Text(b), Some(Cell::Text(v))) => b.append_option(v),
+            (Column::Text(b), None) => b.append_null(),
+            (Column::Scores(b), Some(Cell::Scores(Some(scores)))) => {
+                for (language, score) in scores {
+                    append_score(b.values(), &language, score)?;
+                }
+                b.append(true);
+            }
+            (Column::Scores(b), Some(Cell::Scores(None)) | None) => b.append_null(),
+            (_, Some(cell)) => return exec_err!("a cell {cell:?} does not fit its column"),
+        }
+        Ok(())
+    }
+
+    /// The bytes a cell adds to a string column, which holds at most 2 GiB per batch.
+    fn text_bytes(&self, cell: &Cell) -> Option<(usize, usize)> {
+        match (self, cell) {
+            (Column::Text(b), Cell::Text(Some(v))) => Some((b.values_slice().len(), v.len())),
+            _ => None,
+        }
+    }
+
+    fn finish(&mut self) -> ArrayRef {
+        match self {
+            Column::Bool(b) => Arc::new(b.finish()),
+            Column::Count(b) => Arc::new(b.finish()),
+            Column::Number(b) => Arc::new(b.finish()),
+            Column::Text(b) => Arc::new(b.finish()),
+            Column::Scores(b) => Arc::new(b.finish()),
+        }
+    }
+}
+
+fn append_score(item: &mut StructBuilder, language: &str, score: f64) -> Result<()> {
+    match item.field_builder::<StringBuilder>(0) {
+        Some(languages) => languages.append_value(language),
+        None => return exec_err!("the score list's first column is not a string column"),
+    }
+    match item.field_builder::<Float64Builder>(1) {
+        Some(scores) => scores.append_value(score),
+        None => return exec_err!("the score list's second column is not a float column"),
+    }
+    item.append(true);
+    Ok(())
+}
+
+/// One struct per text: NULL for NULL text and for a row the policy makes NULL.
+fn rows<K: TextStructKernel>(
+    texts: &dyn Array,
+    config: &K::Config,
+    policy: &RowPolicy,
+) -> Result<ArrayRef> {
+    let fields = K::fields();
+    let mut columns = fields
+        .iter()
+        .map(|f| Column::for_field(f))
+        .collect::<Result<Vec<_>>>()?;
+    let mut valid = Vec::with_capacity(texts.len());
+    for_each_text(texts, |text| {
+        let cells = match policy.text_row(K::NAME, text, |t| K::row(t, config))? {
+            Some(Ok(cells)) => Some(cells),
+            Some(Err(reason)) => policy.unprocessed(K::NAME, reason).map(|()| None)?,
+            None => None,
+        };
+        let cells = match cells {
+            Some(cells) => {
+                let sizes: Vec<(usize, usize)> = columns
+                    .iter()
+                    .zip(&cells)
+                    .filter_map(|(column, cell)| column.text_bytes(cell))
+                    .collect();
+                policy.fits(K::NAME, &sizes)?.then_some(cells)
+            }
+            None => None,
+        };
+        valid.push(cells.is_some());
+        match cells {
+            Some(cells) => {
+                for (column, cell) in columns.iter_mut().zip(cells) {
+                    column.append(Some(cell))?;
+                }
+            }
+            None => {
+                for column in columns.iter_mut() {
+                    column.append(None)?;
+                }
+            }
+        }
+        Ok(())
+    })?;
+    let arrays: Vec<ArrayRef> = columns.iter_mut().map(Column::finish).collect();
+    Ok(Arc::new(StructArray::try_new(
+        fields,
+        arrays,
+        Some(NullBuffer::from(valid)),
+    )?))
+}
