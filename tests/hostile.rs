@@ -95,6 +95,11 @@ const SCALAR_CALLS: &[&str] = &[
     "content_hash(html)",
     "duplicate_fraction(html, 5, '{dups}')",
     "cardinality(duplicate_positions(html, 5, '{dups}')['positions'])",
+    "detect_language(html)['language']",
+    "gopher_repetition(html)['reason']",
+    "gopher_quality(html)['reason']",
+    "c4_quality(html)['line_codes']",
+    "fineweb_quality(html)['reason']",
 ];
 
 /// A duplicate set of 5-grams to give the functions that read one.

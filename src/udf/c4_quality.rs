@@ -46,7 +46,7 @@ static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
             "Constant 'key=value, ...' overriding datatrove's parameters: remove_citations (true), \
              filter_no_terminal_punct (true; FineWeb ran C4 with false), min_num_sentences (5), \
              min_words_per_line (3), max_word_length (1000), filter_lorem_ipsum (true), \
-             filter_javascript (true), filter_curly_bracket (true), filter_policy (true). {}",
+             filter_javascript (true), filter_curly_bracket (true), filter_policy (true). {}.",
             super::dedup_common::TEXT_ON_ERROR
         ),
     )

@@ -46,7 +46,7 @@ static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
              every language fastText keeps, those over about 1e-5, as datatrove's k=-1), model \
              (lid.176.ftz, the bundled model, or the path of another fastText model file, such as \
              the uncompressed lid.176.bin that datatrove downloads; it is loaded once per process). \
-             {}",
+             {}.",
             super::dedup_common::TEXT_ON_ERROR
         ),
     )

@@ -42,7 +42,7 @@ static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
         format!(
             "Constant 'key=value, ...' overriding datatrove's thresholds: line_punct_thr (0.12), \
              line_punct_exclude_zero (false), short_line_thr (0.67), short_line_length (30), \
-             char_duplicates_ratio (0.01), new_line_ratio (0.3). {}",
+             char_duplicates_ratio (0.01), new_line_ratio (0.3). {}.",
             super::dedup_common::TEXT_ON_ERROR
         ),
     )

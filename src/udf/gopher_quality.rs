@@ -45,7 +45,7 @@ static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
              max_doc_words (100000), min_avg_word_length (3), max_avg_word_length (10), \
              max_symbol_word_ratio (0.1), max_bullet_lines_ratio (0.9), max_ellipsis_lines_ratio \
              (0.3), max_non_alpha_words_ratio (0.8), min_stop_words (2); 0 or none turns a rule off, \
-             as in datatrove. {}",
+             as in datatrove. {}.",
             super::dedup_common::TEXT_ON_ERROR
         ),
     )

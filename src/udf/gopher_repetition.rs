@@ -46,7 +46,7 @@ static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
              the fields: dup_para_frac (0.3), dup_para_char_frac (0.2), dup_line_frac (0.3), \
              dup_line_char_frac (0.2), top_2_gram (0.2), top_3_gram (0.18), top_4_gram (0.16), \
              duplicated_5_n_grams (0.15) to duplicated_10_n_grams (0.1), one hundredth less per n. \
-             {}",
+             {}.",
             super::dedup_common::TEXT_ON_ERROR
         ),
     )

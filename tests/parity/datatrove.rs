@@ -5,7 +5,11 @@
 //! FineWebQualityFilter (`fw_*`), and C4QualityFilter as datatrove and as FineWeb ran it (`c4_*`,
 //! `c4fw_*`: line codes, sentences, kept text). Exits 1 on any difference.
 //!
-//!     cargo run --release --example parity_datatrove -- ../shared
+//! Then the same through the SQL functions (`datatrove_sql.rs`): per function, the share of the
+//! 23,044 texts whose struct (decision, reason, every statistic) equals datatrove's; with
+//! `--floor FILE`, exits 1 when a share is below its floor (`datatrove NAME SHARE`).
+//!
+//!     cargo run --release --example parity_datatrove -- ../shared --floor tests/parity/floors.txt
 
 use std::collections::HashMap;
 use std::fs::File;
@@ -25,6 +29,12 @@ use sha2::{Digest, Sha256};
 #[path = "eval_pages.rs"]
 #[allow(dead_code)]
 mod eval_pages;
+
+#[path = "floors.rs"]
+mod floors;
+
+#[path = "datatrove_sql.rs"]
+mod datatrove_sql;
 
 fn batches(path: &str) -> Vec<RecordBatch> {
     let file = File::open(path).unwrap_or_else(|e| panic!("{path}: {e}"));
@@ -313,27 +323,100 @@ fn compare(name: &str, texts: &[(String, String)], oracle: &HashMap<String, Vec<
     differing.len() + missing
 }
 
-fn main() -> ExitCode {
-    let shared = std::env::args()
-        .nth(1)
-        .unwrap_or_else(|| "../shared".to_owned());
-    let datatrove = format!("{shared}/oracle/datatrove");
-    let bad = compare(
-        "jusText texts",
-        &justext_texts(&shared),
-        &oracle(
-            &format!("{datatrove}/quality_filters_justext.parquet"),
-            "id",
-        ),
-    ) + compare(
-        "de-duplication documents",
-        &dedup_documents(&shared),
-        &oracle(
-            &format!("{datatrove}/quality_filters_dedup.parquet"),
-            "doc_id",
-        ),
+/// The SQL functions over both corpora: prints each function's share and returns how many
+/// are below their floor.
+fn compare_sql(
+    texts: &[(String, String)],
+    oracle: &HashMap<String, Vec<String>>,
+    floors: Option<&floors::Floors>,
+) -> Result<usize, String> {
+    let start = std::time::Instant::now();
+    let runtime = tokio::runtime::Runtime::new().map_err(|e| e.to_string())?;
+    let agreement = runtime
+        .block_on(datatrove_sql::compare(texts, oracle))
+        .map_err(|e| e.to_string())?;
+    println!(
+        "SQL functions over the {} texts ({:.1} s):",
+        texts.len(),
+        start.elapsed().as_secs_f64()
     );
-    if bad == 0 {
+    let mut below = 0;
+    for ((name, call), (same, by_field, examples)) in datatrove_sql::CALLS.iter().zip(agreement) {
+        let share = same as f64 / texts.len() as f64;
+        let floor = floors
+            .map(|f| f.get(&format!("datatrove {name}")))
+            .transpose()?;
+        let verdict = match floor {
+            Some(floor) if share < floor => {
+                below += 1;
+                format!("  FAIL: below the floor {floor}")
+            }
+            Some(floor) => format!("  (floor {floor})"),
+            None => String::new(),
+        };
+        println!(
+            "  {call}: {same} of {} the same in every field ({share:.5}){verdict}",
+            texts.len()
+        );
+        let mut by_field: Vec<_> = by_field.into_iter().collect();
+        by_field.sort();
+        for (field, count) in by_field {
+            println!("    {field}: {count} differ");
+        }
+        for example in examples {
+            println!("    {example}");
+        }
+    }
+    Ok(below)
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let shared = args
+        .first()
+        .filter(|a| !a.starts_with("--"))
+        .cloned()
+        .unwrap_or_else(|| "../shared".to_owned());
+    // Read first: a missing or malformed floors file fails before the long run.
+    let floors = match args.iter().position(|a| a == "--floor") {
+        Some(i) => match args.get(i + 1).map(|p| floors::Floors::read(p.as_ref())) {
+            Some(Ok(floors)) => Some(floors),
+            Some(Err(e)) => {
+                eprintln!("{e}");
+                return ExitCode::FAILURE;
+            }
+            None => {
+                eprintln!("--floor needs a file");
+                return ExitCode::FAILURE;
+            }
+        },
+        None => None,
+    };
+    let datatrove = format!("{shared}/oracle/datatrove");
+    let justext = justext_texts(&shared);
+    let justext_oracle = oracle(
+        &format!("{datatrove}/quality_filters_justext.parquet"),
+        "id",
+    );
+    let dedup = dedup_documents(&shared);
+    let dedup_oracle = oracle(
+        &format!("{datatrove}/quality_filters_dedup.parquet"),
+        "doc_id",
+    );
+    let bad = compare("jusText texts", &justext, &justext_oracle)
+        + compare("de-duplication documents", &dedup, &dedup_oracle);
+    // The SQL run's keys: the jusText ids ("set/id") and the document ids never collide.
+    let all: Vec<(String, String)> = justext.into_iter().chain(dedup).collect();
+    let all_oracle: HashMap<String, Vec<String>> =
+        justext_oracle.into_iter().chain(dedup_oracle).collect();
+    let below = match compare_sql(&all, &all_oracle, floors.as_ref()) {
+        Ok(below) => below,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    if bad == 0 && below == 0 {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE

@@ -104,6 +104,14 @@ async fn run(pages: Vec<Vec<u8>>) -> Result<()> {
         n,
     )
     .await?;
+    check(
+        &ctx,
+        "SELECT detect_language(text, 'top=3') AS detect_language, \
+         gopher_repetition(text) AS gopher_repetition, gopher_quality(text) AS gopher_quality, \
+         c4_quality(text) AS c4_quality, fineweb_quality(text) AS fineweb_quality FROM pages",
+        n,
+    )
+    .await?;
     let duplicates = std::env::temp_dir().join("webtext-eval-duplicates.parquet");
     let duplicates = duplicates.to_string_lossy();
     ctx.sql(&format!(

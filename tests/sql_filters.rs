@@ -1,0 +1,328 @@
+//! The pre-training data filters and detect_language as a user calls them: the documented
+//! examples, every string type, NULLs, options and their errors, and hostile text.
+
+use std::sync::Arc;
+
+use datafusion::arrow::array::{
+    Array, ArrayRef, DictionaryArray, LargeStringArray, RecordBatch, StringArray, StringViewArray,
+};
+use datafusion::arrow::datatypes::Int32Type;
+use datafusion::arrow::util::display::array_value_to_string;
+use datafusion::prelude::*;
+
+const FUNCTIONS: [&str; 5] = [
+    "gopher_quality",
+    "gopher_repetition",
+    "c4_quality",
+    "fineweb_quality",
+    "detect_language",
+];
+
+fn context() -> SessionContext {
+    let config = datafusion_webtext::configure(SessionConfig::new().with_batch_size(8));
+    let mut ctx = SessionContext::new_with_config(config);
+    datafusion_webtext::register_all(&mut ctx).unwrap();
+    ctx
+}
+
+async fn rows(ctx: &SessionContext, sql: &str) -> datafusion::error::Result<Vec<Vec<String>>> {
+    let batches = ctx.sql(sql).await?.collect().await?;
+    let mut out = Vec::new();
+    for batch in &batches {
+        for row in 0..batch.num_rows() {
+            let cells = batch
+                .columns()
+                .iter()
+                .map(|c| {
+                    if c.is_null(row) {
+                        "NULL".to_owned()
+                    } else {
+                        array_value_to_string(c, row).unwrap()
+                    }
+                })
+                .collect();
+            out.push(cells);
+        }
+    }
+    Ok(out)
+}
+
+async fn one(ctx: &SessionContext, sql: &str) -> Vec<String> {
+    let mut all = rows(ctx, sql)
+        .await
+        .unwrap_or_else(|e| panic!("{sql}: {e}"));
+    assert_eq!(all.len(), 1, "{sql}");
+    all.remove(0)
+}
+
+async fn planning_error(ctx: &SessionContext, sql: &str) -> String {
+    match ctx.sql(sql).await {
+        Err(e) => e.strip_backtrace(),
+        Ok(df) => match df.collect().await {
+            Err(e) => e.strip_backtrace(),
+            Ok(_) => panic!("{sql}: no error"),
+        },
+    }
+}
+
+/// Each example's expected line was worked out by hand from datatrove's rules (see each
+/// function's documentation): the query gives exactly it.
+#[tokio::test]
+async fn the_documented_examples_give_what_they_say() {
+    let ctx = context();
+    for udf in datafusion_webtext::all_scalar() {
+        if !FUNCTIONS.contains(&udf.name()) {
+            continue;
+        }
+        let example = udf.documentation().unwrap().sql_example.clone().unwrap();
+        let (sql, expected) = example.split_once("\n-- ").unwrap();
+        assert_eq!(one(&ctx, sql).await.join(" | "), expected, "{}", udf.name());
+    }
+}
+
+#[tokio::test]
+async fn every_string_type_gives_the_same_struct_and_null_gives_null() {
+    let text = "The history of the town is long, and the people who live there have a story to tell.\n\
+                Every stone of the old bridge was carried from the quarry on the hill by hand.\n\
+                In the spring, the market fills the square with farmers selling cheese, bread and honey.\n\
+                Visitors come from far away to walk along the river and see the castle at sunset.\n\
+                The museum keeps letters, maps and tools that show how life changed over the centuries.";
+    let values = [Some(text), None, Some("")];
+    let dictionary: DictionaryArray<Int32Type> = values.iter().copied().collect();
+    let columns: Vec<(&str, ArrayRef)> = vec![
+        ("utf8", Arc::new(StringArray::from(values.to_vec()))),
+        (
+            "large_utf8",
+            Arc::new(LargeStringArray::from(values.to_vec())),
+        ),
+        (
+            "utf8_view",
+            Arc::new(StringViewArray::from(values.to_vec())),
+        ),
+        ("dictionary", Arc::new(dictionary)),
+    ];
+    let ctx = context();
+    let mut first: Option<Vec<Vec<String>>> = None;
+    for (name, column) in columns {
+        ctx.deregister_table("t").unwrap();
+        let batch = RecordBatch::try_from_iter([("text", column)]).unwrap();
+        ctx.register_batch("t", batch).unwrap();
+        let calls: Vec<String> = FUNCTIONS.iter().map(|f| format!("{f}(text)")).collect();
+        let got = rows(&ctx, &format!("SELECT {} FROM t", calls.join(", ")))
+            .await
+            .unwrap();
+        assert_eq!(got.len(), 3, "{name}");
+        assert!(got[1].iter().all(|v| v == "NULL"), "{name}: {:?}", got[1]);
+        assert!(got[2].iter().all(|v| v != "NULL"), "{name}: {:?}", got[2]);
+        match &first {
+            None => first = Some(got),
+            Some(first) => assert_eq!(&got, first, "{name}"),
+        }
+    }
+    let first = first.unwrap();
+    // Five lines of prose, one sentence each: every filter keeps them, in English.
+    for (f, value) in FUNCTIONS.iter().zip(&first[0][..4]) {
+        assert!(
+            value.starts_with("{passed: true, reason: , "),
+            "{f}: {value}"
+        );
+    }
+    assert!(
+        first[0][4].starts_with("{language: en, score: 0.9"),
+        "{}",
+        first[0][4]
+    );
+}
+
+#[tokio::test]
+async fn options_set_the_thresholds() {
+    let ctx = context();
+    // 7 words (the full stop is one), 6 that are not punctuation: too short by default; with the
+    // rule off, every other rule passes: mean length 21/6, 6 of 7 words alphabetic, 2 stop words.
+    let text = "'Too short to be a document.'";
+    let base = format!(
+        "SELECT q['passed'], q['reason'], q['avg_word_length'], q['alpha_words_ratio'], q['stop_words'] FROM (SELECT gopher_quality({text}"
+    );
+    assert_eq!(
+        one(&ctx, &format!("{base}) AS q)")).await,
+        [
+            "false",
+            "gopher_short_doc",
+            "3.5",
+            &(6.0f64 / 7.0).to_string(),
+            "2"
+        ]
+    );
+    assert_eq!(
+        one(&ctx, &format!("{base}, 'min_doc_words=none') AS q)")).await[..2],
+        ["true", "NULL"]
+    );
+    assert_eq!(
+        one(
+            &ctx,
+            &format!("{base}, 'min_doc_words=0, min_stop_words=3') AS q)")
+        )
+        .await[..2],
+        ["false", "gopher_enough_stop_words"]
+    );
+    // FineWeb's C4 keeps lines without terminal punctuation: 'Home' is kept, not dropped.
+    let c4 = "SELECT c['line_codes'], c['text'] FROM (SELECT c4_quality('Home' || chr(10) || \
+              'One. Two. Three. Four. Five sentences here.', 'filter_no_terminal_punct=false, \
+              min_words_per_line=1') AS c)";
+    assert_eq!(
+        one(&ctx, c4).await,
+        ["KK", "Home\nOne. Two. Three. Four. Five sentences here."]
+    );
+    // Lines "Buy now." x3 and "": 2 of 4 seen before (0.5, not over 0.5), then their 16
+    // characters of 27 are over dup_line_char_frac's 0.2.
+    let rep = "SELECT r['reason'], r['dup_line_char_frac'] FROM (SELECT gopher_repetition(\
+               repeat('Buy now.' || chr(10), 3), 'dup_line_frac=0.5') AS r)";
+    assert_eq!(
+        one(&ctx, rep).await,
+        ["dup_line_char_frac", &(16.0f64 / 27.0).to_string()]
+    );
+    let top = one(
+        &ctx,
+        "SELECT cardinality(l['top']), l['top'][1]['language'] = l['language'], \
+         l['top'][1]['score'] = l['score'], l['top'][2]['score'] <= l['score'], \
+         cardinality(detect_language('Bonjour', 'top=all')['top']) > 3 \
+         FROM (SELECT detect_language('Guten Morgen, wie geht es Ihnen heute?', 'top=2') AS l)",
+    )
+    .await;
+    assert_eq!(top, ["2", "true", "true", "true", "true"]);
+}
+
+#[tokio::test]
+async fn bad_options_are_planning_errors_that_say_what_is_valid() {
+    let ctx = context();
+    let cases = [
+        (
+            "gopher_quality('x', 'min_doc_words=-1')",
+            "gopher_quality: invalid options (argument 2): option min_doc_words: '-1' is not a whole number >= 0, or none",
+        ),
+        (
+            "gopher_repetition('x', 'top_5_gram=0.1')",
+            "gopher_repetition: invalid options (argument 2): unknown option 'top_5_gram'; known: dup_para_frac, dup_para_char_frac, dup_line_frac",
+        ),
+        (
+            "c4_quality('x', 'filter_policy=yes')",
+            "c4_quality: invalid options (argument 2): option filter_policy: 'yes' is not true or false",
+        ),
+        (
+            "fineweb_quality('x', 'on_error=maybe')",
+            "fineweb_quality: invalid options (argument 2): option on_error: 'maybe' is not null or fail",
+        ),
+        (
+            "detect_language('x', 'top=some')",
+            "detect_language: invalid options (argument 2): option top: 'some' is not a whole number >= 0 or all",
+        ),
+        (
+            "detect_language('x', 'model=/no/such/lid.176.bin')",
+            "detect_language: invalid options (argument 2): option model: cannot read the model file /no/such/lid.176.bin",
+        ),
+        (
+            "detect_language('x', 'model=Cargo.toml')",
+            "detect_language: invalid options (argument 2): option model: Cargo.toml is not a fastText model file",
+        ),
+        (
+            "gopher_quality(42)",
+            "gopher_quality: argument 1 (text) must be a string column, got Int64",
+        ),
+        (
+            "c4_quality('x', 'a', 'b')",
+            "c4_quality: takes 1 to 2 arguments, got 3",
+        ),
+        (
+            "fineweb_quality(column1, column1) FROM (VALUES ('x'))",
+            "fineweb_quality: argument 2 (options) must be a constant string literal",
+        ),
+    ];
+    for (call, expected) in cases {
+        let error = planning_error(&ctx, &format!("SELECT {call}")).await;
+        assert!(
+            error.contains(expected),
+            "{call}:\n{error}\nwanted: {expected}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn c4_passes_on_its_kept_lines_and_nothing_for_a_dropped_document() {
+    let ctx = context();
+    let kept = "This line has five words. It has two sentences here.\nNo end punctuation\n\
+                Three more sentences follow. Here is one. And the last one.";
+    let sql = format!(
+        "SELECT c['passed'], c['text'], c['num_sentences'], c['n_lines'], c['kept_lines'], \
+         c['line_codes'] FROM (SELECT c4_quality('{kept}') AS c)"
+    );
+    assert_eq!(
+        one(&ctx, &sql).await,
+        [
+            "true",
+            "This line has five words. It has two sentences here.\nThree more sentences follow. Here is one. And the last one.",
+            "5",
+            "3",
+            "2",
+            "KPK"
+        ]
+    );
+    let dropped = "SELECT c['passed'], c['reason'], c['text'], c['line_codes'] FROM \
+                   (SELECT c4_quality('Please use {braces} here now.' || chr(10) || 'Never seen.') AS c)";
+    assert_eq!(
+        one(&ctx, dropped).await,
+        ["false", "curly_bracket", "NULL", "C-"]
+    );
+}
+
+/// Empty text, one 50 MB line, text without spaces, control characters: a value per row.
+#[tokio::test(flavor = "multi_thread")]
+async fn hostile_text_gives_a_value_per_row_and_the_query_goes_on() {
+    let long_line = "word ".repeat(10 * 1024 * 1024);
+    let no_spaces = "数据融合是一个查询引擎。".repeat(1000);
+    let thai = "ภาษาไทยไม่มีการเว้นวรรคระหว่างคำ".repeat(1000);
+    let controls: String = (0u8..32).map(char::from).cycle().take(10_000).collect();
+    let texts = [
+        "",
+        " \n\t\r\u{b}\u{c}",
+        long_line.as_str(),
+        no_spaces.as_str(),
+        thai.as_str(),
+        controls.as_str(),
+        "\u{feff}\u{200b}\u{2028}\u{85}\u{0}",
+    ];
+    let ctx = context();
+    let batch = RecordBatch::try_from_iter([(
+        "text",
+        Arc::new(StringArray::from(texts.to_vec())) as ArrayRef,
+    )])
+    .unwrap();
+    ctx.register_batch("hostile", batch).unwrap();
+    let before = datafusion_webtext::row_panics();
+    for f in FUNCTIONS {
+        let got = rows(&ctx, &format!("SELECT {f}(text) IS NULL FROM hostile"))
+            .await
+            .unwrap_or_else(|e| panic!("{f}: {e}"));
+        assert_eq!(got, vec![vec!["false".to_owned()]; texts.len()], "{f}");
+    }
+    assert_eq!(datafusion_webtext::row_panics(), before);
+    // Chinese and Thai are told apart without spaces.
+    let languages = rows(
+        &ctx,
+        "SELECT detect_language(text)['language'] FROM hostile",
+    )
+    .await
+    .unwrap();
+    assert_eq!(languages[3], ["zh"]);
+    assert_eq!(languages[4], ["th"]);
+    // The empty text is the Gopher rules' short document and FineWeb's empty one.
+    let empty = one(
+        &ctx,
+        "SELECT gopher_quality(text)['reason'], gopher_repetition(text)['reason'], \
+         c4_quality(text)['reason'], fineweb_quality(text)['reason'] FROM hostile LIMIT 1",
+    )
+    .await;
+    assert_eq!(
+        empty,
+        ["gopher_short_doc", "empty", "too_few_sentences", "empty"]
+    );
+}
