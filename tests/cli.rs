@@ -615,3 +615,107 @@ fn clean_http_charset_decodes_pages_without_a_meta_charset_by_their_http_header(
         stderr(&o)
     );
 }
+
+/// sql/fineweb.sql against the chain computed here step by step from the library (language,
+/// Gopher repetition, Gopher quality, FineWeb's C4 and FineWeb quality on C4's text): the same
+/// step and reason for every page of the sample crawl, and the kept text.
+#[test]
+fn fineweb_sql_removes_what_the_chain_of_filters_removes() {
+    use datafusion_webtext::filters::{
+        C4QualityParams, FineWebQualityParams, GopherQualityParams, GopherRepetitionParams,
+        c4_quality, fineweb_quality, gopher_quality, gopher_repetition,
+    };
+    let dir = scratch("fineweb");
+    let decisions = dir.join("decisions.parquet").display().to_string();
+    let kept = dir.join("kept.parquet").display().to_string();
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("sql/fineweb.sql");
+    let o = webtext(&[
+        "sql",
+        "--table",
+        &format!("crawl={}", sample()),
+        "--file",
+        &file.display().to_string(),
+        "--param",
+        &format!("decisions={decisions}"),
+        "--format",
+        "csv",
+        "--output",
+        &kept,
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("step,documents_in,removed,removed_share,kept"),
+        "{}",
+        stdout(&o)
+    );
+
+    let rows = |sql: &str| -> Vec<serde_json::Value> {
+        let o = webtext(&[
+            "sql",
+            "--table",
+            &format!("crawl={}", sample()),
+            "--table",
+            &format!("d={decisions}"),
+            "--format",
+            "jsonl",
+            sql,
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        stdout(&o)
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    };
+    let extracted = rows("SELECT url, justext(html) AS text FROM crawl");
+    let ours = rows("SELECT url, removed_by, reason, text FROM d");
+    let by_url: std::collections::HashMap<&str, &serde_json::Value> = ours
+        .iter()
+        .map(|r| (r["url"].as_str().unwrap(), r))
+        .collect();
+    let model = datafusion_webtext::langid::LanguageModel::load("").unwrap();
+    let fineweb_c4 = C4QualityParams {
+        filter_no_terminal_punct: false,
+        ..C4QualityParams::default()
+    };
+    let mut kept_pages = 0;
+    for page in &extracted {
+        let text = page["text"].as_str().unwrap_or_default();
+        let chain = || -> (Option<&str>, Option<String>, Option<String>) {
+            if text.is_empty() {
+                return (Some("extraction"), Some("empty".into()), None);
+            }
+            let best = model.predict(text, Some(1)).unwrap().remove(0);
+            if !(best.language == "en" && f64::from(best.score) > 0.65) {
+                return (Some("language"), Some(best.language), None);
+            }
+            if let Some(r) = gopher_repetition(text, &GopherRepetitionParams::default()).reason {
+                return (Some("gopher_repetition"), Some(r), None);
+            }
+            if let Some(r) = gopher_quality(text, &GopherQualityParams::default()).reason {
+                return (Some("gopher_quality"), Some(r.into()), None);
+            }
+            let c4 = c4_quality(text, &fineweb_c4);
+            if let Some(r) = c4.reason {
+                return (Some("c4_quality"), Some(r.into()), None);
+            }
+            if let Some(r) = fineweb_quality(&c4.text, &FineWebQualityParams::default()).reason {
+                return (Some("fineweb_quality"), Some(r.into()), None);
+            }
+            (None, None, Some(c4.text))
+        };
+        let (step, reason, kept_text) = chain();
+        kept_pages += usize::from(step.is_none());
+        let url = page["url"].as_str().unwrap();
+        let row = by_url[url];
+        assert_eq!(row["removed_by"].as_str(), step, "{url}");
+        assert_eq!(row["reason"].as_str(), reason.as_deref(), "{url}");
+        assert_eq!(row["text"].as_str(), kept_text.as_deref(), "{url}");
+    }
+    assert_eq!(ours.len(), extracted.len());
+    assert!(kept_pages > 50, "{kept_pages}");
+    let o = sql_csv(&[format!("k={kept}")], "SELECT count(*) FROM k");
+    assert_eq!(
+        stdout(&o).lines().nth(1),
+        Some(kept_pages.to_string().as_str())
+    );
+}

@@ -1,0 +1,103 @@
+-- sql/fineweb.sql: FineWeb's filter chain (Penedo et al. 2024) over a crawl, in datatrove 0.10.1's
+-- order: extraction -> language (fastText lid.176, English, score > 0.65) -> Gopher repetition ->
+-- Gopher quality -> C4 (FineWeb's variant: lines without terminal punctuation are kept; the
+-- document goes on as C4's rewritten text) -> FineWeb quality (on that text). Each step sees only
+-- the documents the steps before it kept, and each function runs once per document it sees.
+--
+-- Reads:  table `crawl` with columns `url` and `html` (string or binary), e.g.
+--
+--             webtext sql --table crawl=CRAWL.parquet --file sql/fineweb.sql --output kept.parquet
+--
+--         (a WARC crawl: make the table with sql/warc_to_parquet.sql first).
+-- Writes: every document's fate to `${decisions}` (statement 1: url, removed_by = the step that
+--         removed it or NULL, reason = that step's reason, language, language_score, and text = the
+--         text FineWeb passes on, for kept documents); prints how many documents each step removed
+--         (statement 3, the table of a paper) and by which reason (statement 4); returns the kept
+--         documents (the last statement: url, text, language_score; to --output if given). A
+--         document a function could not process (NULL: a bug of ours, counted by row_panics) is
+--         removed by that step with the reason 'unprocessed'.
+--
+-- Differences from FineWeb's run: extraction is jusText 3.0.2 (English stoplist), where FineWeb
+-- used trafilatura, and FineWeb's URL filter is not applied; the language model is the bundled
+-- lid.176.ftz unless `--param model=/path/to/lid.176.bin` (datatrove's). datatrove keeps a
+-- document when the score of `language` is over the threshold; over a threshold of 0.5 that is the
+-- document whose most probable language it is, as tested here. Documents whose extracted text is
+-- empty are removed by extraction, as datatrove's extractors and readers drop empty documents.
+--
+-- @param html = html
+-- @param url = url
+-- @param language = en
+-- @param language_threshold = 0.65
+-- @param model = lid.176.ftz
+-- @param decisions = fineweb_decisions.parquet
+
+-- 1. Each document through the chain: a step's function runs only where the steps before it
+--    passed (DataFusion's CASE evaluates its branch on those rows alone).
+COPY (
+  SELECT url,
+         CASE WHEN text IS NULL OR text = '' THEN 'extraction'
+              WHEN NOT lang_ok THEN 'language'
+              WHEN NOT coalesce(rep['passed'], false) THEN 'gopher_repetition'
+              WHEN NOT coalesce(qual['passed'], false) THEN 'gopher_quality'
+              WHEN NOT coalesce(c4['passed'], false) THEN 'c4_quality'
+              WHEN NOT coalesce(fw['passed'], false) THEN 'fineweb_quality'
+         END AS removed_by,
+         CASE WHEN text IS NULL OR text = '' THEN 'empty'
+              WHEN NOT lang_ok THEN lang['language']
+              WHEN NOT coalesce(rep['passed'], false) THEN coalesce(rep['reason'], 'unprocessed')
+              WHEN NOT coalesce(qual['passed'], false) THEN coalesce(qual['reason'], 'unprocessed')
+              WHEN NOT coalesce(c4['passed'], false) THEN coalesce(c4['reason'], 'unprocessed')
+              WHEN NOT coalesce(fw['passed'], false) THEN coalesce(fw['reason'], 'unprocessed')
+         END AS reason,
+         lang['language'] AS language,
+         lang['score'] AS language_score,
+         CASE WHEN coalesce(fw['passed'], false) THEN c4['text'] END AS text
+  FROM (
+    SELECT *, CASE WHEN c4['passed'] THEN fineweb_quality(c4['text']) END AS fw
+    FROM (
+      SELECT *, CASE WHEN qual['passed'] THEN c4_quality(text, 'filter_no_terminal_punct=false') END AS c4
+      FROM (
+        SELECT *, CASE WHEN rep['passed'] THEN gopher_quality(text) END AS qual
+        FROM (
+          SELECT *, CASE WHEN lang_ok THEN gopher_repetition(text) END AS rep
+          FROM (
+            SELECT url, text, lang,
+                   coalesce(lang['language'] = '${language}' AND lang['score'] > ${language_threshold}, false) AS lang_ok
+            FROM (
+              SELECT url, text,
+                     CASE WHEN text <> '' THEN detect_language(text, 'model=${model}') END AS lang
+              FROM (SELECT "${url}" AS url, justext("${html}") AS text FROM crawl)
+            )
+          )
+        )
+      )
+    )
+  )
+) TO '${decisions}' STORED AS PARQUET;
+
+CREATE EXTERNAL TABLE fineweb_decisions STORED AS PARQUET LOCATION '${decisions}';
+
+-- 3. Per step: the documents it saw, removed and passed on.
+WITH steps(n, step) AS (
+       VALUES (1, 'extraction'), (2, 'language'), (3, 'gopher_repetition'), (4, 'gopher_quality'),
+              (5, 'c4_quality'), (6, 'fineweb_quality')),
+     removed AS (SELECT removed_by AS step, count(*) AS removed FROM fineweb_decisions
+                 WHERE removed_by IS NOT NULL GROUP BY removed_by),
+     per_step AS (
+       SELECT s.n, s.step, coalesce(r.removed, 0) AS removed,
+              (SELECT count(*) FROM fineweb_decisions)
+                - coalesce(sum(coalesce(r.removed, 0)) OVER (ORDER BY s.n ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0)
+                AS documents_in
+       FROM steps s LEFT JOIN removed r ON r.step = s.step)
+SELECT step, documents_in, removed,
+       round(CAST(removed AS DOUBLE) / nullif(documents_in, 0), 4) AS removed_share,
+       documents_in - removed AS kept
+FROM per_step ORDER BY n;
+
+-- 4. Per step and reason (for the language step, the language it found instead).
+SELECT removed_by, reason, count(*) AS documents
+FROM fineweb_decisions WHERE removed_by IS NOT NULL
+GROUP BY removed_by, reason ORDER BY removed_by, documents DESC, reason;
+
+-- 5. The kept documents: the text FineWeb passes on.
+SELECT url, text, language_score FROM fineweb_decisions WHERE removed_by IS NULL;
