@@ -53,6 +53,11 @@ TEXT_CALLS = {
     "content_hash": "content_hash(v)",
     "duplicate_fraction": "duplicate_fraction(v, 3, '{duplicates}')",
     "duplicate_positions": "duplicate_positions(v, 3, '{duplicates}')",
+    "detect_language": "detect_language(v, 'top=2')",
+    "gopher_repetition": "gopher_repetition(v)",
+    "gopher_quality": "gopher_quality(v, 'min_doc_words=5')",
+    "c4_quality": "c4_quality(v, 'filter_no_terminal_punct=false')",
+    "fineweb_quality": "fineweb_quality(v)",
 }
 QUERIES = {
     **{name: f"SELECT id, {call} AS r FROM t ORDER BY id" for name, call in HTML_CALLS.items()},

@@ -27,7 +27,12 @@ SELECT id, url,
        byte_length(html) AS byte_length,
        stopword_density(justext(html, 'English'), 'English') AS stopword_density,
        ngram_hashes(justext(html, 'English'), 7) AS ngram_hashes,
-       content_hash(justext(html, 'English')) AS content_hash
+       content_hash(justext(html, 'English')) AS content_hash,
+       detect_language(justext(html, 'English'), 'top=3') AS detect_language,
+       gopher_repetition(justext(html, 'English')) AS gopher_repetition,
+       gopher_quality(justext(html, 'English')) AS gopher_quality,
+       c4_quality(justext(html, 'English')) AS c4_quality,
+       fineweb_quality(justext(html, 'English')) AS fineweb_quality
 FROM crawl ORDER BY id
 """
 

@@ -62,6 +62,7 @@ pub fn gopher_repetition(text: &str, params: &GopherRepetitionParams) -> GopherR
     let lines = split_newline_runs(text, 1);
     let (dup_lines, dup_line_chars) = find_duplicates(&lines);
     let words = crate::words::words(text);
+    let hashes = WordHashes::new(&words);
     let mut stats = GopherRepetition {
         n_paragraphs: paragraphs.len(),
         dup_paragraphs,
@@ -69,8 +70,9 @@ pub fn gopher_repetition(text: &str, params: &GopherRepetitionParams) -> GopherR
         n_lines: lines.len(),
         dup_lines,
         dup_line_chars,
-        top_chars: [2, 3, 4].map(|n| (words.len() >= n).then(|| top_duplicate_chars(&words, n))),
-        dup_chars: [5, 6, 7, 8, 9, 10].map(|n| all_duplicate_chars(&words, n)),
+        top_chars: [2, 3, 4]
+            .map(|n| (words.len() >= n).then(|| top_duplicate_chars(&words, &hashes, n))),
+        dup_chars: [5, 6, 7, 8, 9, 10].map(|n| all_duplicate_chars(&words, &hashes, n)),
         reason: None,
     };
     stats.reason = first_failure(&stats, text.chars().count(), params);
@@ -136,28 +138,149 @@ fn split_newline_runs(text: &str, min: usize) -> Vec<&str> {
     pieces
 }
 
+/// An n-gram as datatrove compares it: the words joined by `separator` (a space, or nothing),
+/// hashed as that text without building it.
+#[derive(Clone, Copy)]
+struct NGram<'a> {
+    words: &'a [&'a str],
+    separator: Option<u8>,
+    hash: u64,
+}
+
+impl NGram<'_> {
+    /// The bytes of the joined text, in order.
+    fn bytes(&self) -> impl Iterator<Item = u8> + '_ {
+        self.words.iter().enumerate().flat_map(move |(i, w)| {
+            let separator = self.separator.filter(|_| i > 0);
+            separator.into_iter().chain(w.bytes())
+        })
+    }
+
+    fn chars(&self) -> usize {
+        let separators = if self.separator.is_some() {
+            self.words.len() - 1
+        } else {
+            0
+        };
+        self.words.iter().map(|w| w.chars().count()).sum::<usize>() + separators
+    }
+}
+
+impl PartialEq for NGram<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.hash == other.hash && self.bytes().eq(other.bytes())
+    }
+}
+
+impl Eq for NGram<'_> {}
+
+impl std::hash::Hash for NGram<'_> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        state.write_u64(self.hash);
+    }
+}
+
+/// Polynomial hashes of the words, so that an n-gram's hash is a fold of its words' hashes.
+struct WordHashes {
+    /// (Σ byte·B^(len-1-i), B^len) mod 2^64 of each word.
+    words: Vec<(u64, u64)>,
+}
+
+const BASE: u64 = 0x100000001b3;
+
+impl WordHashes {
+    fn new(words: &[&str]) -> WordHashes {
+        let words = words
+            .iter()
+            .map(|w| {
+                w.bytes().fold((0u64, 1u64), |(h, p), b| {
+                    (
+                        h.wrapping_mul(BASE).wrapping_add(u64::from(b) + 1),
+                        p.wrapping_mul(BASE),
+                    )
+                })
+            })
+            .collect();
+        WordHashes { words }
+    }
+
+    /// The n-gram of the words at `start..start + n`.
+    fn ngram<'a>(
+        &self,
+        words: &'a [&'a str],
+        start: usize,
+        n: usize,
+        separator: Option<u8>,
+    ) -> NGram<'a> {
+        let mut hash = 0u64;
+        for (i, &(h, p)) in self.words[start..start + n].iter().enumerate() {
+            if let Some(sep) = separator.filter(|_| i > 0) {
+                hash = hash.wrapping_mul(BASE).wrapping_add(u64::from(sep) + 1);
+            }
+            hash = hash.wrapping_mul(p).wrapping_add(h);
+        }
+        NGram {
+            words: &words[start..start + n],
+            separator,
+            hash: fmix64(hash),
+        }
+    }
+}
+
+/// MurmurHash3's finaliser: the polynomial's low bits alone would fill few buckets.
+fn fmix64(mut k: u64) -> u64 {
+    k ^= k >> 33;
+    k = k.wrapping_mul(0xff51afd7ed558ccd);
+    k ^= k >> 33;
+    k = k.wrapping_mul(0xc4ceb9fe1a85ec53);
+    k ^ (k >> 33)
+}
+
+/// A hasher for keys that are hashes already.
+#[derive(Default)]
+struct PassThrough(u64);
+
+impl std::hash::Hasher for PassThrough {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8) | u64::from(b);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
+type ByHash = std::hash::BuildHasherDefault<PassThrough>;
+
 /// datatrove's `find_top_duplicate(get_n_grams(words, n))`: the characters of the most frequent
 /// n-gram (words joined by spaces) times its count; ties go to the earliest.
-fn top_duplicate_chars(words: &[&str], n: usize) -> usize {
-    let mut counts: HashMap<String, (usize, usize)> = HashMap::new();
-    for (i, window) in words.windows(n).enumerate() {
-        counts.entry(window.join(" ")).or_insert((0, i)).0 += 1;
+fn top_duplicate_chars(words: &[&str], hashes: &WordHashes, n: usize) -> usize {
+    let mut counts: HashMap<NGram, (usize, usize), ByHash> = HashMap::default();
+    for start in 0..=words.len() - n {
+        counts
+            .entry(hashes.ngram(words, start, n, Some(b' ')))
+            .or_insert((0, start))
+            .0 += 1;
     }
     counts
         .iter()
         .max_by(|a, b| a.1.0.cmp(&b.1.0).then(b.1.1.cmp(&a.1.1)))
-        .map_or(0, |(gram, (count, _))| gram.chars().count() * count)
+        .map_or(0, |(gram, (count, _))| gram.chars() * count)
 }
 
 /// datatrove's `find_all_duplicate(words, n)`: n-grams joined without a separator; a repeated one
 /// adds its characters and skips n words, which are not remembered.
-fn all_duplicate_chars(words: &[&str], n: usize) -> usize {
-    let mut seen = HashSet::new();
+fn all_duplicate_chars(words: &[&str], hashes: &WordHashes, n: usize) -> usize {
+    let mut seen: HashSet<NGram, ByHash> = HashSet::default();
     let (mut idx, mut repeated) = (0, 0);
     while idx + n <= words.len() {
-        let gram = words[idx..idx + n].concat();
+        let gram = hashes.ngram(words, idx, n, None);
         if seen.contains(&gram) {
-            repeated += gram.chars().count();
+            repeated += gram.chars();
             idx += n;
         } else {
             seen.insert(gram);
@@ -176,12 +299,17 @@ mod tests {
         assert_eq!(split_newline_runs("\na\n\nb\n", 1), ["", "a", "b", ""]);
         assert_eq!(split_newline_runs("a\nb\n\n\nc", 2), ["a\nb", "c"]);
         assert_eq!(find_duplicates(&["x", "yy", "x", "yy", "yy"]), (3, 5));
+        let top = |words: &[&str], n| top_duplicate_chars(words, &WordHashes::new(words), n);
+        let all = |words: &[&str], n| all_duplicate_chars(words, &WordHashes::new(words), n);
         // "a b" twice (3 characters each) beats "b a" once.
-        assert_eq!(top_duplicate_chars(&["a", "b", "a", "b"], 2), 6);
+        assert_eq!(top(&["a", "b", "a", "b"], 2), 6);
         // A tie: the earliest n-gram, "a b".
-        assert_eq!(top_duplicate_chars(&["a", "b", "cc"], 2), 3);
-        // ["ab","c"] and ["a","bc"] collide without a separator.
-        assert_eq!(all_duplicate_chars(&["ab", "c", "a", "bc"], 2), 3);
+        assert_eq!(top(&["a", "b", "cc"], 2), 3);
+        // ["ab","c"] and ["a","bc"] collide without a separator, not with one.
+        assert_eq!(all(&["ab", "c", "a", "bc"], 2), 3);
+        assert_eq!(top(&["ab", "c", "a", "bc"], 2), 4);
+        // Characters, not bytes.
+        assert_eq!(top(&["é", "é", "é"], 2), 6);
     }
 
     #[test]

@@ -106,13 +106,15 @@ fn tokens_by_runs<'a>(rules: &Rules, text: &'a str, use_rules: bool) -> Vec<Toke
 /// text that seldom repeats).
 const CACHED_RUN_BYTES: usize = 64;
 /// Entries of a thread's cache before it starts afresh.
-const CACHED_RUNS: usize = 1 << 16;
+const CACHED_RUNS: usize = 1 << 20;
+
+/// Run → the byte lengths of its tokens.
+type RunCache = std::collections::HashMap<Box<str>, Box<[u8]>, ahash::RandomState>;
 
 thread_local! {
     /// Run → the byte lengths of its tokens. Words repeat, and a run's tokens depend on the run
     /// alone (spaCy keeps the same cache); the affix patterns are most of the time of a text.
-    static RUN_CACHE: std::cell::RefCell<std::collections::HashMap<Box<str>, Box<[u8]>>> =
-        std::cell::RefCell::new(std::collections::HashMap::new());
+    static RUN_CACHE: std::cell::RefCell<RunCache> = std::cell::RefCell::new(RunCache::default());
 }
 
 /// [`split_run`] through the thread's cache of short runs.
@@ -126,8 +128,11 @@ fn split_run_cached<'a>(
     if !use_rules || run.len() > CACHED_RUN_BYTES {
         return split_run(rules, run, is_space, use_rules, out);
     }
-    let cached = RUN_CACHE.with(|cache| cache.borrow().get(run).cloned());
-    if let Some(lengths) = cached {
+    let found = RUN_CACHE.with(|cache| {
+        let cache = cache.borrow();
+        let Some(lengths) = cache.get(run) else {
+            return false;
+        };
         let mut start = 0;
         for &len in lengths.iter() {
             let end = start + usize::from(len);
@@ -138,6 +143,9 @@ fn split_run_cached<'a>(
             });
             start = end;
         }
+        true
+    });
+    if found {
         return;
     }
     let first = out.len();
@@ -170,6 +178,9 @@ fn split_run<'a>(
     };
     if use_rules && rules.push_special_case(run, is_space, out) {
         return;
+    }
+    if is_inert(run) {
+        return push(out, run);
     }
     let mut rest = run;
     let mut prefixes: Vec<&'a str> = Vec::new();
@@ -234,6 +245,18 @@ fn split_run<'a>(
     for suffix in suffixes.into_iter().rev() {
         push(out, suffix);
     }
+}
+
+/// Whether no prefix, suffix, infix or URL pattern can match in `run`: all its characters are
+/// letters (L*), or all are ASCII digits. Every alternative of those patterns consumes a
+/// character that is neither (punctuation, a symbol, a quote, '$' of "US$", '.' of a host name),
+/// or letters only after a digit (the units, "10km"); so such a run is one token, as the affix
+/// loop would find after trying every pattern. Most runs of prose are words.
+fn is_inert(run: &str) -> bool {
+    run.bytes().all(|b| b.is_ascii_digit())
+        || run.chars().all(|c| {
+            c.is_ascii_alphabetic() || (!c.is_ascii() && crate::unicode::LETTER.contains(c))
+        })
 }
 
 #[cfg(test)]

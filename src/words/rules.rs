@@ -15,8 +15,8 @@ const TABLES: &[u8] = include_bytes!("../../tokenizers/spacy_en_3.8.18.json.gz")
 pub(super) struct Rules {
     /// Special case → the byte lengths of its pieces (which concatenate to it).
     special_cases: HashMap<String, Vec<usize>>,
-    prefix: Regex,
-    suffix: Regex,
+    prefix: Alternation,
+    suffix: Alternation,
     infix: Regex,
     url: Regex,
     /// The phrase pass's special cases: first token → the token sequences starting with it.
@@ -44,6 +44,10 @@ impl Rules {
             let source = tables[key].as_str().ok_or(format!("no {key}"))?;
             Regex::new(&python_to_rust(source)).map_err(|e| format!("{key}: {e}"))
         };
+        let alternation = |key: &str, anchor: Anchor| -> Result<Alternation, String> {
+            let source = tables[key].as_str().ok_or(format!("no {key}"))?;
+            Alternation::new(source, anchor).map_err(|e| format!("{key}: {e}"))
+        };
         let strings = |value: &Value| -> Vec<String> {
             value
                 .as_array()
@@ -67,8 +71,8 @@ impl Rules {
             .collect();
         let mut rules = Rules {
             special_cases,
-            prefix: pattern("prefix_pattern")?,
-            suffix: pattern("suffix_pattern")?,
+            prefix: alternation("prefix_pattern", Anchor::Start)?,
+            suffix: alternation("suffix_pattern", Anchor::End)?,
             infix: pattern("infix_pattern")?,
             url: pattern("url_match_pattern")?,
             phrases: HashMap::new(),
@@ -120,26 +124,42 @@ impl Rules {
 
     /// The length of the prefix `prefix_search` finds (its alternatives are anchored with `^`).
     pub(super) fn prefix_len(&self, text: &str) -> usize {
-        match self.prefix.find(text) {
-            Ok(Some(m)) if m.start() == 0 => m.end(),
-            _ => 0,
+        if !may_have_prefix(text) {
+            return 0;
         }
+        self.prefix_len_by_pattern(text)
+    }
+
+    fn prefix_len_by_pattern(&self, text: &str) -> usize {
+        self.prefix.first_at_start(text)
     }
 
     /// The length of the suffix `suffix_search` finds (its alternatives are anchored with `$`).
     pub(super) fn suffix_len(&self, text: &str) -> usize {
-        match self.suffix.find(text) {
-            Ok(Some(m)) => m.end() - m.start(),
-            _ => 0,
+        if !may_have_suffix(text) {
+            return 0;
         }
+        // Only where a suffix can start: the engine would otherwise try every position.
+        self.suffix.longest_at_end(text, suffix_window_start(text))
     }
 
     pub(super) fn is_url(&self, text: &str) -> bool {
+        text.contains('.') && self.is_url_by_pattern(text)
+    }
+
+    fn is_url_by_pattern(&self, text: &str) -> bool {
         matches!(self.url.find(text), Ok(Some(m)) if m.start() == 0)
     }
 
     /// The (start, end) of each infix match, left to right.
     pub(super) fn infixes(&self, text: &str) -> Vec<(usize, usize)> {
+        if text.chars().all(is_plain) {
+            return Vec::new();
+        }
+        self.infixes_by_pattern(text)
+    }
+
+    fn infixes_by_pattern(&self, text: &str) -> Vec<(usize, usize)> {
         self.infix
             .find_iter(text)
             .map_while(Result::ok)
@@ -272,4 +292,270 @@ fn python_to_rust(pattern: &str) -> String {
         }
     }
     out
+}
+
+/// Where every alternative of an affix pattern is anchored.
+#[derive(Clone, Copy, PartialEq)]
+enum Anchor {
+    /// `^…`: Python's `search` gives the first alternative, in order, that matches at 0.
+    Start,
+    /// `…$`: every match ends at the end, so Python's `search` (leftmost start first) gives the
+    /// longest, whichever alternative it is.
+    End,
+}
+
+/// An affix pattern split into runs of consecutive alternatives, those without look-around
+/// (which fancy-regex hands whole to the regex crate's automata) apart from those with it (its
+/// backtracking engine, which tries every alternative in turn): the same matches, most of them
+/// found by an automaton.
+struct Alternation {
+    parts: Vec<Regex>,
+}
+
+impl Alternation {
+    fn new(python: &str, anchor: Anchor) -> Result<Alternation, String> {
+        let mut runs: Vec<(bool, Vec<&str>)> = Vec::new();
+        for alternative in top_level_alternatives(python) {
+            let anchored = match anchor {
+                Anchor::Start => alternative.starts_with('^'),
+                Anchor::End => alternative.ends_with('$') && !alternative.ends_with("\\$"),
+            };
+            if !anchored {
+                return Err(format!("the alternative {alternative} is not anchored"));
+            }
+            let fancy = alternative.contains("(?=")
+                || alternative.contains("(?!")
+                || alternative.contains("(?<");
+            match runs.last_mut() {
+                Some((kind, members)) if *kind == fancy => members.push(alternative),
+                _ => runs.push((fancy, vec![alternative])),
+            }
+        }
+        let parts = runs
+            .into_iter()
+            .map(|(_, members)| Regex::new(&python_to_rust(&members.join("|"))))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| e.to_string())?;
+        Ok(Alternation { parts })
+    }
+
+    /// The end of the first alternative that matches at 0 (0: none).
+    fn first_at_start(&self, text: &str) -> usize {
+        self.parts
+            .iter()
+            .find_map(|part| match part.find(text) {
+                Ok(Some(m)) if m.start() == 0 => Some(m.end()),
+                _ => None,
+            })
+            .unwrap_or(0)
+    }
+
+    /// The length of the longest match ending at the end that starts at `from` or later.
+    fn longest_at_end(&self, text: &str, from: usize) -> usize {
+        self.parts
+            .iter()
+            .filter_map(|part| match part.find_from_pos(text, from) {
+                Ok(Some(m)) => Some(m.end() - m.start()),
+                _ => None,
+            })
+            .max()
+            .unwrap_or(0)
+    }
+}
+
+/// The alternatives of a Python pattern's top-level `|`.
+fn top_level_alternatives(pattern: &str) -> Vec<&str> {
+    let (mut out, mut start, mut depth, mut in_class) = (Vec::new(), 0, 0usize, false);
+    let mut chars = pattern.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '\\' => {
+                chars.next();
+            }
+            '[' if !in_class => {
+                in_class = true;
+                // A leading '^' and a leading ']' belong to the class.
+                if chars.peek().map(|&(_, n)| n) == Some('^') {
+                    chars.next();
+                }
+                if chars.peek().map(|&(_, n)| n) == Some(']') {
+                    chars.next();
+                }
+            }
+            ']' if in_class => in_class = false,
+            '(' if !in_class => depth += 1,
+            ')' if !in_class => depth = depth.saturating_sub(1),
+            '|' if !in_class && depth == 0 => {
+                out.push(&pattern[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(&pattern[start..]);
+    out
+}
+
+// Which texts the patterns can match, read off the patterns (the tables' `*_pattern`), so that
+// the text of most runs never reaches the backtracking engine. A test compares each check with
+// its pattern on generated runs.
+
+/// An ASCII letter or digit, or a letter (L*) beyond ASCII: no alternative of the affix, infix or
+/// URL patterns consumes one except as stated below (the symbol class holds So characters only,
+/// among them circled letters, which are not L*).
+fn is_plain(c: char) -> bool {
+    c.is_ascii_alphanumeric() || (!c.is_ascii() && crate::unicode::LETTER.contains(c))
+}
+
+/// Every prefix alternative starts with a character that is not plain, but "US$", "C$", "A$".
+fn may_have_prefix(text: &str) -> bool {
+    text.chars()
+        .next()
+        .is_some_and(|c| !is_plain(c) || matches!(c, 'U' | 'C' | 'A'))
+}
+
+/// Every suffix alternative ends with a character that is not plain, but the units after a
+/// digit ("10km") and "'s", "’s" (either case).
+fn may_have_suffix(text: &str) -> bool {
+    let mut chars = text.chars().rev();
+    match chars.next() {
+        None => false,
+        Some(last) if !is_plain(last) => true,
+        Some(last) => {
+            text.bytes().any(|b| b.is_ascii_digit())
+                || (matches!(last, 's' | 'S') && matches!(chars.next(), Some('\'' | '’')))
+        }
+    }
+}
+
+/// Characters a suffix alternative consumes at most, but `\.\.+$` (the longest are units after
+/// a digit such as "اكواب"; look-behind still sees the text before).
+const SUFFIX_CHARS: usize = 8;
+
+/// The first byte where a suffix match can start: `SUFFIX_CHARS` characters from the end, or the
+/// start of the run of '.' the text ends with.
+fn suffix_window_start(text: &str) -> usize {
+    let last_chars = text
+        .char_indices()
+        .rev()
+        .take(SUFFIX_CHARS)
+        .last()
+        .map_or(0, |(i, _)| i);
+    last_chars.min(text.trim_end_matches('.').len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The checks against the patterns on every run of up to three characters of a set that
+    /// holds the patterns' own characters, letters and digits, and on longer generated runs.
+    /// A pattern of the tables compiled whole, as Python compiles it.
+    fn whole(key: &str) -> Regex {
+        let mut json = String::new();
+        flate2::read::GzDecoder::new(TABLES)
+            .read_to_string(&mut json)
+            .unwrap();
+        let tables: Value = serde_json::from_str(&json).unwrap();
+        Regex::new(&python_to_rust(tables[key].as_str().unwrap())).unwrap()
+    }
+
+    #[test]
+    fn alternatives_split_at_the_top_level_only() {
+        assert_eq!(
+            top_level_alternatives(r"^a|^[|x]|^(b|c)|^\||d"),
+            [r"^a", r"^[|x]", r"^(b|c)", r"^\|", "d"]
+        );
+        assert_eq!(
+            top_level_alternatives(r"[]|]$|[^]|]$"),
+            [r"[]|]$", r"[^]|]$"]
+        );
+    }
+
+    #[test]
+    fn the_prefilters_never_hide_a_match() {
+        let rules = Rules::get();
+        let (prefix, suffix) = (whole("prefix_pattern"), whole("suffix_pattern"));
+        let alphabet: Vec<char> = "aZsSUCAkmé90.'’$,-–:/+%²Ⓐ…(「#_~^*=<>?!\""
+            .chars()
+            .collect();
+        let mut runs: Vec<String> = Vec::new();
+        for &a in &alphabet {
+            runs.push(a.to_string());
+            for &b in &alphabet {
+                runs.push(format!("{a}{b}"));
+                for &c in &alphabet {
+                    runs.push(format!("{a}{b}{c}"));
+                }
+            }
+        }
+        let mut state = 0x2545f4914f6cdd1du64;
+        for _ in 0..20_000 {
+            let len = 4 + (state % 9) as usize;
+            let run: String = (0..len)
+                .map(|_| {
+                    state ^= state << 13;
+                    state ^= state >> 7;
+                    state ^= state << 17;
+                    alphabet[(state % alphabet.len() as u64) as usize]
+                })
+                .collect();
+            runs.push(run);
+        }
+        runs.extend(
+            [
+                "US$5",
+                "C$",
+                "10km²",
+                "it's",
+                "IT’S",
+                "x.com",
+                "ab-cd",
+                "a,b",
+                "10اكواب",
+                "price10km/h",
+                "word......",
+                "a.b.c.d.e.f.g.h.i....",
+                "abcdefghijkl10US$",
+                "……………",
+                "well-known.",
+                "1990s'",
+                "°F.",
+                "°C..",
+            ]
+            .map(String::from),
+        );
+        for run in &runs {
+            let want_prefix = match prefix.find(run) {
+                Ok(Some(m)) if m.start() == 0 => m.end(),
+                _ => 0,
+            };
+            let want_suffix = match suffix.find(run) {
+                Ok(Some(m)) => m.end() - m.start(),
+                _ => 0,
+            };
+            assert_eq!(rules.prefix_len(run), want_prefix, "prefix {run:?}");
+            assert_eq!(
+                rules.prefix_len_by_pattern(run),
+                want_prefix,
+                "prefix parts {run:?}"
+            );
+            assert_eq!(rules.suffix_len(run), want_suffix, "suffix {run:?}");
+            assert_eq!(
+                rules.suffix.longest_at_end(run, 0),
+                want_suffix,
+                "suffix parts {run:?}"
+            );
+            assert_eq!(
+                rules.infixes(run),
+                rules.infixes_by_pattern(run),
+                "infix {run:?}"
+            );
+            assert_eq!(
+                rules.is_url(run),
+                rules.is_url_by_pattern(run),
+                "url {run:?}"
+            );
+        }
+    }
 }
