@@ -47,6 +47,15 @@ pub struct FineWebQuality {
 
 /// FineWeb's quality statistics of `text` and its decision under `params`.
 pub fn fineweb_quality(text: &str, params: &FineWebQualityParams) -> FineWebQuality {
+    fineweb_quality_of_words(text, crate::words::words(text).len(), params)
+}
+
+/// [`fineweb_quality`] given the number of the text's [`crate::words::words`].
+pub fn fineweb_quality_of_words(
+    text: &str,
+    n_words: usize,
+    params: &FineWebQualityParams,
+) -> FineWebQuality {
     let lines: Vec<&str> = text
         .split('\n')
         .filter(|l| !l.trim_matches(is_python_space).is_empty())
@@ -67,7 +76,7 @@ pub fn fineweb_quality(text: &str, params: &FineWebQualityParams) -> FineWebQual
         dup_chars: super::find_duplicates(&lines).1,
         chars_no_newline: text.chars().count() - newlines,
         newlines,
-        n_words: crate::words::words(text).len(),
+        n_words,
         reason: None,
     };
     stats.reason = first_failure(&stats, params);

@@ -63,7 +63,15 @@ impl GopherQuality {
 
 /// Gopher's quality statistics of `text` and its decision under `params`.
 pub fn gopher_quality(text: &str, params: &GopherQualityParams) -> GopherQuality {
-    let words = crate::words::words(text);
+    gopher_quality_of_words(text, &crate::words::words(text), params)
+}
+
+/// [`gopher_quality`] given the text's [`crate::words::words`].
+pub fn gopher_quality_of_words(
+    text: &str,
+    words: &[&str],
+    params: &GopherQualityParams,
+) -> GopherQuality {
     let non_symbol: Vec<&&str> = words
         .iter()
         .filter(|w| w.chars().any(|c| !is_datatrove_punctuation(c)))

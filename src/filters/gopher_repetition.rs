@@ -51,6 +51,15 @@ pub struct GopherRepetition {
 
 /// Gopher's repetition statistics of `text` and its decision under `params`.
 pub fn gopher_repetition(text: &str, params: &GopherRepetitionParams) -> GopherRepetition {
+    gopher_repetition_of_words(text, &crate::words::words(text), params)
+}
+
+/// [`gopher_repetition`] given the text's [`crate::words::words`].
+pub fn gopher_repetition_of_words(
+    text: &str,
+    words: &[&str],
+    params: &GopherRepetitionParams,
+) -> GopherRepetition {
     if text.is_empty() {
         return GopherRepetition {
             reason: Some("empty".to_owned()),
@@ -61,8 +70,7 @@ pub fn gopher_repetition(text: &str, params: &GopherRepetitionParams) -> GopherR
     let (dup_paragraphs, dup_paragraph_chars) = find_duplicates(&paragraphs);
     let lines = split_newline_runs(text, 1);
     let (dup_lines, dup_line_chars) = find_duplicates(&lines);
-    let words = crate::words::words(text);
-    let hashes = WordHashes::new(&words);
+    let hashes = WordHashes::new(words);
     let mut stats = GopherRepetition {
         n_paragraphs: paragraphs.len(),
         dup_paragraphs,

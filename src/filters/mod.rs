@@ -10,9 +10,15 @@ pub mod gopher_repetition;
 pub mod options;
 
 pub use c4_quality::{C4Quality, C4QualityParams, c4_quality};
-pub use fineweb_quality::{FineWebQuality, FineWebQualityParams, fineweb_quality};
-pub use gopher_quality::{GopherQuality, GopherQualityParams, gopher_quality};
-pub use gopher_repetition::{GopherRepetition, GopherRepetitionParams, gopher_repetition};
+pub use fineweb_quality::{
+    FineWebQuality, FineWebQualityParams, fineweb_quality, fineweb_quality_of_words,
+};
+pub use gopher_quality::{
+    GopherQuality, GopherQualityParams, gopher_quality, gopher_quality_of_words,
+};
+pub use gopher_repetition::{
+    GopherRepetition, GopherRepetitionParams, gopher_repetition, gopher_repetition_of_words,
+};
 pub use options::{FilterParams, parse_params};
 
 use crate::words::is_python_space;

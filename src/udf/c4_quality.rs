@@ -8,7 +8,7 @@ use datafusion::logical_expr::Documentation;
 
 use super::common::DOC_SECTION;
 use super::gopher_quality::TEXT_ARGUMENT;
-use super::text_struct::{Cell, TextStructFunction, TextStructKernel};
+use super::text_struct::{Cell, Row, TextStructFunction, TextStructKernel};
 use crate::filters::{C4QualityParams, c4_quality, parse_params};
 
 /// `c4_quality(text [, options])`.
@@ -79,8 +79,8 @@ impl TextStructKernel for C4QualityKernel {
         parse_params(options)
     }
 
-    fn row(text: &str, params: &C4QualityParams) -> Result<Vec<Cell>, String> {
-        let c4 = c4_quality(text, params);
+    fn row(row: &mut Row<'_, '_>, params: &C4QualityParams) -> Result<Vec<Cell>, String> {
+        let c4 = c4_quality(row.text, params);
         let passed = c4.reason.is_none();
         Ok(vec![
             Cell::Bool(passed),

@@ -8,7 +8,7 @@ use datafusion::logical_expr::Documentation;
 
 use super::common::DOC_SECTION;
 use super::gopher_quality::TEXT_ARGUMENT;
-use super::text_struct::{Cell, TextStructFunction, TextStructKernel, score_fields};
+use super::text_struct::{Cell, Row, TextStructFunction, TextStructKernel, score_fields};
 use crate::langid::{BUNDLED_MODEL, LanguageModel};
 
 /// `detect_language(text [, options])`.
@@ -103,10 +103,10 @@ impl TextStructKernel for DetectLanguageKernel {
         Ok(LanguageConfig { model, top })
     }
 
-    fn row(text: &str, config: &LanguageConfig) -> Result<Vec<Cell>, String> {
+    fn row(row: &mut Row<'_, '_>, config: &LanguageConfig) -> Result<Vec<Cell>, String> {
         // The best language is the same whatever k: fastText's search is exact.
         let k = config.top.unwrap_or(Some(1)).map(|k| k.max(1));
-        let predictions = config.model.predict(text, k)?;
+        let predictions = config.model.predict(row.text, k)?;
         let best = predictions.first();
         Ok(vec![
             Cell::Text(best.map(|p| p.language.clone())),

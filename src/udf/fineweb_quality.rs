@@ -8,8 +8,8 @@ use datafusion::logical_expr::Documentation;
 
 use super::common::DOC_SECTION;
 use super::gopher_quality::TEXT_ARGUMENT;
-use super::text_struct::{Cell, TextStructFunction, TextStructKernel, share};
-use crate::filters::{FineWebQualityParams, fineweb_quality, parse_params};
+use super::text_struct::{Cell, Row, TextStructFunction, TextStructKernel, share};
+use crate::filters::{FineWebQualityParams, fineweb_quality_of_words, parse_params};
 
 /// `fineweb_quality(text [, options])`.
 pub type FineWebQualityFunc = TextStructFunction<FineWebQualityKernel>;
@@ -80,8 +80,8 @@ impl TextStructKernel for FineWebQualityKernel {
         parse_params(options)
     }
 
-    fn row(text: &str, params: &FineWebQualityParams) -> Result<Vec<Cell>, String> {
-        let f = fineweb_quality(text, params);
+    fn row(row: &mut Row<'_, '_>, params: &FineWebQualityParams) -> Result<Vec<Cell>, String> {
+        let f = fineweb_quality_of_words(row.text, row.words().len(), params);
         Ok(vec![
             Cell::Bool(f.reason.is_none()),
             Cell::Text(f.reason.map(str::to_owned)),

@@ -6,8 +6,8 @@ use datafusion::arrow::datatypes::{DataType, Field, Fields};
 use datafusion::logical_expr::Documentation;
 
 use super::common::DOC_SECTION;
-use super::text_struct::{Cell, TextStructFunction, TextStructKernel, share};
-use crate::filters::{GopherQualityParams, gopher_quality, parse_params};
+use super::text_struct::{Cell, Row, TextStructFunction, TextStructKernel, share};
+use crate::filters::{GopherQualityParams, gopher_quality_of_words, parse_params};
 
 /// `gopher_quality(text [, options])`.
 pub type GopherQualityFunc = TextStructFunction<GopherQualityKernel>;
@@ -90,8 +90,8 @@ impl TextStructKernel for GopherQualityKernel {
         parse_params(options)
     }
 
-    fn row(text: &str, params: &GopherQualityParams) -> Result<Vec<Cell>, String> {
-        let q = gopher_quality(text, params);
+    fn row(row: &mut Row<'_, '_>, params: &GopherQualityParams) -> Result<Vec<Cell>, String> {
+        let q = gopher_quality_of_words(row.text, &row.words(), params);
         Ok(vec![
             Cell::Bool(q.reason.is_none()),
             Cell::Text(q.reason.map(str::to_owned)),

@@ -8,8 +8,10 @@ use datafusion::logical_expr::Documentation;
 
 use super::common::DOC_SECTION;
 use super::gopher_quality::TEXT_ARGUMENT;
-use super::text_struct::{Cell, TextStructFunction, TextStructKernel, share};
-use crate::filters::{FilterParams, GopherRepetitionParams, gopher_repetition, parse_params};
+use super::text_struct::{Cell, Row, TextStructFunction, TextStructKernel, share};
+use crate::filters::{
+    FilterParams, GopherRepetitionParams, gopher_repetition_of_words, parse_params,
+};
 
 /// `gopher_repetition(text [, options])`.
 pub type GopherRepetitionFunc = TextStructFunction<GopherRepetitionKernel>;
@@ -79,9 +81,9 @@ impl TextStructKernel for GopherRepetitionKernel {
         parse_params(options)
     }
 
-    fn row(text: &str, params: &GopherRepetitionParams) -> Result<Vec<Cell>, String> {
-        let r = gopher_repetition(text, params);
-        let chars = text.chars().count();
+    fn row(row: &mut Row<'_, '_>, params: &GopherRepetitionParams) -> Result<Vec<Cell>, String> {
+        let r = gopher_repetition_of_words(row.text, &row.words(), params);
+        let chars = row.text.chars().count();
         let mut cells = vec![
             Cell::Bool(r.reason.is_none()),
             Cell::Text(r.reason),

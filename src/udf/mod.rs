@@ -15,6 +15,7 @@ mod boilerpipe_common;
 mod common;
 mod dedup_common;
 mod shared_parses;
+mod shared_words;
 mod text_struct;
 
 pub use boilerpipe_common::BoilerpipeFunction;

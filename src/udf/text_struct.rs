@@ -20,6 +20,7 @@ use datafusion::logical_expr::{
 use super::common::{
     RowPolicy, apply, check_arg_types, constant_string, execution_constants, for_each_text,
 };
+use super::shared_words::SharedWords;
 
 /// One value of a row's struct, in the order of the kernel's fields.
 #[derive(Debug, Clone, PartialEq)]
@@ -61,7 +62,21 @@ pub(crate) trait TextStructKernel:
     /// The configuration in `'key=value, ...'` (without `on_error`, which the row policy takes).
     fn config(options: &str) -> std::result::Result<Self::Config, String>;
     /// The cells of a text's row, one per field; an error makes the row the row policy's.
-    fn row(text: &str, config: &Self::Config) -> std::result::Result<Vec<Cell>, String>;
+    fn row(row: &mut Row<'_, '_>, config: &Self::Config) -> std::result::Result<Vec<Cell>, String>;
+}
+
+/// A row's text, and its words as the functions of the projection share them.
+pub(crate) struct Row<'s, 't> {
+    pub text: &'t str,
+    index: usize,
+    shared: &'s mut SharedWords,
+}
+
+impl<'t> Row<'_, 't> {
+    /// The text's English words ([`crate::words::words`]), tokenized once per batch.
+    pub(crate) fn words(&mut self) -> Vec<&'t str> {
+        self.shared.words(self.index, self.text)
+    }
 }
 
 /// A SQL function `name(text [, options])` giving a struct per text.
@@ -227,8 +242,18 @@ fn rows<K: TextStructKernel>(
         .map(|f| Column::for_field(f))
         .collect::<Result<Vec<_>>>()?;
     let mut valid = Vec::with_capacity(texts.len());
+    let mut shared = SharedWords::for_rows(texts.len());
     for_each_text(texts, |text| {
-        let cells = match policy.text_row(K::NAME, text, |t| K::row(t, config))? {
+        let index = valid.len();
+        let compute = |text: &str| {
+            let mut row = Row {
+                text,
+                index,
+                shared: &mut shared,
+            };
+            K::row(&mut row, config)
+        };
+        let cells = match policy.text_row(K::NAME, text, compute)? {
             Some(Ok(cells)) => Some(cells),
             Some(Err(reason)) => policy.unprocessed(K::NAME, reason).map(|()| None)?,
             None => None,

@@ -105,8 +105,9 @@ fn tokens_by_runs<'a>(rules: &Rules, text: &'a str, use_rules: bool) -> Vec<Toke
 /// Runs longer than this are split every time (a cache entry per long run would hold memory for
 /// text that seldom repeats).
 const CACHED_RUN_BYTES: usize = 64;
-/// Entries of a thread's cache before it starts afresh.
-const CACHED_RUNS: usize = 1 << 20;
+/// Entries of a thread's cache before it starts afresh (about 100 bytes each: 2^18 holds the distinct
+/// runs of the 20,000 de-duplication documents; 2^16 is 13% slower on them).
+const CACHED_RUNS: usize = 1 << 18;
 
 /// Run → the byte lengths of its tokens.
 type RunCache = std::collections::HashMap<Box<str>, Box<[u8]>, ahash::RandomState>;

@@ -1,7 +1,9 @@
 //! spaCy 3.8.18's English tokenizer tables (`tokenizers/spacy_en_3.8.18.json.gz`): the affix and
 //! URL patterns, the special cases and those the phrase pass applies, the sentencizer's characters.
 
-use std::collections::{HashMap, HashSet};
+/// Looked up for every run and token: ahash, not the default SipHash.
+type HashMap<K, V> = std::collections::HashMap<K, V, ahash::RandomState>;
+type HashSet<T> = std::collections::HashSet<T, ahash::RandomState>;
 use std::io::Read;
 use std::sync::LazyLock;
 
@@ -75,14 +77,14 @@ impl Rules {
             suffix: alternation("suffix_pattern", Anchor::End)?,
             infix: pattern("infix_pattern")?,
             url: pattern("url_match_pattern")?,
-            phrases: HashMap::new(),
+            phrases: HashMap::default(),
             sentence_punct: strings(&tables["sentencizer_default_punct_chars_in_order"])
                 .into_iter()
                 .collect(),
         };
         // Each phrase special case is matched as the tokens the rules without special cases
         // give it.
-        let mut phrases: HashMap<String, Vec<Vec<String>>> = HashMap::new();
+        let mut phrases: HashMap<String, Vec<Vec<String>>> = HashMap::default();
         for key in strings(&tables["special_cases_in_phrase_matcher"]) {
             let sequence: Vec<String> = tokens_by_runs(&rules, &key, false)
                 .iter()

@@ -1,0 +1,139 @@
+//! One English tokenization per text for every filter function of a projection.
+//!
+//! `SELECT gopher_repetition(text), gopher_quality(text), fineweb_quality(text) FROM docs` is
+//! evaluated one expression at a time over the whole batch, on one thread, and each of them needs
+//! the text's words (spaCy's tokenizer, most of their time). The first to see a batch keeps each
+//! row's text and its words' positions in a thread-local store; the functions after it take a
+//! row's words from there when the row holds the very same text (compared byte for byte, so a
+//! later batch can never be mistaken for it), as [`super::shared_parses`] does for pages. At most
+//! [`KEPT_BYTES`] are kept per thread.
+
+use std::cell::RefCell;
+
+/// What the kept texts and word positions of one thread may weigh.
+const KEPT_BYTES: usize = 32 << 20;
+
+/// A text and where its words are, as (start, length) in bytes.
+struct Kept {
+    text: Box<str>,
+    spans: Vec<(u32, u32)>,
+}
+
+impl Kept {
+    fn weight(&self) -> usize {
+        self.text.len() + self.spans.len() * std::mem::size_of::<(u32, u32)>()
+    }
+}
+
+#[derive(Default)]
+struct Store {
+    rows: Vec<Option<Kept>>,
+    weight: usize,
+}
+
+thread_local! {
+    static STORE: RefCell<Store> = RefCell::new(Store::default());
+}
+
+/// The words of the batch a filter function is computing, by row. Dropping it leaves them for the
+/// next function of the batch.
+pub(crate) struct SharedWords {
+    store: Store,
+}
+
+impl SharedWords {
+    /// The words kept on this thread, for a batch of `rows` texts.
+    pub(crate) fn for_rows(rows: usize) -> SharedWords {
+        let mut store = STORE
+            .try_with(|s| {
+                s.try_borrow_mut()
+                    .map(|mut s| std::mem::take(&mut *s))
+                    .unwrap_or_default()
+            })
+            .unwrap_or_default();
+        for old in store.rows.drain(rows.min(store.rows.len())..).flatten() {
+            store.weight -= old.weight();
+        }
+        store.rows.resize_with(rows, || None);
+        SharedWords { store }
+    }
+
+    /// Row `row`'s words ([`crate::words::words`] of `text`), or as an earlier function of the
+    /// batch left them.
+    pub(crate) fn words<'t>(&mut self, row: usize, text: &'t str) -> Vec<&'t str> {
+        if let Some(Some(kept)) = self.store.rows.get(row)
+            && *kept.text == *text
+        {
+            return kept
+                .spans
+                .iter()
+                .map(|&(start, len)| &text[start as usize..(start + len) as usize])
+                .collect();
+        }
+        let words = crate::words::words(text);
+        self.keep(row, text, &words);
+        words
+    }
+
+    fn keep(&mut self, row: usize, text: &str, words: &[&str]) {
+        let Some(slot) = self.store.rows.get_mut(row) else {
+            return;
+        };
+        if let Some(old) = slot.take() {
+            self.store.weight -= old.weight();
+        }
+        // Positions are u32: a text of 4 GiB or more is not kept.
+        let base = text.as_ptr() as usize;
+        let spans: Option<Vec<(u32, u32)>> = words
+            .iter()
+            .map(|w| {
+                let start = u32::try_from(w.as_ptr() as usize - base).ok()?;
+                Some((start, u32::try_from(w.len()).ok()?))
+            })
+            .collect();
+        let Some(spans) = spans else { return };
+        let kept = Kept {
+            text: text.into(),
+            spans,
+        };
+        if self.store.weight + kept.weight() <= KEPT_BYTES {
+            self.store.weight += kept.weight();
+            *slot = Some(kept);
+        }
+    }
+}
+
+impl Drop for SharedWords {
+    fn drop(&mut self) {
+        let store = std::mem::take(&mut self.store);
+        // Never panic in a drop (thread-local storage may be gone at thread exit).
+        let _ = STORE.try_with(|s| {
+            if let Ok(mut s) = s.try_borrow_mut() {
+                *s = store;
+            }
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_later_function_takes_the_words_of_the_same_text_only() {
+        let text = String::from("Don't stop, it's 10km.");
+        {
+            let mut shared = SharedWords::for_rows(2);
+            assert_eq!(shared.words(1, &text), crate::words::words(&text));
+        }
+        // Another copy of the same text: the kept positions, sliced from this copy.
+        let copy = text.clone();
+        let mut shared = SharedWords::for_rows(2);
+        let words = shared.words(1, &copy);
+        assert_eq!(words, crate::words::words(&text));
+        assert_eq!(words[0].as_ptr(), copy.as_ptr());
+        // Another text in the row is tokenized anew; a row past the batch's end is not kept.
+        assert_eq!(shared.words(1, "a b"), ["a", "b"]);
+        assert_eq!(shared.words(5, "c"), ["c"]);
+    }
+}
