@@ -243,6 +243,81 @@ Example:
     FROM (SELECT doc_id, duplicate_positions(text, 7, 'duplicates') AS p FROM documents);
 """
 
+detect_language: ScalarUDF
+"""The language of a text as fastText's language identification model lid.176 predicts it, asked as HuggingFace datatrove 0.10.1's LanguageFilter asks it (line feeds replaced by spaces). The bundled model is the compressed lid.176.ftz (176 languages; by Facebook AI Research, CC BY-SA 3.0, https://fasttext.cc/docs/en/language-identification.html), run by fastText 0.9.2's own code: its labels and probabilities are those of fastText's Python binding. Returns a struct: language (the label without '__label__': an ISO 639 code such as en, de, zh; NULL for NULL text), score (its probability, which fastText's smoothing can put up to 1e-5 above 1), top (the most probable languages with their scores, best first, when the option top asks for them; otherwise NULL). FineWeb keeps English at score > 0.65. A text without words is predicted from fastText's end-of-line token alone, as the Python binding does.
+
+SQL: ``detect_language(text [, options])``
+
+Args:
+    text: The text (extracted already, e.g. by justext): Utf8, LargeUtf8, Utf8View or a dictionary of those.
+    options: Constant 'key=value, ...': top (0: top is NULL; k: the k most probable languages; all: every language fastText keeps, those over about 1e-5, as datatrove's k=-1), model (lid.176.ftz, the bundled model, or the path of another fastText model file, such as the uncompressed lid.176.bin that datatrove downloads; it is loaded once per process). on_error (null: a text that cannot be processed, which only a bug of ours can cause and datafusion_webtext::row_panics() counts, gives NULL; fail: the query fails with the reason).
+
+Example:
+    SELECT l['language'], l['score'] > 0.65 AS confident
+    FROM (SELECT detect_language('Ceci est une phrase en français.') AS l);
+    -- fr | true
+"""
+
+gopher_repetition: ScalarUDF
+"""The Gopher repetition rules (Rae et al. 2021) as HuggingFace datatrove 0.10.1's GopherRepetitionFilter applies them, over English words as datatrove gets them (spaCy 3.8's tokenizer). Returns a struct: passed; reason (NULL when passed, otherwise datatrove's reason for the first rule that fails: empty, then the name of the share that is too large); and each share the rules compare with their thresholds, named as its rule: dup_para_frac and dup_line_frac (paragraphs, split at blank lines, and lines seen before, per paragraph or line), dup_para_char_frac and dup_line_char_frac (their characters per character of the text), top_2_gram to top_4_gram (characters of the most frequent n-gram times its count, per character; NULL with fewer than n words), duplicated_5_n_grams to duplicated_10_n_grams (characters of repeated n-grams, per character). Shares are NULL for the empty text. NULL for NULL text.
+
+SQL: ``gopher_repetition(text [, options])``
+
+Args:
+    text: The text (extracted already, e.g. by justext): Utf8, LargeUtf8, Utf8View or a dictionary of those.
+    options: Constant 'key=value, ...' overriding datatrove's largest allowed shares, by the names of the fields: dup_para_frac (0.3), dup_para_char_frac (0.2), dup_line_frac (0.3), dup_line_char_frac (0.2), top_2_gram (0.2), top_3_gram (0.18), top_4_gram (0.16), duplicated_5_n_grams (0.15) to duplicated_10_n_grams (0.1), one hundredth less per n. on_error (null: a text that cannot be processed, which only a bug of ours can cause and datafusion_webtext::row_panics() counts, gives NULL; fail: the query fails with the reason).
+
+Example:
+    SELECT r['reason'], r['dup_line_frac']
+    FROM (SELECT gopher_repetition(repeat('Buy now.' || chr(10), 3)) AS r);
+    -- dup_line_frac | 0.5
+"""
+
+gopher_quality: ScalarUDF
+"""The Gopher quality rules (Rae et al. 2021) as HuggingFace datatrove 0.10.1's GopherQualityFilter applies them, over English words as datatrove gets them (spaCy 3.8's tokenizer). Returns a struct: passed; reason (NULL when passed, otherwise datatrove's reason for the first rule that fails: gopher_short_doc, gopher_long_doc, gopher_below_avg_threshold, gopher_above_avg_threshold, gopher_too_many_hashes, gopher_too_many_ellipsis, gopher_too_many_bullets, gopher_too_many_end_ellipsis, gopher_below_alpha_threshold, gopher_enough_stop_words); and the statistics the rules compare: n_words, n_non_symbol_words (words with a character that is not punctuation), avg_word_length (of the non-symbol words), hash_ratio and ellipsis_ratio ('#' and '...'/'…' per word), bullet_lines_ratio and ellipsis_lines_ratio (lines starting with a bullet, ending with an ellipsis), alpha_words_ratio (words with a letter), stop_words (distinct Gopher stop words present). A ratio is NULL where its denominator is 0. NULL for NULL text.
+
+SQL: ``gopher_quality(text [, options])``
+
+Args:
+    text: The text (extracted already, e.g. by justext): Utf8, LargeUtf8, Utf8View or a dictionary of those.
+    options: Constant 'key=value, ...' overriding datatrove's thresholds: min_doc_words (50), max_doc_words (100000), min_avg_word_length (3), max_avg_word_length (10), max_symbol_word_ratio (0.1), max_bullet_lines_ratio (0.9), max_ellipsis_lines_ratio (0.3), max_non_alpha_words_ratio (0.8), min_stop_words (2); 0 or none turns a rule off, as in datatrove. on_error (null: a text that cannot be processed, which only a bug of ours can cause and datafusion_webtext::row_panics() counts, gives NULL; fail: the query fails with the reason).
+
+Example:
+    SELECT q.passed, q.reason, q.n_non_symbol_words
+    FROM (SELECT gopher_quality('Too short to be a document.') AS q);
+    -- false | gopher_short_doc | 6
+"""
+
+c4_quality: ScalarUDF
+"""The C4 line filters (Raffel et al. 2020) as HuggingFace datatrove 0.10.1's C4QualityFilter applies them: each line (Python's splitlines) is stripped, loses its citation marks ([1], [edit], [citation needed]) and is dropped for a word over max_word_length characters, no terminal punctuation, fewer than min_words_per_line words, 'javascript' or a policy phrase; 'lorem ipsum' or '{' drops the whole document, as do fewer than min_num_sentences sentences (spaCy 3.8's sentencizer) in the kept lines. Returns a struct: passed; reason (NULL when passed, otherwise lorem_ipsum, curly_bracket or too_few_sentences); text (the kept lines joined by a line feed and stripped: what datatrove passes on; NULL when the document is dropped); num_sentences (of the kept lines); n_lines; kept_lines; line_codes (one character per line: K kept, W a word too long, P no terminal punctuation, F too few words, J javascript, Y a policy phrase, L lorem ipsum and C a curly bracket, which stop the document, - a line after them). NULL for NULL text.
+
+SQL: ``c4_quality(text [, options])``
+
+Args:
+    text: The text (extracted already, e.g. by justext): Utf8, LargeUtf8, Utf8View or a dictionary of those.
+    options: Constant 'key=value, ...' overriding datatrove's parameters: remove_citations (true), filter_no_terminal_punct (true; FineWeb ran C4 with false), min_num_sentences (5), min_words_per_line (3), max_word_length (1000), filter_lorem_ipsum (true), filter_javascript (true), filter_curly_bracket (true), filter_policy (true). on_error (null: a text that cannot be processed, which only a bug of ours can cause and datafusion_webtext::row_panics() counts, gives NULL; fail: the query fails with the reason).
+
+Example:
+    SELECT c['reason'], c['line_codes']
+    FROM (SELECT c4_quality('Home' || chr(10) || 'One sentence here. And two.') AS c);
+    -- too_few_sentences | PK
+"""
+
+fineweb_quality: ScalarUDF
+"""FineWeb's own quality rules (Penedo et al. 2024) as HuggingFace datatrove 0.10.1's FineWebQualityFilter applies them to the non-blank lines (split at line feeds). Returns a struct: passed; reason (NULL when passed, otherwise datatrove's reason for the first rule that fails: empty, line_punct_ratio, short_line_ratio, char_dup_ratio, list_ratio); and the ratios the rules compare: line_punct_ratio (lines ending in terminal punctuation per line), short_line_ratio (lines of at most short_line_length characters per line), char_dup_ratio (characters of lines seen before per character that is not a line feed), list_ratio (line feeds per word, words as spaCy 3.8's English tokenizer gives them); n_lines; n_words. Ratios are NULL where the denominator is 0. NULL for NULL text.
+
+SQL: ``fineweb_quality(text [, options])``
+
+Args:
+    text: The text (extracted already, e.g. by justext): Utf8, LargeUtf8, Utf8View or a dictionary of those.
+    options: Constant 'key=value, ...' overriding datatrove's thresholds: line_punct_thr (0.12), line_punct_exclude_zero (false), short_line_thr (0.67), short_line_length (30), char_duplicates_ratio (0.01), new_line_ratio (0.3). on_error (null: a text that cannot be processed, which only a bug of ours can cause and datafusion_webtext::row_panics() counts, gives NULL; fail: the query fails with the reason).
+
+Example:
+    SELECT f['reason'], f['short_line_ratio']
+    FROM (SELECT fineweb_quality('Home.' || chr(10) || 'News.' || chr(10) || 'Contact.' || chr(10) || 'A line of prose that is long enough.') AS f);
+    -- short_line_ratio | 0.75
+"""
+
 duplicate_ngrams: AggregateUDF
 """Aggregates lists of n-gram hashes (ngram_hashes) into the sorted list of hashes that occur at least twice: the same set as GROUP BY h HAVING count(*) > 1 over the unnested hashes, found by sorting (8 bytes per n-gram occurrence, each partition sorting its share in parallel) rather than by a hash aggregate; several times faster and smaller. It does not spill: for a corpus whose n-grams do not fit in memory, run it once per hash range and write each result to the same folder (duplicates=FOLDER reads them all), or use the GROUP BY form, which DataFusion spills.
 
