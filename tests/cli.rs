@@ -620,6 +620,7 @@ fn clean_http_charset_decodes_pages_without_a_meta_charset_by_their_http_header(
 /// Gopher repetition, Gopher quality, FineWeb's C4 and FineWeb quality on C4's text): the same
 /// step and reason for every page of the sample crawl, and the kept text.
 #[test]
+#[cfg(feature = "langid")]
 fn fineweb_sql_removes_what_the_chain_of_filters_removes() {
     use datafusion_webtext::filters::{
         C4QualityParams, FineWebQualityParams, GopherQualityParams, GopherRepetitionParams,

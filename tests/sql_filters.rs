@@ -1,5 +1,6 @@
 //! The pre-training data filters and detect_language as a user calls them: the documented
 //! examples, every string type, NULLs, options and their errors, and hostile text.
+#![cfg(feature = "langid")]
 
 use std::sync::Arc;
 

@@ -34,6 +34,7 @@ pub(crate) enum Cell {
     /// A Utf8 field.
     Text(Option<String>),
     /// A `List<Struct<language Utf8, score Float64>>` field.
+    #[cfg_attr(not(feature = "langid"), allow(dead_code))]
     Scores(Option<Vec<(String, f64)>>),
 }
 
