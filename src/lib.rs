@@ -1,10 +1,12 @@
 //! # datafusion-webtext
 //!
-//! Web-corpus cleaning as SQL: jusText boilerplate removal, stopword density, n-gram hashing and
-//! onion's paragraph de-duplication (and, to come, boilerpipe) as Apache DataFusion functions.
+//! Web-corpus cleaning as SQL: jusText and boilerpipe boilerplate removal, stopword density, n-gram
+//! hashing, onion's paragraph de-duplication, language identification and datatrove's
+//! pre-training quality filters as Apache DataFusion functions, and WARC as a file format.
 //!
-//! The algorithm modules ([`html`], [`justext`], [`dedup`], [`stoplists`]) are plain Rust over `&str` and
-//! know nothing of DataFusion; [`udf`] turns Arrow arrays into calls of them.
+//! The algorithm modules ([`html`], [`justext`], [`boilerpipe`], [`dedup`], [`stoplists`],
+//! [`words`], [`filters`], `langid`, [`warc`]) are plain Rust over `&str` and know nothing of
+//! DataFusion; [`udf`] turns Arrow arrays into calls of them.
 //!
 //! ```no_run
 //! # async fn demo() -> datafusion::error::Result<()> {
@@ -33,7 +35,7 @@ pub mod warc;
 pub mod words;
 
 /// The reference tools whose output the functions reproduce, and their versions.
-pub const REFERENCE_VERSIONS: &str = "jusText 3.0.2, boilerpipe 1.2.0, onion 1.2";
+pub const REFERENCE_VERSIONS: &str = "jusText 3.0.2, boilerpipe 1.2.0, onion 1.2, datatrove 0.10.1 (spaCy 3.8.18), fastText 0.9.2 lid.176";
 
 pub use udf::{
     Registry, all_aggregate, all_documented, all_scalar, all_window, catch_row_panic, configure,
