@@ -36,6 +36,19 @@ fn the_floors_file_has_a_floor_for_every_check_ci_runs() {
             needed.push(format!("{prefix} {extractor}"));
         }
     }
+    // tests/parity/datatrove.rs (datatrove_sql.rs's CALLS) and tests/parity/langid.rs.
+    for function in [
+        "gopher_repetition",
+        "gopher_quality",
+        "c4_quality",
+        "c4_quality_fineweb",
+        "fineweb_quality",
+    ] {
+        needed.push(format!("datatrove {function}"));
+    }
+    for kind in ["sentence", "word_pair", "single_word", "all"] {
+        needed.push(format!("langid {kind}"));
+    }
     for key in &needed {
         let floor = floors.get(key).unwrap();
         assert!(floor > 0.9, "{key}: {floor}");
