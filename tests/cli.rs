@@ -247,7 +247,8 @@ fn argument_errors_are_one_line_too() {
     }
     let version = stdout(&webtext(&["--version"]));
     let expected = format!(
-        "webtext {} (jusText 3.0.2, boilerpipe 1.2.0, onion 1.2; DataFusion 55.",
+        "webtext {} (jusText 3.0.2, boilerpipe 1.2.0, onion 1.2, datatrove 0.10.1 (spaCy 3.8.18), \
+         fastText 0.9.2 lid.176; DataFusion 55.",
         env!("CARGO_PKG_VERSION")
     );
     assert!(version.starts_with(&expected), "{version}");
