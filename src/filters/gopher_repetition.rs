@@ -230,18 +230,10 @@ impl WordHashes {
         NGram {
             words: &words[start..start + n],
             separator,
-            hash: fmix64(hash),
+            // The polynomial's low bits alone would fill few buckets.
+            hash: crate::dedup::hash::fmix64(hash),
         }
     }
-}
-
-/// MurmurHash3's finaliser: the polynomial's low bits alone would fill few buckets.
-fn fmix64(mut k: u64) -> u64 {
-    k ^= k >> 33;
-    k = k.wrapping_mul(0xff51afd7ed558ccd);
-    k ^= k >> 33;
-    k = k.wrapping_mul(0xc4ceb9fe1a85ec53);
-    k ^ (k >> 33)
 }
 
 /// A hasher for keys that are hashes already.

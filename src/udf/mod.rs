@@ -17,6 +17,7 @@ mod dedup_common;
 mod shared_parses;
 mod shared_words;
 mod text_struct;
+mod thread_store;
 
 pub use boilerpipe_common::BoilerpipeFunction;
 pub use common::JustextFunction;

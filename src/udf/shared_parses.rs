@@ -169,13 +169,7 @@ pub(crate) struct SharedParses {
 impl SharedParses {
     /// The parses kept on this thread, for a batch of `pages`.
     pub(crate) fn for_pages(pages: &dyn Array, limits: &Limits) -> SharedParses {
-        let mut store = STORE
-            .try_with(|s| {
-                s.try_borrow_mut()
-                    .map(|mut s| std::mem::take(&mut *s))
-                    .unwrap_or_default()
-            })
-            .unwrap_or_default();
+        let mut store = super::thread_store::take(&STORE);
         store.resize(pages.len());
         SharedParses {
             store,
@@ -226,13 +220,7 @@ impl SharedParses {
 
 impl Drop for SharedParses {
     fn drop(&mut self) {
-        let store = std::mem::take(&mut self.store);
-        // Never panic in a drop (thread-local storage may be gone at thread exit).
-        let _ = STORE.try_with(|s| {
-            if let Ok(mut s) = s.try_borrow_mut() {
-                *s = store;
-            }
-        });
+        super::thread_store::put_back(&STORE, std::mem::take(&mut self.store));
     }
 }
 

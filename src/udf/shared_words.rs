@@ -44,13 +44,7 @@ pub(crate) struct SharedWords {
 impl SharedWords {
     /// The words kept on this thread, for a batch of `rows` texts.
     pub(crate) fn for_rows(rows: usize) -> SharedWords {
-        let mut store = STORE
-            .try_with(|s| {
-                s.try_borrow_mut()
-                    .map(|mut s| std::mem::take(&mut *s))
-                    .unwrap_or_default()
-            })
-            .unwrap_or_default();
+        let mut store = super::thread_store::take(&STORE);
         for old in store.rows.drain(rows.min(store.rows.len())..).flatten() {
             store.weight -= old.weight();
         }
@@ -105,13 +99,7 @@ impl SharedWords {
 
 impl Drop for SharedWords {
     fn drop(&mut self) {
-        let store = std::mem::take(&mut self.store);
-        // Never panic in a drop (thread-local storage may be gone at thread exit).
-        let _ = STORE.try_with(|s| {
-            if let Ok(mut s) = s.try_borrow_mut() {
-                *s = store;
-            }
-        });
+        super::thread_store::put_back(&STORE, std::mem::take(&mut self.store));
     }
 }
 

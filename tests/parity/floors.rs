@@ -57,6 +57,18 @@ impl Floors {
         })
     }
 
+    /// The floors of the file after `--floor` in `args`; `None` without the flag.
+    #[allow(dead_code)]
+    pub fn from_args(args: &[String]) -> Result<Option<Floors>, String> {
+        match args.iter().position(|a| a == "--floor") {
+            None => Ok(None),
+            Some(i) => match args.get(i + 1) {
+                Some(path) => Floors::read(Path::new(path)).map(Some),
+                None => Err("--floor needs a file".to_owned()),
+            },
+        }
+    }
+
     /// The floor of `key`; an error when the file has none.
     pub fn get(&self, key: &str) -> Result<f64, String> {
         self.values

@@ -150,19 +150,13 @@ fn main() -> ExitCode {
         .filter(|a| !a.starts_with("--"))
         .cloned()
         .unwrap_or_else(|| "../shared".to_owned());
-    let floors = match args.iter().position(|a| a == "--floor") {
-        Some(i) => match args.get(i + 1).map(|p| floors::Floors::read(p.as_ref())) {
-            Some(Ok(floors)) => Some(floors),
-            Some(Err(e)) => {
-                eprintln!("{e}");
-                return ExitCode::FAILURE;
-            }
-            None => {
-                eprintln!("--floor needs a file");
-                return ExitCode::FAILURE;
-            }
-        },
-        None => None,
+    // Read first: a missing or malformed floors file fails before the long run.
+    let floors = match floors::Floors::from_args(&args) {
+        Ok(floors) => floors,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::FAILURE;
+        }
     };
     let tallies = match tokio::runtime::Runtime::new()
         .map_err(|e| e.to_string())
