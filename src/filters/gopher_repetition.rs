@@ -236,25 +236,8 @@ impl WordHashes {
     }
 }
 
-/// A hasher for keys that are hashes already.
-#[derive(Default)]
-struct PassThrough(u64);
-
-impl std::hash::Hasher for PassThrough {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 << 8) | u64::from(b);
-        }
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n;
-    }
-}
-
-type ByHash = std::hash::BuildHasherDefault<PassThrough>;
+/// The n-grams carry their hash already.
+type ByHash = std::hash::BuildHasherDefault<crate::dedup::onion::IdentityHasher>;
 
 /// datatrove's `find_top_duplicate(get_n_grams(words, n))`: the characters of the most frequent
 /// n-gram (words joined by spaces) times its count; ties go to the earliest.
