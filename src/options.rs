@@ -15,6 +15,12 @@ pub fn key_values(options: &str) -> impl Iterator<Item = Result<(String, &str), 
         })
 }
 
+/// [`key_values`] with an item without `=` as its error message.
+pub fn checked_key_values(options: &str) -> impl Iterator<Item = Result<(String, &str), String>> {
+    key_values(options)
+        .map(|item| item.map_err(|item| format!("'{item}' is not of the form key=value")))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

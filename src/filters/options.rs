@@ -14,8 +14,8 @@ pub trait FilterParams: Default {
 /// The defaults with the options' thresholds applied; the error names the option at fault.
 pub fn parse_params<P: FilterParams>(options: &str) -> Result<P, String> {
     let mut params = P::default();
-    for item in crate::options::key_values(options) {
-        let (key, value) = item.map_err(|item| format!("'{item}' is not of the form key=value"))?;
+    for item in crate::options::checked_key_values(options) {
+        let (key, value) = item?;
         match params.set(&key, value) {
             Some(Ok(())) => {}
             Some(Err(expected)) => {

@@ -126,8 +126,7 @@ impl fmt::Write for ByteCount {
 
 /// The items of `'key=value, ...'`, an item without `=` as the error message.
 fn option_items(options: &str) -> impl Iterator<Item = Result<(String, &str), String>> {
-    crate::options::key_values(options)
-        .map(|item| item.map_err(|item| format!("'{item}' is not of the form key=value")))
+    crate::options::checked_key_values(options)
 }
 
 impl RowPolicy {

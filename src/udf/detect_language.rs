@@ -81,9 +81,8 @@ impl TextStructKernel for DetectLanguageKernel {
 
     fn config(options: &str) -> Result<LanguageConfig, String> {
         let (mut model, mut top) = (BUNDLED_MODEL.to_owned(), None);
-        for item in crate::options::key_values(options) {
-            let (key, value) =
-                item.map_err(|item| format!("'{item}' is not of the form key=value"))?;
+        for item in crate::options::checked_key_values(options) {
+            let (key, value) = item?;
             match key.as_str() {
                 "top" if value.eq_ignore_ascii_case("all") => top = Some(None),
                 "top" => match value.parse::<usize>() {

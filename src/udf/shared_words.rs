@@ -61,7 +61,7 @@ impl SharedWords {
             return kept
                 .spans
                 .iter()
-                .map(|&(start, len)| &text[start as usize..(start + len) as usize])
+                .map(|&(start, len)| &text[start as usize..start as usize + len as usize])
                 .collect();
         }
         let words = crate::words::words(text);
