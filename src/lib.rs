@@ -27,6 +27,7 @@ pub mod html;
 pub mod justext;
 #[cfg(feature = "langid")]
 pub mod langid;
+pub mod minhash;
 mod options;
 pub mod stoplists;
 pub mod udf;

@@ -24,7 +24,7 @@ pub use options::{FilterParams, parse_params};
 use crate::words::is_python_space;
 
 /// Python's `c in PUNCTUATION_SET`.
-fn is_datatrove_punctuation(c: char) -> bool {
+pub(crate) fn is_datatrove_punctuation(c: char) -> bool {
     constants::PUNCTUATION_SET.binary_search(&c).is_ok()
 }
 

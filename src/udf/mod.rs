@@ -39,9 +39,13 @@ pub mod fineweb_quality;
 pub mod gopher_quality;
 pub mod gopher_repetition;
 pub mod html_title;
+pub mod jaccard;
 pub mod justext;
 pub mod justext_extract;
 pub mod justext_paragraphs;
+pub mod minhash;
+pub mod minhash_bands;
+pub mod minhash_clusters;
 pub mod ngram_hashes;
 pub mod onion_keep;
 pub mod stopword_density;
@@ -96,6 +100,9 @@ singleton!(
 );
 singleton!(c4_quality_udf, c4_quality::C4QualityFunc);
 singleton!(fineweb_quality_udf, fineweb_quality::FineWebQualityFunc);
+singleton!(minhash_udf, minhash::MinhashFunc);
+singleton!(minhash_bands_udf, minhash_bands::MinhashBandsFunc);
+singleton!(jaccard_udf, jaccard::JaccardFunc);
 #[cfg(feature = "langid")]
 singleton!(detect_language_udf, detect_language::DetectLanguageFunc);
 
@@ -128,6 +135,9 @@ pub fn all_scalar() -> Vec<Arc<ScalarUDF>> {
         gopher_quality_udf(),
         c4_quality_udf(),
         fineweb_quality_udf(),
+        minhash_udf(),
+        minhash_bands_udf(),
+        jaccard_udf(),
     ]
 }
 
@@ -141,9 +151,19 @@ pub fn duplicate_ngrams_udaf() -> Arc<AggregateUDF> {
     Arc::clone(&UDAF)
 }
 
+/// The shared instance of the `minhash_clusters` aggregate function.
+pub fn minhash_clusters_udaf() -> Arc<AggregateUDF> {
+    static UDAF: LazyLock<Arc<AggregateUDF>> = LazyLock::new(|| {
+        Arc::new(AggregateUDF::from(
+            minhash_clusters::MinhashClustersFunc::default(),
+        ))
+    });
+    Arc::clone(&UDAF)
+}
+
 /// Every aggregate function of the crate.
 pub fn all_aggregate() -> Vec<Arc<AggregateUDF>> {
-    vec![duplicate_ngrams_udaf()]
+    vec![duplicate_ngrams_udaf(), minhash_clusters_udaf()]
 }
 
 /// Every window function of the crate.
@@ -318,6 +338,26 @@ pub mod functions {
     /// `duplicate_ngrams(hashes)`.
     pub fn duplicate_ngrams(hashes: Expr) -> Expr {
         super::duplicate_ngrams_udaf().call(vec![hashes])
+    }
+
+    /// `minhash(text)`.
+    pub fn minhash(text: Expr) -> Expr {
+        super::minhash_udf().call(vec![text])
+    }
+
+    /// `minhash_bands(signature, bands, rows)`.
+    pub fn minhash_bands(signature: Expr, bands: Expr, rows: Expr) -> Expr {
+        super::minhash_bands_udf().call(vec![signature, bands, rows])
+    }
+
+    /// `jaccard(a, b)`.
+    pub fn jaccard(a: Expr, b: Expr) -> Expr {
+        super::jaccard_udf().call(vec![a, b])
+    }
+
+    /// `minhash_clusters(id, bands)`.
+    pub fn minhash_clusters(id: Expr, bands: Expr) -> Expr {
+        super::minhash_clusters_udaf().call(vec![id, bands])
     }
 
     /// `onion_keep(text, n, threshold, options)`, without its window: add the order with

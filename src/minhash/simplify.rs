@@ -1,0 +1,121 @@
+//! datatrove's `simplify_text` with MinHash's default `TextNormConfig` (spec §8.2 step 1):
+//! lowercase, numbers to `0`, punctuation to spaces, whitespace runs to one space, diacritics
+//! removed, stripped.
+
+use icu_normalizer::DecomposingNormalizerBorrowed;
+
+use crate::filters::is_datatrove_punctuation;
+use crate::unicode::{DECIMAL_DIGIT, NON_SPACING_MARK};
+use crate::words::is_python_space;
+
+/// The decimal separators a number may contain once: `[.,،٫⎖⎗⎘]`.
+const NUMBER_SEPARATORS: [char; 7] = [
+    '.', ',', '\u{60c}', '\u{66b}', '\u{2396}', '\u{2397}', '\u{2398}',
+];
+
+/// The simplified text that datatrove's MinHash shingles.
+pub fn simplify_text(text: &str) -> String {
+    let lowered = text.to_lowercase();
+    let numbered = numbers_to_zero(&lowered);
+    let spaced = collapse_whitespace(&numbered, true);
+    let mut plain = String::with_capacity(spaced.len());
+    plain.extend(
+        DecomposingNormalizerBorrowed::new_nfd()
+            .normalize_iter(spaced.chars())
+            .filter(|&c| !NON_SPACING_MARK.contains(c)),
+    );
+    python_strip_owned(plain)
+}
+
+fn is_digit(c: char) -> bool {
+    if c.is_ascii() {
+        c.is_ascii_digit()
+    } else {
+        DECIMAL_DIGIT.contains(c)
+    }
+}
+
+/// `regex.sub(r"\p{Nd}+([.,،٫⎖⎗⎘]\p{Nd}+)?", "0", text)`.
+fn numbers_to_zero(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    while i < chars.len() {
+        if !is_digit(chars[i]) {
+            out.push(chars[i]);
+            i += 1;
+            continue;
+        }
+        i = skip_digits(&chars, i);
+        let separated_digit = chars.get(i + 1).is_some_and(|&c| is_digit(c));
+        if separated_digit && NUMBER_SEPARATORS.contains(&chars[i]) {
+            i = skip_digits(&chars, i + 1);
+        }
+        out.push('0');
+    }
+    out
+}
+
+fn skip_digits(chars: &[char], mut i: usize) -> usize {
+    while i < chars.len() && is_digit(chars[i]) {
+        i += 1;
+    }
+    i
+}
+
+/// Punctuation to `' '` (when `punctuation`), then `re.sub(r"\s+", " ", text.strip())`.
+fn collapse_whitespace(text: &str, punctuation: bool) -> String {
+    let is_space = |c: char| is_python_space(c) || (punctuation && is_datatrove_punctuation(c));
+    let mut out = String::with_capacity(text.len());
+    let mut pending_space = false;
+    for c in text.chars() {
+        if is_space(c) {
+            pending_space = !out.is_empty();
+        } else {
+            if pending_space {
+                out.push(' ');
+                pending_space = false;
+            }
+            out.push(c);
+        }
+    }
+    out
+}
+
+fn python_strip_owned(text: String) -> String {
+    let stripped = text.trim_matches(is_python_space);
+    if stripped.len() == text.len() {
+        text
+    } else {
+        stripped.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_specs_verified_examples() {
+        assert_eq!(simplify_text("3.14 1,234,567 １２ 1.2.3"), "0 0 0 0 0 0");
+        assert_eq!(simplify_text("Crème brûlée naïve"), "creme brulee naive");
+        assert_eq!(
+            simplify_text("e-mail C++ AT&T 50% $5 #tag @user a/b 1/2"),
+            "e mail c at t 0 0 tag user a b 0 0"
+        );
+    }
+
+    #[test]
+    fn a_number_takes_one_separator_group() {
+        assert_eq!(numbers_to_zero("1,234,567"), "0,0");
+        assert_eq!(numbers_to_zero("12.x"), "0.x");
+        assert_eq!(numbers_to_zero("a1b"), "a0b");
+    }
+
+    #[test]
+    fn an_isolated_mark_removed_after_the_whitespace_step_leaves_two_spaces() {
+        assert_eq!(simplify_text("a \u{301} b"), "a  b");
+        assert_eq!(simplify_text(" \u{1f}\tX\n"), "x");
+        assert_eq!(simplify_text(""), "");
+    }
+}

@@ -1,0 +1,132 @@
+use super::*;
+
+#[test]
+fn the_mersenne_reduction_is_the_modulus() {
+    let samples = [
+        0,
+        1,
+        MERSENNE_PRIME - 1,
+        MERSENNE_PRIME,
+        MERSENNE_PRIME + 1,
+        u64::MAX,
+        u64::MAX - 7,
+        1 << 63,
+    ];
+    for x in samples {
+        assert_eq!(mersenne_reduce(x), x % MERSENNE_PRIME, "{x}");
+    }
+}
+
+#[test]
+fn a_text_of_fewer_words_than_the_shingle_has_no_signature() {
+    let hasher = MinHasher::new(MinhashConfig::default());
+    assert_eq!(hasher.signature("one two three four"), None);
+    assert_eq!(hasher.signature(""), None);
+    let signature = hasher
+        .signature("one two three four five")
+        .expect("five words");
+    assert_eq!(signature.len(), 112);
+    assert!(signature.iter().all(|&v| v < MERSENNE_PRIME));
+}
+
+#[test]
+fn the_signature_is_the_minimum_of_the_permuted_shingle_hashes() {
+    let hasher = MinHasher::new(MinhashConfig::default());
+    let (a, b) = permutations(1, 112);
+    let hashes = hasher.shingle_hashes("The cat sat on the mat, the dog sat on the log.");
+    // 12 words, 8 shingles; the first is "the cat sat on the", xxh64 of its bytes.
+    assert_eq!(hashes.len(), 8);
+    assert_eq!(
+        hashes[0],
+        twox_hash::XxHash64::oneshot(0, b"the cat sat on the")
+    );
+    let signature = hasher.signature_of_hashes(&hashes).expect("shingles");
+    for j in [0, 57, 111] {
+        let expected = hashes
+            .iter()
+            .map(|&h| {
+                ((h as u128 * a[j] as u128 % (1u128 << 64) + b[j] as u128) % (1u128 << 64)) as u64
+                    % MERSENNE_PRIME
+            })
+            .min();
+        assert_eq!(Some(signature[j]), expected);
+    }
+}
+
+#[test]
+fn fineweb_hashes_shingles_with_sha1() {
+    let hasher = MinHasher::new(MinhashConfig::fineweb());
+    let hashes = hasher.shingle_hashes("a b c d e");
+    // SHA-1("a b c d e") starts with 0x7e 0x24 …; the hash is its first 8 bytes little-endian.
+    let digest = sha1_smol::Sha1::from("a b c d e").digest().bytes();
+    let mut low = [0u8; 8];
+    low.copy_from_slice(&digest[..8]);
+    assert_eq!(hashes, vec![u64::from_le_bytes(low)]);
+}
+
+#[test]
+fn bands_hash_consecutive_values_and_differ_between_bands() {
+    let signature: Vec<u64> = (0..112).map(|i| i % 8).collect();
+    let bands = band_hashes(&signature, 14, 8).expect("112 values");
+    assert_eq!(bands.len(), 14);
+    assert_ne!(bands[0], bands[1], "the same values in two bands");
+    assert_eq!(band_hashes(&signature, 15, 8), None);
+    assert_eq!(band_hashes(&signature, 2, 0), None);
+    assert_eq!(band_hashes(&signature, 2, 8).map(|b| b.len()), Some(2));
+}
+
+#[test]
+fn jaccard_of_shingle_sets() {
+    let hasher = MinHasher::new(MinhashConfig::default());
+    let text = "one two three four five six";
+    assert_eq!(jaccard(&hasher, text, text), Some(1.0));
+    // Shingles {1-5, 2-6} and {1-5, 2-5 seven}: one common of three.
+    assert_eq!(
+        jaccard(&hasher, text, "one two three four five seven"),
+        Some(1.0 / 3.0)
+    );
+    assert_eq!(jaccard(&hasher, text, "short"), Some(0.0));
+    assert_eq!(jaccard(&hasher, "short", "tiny"), None);
+}
+
+#[test]
+fn union_by_size_keeps_the_larger_trees_root_and_numbers_clusters_by_smallest_id() {
+    // Two bands. Band 0: {10, 30} share a value, {20, 40, 50} share another.
+    // Band 1: {30, 40}. Band 0 makes trees 10←30 (root 10, size 2) and 20←40,50 (root 20,
+    // size 3); band 1 unions 30's tree into 40's, the larger: 20 is the one root of all five.
+    let ids = [50, 40, 30, 20, 10, 60];
+    let bands = [
+        7, 1, //
+        7, 2, //
+        5, 2, //
+        7, 3, //
+        5, 4, //
+        9, 5, //
+    ];
+    let clusters = cluster_documents(&ids, &bands, 2).expect("clusters");
+    let kept: Vec<i64> = clusters.iter().filter(|c| c.kept).map(|c| c.id).collect();
+    assert_eq!(kept, vec![20]);
+    assert_eq!(
+        clusters.iter().map(|c| c.id).collect::<Vec<_>>(),
+        vec![10, 20, 30, 40, 50]
+    );
+    assert!(
+        clusters
+            .iter()
+            .all(|c| c.cluster_id == 0 && c.cluster_size == 5)
+    );
+}
+
+#[test]
+fn a_tie_keeps_the_first_documents_root() {
+    // Band 0: {1, 2} and {3, 4}; band 1: {2, 3}: equal sizes, so 2's root (1) stays the root.
+    let ids = [1, 2, 3, 4];
+    let bands = [10, 100, 10, 200, 20, 200, 20, 300];
+    let clusters = cluster_documents(&ids, &bands, 2).expect("clusters");
+    let kept: Vec<i64> = clusters.iter().filter(|c| c.kept).map(|c| c.id).collect();
+    assert_eq!(kept, vec![1]);
+    assert_eq!(
+        cluster_documents(&ids, &bands[..7], 2),
+        Err(ClusterError::RaggedBands(7, 4))
+    );
+}
