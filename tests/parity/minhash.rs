@@ -62,10 +62,12 @@ async fn oracle(
     config: &str,
 ) -> Result<HashMap<i64, (Outcome, String)>, Error> {
     let path = format!("{shared}/oracle/datatrove/minhash_{config}.parquet");
-    let truth = format!("{shared}/eval/dedup/docs_truth.parquet");
+    let table = format!("oracle_{config}");
+    ctx.register_parquet(&table, &path, ParquetReadOptions::default())
+        .await?;
     let sql = format!(
         "SELECT o.doc_id, o.cluster_id, o.cluster_size, CAST(o.removed AS BIGINT) AS removed, t.doc_kind \
-         FROM '{path}' o JOIN '{truth}' t ON o.doc_id = t.doc_id"
+         FROM {table} o JOIN truth t ON o.doc_id = t.doc_id"
     );
     let mut out = HashMap::new();
     for batch in collect(ctx, &sql).await? {
@@ -224,6 +226,9 @@ async fn run(shared: &str) -> Result<Vec<(String, ConfigReport)>, Error> {
     datafusion_webtext::register_all(&mut ctx)?;
     let documents = format!("{shared}/eval/dedup/documents.parquet");
     ctx.register_parquet("documents", &documents, ParquetReadOptions::default())
+        .await?;
+    let truth = format!("{shared}/eval/dedup/docs_truth.parquet");
+    ctx.register_parquet("truth", &truth, ParquetReadOptions::default())
         .await?;
     let first = first_hundred(shared)?;
     let mut reports = Vec::new();
