@@ -111,13 +111,20 @@ impl MinHasher {
         } else {
             u64::MAX
         };
-        let mut signature = vec![u64::MAX; self.a.len()];
-        for &hash in hashes {
-            for ((slot, &a), &b) in signature.iter_mut().zip(&self.a).zip(&self.b) {
-                let value = mersenne_reduce(hash.wrapping_mul(a).wrapping_add(b)) & mask;
-                *slot = (*slot).min(value);
-            }
-        }
+        // One permutation at a time over all the hashes keeps its parameters and its minimum in
+        // registers: several times faster than updating every minimum for each hash.
+        let signature = self
+            .a
+            .iter()
+            .zip(&self.b)
+            .map(|(&a, &b)| {
+                hashes
+                    .iter()
+                    .map(|&hash| mersenne_reduce(hash.wrapping_mul(a).wrapping_add(b)) & mask)
+                    .min()
+                    .unwrap_or(u64::MAX)
+            })
+            .collect();
         Some(signature)
     }
 

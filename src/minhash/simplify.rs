@@ -2,6 +2,8 @@
 //! lowercase, numbers to `0`, punctuation to spaces, whitespace runs to one space, diacritics
 //! removed, stripped.
 
+use std::sync::LazyLock;
+
 use icu_normalizer::DecomposingNormalizerBorrowed;
 
 use crate::filters::is_datatrove_punctuation;
@@ -13,17 +15,31 @@ const NUMBER_SEPARATORS: [char; 7] = [
     '.', ',', '\u{60c}', '\u{66b}', '\u{2396}', '\u{2397}', '\u{2398}',
 ];
 
+/// Whether each ASCII character is Python whitespace or datatrove punctuation: a table instead
+/// of a search of the punctuation set for every character.
+static ASCII_SPACE_OR_PUNCTUATION: LazyLock<[bool; 128]> = LazyLock::new(|| {
+    let mut table = [false; 128];
+    for (i, slot) in table.iter_mut().enumerate() {
+        let c = char::from(i as u8);
+        *slot = is_python_space(c) || is_datatrove_punctuation(c);
+    }
+    table
+});
+
 /// The simplified text that datatrove's MinHash shingles.
 pub fn simplify_text(text: &str) -> String {
     let lowered = text.to_lowercase();
     let numbered = numbers_to_zero(&lowered);
     let spaced = collapse_whitespace(&numbered, true);
-    let mut plain = String::with_capacity(spaced.len());
-    plain.extend(
+    // ASCII text has nothing to decompose and no marks: most documents skip both steps.
+    let plain = if spaced.is_ascii() {
+        spaced
+    } else {
         DecomposingNormalizerBorrowed::new_nfd()
             .normalize_iter(spaced.chars())
-            .filter(|&c| !NON_SPACING_MARK.contains(c)),
-    );
+            .filter(|&c| !NON_SPACING_MARK.contains(c))
+            .collect()
+    };
     python_strip_owned(plain)
 }
 
@@ -37,35 +53,32 @@ fn is_digit(c: char) -> bool {
 
 /// `regex.sub(r"\p{Nd}+([.,،٫⎖⎗⎘]\p{Nd}+)?", "0", text)`.
 fn numbers_to_zero(text: &str) -> String {
-    let chars: Vec<char> = text.chars().collect();
     let mut out = String::with_capacity(text.len());
-    let mut i = 0;
-    while i < chars.len() {
-        if !is_digit(chars[i]) {
-            out.push(chars[i]);
-            i += 1;
-            continue;
-        }
-        i = skip_digits(&chars, i);
-        let separated_digit = chars.get(i + 1).is_some_and(|&c| is_digit(c));
-        if separated_digit && NUMBER_SEPARATORS.contains(&chars[i]) {
-            i = skip_digits(&chars, i + 1);
+    let mut rest = text;
+    while let Some(start) = rest.find(is_digit) {
+        out.push_str(&rest[..start]);
+        rest = rest[start..].trim_start_matches(is_digit);
+        let mut next = rest.chars();
+        if let (Some(separator), Some(digit)) = (next.next(), next.next()) {
+            if NUMBER_SEPARATORS.contains(&separator) && is_digit(digit) {
+                rest = rest[separator.len_utf8()..].trim_start_matches(is_digit);
+            }
         }
         out.push('0');
     }
+    out.push_str(rest);
     out
-}
-
-fn skip_digits(chars: &[char], mut i: usize) -> usize {
-    while i < chars.len() && is_digit(chars[i]) {
-        i += 1;
-    }
-    i
 }
 
 /// Punctuation to `' '` (when `punctuation`), then `re.sub(r"\s+", " ", text.strip())`.
 fn collapse_whitespace(text: &str, punctuation: bool) -> String {
-    let is_space = |c: char| is_python_space(c) || (punctuation && is_datatrove_punctuation(c));
+    let is_space = |c: char| {
+        if c.is_ascii() {
+            ASCII_SPACE_OR_PUNCTUATION[c as usize] && (punctuation || is_python_space(c))
+        } else {
+            is_python_space(c) || (punctuation && is_datatrove_punctuation(c))
+        }
+    };
     let mut out = String::with_capacity(text.len());
     let mut pending_space = false;
     for c in text.chars() {

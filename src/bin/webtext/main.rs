@@ -4,6 +4,7 @@
 mod clean;
 mod dedup;
 mod demo;
+mod near_dedup;
 mod output;
 mod params;
 mod progress;
@@ -45,6 +46,9 @@ enum Command {
     Clean(clean::CleanArgs),
     /// De-duplicate paragraphs (onion): one row per paragraph of each document, kept or not
     Dedup(dedup::DedupArgs),
+    /// Remove near-duplicate documents (datatrove's MinHash): every document with its cluster
+    /// and whether it is kept
+    NearDedup(near_dedup::NearDedupArgs),
     /// List every SQL function with its signature and documentation
     Functions(FunctionsArgs),
     /// Run the demo on the bundled sample crawl (what `webtext` alone does)
@@ -102,6 +106,7 @@ fn main() -> ExitCode {
             Some(Command::Sql(args)) => sql::run(args).await,
             Some(Command::Clean(args)) => clean::run(args).await.map(|_| ()),
             Some(Command::Dedup(args)) => dedup::run(args).await,
+            Some(Command::NearDedup(args)) => near_dedup::run(args).await,
             Some(Command::Functions(args)) => functions(args),
         }
     });

@@ -1,0 +1,170 @@
+//! `webtext near-dedup`: document-level near-duplicate removal (datatrove's MinHash) of a table
+//! of documents, by running `sql/near_dedup.sql` with the command's options as its parameters.
+
+use std::path::PathBuf;
+
+use clap::{Args, ValueEnum};
+use datafusion::arrow::array::AsArray;
+use futures::StreamExt;
+
+use crate::output::ParquetWriterThread;
+use crate::progress::Progress;
+use crate::session::{context, register_parquet, require_column};
+use crate::sql::parse;
+use crate::{CliError, ExecArgs, Result};
+
+/// The pipeline this command runs (the same file users run with `webtext sql`).
+const NEAR_DEDUP_SQL: &str = include_str!("../../../sql/near_dedup.sql");
+
+#[derive(Args)]
+pub(crate) struct NearDedupArgs {
+    /// The documents: a Parquet file, a directory of Parquet files or a glob
+    input: String,
+    /// The Parquet file to write: every document with cluster_id, cluster_size and kept
+    output: PathBuf,
+    /// The unique integer id column: datatrove's document order, which decides the kept
+    /// document of a cluster
+    #[arg(long, default_value = "doc_id")]
+    id_column: String,
+    /// The text column
+    #[arg(long, default_value = "text")]
+    text_column: String,
+    /// Words per shingle
+    #[arg(long, default_value_t = 5)]
+    n_grams: usize,
+    /// Bands of the signature (datatrove's num_buckets)
+    #[arg(long, default_value_t = 14)]
+    buckets: usize,
+    /// Signature values per band (datatrove's hashes_per_bucket)
+    #[arg(long, default_value_t = 8)]
+    rows: usize,
+    /// The shingle hash: datatrove's default (xxh64) or FineWeb's (SHA-1)
+    #[arg(long, value_enum, default_value = "default")]
+    config: Config,
+    /// Write only the kept documents (the de-duplicated corpus)
+    #[arg(long)]
+    kept_only: bool,
+    #[command(flatten)]
+    exec: ExecArgs,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
+enum Config {
+    Default,
+    Fineweb,
+}
+
+fn identifier(name: &str) -> Result<&str> {
+    if name.is_empty() || name.contains('"') {
+        return Err(CliError::Usage(format!("unusable column name '{name}'")));
+    }
+    Ok(name)
+}
+
+pub(crate) async fn run(args: NearDedupArgs) -> Result<()> {
+    let id = identifier(&args.id_column)?;
+    let text = identifier(&args.text_column)?;
+    for (value, flag) in [
+        (args.n_grams, "--n-grams"),
+        (args.buckets, "--buckets"),
+        (args.rows, "--rows"),
+    ] {
+        if !(1..=1000).contains(&value) {
+            return Err(CliError::Usage(format!("{flag} must be from 1 to 1000")));
+        }
+    }
+    let ctx = context(args.exec.partitions, args.exec.batch_rows)?;
+    register_parquet(&ctx, "documents", &args.input).await?;
+    let schema = ctx.table("documents").await?.schema().clone();
+    for (name, flag) in [(id, "--id-column"), (text, "--text-column")] {
+        require_column(&schema, &args.input, name, flag)?;
+    }
+    if let Ok(field) = schema.field_with_unqualified_name(id) {
+        if !field.data_type().is_integer() {
+            return Err(CliError::Usage(format!(
+                "{}: the id column '{id}' (--id-column) is {}, not an integer: number the documents \
+                 first, e.g. webtext sql --table d={} \"SELECT row_number() OVER () AS doc_id, * FROM d\" --output numbered.parquet",
+                args.input,
+                field.data_type(),
+                args.input
+            )));
+        }
+    }
+    let config = match args.config {
+        Config::Default => "default",
+        Config::Fineweb => "fineweb",
+    };
+    let params: Vec<(String, String)> = [
+        ("n_grams", args.n_grams.to_string()),
+        ("buckets", args.buckets.to_string()),
+        ("rows", args.rows.to_string()),
+        ("config", config.to_owned()),
+        ("id", id.to_owned()),
+        ("text", text.to_owned()),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_owned(), v))
+    .collect();
+    let mut statements = parse(&crate::params::substitute(NEAR_DEDUP_SQL, &params)?)?;
+    let Some(decide) = statements.pop() else {
+        return Err(CliError::Usage(
+            "sql/near_dedup.sql holds no statement".into(),
+        ));
+    };
+    let total = ctx
+        .table("documents")
+        .await?
+        .count()
+        .await
+        .ok()
+        .map(|n| n as u64);
+    let mut progress = Progress::new(total, "documents");
+    progress.say("computing signatures and clustering");
+    for statement in statements {
+        let plan = ctx.state().statement_to_plan(statement).await?;
+        ctx.execute_logical_plan(plan).await?.collect().await?;
+    }
+    let clustering_seconds = progress.elapsed().as_secs_f64();
+    let (clustered, removed) = cluster_counts(&ctx).await?;
+
+    progress.say("writing");
+    let plan = ctx.state().statement_to_plan(decide).await?;
+    let mut frame = ctx.execute_logical_plan(plan).await?;
+    if args.kept_only {
+        frame = frame.filter(datafusion::prelude::col("kept"))?;
+    }
+    let mut stream = frame.execute_stream().await?;
+    let mut file = ParquetWriterThread::create(&args.output, stream.schema())?;
+    while let Some(batch) = stream.next().await {
+        let batch = batch?;
+        progress.add(batch.num_rows() as u64, 0);
+        file.write(batch)?;
+    }
+    let rows = file.finish()?;
+    progress.finish();
+    let seconds = progress.elapsed().as_secs_f64();
+    let documents = total.map_or("?".to_owned(), |n| n.to_string());
+    eprintln!(
+        "near-dedup: {documents} documents, {clustered} in clusters, {removed} removed in {seconds:.2} s \
+         (signatures and clusters {clustering_seconds:.2} s); wrote {rows} rows to {}",
+        args.output.display()
+    );
+    Ok(())
+}
+
+/// The documents in clusters and the ones removed, from statement 1's table.
+async fn cluster_counts(ctx: &datafusion::prelude::SessionContext) -> Result<(i64, i64)> {
+    let batches = ctx
+        .sql("SELECT count(*), count(*) FILTER (WHERE NOT kept) FROM near_duplicate_clusters")
+        .await?
+        .collect()
+        .await?;
+    let value = |column: usize| {
+        batches.first().map_or(0, |b| {
+            b.column(column)
+                .as_primitive::<datafusion::arrow::datatypes::Int64Type>()
+                .value(0)
+        })
+    };
+    Ok((value(0), value(1)))
+}
