@@ -100,6 +100,8 @@ const SCALAR_CALLS: &[&str] = &[
     "gopher_quality(html)['reason']",
     "c4_quality(html)['line_codes']",
     "fineweb_quality(html)['reason']",
+    "cardinality(minhash_bands(minhash(html), 14, 8))",
+    "jaccard(html, 'one two three four five six')",
 ];
 
 /// A duplicate set of 5-grams to give the functions that read one.
@@ -130,6 +132,14 @@ async fn every_function_gives_one_row_per_hostile_page_and_the_query_goes_on() {
     // The aggregate and the window over all pages at once.
     let batches = ctx
         .sql("SELECT cardinality(duplicate_ngrams(ngram_hashes(html, 3))) FROM pages")
+        .await
+        .unwrap()
+        .collect()
+        .await
+        .unwrap();
+    assert_eq!(batches.iter().map(RecordBatch::num_rows).sum::<usize>(), 1);
+    let batches = ctx
+        .sql("SELECT cardinality(minhash_clusters(id, minhash_bands(minhash(html), 14, 8))) FROM pages")
         .await
         .unwrap()
         .collect()

@@ -58,14 +58,18 @@ TEXT_CALLS = {
     "gopher_quality": "gopher_quality(v, 'min_doc_words=5')",
     "c4_quality": "c4_quality(v, 'filter_no_terminal_punct=false')",
     "fineweb_quality": "fineweb_quality(v)",
+    "minhash": "minhash(v)",
+    "minhash_bands": "minhash_bands(minhash(v, 'num_buckets=3, hashes_per_bucket=2'), 3, 2)",
+    "jaccard": "jaccard(v, v)",
 }
 QUERIES = {
     **{name: f"SELECT id, {call} AS r FROM t ORDER BY id" for name, call in HTML_CALLS.items()},
     **{name: f"SELECT id, {call} AS r FROM t ORDER BY id" for name, call in TEXT_CALLS.items()},
     "duplicate_ngrams": "SELECT duplicate_ngrams(ngram_hashes(v, 3)) AS r FROM t",
     "onion_keep": "SELECT id, onion_keep(v, 3, 0.5) OVER (ORDER BY id) AS r FROM t ORDER BY id",
+    "minhash_clusters": "SELECT minhash_clusters(id, minhash_bands(minhash(v), 14, 8)) AS r FROM t",
 }
-TEXT_ONLY = set(TEXT_CALLS) | {"duplicate_ngrams", "onion_keep"}
+TEXT_ONLY = set(TEXT_CALLS) | {"duplicate_ngrams", "onion_keep", "minhash_clusters"}
 
 
 def test_every_function_is_exported_with_its_documentation():

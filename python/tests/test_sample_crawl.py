@@ -32,7 +32,9 @@ SELECT id, url,
        gopher_repetition(justext(html, 'English')) AS gopher_repetition,
        gopher_quality(justext(html, 'English')) AS gopher_quality,
        c4_quality(justext(html, 'English')) AS c4_quality,
-       fineweb_quality(justext(html, 'English')) AS fineweb_quality
+       fineweb_quality(justext(html, 'English')) AS fineweb_quality,
+       minhash(justext(html, 'English')) AS minhash,
+       jaccard(justext(html, 'English'), boilerpipe(html, 'article')) AS jaccard
 FROM crawl ORDER BY id
 """
 

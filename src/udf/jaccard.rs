@@ -42,7 +42,8 @@ static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
         "jaccard(a, b [, options])",
     )
     .with_sql_example(
-        "SELECT jaccard('The cat sat on the mat today.', 'the cat sat on the mat, today!');",
+        "SELECT jaccard('One, two, three, four, five, six.', 'one two three four five SEVEN') AS similarity;\n\
+         -- 0.3333333333333333",
     )
     .with_argument("a", TEXT_ARGUMENT)
     .with_argument("b", TEXT_ARGUMENT)

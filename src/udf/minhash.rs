@@ -51,7 +51,9 @@ static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
         "minhash(text [, options])",
     )
     .with_sql_example(
-        "SELECT id, minhash_bands(minhash(text), 14, 8) AS bands FROM documents;",
+        "SELECT minhash('Four words, no more.') IS NULL AS no_signature,\n       \
+         cardinality(minhash('One two three four five')) AS signature_values;\n\
+         -- true | 112",
     )
     .with_argument("text", TEXT_ARGUMENT)
     .with_argument("options", format!("{MINHASH_OPTIONS} ({TEXT_ON_ERROR})."))

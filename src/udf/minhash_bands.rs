@@ -44,7 +44,10 @@ static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
         "minhash_bands(signature, bands, rows)",
     )
     .with_sql_example(
-        "SELECT band, band_hash, count(*) AS documents\nFROM (SELECT unnest(range(0, 14)) AS band,\n             unnest(minhash_bands(minhash(text), 14, 8)) AS band_hash\n      FROM documents)\nGROUP BY band, band_hash HAVING count(*) > 1;",
+        "SELECT cardinality(minhash_bands(minhash('one two three four five'), 14, 8)) AS bands,\n       \
+         minhash_bands(minhash('One, two; three: four five!'), 14, 8)\n         \
+         = minhash_bands(minhash('one two three four five'), 14, 8) AS same_bands;\n\
+         -- 14 | true",
     )
     .with_argument("signature", "A signature of minhash: List of UInt64 (or another list of unsigned integers).")
     .with_argument("bands", "Constant whole number ≥ 1: the number of bands (datatrove's num_buckets, 14).")

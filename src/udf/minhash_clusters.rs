@@ -49,7 +49,11 @@ static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
         "minhash_clusters(id, bands)",
     )
     .with_sql_example(
-        "SELECT c.id, c.cluster_id, c.kept\nFROM (SELECT unnest(minhash_clusters(id, minhash_bands(minhash(text), 14, 8))) AS c\n      FROM documents);",
+        "SELECT minhash_clusters(id, minhash_bands(minhash(text), 14, 8)) AS clusters\n\
+         FROM (VALUES (1, 'The quick brown fox jumps over the lazy dog.'),\n             \
+         (2, 'the quick brown fox jumps over the lazy dog'),\n             \
+         (3, 'A different text about some other things entirely.')) AS documents(id, text);\n\
+         -- [{id: 1, cluster_id: 0, cluster_size: 2, kept: true}, {id: 2, cluster_id: 0, cluster_size: 2, kept: false}]",
     )
     .with_argument("id", "An integer column: the document's unique id and its position in datatrove's order.")
     .with_argument("bands", "The document's band hashes, as minhash_bands returns them (the same number for every document).")

@@ -108,7 +108,9 @@ async fn run(pages: Vec<Vec<u8>>) -> Result<()> {
         &ctx,
         "SELECT detect_language(text, 'top=3') AS detect_language, \
          gopher_repetition(text) AS gopher_repetition, gopher_quality(text) AS gopher_quality, \
-         c4_quality(text) AS c4_quality, fineweb_quality(text) AS fineweb_quality FROM pages",
+         c4_quality(text) AS c4_quality, fineweb_quality(text) AS fineweb_quality, \
+         minhash_bands(minhash(text), 14, 8) AS minhash_bands, \
+         jaccard(text, 'one two three four five six') AS jaccard FROM pages",
         n,
     )
     .await?;

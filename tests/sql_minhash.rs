@@ -1,0 +1,326 @@
+//! MinHash de-duplication as a user calls it: the documented examples, every string type,
+//! NULLs, argument errors, and the clusters: the same as the plain Rust computation and the same
+//! for any number of partitions and any split of the documents into files.
+
+use std::sync::Arc;
+
+use datafusion::arrow::array::{
+    Array, ArrayRef, AsArray, DictionaryArray, Int64Array, LargeStringArray, RecordBatch,
+    StringArray, StringViewArray,
+};
+use datafusion::arrow::datatypes::{Int32Type, Int64Type};
+use datafusion::arrow::util::display::array_value_to_string;
+use datafusion::prelude::*;
+use datafusion_webtext::minhash::{
+    DocumentCluster, MinHasher, MinhashConfig, band_hashes, cluster_documents,
+};
+
+const FUNCTIONS: [&str; 4] = ["minhash", "minhash_bands", "jaccard", "minhash_clusters"];
+
+fn context_with(partitions: usize) -> SessionContext {
+    let config = datafusion_webtext::configure(
+        SessionConfig::new()
+            .with_batch_size(16)
+            .with_target_partitions(partitions),
+    );
+    let mut ctx = SessionContext::new_with_config(config);
+    datafusion_webtext::register_all(&mut ctx).unwrap();
+    ctx
+}
+
+async fn rows(ctx: &SessionContext, sql: &str) -> datafusion::error::Result<Vec<Vec<String>>> {
+    let batches = ctx.sql(sql).await?.collect().await?;
+    let mut out = Vec::new();
+    for batch in &batches {
+        for row in 0..batch.num_rows() {
+            let cells = batch
+                .columns()
+                .iter()
+                .map(|c| {
+                    if c.is_null(row) {
+                        "NULL".to_owned()
+                    } else {
+                        array_value_to_string(c, row).unwrap()
+                    }
+                })
+                .collect();
+            out.push(cells);
+        }
+    }
+    Ok(out)
+}
+
+async fn error_of(ctx: &SessionContext, sql: &str) -> String {
+    match ctx.sql(sql).await {
+        Err(e) => e.strip_backtrace(),
+        Ok(df) => match df.collect().await {
+            Err(e) => e.strip_backtrace(),
+            Ok(_) => panic!("{sql}: no error"),
+        },
+    }
+}
+
+/// Each example's expected line was worked out by hand: texts that simplify to the same words
+/// have the same signature; 'one two three four five six' and '… seven' share one 5-gram of
+/// three; two identical documents form a cluster whose root is the first (a tie).
+#[tokio::test]
+async fn the_documented_examples_give_what_they_say() {
+    let ctx = context_with(2);
+    let scalar = datafusion_webtext::udf::all_scalar()
+        .into_iter()
+        .map(|f| (f.name().to_owned(), f.documentation().cloned()));
+    let aggregate = datafusion_webtext::udf::all_aggregate()
+        .into_iter()
+        .map(|f| (f.name().to_owned(), f.documentation().cloned()));
+    let mut seen = 0;
+    for (name, documentation) in scalar.chain(aggregate) {
+        if !FUNCTIONS.contains(&name.as_str()) {
+            continue;
+        }
+        seen += 1;
+        let example = documentation.unwrap().sql_example.unwrap();
+        let (sql, expected) = example.split_once("\n-- ").unwrap();
+        let got = rows(&ctx, sql)
+            .await
+            .unwrap_or_else(|e| panic!("{sql}: {e}"));
+        assert_eq!(got.len(), 1, "{name}");
+        assert_eq!(got[0].join(" | "), expected, "{name}");
+    }
+    assert_eq!(seen, FUNCTIONS.len());
+}
+
+#[tokio::test]
+async fn every_string_type_gives_the_same_signature_and_null_gives_null() {
+    let text = "Seven words are enough for three shingles.";
+    let values = [Some(text), None, Some(""), Some("too short")];
+    let dictionary: DictionaryArray<Int32Type> = values.iter().copied().collect();
+    let columns: Vec<(&str, ArrayRef)> = vec![
+        ("utf8", Arc::new(StringArray::from(values.to_vec()))),
+        (
+            "large_utf8",
+            Arc::new(LargeStringArray::from(values.to_vec())),
+        ),
+        (
+            "utf8_view",
+            Arc::new(StringViewArray::from(values.to_vec())),
+        ),
+        ("dictionary", Arc::new(dictionary)),
+    ];
+    let expected = MinHasher::new(MinhashConfig::default())
+        .signature(text)
+        .unwrap();
+    let expected = format!(
+        "[{}]",
+        expected
+            .iter()
+            .map(u64::to_string)
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    for (name, column) in columns {
+        let ctx = context_with(2);
+        let batch = RecordBatch::try_from_iter([("text", column)]).unwrap();
+        ctx.register_batch("t", batch).unwrap();
+        let got = rows(&ctx, "SELECT minhash(text), jaccard(text, text) FROM t")
+            .await
+            .unwrap();
+        let signatures: Vec<&str> = got.iter().map(|r| r[0].as_str()).collect();
+        assert_eq!(
+            signatures,
+            [expected.as_str(), "NULL", "NULL", "NULL"],
+            "{name}"
+        );
+        let similarities: Vec<&str> = got.iter().map(|r| r[1].as_str()).collect();
+        assert_eq!(similarities, ["1.0", "NULL", "NULL", "NULL"], "{name}");
+    }
+}
+
+#[tokio::test]
+async fn bad_arguments_are_planning_errors_that_name_the_function_and_the_valid_values() {
+    let ctx = context_with(1);
+    let cases = [
+        (
+            "SELECT minhash('a b c d e', 'hash_fc=md5')",
+            "minhash: invalid options (argument 2): option hash_fc: 'md5' is not xxhash or sha1",
+        ),
+        (
+            "SELECT minhash('a b c d e', 'rows=3')",
+            "minhash: invalid options (argument 2): unknown option 'rows'; known: config, n_grams",
+        ),
+        (
+            "SELECT minhash_bands(minhash('a b c d e'), 0, 8)",
+            "minhash_bands: argument 2 (bands) must be a constant whole number from 1 to 10000",
+        ),
+        (
+            "SELECT minhash_bands(minhash('a b c d e'), 14, 'x')",
+            "minhash_bands: argument 3 must be a whole number",
+        ),
+        (
+            "SELECT minhash_bands('a b c', 14, 8)",
+            "minhash_bands: argument 1 (signature) must be a list of unsigned integers",
+        ),
+        (
+            "SELECT jaccard('a', 'b', 'n_grams=0')",
+            "jaccard: invalid options (argument 3): option n_grams: '0' is not a whole number from 1",
+        ),
+        (
+            "SELECT minhash_clusters('x', minhash_bands(minhash('a b c d e'), 14, 8))",
+            "minhash_clusters: argument 1 (id) must be an integer column",
+        ),
+    ];
+    for (sql, expected) in cases {
+        let error = error_of(&ctx, sql).await;
+        assert!(error.contains(expected), "{sql}: {error}");
+    }
+}
+
+#[tokio::test]
+async fn bands_of_different_lengths_fail_the_aggregate_with_the_reason() {
+    let ctx = context_with(1);
+    let error = error_of(
+        &ctx,
+        "SELECT minhash_clusters(id, minhash_bands(minhash(t), b, 8)) FROM \
+         (VALUES (1, 'a b c d e', 14), (2, 'a b c d e', 13)) AS d(id, t, b)",
+    )
+    .await;
+    assert!(
+        error.contains("minhash_bands: argument 2 (bands) must be a constant"),
+        "{error}"
+    );
+    let error = error_of(
+        &ctx,
+        "SELECT minhash_clusters(id, arrow_cast(b, 'List(UInt64)')) FROM \
+         (VALUES (1, [1, 2]), (2, [3])) AS d(id, b)",
+    )
+    .await;
+    assert!(
+        error.contains("minhash_clusters: document 2 has 1 bands where the others have 2"),
+        "{error}"
+    );
+}
+
+/// 240 documents of 40 words from a small vocabulary: 160 originals, then 80 copies of earlier
+/// ones with 0 to 3 words changed, some placed before their original.
+fn corpus() -> Vec<(i64, String)> {
+    let vocabulary: Vec<String> = (0..300).map(|i| format!("w{i}")).collect();
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let mut next = move |n: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % n as u64) as usize
+    };
+    let mut texts: Vec<Vec<String>> = (0..160)
+        .map(|_| (0..40).map(|_| vocabulary[next(300)].clone()).collect())
+        .collect();
+    for _ in 0..80 {
+        let mut copy = texts[next(texts.len())].clone();
+        for _ in 0..next(4) {
+            let at = next(copy.len());
+            copy[at] = vocabulary[next(300)].clone();
+        }
+        texts.push(copy);
+    }
+    // Ids: a permutation, so copies come before and after their originals.
+    let mut ids: Vec<i64> = (0..texts.len() as i64).map(|i| (i * 97) % 240).collect();
+    ids.reverse();
+    ids.into_iter()
+        .zip(texts.into_iter().map(|t| t.join(" ")))
+        .collect()
+}
+
+fn plain_rust_clusters(corpus: &[(i64, String)]) -> Vec<DocumentCluster> {
+    let hasher = MinHasher::new(MinhashConfig::default());
+    let (mut ids, mut bands) = (Vec::new(), Vec::new());
+    for (id, text) in corpus {
+        if let Some(signature) = hasher.signature(text) {
+            ids.push(*id);
+            bands.extend(band_hashes(&signature, 14, 8).unwrap());
+        }
+    }
+    cluster_documents(&ids, &bands, 14).unwrap()
+}
+
+async fn sql_clusters(ctx: &SessionContext) -> Vec<DocumentCluster> {
+    let batches = ctx
+        .sql("SELECT minhash_clusters(id, minhash_bands(minhash(text), 14, 8)) AS c FROM documents")
+        .await
+        .unwrap()
+        .collect()
+        .await
+        .unwrap();
+    let list = batches[0].column(0).as_list::<i32>().value(0);
+    let rows = list.as_struct();
+    let column = |name: &str| {
+        rows.column_by_name(name)
+            .unwrap()
+            .as_primitive::<Int64Type>()
+            .values()
+            .to_vec()
+    };
+    let (ids, clusters, sizes) = (column("id"), column("cluster_id"), column("cluster_size"));
+    let kept = rows.column_by_name("kept").unwrap().as_boolean().clone();
+    (0..rows.len())
+        .map(|i| DocumentCluster {
+            id: ids[i],
+            cluster_id: clusters[i] as u64,
+            cluster_size: sizes[i] as u64,
+            kept: kept.value(i),
+        })
+        .collect()
+}
+
+fn batch_of(corpus: &[(i64, String)]) -> RecordBatch {
+    let ids: ArrayRef = Arc::new(Int64Array::from_iter_values(
+        corpus.iter().map(|(id, _)| *id),
+    ));
+    let texts: ArrayRef = Arc::new(StringArray::from_iter_values(corpus.iter().map(|(_, t)| t)));
+    RecordBatch::try_from_iter([("id", ids), ("text", texts)]).unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn clusters_are_the_plain_rust_ones_for_any_partitioning_and_any_split_into_files() {
+    let corpus = corpus();
+    let expected = plain_rust_clusters(&corpus);
+    // The planted copies make clusters, and some cluster keeps a document other than its first.
+    assert!(expected.len() >= 80, "{} clustered", expected.len());
+    assert!(expected.iter().any(|c| !c.kept));
+
+    for partitions in [1, 2, 8] {
+        let ctx = context_with(partitions);
+        ctx.register_batch("documents", batch_of(&corpus)).unwrap();
+        assert_eq!(
+            sql_clusters(&ctx).await,
+            expected,
+            "{partitions} partitions"
+        );
+    }
+
+    let folder = std::env::temp_dir().join(format!("webtext-minhash-files-{}", std::process::id()));
+    std::fs::create_dir_all(&folder).unwrap();
+    for (part, chunk) in corpus.chunks(70).enumerate() {
+        let path = folder.join(format!("part-{part}.parquet"));
+        let file = std::fs::File::create(&path).unwrap();
+        let batch = batch_of(chunk);
+        let mut writer =
+            datafusion::parquet::arrow::ArrowWriter::try_new(file, batch.schema(), None).unwrap();
+        writer.write(&batch).unwrap();
+        writer.close().unwrap();
+    }
+    for partitions in [1, 2, 8] {
+        let ctx = context_with(partitions);
+        ctx.register_parquet(
+            "documents",
+            folder.to_str().unwrap(),
+            ParquetReadOptions::default(),
+        )
+        .await
+        .unwrap();
+        assert_eq!(
+            sql_clusters(&ctx).await,
+            expected,
+            "4 files, {partitions} partitions"
+        );
+    }
+    std::fs::remove_dir_all(&folder).unwrap();
+}
