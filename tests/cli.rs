@@ -721,3 +721,86 @@ fn fineweb_sql_removes_what_the_chain_of_filters_removes() {
         Some(kept_pages.to_string().as_str())
     );
 }
+
+#[test]
+fn near_dedup_writes_every_document_with_its_cluster_and_keeps_the_root() {
+    let dir = scratch("near-dedup");
+    let docs = dir.join("docs.parquet").display().to_string();
+    // 3 and 1 are the same words once simplified (case, punctuation), so they share every band;
+    // 1 comes first in id order and, a tie of two singletons, is the root and kept. 2 is
+    // unrelated, 4 is too short for a 5-word shingle: both alone and kept.
+    let o = webtext(&[
+        "sql",
+        "--output",
+        &docs,
+        "SELECT column1 AS doc_id, column2 AS text, column3 AS url FROM (VALUES \
+         (3, 'The QUICK brown fox -- jumps over the lazy dog!', 'c'), \
+         (2, 'a completely different story about rivers and mountains', 'b'), \
+         (1, 'the quick brown fox jumps over the lazy dog', 'a'), \
+         (4, 'too short', 'd'))",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = dir.join("out.parquet").display().to_string();
+    let o = webtext(&["near-dedup", &docs, &out]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("4 documents, 2 in clusters, 1 removed"),
+        "{}",
+        stderr(&o)
+    );
+    let o = sql_csv(
+        &[format!("r={out}")],
+        "SELECT doc_id, url, cluster_id, cluster_size, kept FROM r ORDER BY doc_id",
+    );
+    assert_eq!(
+        stdout(&o),
+        "doc_id,url,cluster_id,cluster_size,kept\n\
+         1,a,0,2,true\n\
+         2,b,-1,1,true\n\
+         3,c,0,2,false\n\
+         4,d,-1,1,true\n"
+    );
+    // The same file through `webtext sql`, and --kept-only.
+    let sql_out = dir.join("sql.parquet").display().to_string();
+    let sql_file = Path::new(env!("CARGO_MANIFEST_DIR")).join("sql/near_dedup.sql");
+    let o = webtext(&[
+        "sql",
+        "--table",
+        &format!("documents={docs}"),
+        "--file",
+        sql_file.to_str().unwrap(),
+        "--output",
+        &sql_out,
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = sql_csv(
+        &[format!("r={sql_out}")],
+        "SELECT doc_id, cluster_id, kept FROM r ORDER BY doc_id",
+    );
+    assert_eq!(
+        stdout(&o),
+        "doc_id,cluster_id,kept\n1,0,true\n2,-1,true\n3,0,false\n4,-1,true\n"
+    );
+    let o = webtext(&[
+        "near-dedup",
+        &docs,
+        &out,
+        "--kept-only",
+        "--config",
+        "fineweb",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = sql_csv(
+        &[format!("r={out}")],
+        "SELECT doc_id FROM r ORDER BY doc_id",
+    );
+    assert_eq!(stdout(&o), "doc_id\n1\n2\n4\n");
+    assert_fails_naming(
+        &webtext(&["near-dedup", &docs, &out, "--id-column", "url"]),
+        "the id column 'url' (--id-column) is Utf8",
+    );
+    assert_fails_naming(
+        &webtext(&["near-dedup", &docs, &out, "--rows", "0"]),
+        "--rows must be from 1 to 1000",
+    );
+}
