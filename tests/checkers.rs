@@ -49,6 +49,10 @@ fn the_floors_file_has_a_floor_for_every_check_ci_runs() {
     for kind in ["sentence", "word_pair", "single_word", "all"] {
         needed.push(format!("langid {kind}"));
     }
+    // tests/parity/minhash.rs.
+    for key in ["default", "default_signatures", "fineweb", "fineweb_signatures"] {
+        needed.push(format!("minhash {key}"));
+    }
     for key in &needed {
         let floor = floors.get(key).unwrap();
         assert!(floor > 0.9, "{key}: {floor}");
