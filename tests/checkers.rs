@@ -50,7 +50,12 @@ fn the_floors_file_has_a_floor_for_every_check_ci_runs() {
         needed.push(format!("langid {kind}"));
     }
     // tests/parity/minhash.rs.
-    for key in ["default", "default_signatures", "fineweb", "fineweb_signatures"] {
+    for key in [
+        "default",
+        "default_signatures",
+        "fineweb",
+        "fineweb_signatures",
+    ] {
         needed.push(format!("minhash {key}"));
     }
     for key in &needed {

@@ -318,6 +318,53 @@ Example:
     -- short_line_ratio | 0.75
 """
 
+minhash: ScalarUDF
+"""The MinHash signature of a text, bit for bit datatrove 0.10.1's: the text simplified (lowercase, numbers to 0, punctuation to spaces, diacritics removed), split into words by datatrove's English tokenizer, word 5-gram shingles hashed with xxh64, and for each of the num_buckets × hashes_per_bucket (112) permutations the minimum of ((h·a + b) mod 2^64) mod (2^61 − 1). NULL for NULL, and for a text with fewer words than a shingle, which datatrove never counts as a duplicate.
+
+SQL: ``minhash(text [, options])``
+
+Args:
+    text: The text: Utf8, LargeUtf8, Utf8View or a dictionary of those. Lines are paragraphs.
+    options: Constant 'key=value, ...' with datatrove's MinhashConfig names: config (default: xxhash; fineweb: sha1, FineWeb's setting; the other keys override it), n_grams (5: words per shingle), num_buckets (14), hashes_per_bucket (8), seed (1), hash_fc (xxhash or sha1), precision (64 or 32), and on_error (on_error (null: a text that cannot be processed, which only a bug of ours can cause and datafusion_webtext::row_panics() counts, gives NULL; fail: the query fails with the reason)).
+
+Example:
+    SELECT minhash('Four words, no more.') IS NULL AS no_signature,
+           cardinality(minhash('One two three four five')) AS signature_values;
+    -- true | 112
+"""
+
+minhash_bands: ScalarUDF
+"""One hash per band of a MinHash signature: band i is the signature's values i·rows to (i+1)·rows − 1, hashed with xxh64 seeded with i, so equal bands give equal hashes and the same values in two bands do not. Documents whose band i hashes are equal are datatrove's candidate pairs; GROUP BY over the unnested bands finds them in plain SQL, and minhash_clusters clusters them. NULL for a NULL signature or one shorter than bands × rows.
+
+SQL: ``minhash_bands(signature, bands, rows)``
+
+Args:
+    signature: A signature of minhash: List of UInt64 (or another list of unsigned integers).
+    bands: Constant whole number ≥ 1: the number of bands (datatrove's num_buckets, 14).
+    rows: Constant whole number ≥ 1: values per band (datatrove's hashes_per_bucket, 8).
+
+Example:
+    SELECT cardinality(minhash_bands(minhash('one two three four five'), 14, 8)) AS bands,
+           minhash_bands(minhash('One, two; three: four five!'), 14, 8)
+             = minhash_bands(minhash('one two three four five'), 14, 8) AS same_bands;
+    -- 14 | true
+"""
+
+jaccard: ScalarUDF
+"""The Jaccard similarity of two texts' sets of shingles, the shingles minhash hashes (same simplification, words and n_grams; shingles compared by their hash): shared / all distinct. The probability that two signatures agree in one value is this similarity, and that they share a band of r values among b bands is 1 − (1 − s^r)^b. NULL when either text is NULL or neither has a shingle.
+
+SQL: ``jaccard(text, other [, options])``
+
+Args:
+    text: The text: Utf8, LargeUtf8, Utf8View or a dictionary of those. Lines are paragraphs.
+    other: The text: Utf8, LargeUtf8, Utf8View or a dictionary of those. Lines are paragraphs.
+    options: Constant 'key=value, ...' with datatrove's MinhashConfig names: config (default: xxhash; fineweb: sha1, FineWeb's setting; the other keys override it), n_grams (5: words per shingle), num_buckets (14), hashes_per_bucket (8), seed (1), hash_fc (xxhash or sha1), precision (64 or 32), and on_error (on_error (null: a text that cannot be processed, which only a bug of ours can cause and datafusion_webtext::row_panics() counts, gives NULL; fail: the query fails with the reason)); only config, n_grams and hash_fc matter here.
+
+Example:
+    SELECT jaccard('One, two, three, four, five, six.', 'one two three four five SEVEN') AS similarity;
+    -- 0.3333333333333333
+"""
+
 duplicate_ngrams: AggregateUDF
 """Aggregates lists of n-gram hashes (ngram_hashes) into the sorted list of hashes that occur at least twice: the same set as GROUP BY h HAVING count(*) > 1 over the unnested hashes, found by sorting (8 bytes per n-gram occurrence, each partition sorting its share in parallel) rather than by a hash aggregate; several times faster and smaller. It does not spill: for a corpus whose n-grams do not fit in memory, run it once per hash range and write each result to the same folder (duplicates=FOLDER reads them all), or use the GROUP BY form, which DataFusion spills.
 
@@ -330,6 +377,23 @@ Args:
 Example:
     COPY (SELECT unnest(duplicate_ngrams(ngram_hashes(text, 7))) AS h FROM documents)
     TO 'duplicates.parquet' STORED AS PARQUET;
+"""
+
+minhash_clusters: AggregateUDF
+"""Clusters near-duplicate documents as datatrove's MinHash de-duplication does: documents whose band i hashes are equal are candidate pairs, joined band by band (band 0 first) by union-find by size; each cluster keeps its root, which is not always its smallest id. Returns one struct per document that shares a band with another, in id order: id, cluster_id (0, 1, … in the order of each cluster's smallest id), cluster_size and kept. A document that is not listed is alone and kept (datatrove's cluster id −1, size 1); a NULL bands list (a text too short for a shingle) is never a duplicate. ids are the documents' order, as datatrove's stream index: the result is the same for any partitioning. The aggregate holds 8 bytes per document and 8 per band (120 bytes per document with 14 bands) and sorts them band by band; it does not spill.
+
+SQL: ``minhash_clusters(id, bands)``
+
+Args:
+    id: An integer column: the document's unique id and its position in datatrove's order.
+    bands: The document's band hashes, as minhash_bands returns them (the same number for every document).
+
+Example:
+    SELECT minhash_clusters(id, minhash_bands(minhash(text), 14, 8)) AS clusters
+    FROM (VALUES (1, 'The quick brown fox jumps over the lazy dog.'),
+                 (2, 'the quick brown fox jumps over the lazy dog'),
+                 (3, 'A different text about some other things entirely.')) AS documents(id, text);
+    -- [{id: 1, cluster_id: 0, cluster_size: 2, kept: true}, {id: 2, cluster_id: 0, cluster_size: 2, kept: false}]
 """
 
 onion_keep: WindowUDF

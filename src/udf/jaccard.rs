@@ -1,4 +1,4 @@
-//! `jaccard(a, b [, options])`: the Jaccard similarity of two texts' MinHash shingle sets.
+//! `jaccard(text, other [, options])`: the Jaccard similarity of two texts' MinHash shingle sets.
 
 use std::sync::{Arc, LazyLock};
 
@@ -39,14 +39,14 @@ static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
          distinct. The probability that two signatures agree in one value is this similarity, \
          and that they share a band of r values among b bands is 1 − (1 − s^r)^b. NULL when \
          either text is NULL or neither has a shingle.",
-        "jaccard(a, b [, options])",
+        "jaccard(text, other [, options])",
     )
     .with_sql_example(
         "SELECT jaccard('One, two, three, four, five, six.', 'one two three four five SEVEN') AS similarity;\n\
          -- 0.3333333333333333",
     )
-    .with_argument("a", TEXT_ARGUMENT)
-    .with_argument("b", TEXT_ARGUMENT)
+    .with_argument("text", TEXT_ARGUMENT)
+    .with_argument("other", TEXT_ARGUMENT)
     .with_argument(
         "options",
         format!(
@@ -72,12 +72,15 @@ impl ScalarUDFImpl for JaccardFunc {
         }
         for (i, t) in arg_types.iter().enumerate() {
             if !is_text(t) {
-                let what = if i < 2 {
-                    "a string column"
-                } else {
-                    "a string literal"
-                };
-                return plan_err!("{NAME}: argument {} must be {what}, got {t}", i + 1);
+                let (name, what) = [
+                    ("text", "a string column"),
+                    ("other", "a string column"),
+                    ("options", "a string literal"),
+                ][i];
+                return plan_err!(
+                    "{NAME}: argument {} ({name}) must be {what}, got {t}",
+                    i + 1
+                );
             }
         }
         Ok(arg_types.to_vec())

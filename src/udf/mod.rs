@@ -350,9 +350,9 @@ pub mod functions {
         super::minhash_bands_udf().call(vec![signature, bands, rows])
     }
 
-    /// `jaccard(a, b)`.
-    pub fn jaccard(a: Expr, b: Expr) -> Expr {
-        super::jaccard_udf().call(vec![a, b])
+    /// `jaccard(text, other)`.
+    pub fn jaccard(text: Expr, other: Expr) -> Expr {
+        super::jaccard_udf().call(vec![text, other])
     }
 
     /// `minhash_clusters(id, bands)`.
