@@ -23,6 +23,20 @@ pub use options::{FilterParams, parse_params};
 
 use crate::words::is_python_space;
 
+/// `c in PUNCTUATION_SET` for each ASCII character, as a table.
+pub(crate) const ASCII_PUNCTUATION: [bool; 128] = {
+    let mut table = [false; 128];
+    let mut i = 0;
+    while i < constants::PUNCTUATION_SET.len() {
+        let code = constants::PUNCTUATION_SET[i] as u32;
+        if code < 128 {
+            table[code as usize] = true;
+        }
+        i += 1;
+    }
+    table
+};
+
 /// Python's `c in PUNCTUATION_SET`.
 pub(crate) fn is_datatrove_punctuation(c: char) -> bool {
     constants::PUNCTUATION_SET.binary_search(&c).is_ok()

@@ -93,10 +93,25 @@ impl MinHasher {
     pub fn shingle_hashes(&self, text: &str) -> Vec<u64> {
         let simplified = simplify_text(text);
         let words = crate::words::words(&simplified);
+        let spans = word_spans(&simplified, &words);
         let n = self.config.n_grams.max(1);
-        words
-            .windows(n)
-            .map(|shingle| self.hash_shingle(shingle))
+        (0..words.len().saturating_sub(n - 1))
+            .map(|i| {
+                // The shingle " ".join(words[i..i + n]) is, most often, the simplified text from
+                // the first word's start to the last one's end: then no string is built.
+                let (first, last) = (spans[i], spans[i + n - 1]);
+                let bytes = simplified.as_bytes();
+                let single_spaced = spans[i..i + n].windows(2).all(|pair| {
+                    matches!(pair, [Some((_, end)), Some((start, _))]
+                        if *start == end + 1 && bytes[*end] == b' ')
+                });
+                match (first, last) {
+                    (Some((start, _)), Some((_, end))) if single_spaced => {
+                        self.hash_shingle_text(&simplified[start..end])
+                    }
+                    _ => self.hash_shingle_text(&words[i..i + n].join(" ")),
+                }
+            })
             .collect()
     }
 
@@ -111,40 +126,18 @@ impl MinHasher {
         } else {
             u64::MAX
         };
-        // One permutation at a time over all the hashes keeps its parameters and its minimum in
-        // registers: several times faster than updating every minimum for each hash.
-        let signature = self
-            .a
-            .iter()
-            .zip(&self.b)
-            .map(|(&a, &b)| {
-                hashes
-                    .iter()
-                    .map(|&hash| mersenne_reduce(hash.wrapping_mul(a).wrapping_add(b)) & mask)
-                    .min()
-                    .unwrap_or(u64::MAX)
-            })
-            .collect();
+        let mut signature = vec![u64::MAX; self.a.len()];
+        fill_signature(hashes, &self.a, &self.b, mask, &mut signature);
         Some(signature)
     }
 
-    fn hash_shingle(&self, words: &[&str]) -> u64 {
+    fn hash_shingle_text(&self, shingle: &str) -> u64 {
+        let bytes = shingle.as_bytes();
         match (self.config.hash_fc, self.config.precision) {
-            (ShingleHash::Xxhash, 32) => {
-                twox_hash::XxHash32::oneshot(0, shingle_text(words).as_bytes()) as u64
-            }
-            (ShingleHash::Xxhash, _) => {
-                let mut hasher = XxHash64::with_seed(0);
-                for (i, word) in words.iter().enumerate() {
-                    if i > 0 {
-                        hasher.write(b" ");
-                    }
-                    hasher.write(word.as_bytes());
-                }
-                hasher.finish()
-            }
+            (ShingleHash::Xxhash, 32) => twox_hash::XxHash32::oneshot(0, bytes) as u64,
+            (ShingleHash::Xxhash, _) => XxHash64::oneshot(0, bytes),
             (ShingleHash::Sha1, precision) => {
-                let digest = sha1_smol::Sha1::from(shingle_text(words)).digest().bytes();
+                let digest = sha1_smol::Sha1::from(bytes).digest().bytes();
                 let mut low = [0u8; 8];
                 let width = if precision == 32 { 4 } else { 8 };
                 low[..width].copy_from_slice(&digest[..width]);
@@ -154,17 +147,61 @@ impl MinHasher {
     }
 }
 
-fn shingle_text(words: &[&str]) -> String {
-    words.join(" ")
+/// Where each word lies in `text` as a byte range, when it is a slice of it (a word that a
+/// tokenizer exception spells differently is not).
+fn word_spans(text: &str, words: &[&str]) -> Vec<Option<(usize, usize)>> {
+    let base = text.as_ptr() as usize;
+    words
+        .iter()
+        .map(|word| {
+            let start = (word.as_ptr() as usize).checked_sub(base)?;
+            let end = start + word.len();
+            // Within the text's bytes means a slice of it: allocations do not overlap.
+            text.get(start..end).map(|_| (start, end))
+        })
+        .collect()
 }
 
 /// `x mod (2^61 − 1)` for any u64: x = hi·2^61 + lo ≡ hi + lo, which is below 2·(2^61 − 1).
+#[inline(always)]
 fn mersenne_reduce(x: u64) -> u64 {
     let folded = (x & MERSENNE_PRIME) + (x >> 61);
     if folded >= MERSENNE_PRIME {
         folded - MERSENNE_PRIME
     } else {
         folded
+    }
+}
+
+/// `signature[j]` = the minimum over the hashes of the j-th permuted value. One permutation at a
+/// time keeps its parameters and minimum in registers, and the loop over the hashes vectorizes
+/// where the CPU multiplies 64-bit lanes (AVX-512DQ), chosen at run time; the arithmetic is the
+/// same integer arithmetic either way.
+fn fill_signature(hashes: &[u64], a: &[u64], b: &[u64], mask: u64, signature: &mut [u64]) {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx512f")
+        && std::arch::is_x86_feature_detected!("avx512dq")
+    {
+        // SAFETY: the CPU has the features the function is compiled for.
+        unsafe { fill_signature_avx512(hashes, a, b, mask, signature) };
+        return;
+    }
+    fill_signature_portable(hashes, a, b, mask, signature);
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512dq")]
+fn fill_signature_avx512(hashes: &[u64], a: &[u64], b: &[u64], mask: u64, signature: &mut [u64]) {
+    fill_signature_portable(hashes, a, b, mask, signature);
+}
+
+#[inline(always)]
+fn fill_signature_portable(hashes: &[u64], a: &[u64], b: &[u64], mask: u64, signature: &mut [u64]) {
+    for ((slot, &a), &b) in signature.iter_mut().zip(a).zip(b) {
+        *slot = hashes
+            .iter()
+            .map(|&hash| mersenne_reduce(hash.wrapping_mul(a).wrapping_add(b)) & mask)
+            .fold(u64::MAX, u64::min);
     }
 }
 

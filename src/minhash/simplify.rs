@@ -2,11 +2,9 @@
 //! lowercase, numbers to `0`, punctuation to spaces, whitespace runs to one space, diacritics
 //! removed, stripped.
 
-use std::sync::LazyLock;
-
 use icu_normalizer::DecomposingNormalizerBorrowed;
 
-use crate::filters::is_datatrove_punctuation;
+use crate::filters::{ASCII_PUNCTUATION, is_datatrove_punctuation};
 use crate::unicode::{DECIMAL_DIGIT, NON_SPACING_MARK};
 use crate::words::is_python_space;
 
@@ -15,22 +13,10 @@ const NUMBER_SEPARATORS: [char; 7] = [
     '.', ',', '\u{60c}', '\u{66b}', '\u{2396}', '\u{2397}', '\u{2398}',
 ];
 
-/// Whether each ASCII character is Python whitespace or datatrove punctuation: a table instead
-/// of a search of the punctuation set for every character.
-static ASCII_SPACE_OR_PUNCTUATION: LazyLock<[bool; 128]> = LazyLock::new(|| {
-    let mut table = [false; 128];
-    for (i, slot) in table.iter_mut().enumerate() {
-        let c = char::from(i as u8);
-        *slot = is_python_space(c) || is_datatrove_punctuation(c);
-    }
-    table
-});
-
 /// The simplified text that datatrove's MinHash shingles.
 pub fn simplify_text(text: &str) -> String {
     let lowered = text.to_lowercase();
-    let numbered = numbers_to_zero(&lowered);
-    let spaced = collapse_whitespace(&numbered, true);
+    let spaced = numbers_and_spaces(&lowered);
     // ASCII text has nothing to decompose and no marks: most documents skip both steps.
     let plain = if spaced.is_ascii() {
         spaced
@@ -43,56 +29,59 @@ pub fn simplify_text(text: &str) -> String {
     python_strip_owned(plain)
 }
 
+/// Steps 2, 4 and 5 in one pass: `regex.sub(r"\p{Nd}+([.,،٫⎖⎗⎘]\p{Nd}+)?", "0", text)`, then
+/// punctuation to spaces, then `re.sub(r"\s+", " ", text.strip())`. One pass gives the same text:
+/// a number's separator is consumed with it before it could count as punctuation, and `0` is
+/// neither punctuation nor space.
+fn numbers_and_spaces(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut pending_space = false;
+    let mut rest = text;
+    while let Some(c) = rest.chars().next() {
+        if is_digit(c) {
+            rest = rest.trim_start_matches(is_digit);
+            let mut next = rest.chars();
+            if let (Some(separator), Some(digit)) = (next.next(), next.next()) {
+                if NUMBER_SEPARATORS.contains(&separator) && is_digit(digit) {
+                    rest = rest[separator.len_utf8()..].trim_start_matches(is_digit);
+                }
+            }
+            push_after_space(&mut out, &mut pending_space, '0');
+            continue;
+        }
+        rest = &rest[c.len_utf8()..];
+        if is_space_or_punctuation(c) {
+            pending_space = !out.is_empty();
+        } else {
+            push_after_space(&mut out, &mut pending_space, c);
+        }
+    }
+    out
+}
+
+fn push_after_space(out: &mut String, pending_space: &mut bool, c: char) {
+    if *pending_space {
+        out.push(' ');
+        *pending_space = false;
+    }
+    out.push(c);
+}
+
+fn is_space_or_punctuation(c: char) -> bool {
+    if c.is_ascii() {
+        // Python's ASCII whitespace is \t to \r, \x1c to \x1f and the space.
+        ASCII_PUNCTUATION[c as usize] || matches!(c, '\t'..='\r' | '\x1c'..='\x1f' | ' ')
+    } else {
+        is_python_space(c) || is_datatrove_punctuation(c)
+    }
+}
+
 fn is_digit(c: char) -> bool {
     if c.is_ascii() {
         c.is_ascii_digit()
     } else {
         DECIMAL_DIGIT.contains(c)
     }
-}
-
-/// `regex.sub(r"\p{Nd}+([.,،٫⎖⎗⎘]\p{Nd}+)?", "0", text)`.
-fn numbers_to_zero(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(start) = rest.find(is_digit) {
-        out.push_str(&rest[..start]);
-        rest = rest[start..].trim_start_matches(is_digit);
-        let mut next = rest.chars();
-        if let (Some(separator), Some(digit)) = (next.next(), next.next()) {
-            if NUMBER_SEPARATORS.contains(&separator) && is_digit(digit) {
-                rest = rest[separator.len_utf8()..].trim_start_matches(is_digit);
-            }
-        }
-        out.push('0');
-    }
-    out.push_str(rest);
-    out
-}
-
-/// Punctuation to `' '` (when `punctuation`), then `re.sub(r"\s+", " ", text.strip())`.
-fn collapse_whitespace(text: &str, punctuation: bool) -> String {
-    let is_space = |c: char| {
-        if c.is_ascii() {
-            ASCII_SPACE_OR_PUNCTUATION[c as usize] && (punctuation || is_python_space(c))
-        } else {
-            is_python_space(c) || (punctuation && is_datatrove_punctuation(c))
-        }
-    };
-    let mut out = String::with_capacity(text.len());
-    let mut pending_space = false;
-    for c in text.chars() {
-        if is_space(c) {
-            pending_space = !out.is_empty();
-        } else {
-            if pending_space {
-                out.push(' ');
-                pending_space = false;
-            }
-            out.push(c);
-        }
-    }
-    out
 }
 
 fn python_strip_owned(text: String) -> String {
@@ -120,9 +109,21 @@ mod tests {
 
     #[test]
     fn a_number_takes_one_separator_group() {
-        assert_eq!(numbers_to_zero("1,234,567"), "0,0");
-        assert_eq!(numbers_to_zero("12.x"), "0.x");
-        assert_eq!(numbers_to_zero("a1b"), "a0b");
+        assert_eq!(numbers_and_spaces("1,234,567"), "0 0");
+        assert_eq!(numbers_and_spaces("12.x"), "0 x");
+        assert_eq!(numbers_and_spaces("a1b 1.5.x"), "a0b 0 x");
+        assert_eq!(numbers_and_spaces("١٢٫٥"), "0");
+    }
+
+    #[test]
+    fn the_ascii_table_is_the_character_classes() {
+        for c in (0u8..128).map(char::from) {
+            assert_eq!(
+                is_space_or_punctuation(c),
+                is_python_space(c) || is_datatrove_punctuation(c),
+                "{c:?}"
+            );
+        }
     }
 
     #[test]

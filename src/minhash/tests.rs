@@ -130,3 +130,28 @@ fn a_tie_keeps_the_first_documents_root() {
         Err(ClusterError::RaggedBands(7, 4))
     );
 }
+
+#[test]
+fn the_vectorized_signature_is_the_portable_one() {
+    let (a, b) = permutations(1, 112);
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let hashes: Vec<u64> = (0..1000)
+        .map(|_| {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1);
+            state
+        })
+        .collect();
+    for (count, mask) in [
+        (1, u64::MAX),
+        (7, u64::MAX),
+        (1000, u64::MAX),
+        (333, u32::MAX as u64),
+    ] {
+        let (mut fast, mut portable) = (vec![0; 112], vec![0; 112]);
+        fill_signature(&hashes[..count], &a, &b, mask, &mut fast);
+        fill_signature_portable(&hashes[..count], &a, &b, mask, &mut portable);
+        assert_eq!(fast, portable, "{count} hashes");
+    }
+}
