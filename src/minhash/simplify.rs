@@ -23,7 +23,7 @@ pub fn simplify_text(text: &str) -> String {
     } else {
         DecomposingNormalizerBorrowed::new_nfd()
             .normalize_iter(spaced.chars())
-            .filter(|&c| !NON_SPACING_MARK.contains(c))
+            .filter(|&c| c.is_ascii() || !NON_SPACING_MARK.contains(c))
             .collect()
     };
     python_strip_owned(plain)
