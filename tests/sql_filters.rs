@@ -2,14 +2,14 @@
 //! examples, every string type, NULLs, options and their errors, and hostile text.
 #![cfg(feature = "langid")]
 
+mod common;
+
 use std::sync::Arc;
 
-use datafusion::arrow::array::{
-    Array, ArrayRef, DictionaryArray, LargeStringArray, RecordBatch, StringArray, StringViewArray,
-};
-use datafusion::arrow::datatypes::Int32Type;
-use datafusion::arrow::util::display::array_value_to_string;
+use datafusion::arrow::array::{ArrayRef, RecordBatch, StringArray};
 use datafusion::prelude::*;
+
+use common::{cells, error_of, one_row, string_columns};
 
 const FUNCTIONS: [&str; 5] = [
     "gopher_quality",
@@ -26,46 +26,6 @@ fn context() -> SessionContext {
     ctx
 }
 
-async fn rows(ctx: &SessionContext, sql: &str) -> datafusion::error::Result<Vec<Vec<String>>> {
-    let batches = ctx.sql(sql).await?.collect().await?;
-    let mut out = Vec::new();
-    for batch in &batches {
-        for row in 0..batch.num_rows() {
-            let cells = batch
-                .columns()
-                .iter()
-                .map(|c| {
-                    if c.is_null(row) {
-                        "NULL".to_owned()
-                    } else {
-                        array_value_to_string(c, row).unwrap()
-                    }
-                })
-                .collect();
-            out.push(cells);
-        }
-    }
-    Ok(out)
-}
-
-async fn one(ctx: &SessionContext, sql: &str) -> Vec<String> {
-    let mut all = rows(ctx, sql)
-        .await
-        .unwrap_or_else(|e| panic!("{sql}: {e}"));
-    assert_eq!(all.len(), 1, "{sql}");
-    all.remove(0)
-}
-
-async fn planning_error(ctx: &SessionContext, sql: &str) -> String {
-    match ctx.sql(sql).await {
-        Err(e) => e.strip_backtrace(),
-        Ok(df) => match df.collect().await {
-            Err(e) => e.strip_backtrace(),
-            Ok(_) => panic!("{sql}: no error"),
-        },
-    }
-}
-
 /// Each example's expected line was worked out by hand from datatrove's rules (see each
 /// function's documentation): the query gives exactly it.
 #[tokio::test]
@@ -77,7 +37,12 @@ async fn the_documented_examples_give_what_they_say() {
         }
         let example = udf.documentation().unwrap().sql_example.clone().unwrap();
         let (sql, expected) = example.split_once("\n-- ").unwrap();
-        assert_eq!(one(&ctx, sql).await.join(" | "), expected, "{}", udf.name());
+        assert_eq!(
+            one_row(&ctx, sql).await.join(" | "),
+            expected,
+            "{}",
+            udf.name()
+        );
     }
 }
 
@@ -88,20 +53,7 @@ async fn every_string_type_gives_the_same_struct_and_null_gives_null() {
                 In the spring, the market fills the square with farmers selling cheese, bread and honey.\n\
                 Visitors come from far away to walk along the river and see the castle at sunset.\n\
                 The museum keeps letters, maps and tools that show how life changed over the centuries.";
-    let values = [Some(text), None, Some("")];
-    let dictionary: DictionaryArray<Int32Type> = values.iter().copied().collect();
-    let columns: Vec<(&str, ArrayRef)> = vec![
-        ("utf8", Arc::new(StringArray::from(values.to_vec()))),
-        (
-            "large_utf8",
-            Arc::new(LargeStringArray::from(values.to_vec())),
-        ),
-        (
-            "utf8_view",
-            Arc::new(StringViewArray::from(values.to_vec())),
-        ),
-        ("dictionary", Arc::new(dictionary)),
-    ];
+    let columns = string_columns(&[Some(text), None, Some("")]);
     let ctx = context();
     let mut first: Option<Vec<Vec<String>>> = None;
     for (name, column) in columns {
@@ -109,7 +61,7 @@ async fn every_string_type_gives_the_same_struct_and_null_gives_null() {
         let batch = RecordBatch::try_from_iter([("text", column)]).unwrap();
         ctx.register_batch("t", batch).unwrap();
         let calls: Vec<String> = FUNCTIONS.iter().map(|f| format!("{f}(text)")).collect();
-        let got = rows(&ctx, &format!("SELECT {} FROM t", calls.join(", ")))
+        let got = cells(&ctx, &format!("SELECT {} FROM t", calls.join(", ")))
             .await
             .unwrap();
         assert_eq!(got.len(), 3, "{name}");
@@ -145,7 +97,7 @@ async fn options_set_the_thresholds() {
         "SELECT q['passed'], q['reason'], q['avg_word_length'], q['alpha_words_ratio'], q['stop_words'] FROM (SELECT gopher_quality({text}"
     );
     assert_eq!(
-        one(&ctx, &format!("{base}) AS q)")).await,
+        one_row(&ctx, &format!("{base}) AS q)")).await,
         [
             "false",
             "gopher_short_doc",
@@ -155,11 +107,11 @@ async fn options_set_the_thresholds() {
         ]
     );
     assert_eq!(
-        one(&ctx, &format!("{base}, 'min_doc_words=none') AS q)")).await[..2],
+        one_row(&ctx, &format!("{base}, 'min_doc_words=none') AS q)")).await[..2],
         ["true", "NULL"]
     );
     assert_eq!(
-        one(
+        one_row(
             &ctx,
             &format!("{base}, 'min_doc_words=0, min_stop_words=3') AS q)")
         )
@@ -171,7 +123,7 @@ async fn options_set_the_thresholds() {
               'One. Two. Three. Four. Five sentences here.', 'filter_no_terminal_punct=false, \
               min_words_per_line=1') AS c)";
     assert_eq!(
-        one(&ctx, c4).await,
+        one_row(&ctx, c4).await,
         ["KK", "Home\nOne. Two. Three. Four. Five sentences here."]
     );
     // Lines "Buy now." x3 and "": 2 of 4 seen before (0.5, not over 0.5), then their 16
@@ -179,10 +131,10 @@ async fn options_set_the_thresholds() {
     let rep = "SELECT r['reason'], r['dup_line_char_frac'] FROM (SELECT gopher_repetition(\
                repeat('Buy now.' || chr(10), 3), 'dup_line_frac=0.5') AS r)";
     assert_eq!(
-        one(&ctx, rep).await,
+        one_row(&ctx, rep).await,
         ["dup_line_char_frac", &(16.0f64 / 27.0).to_string()]
     );
-    let top = one(
+    let top = one_row(
         &ctx,
         "SELECT cardinality(l['top']), l['top'][1]['language'] = l['language'], \
          l['top'][1]['score'] = l['score'], l['top'][2]['score'] <= l['score'], \
@@ -239,7 +191,7 @@ async fn bad_options_are_planning_errors_that_say_what_is_valid() {
         ),
     ];
     for (call, expected) in cases {
-        let error = planning_error(&ctx, &format!("SELECT {call}")).await;
+        let error = error_of(&ctx, &format!("SELECT {call}")).await;
         assert!(
             error.contains(expected),
             "{call}:\n{error}\nwanted: {expected}"
@@ -257,7 +209,7 @@ async fn c4_passes_on_its_kept_lines_and_nothing_for_a_dropped_document() {
          c['line_codes'] FROM (SELECT c4_quality('{kept}') AS c)"
     );
     assert_eq!(
-        one(&ctx, &sql).await,
+        one_row(&ctx, &sql).await,
         [
             "true",
             "This line has five words. It has two sentences here.\nThree more sentences follow. Here is one. And the last one.",
@@ -270,7 +222,7 @@ async fn c4_passes_on_its_kept_lines_and_nothing_for_a_dropped_document() {
     let dropped = "SELECT c['passed'], c['reason'], c['text'], c['line_codes'] FROM \
                    (SELECT c4_quality('Please use {braces} here now.' || chr(10) || 'Never seen.') AS c)";
     assert_eq!(
-        one(&ctx, dropped).await,
+        one_row(&ctx, dropped).await,
         ["false", "curly_bracket", "NULL", "C-"]
     );
 }
@@ -300,14 +252,14 @@ async fn hostile_text_gives_a_value_per_row_and_the_query_goes_on() {
     ctx.register_batch("hostile", batch).unwrap();
     let before = datafusion_webtext::row_panics();
     for f in FUNCTIONS {
-        let got = rows(&ctx, &format!("SELECT {f}(text) IS NULL FROM hostile"))
+        let got = cells(&ctx, &format!("SELECT {f}(text) IS NULL FROM hostile"))
             .await
             .unwrap_or_else(|e| panic!("{f}: {e}"));
         assert_eq!(got, vec![vec!["false".to_owned()]; texts.len()], "{f}");
     }
     assert_eq!(datafusion_webtext::row_panics(), before);
     // Chinese and Thai are told apart without spaces.
-    let languages = rows(
+    let languages = cells(
         &ctx,
         "SELECT detect_language(text)['language'] FROM hostile",
     )
@@ -316,7 +268,7 @@ async fn hostile_text_gives_a_value_per_row_and_the_query_goes_on() {
     assert_eq!(languages[3], ["zh"]);
     assert_eq!(languages[4], ["th"]);
     // The empty text is the Gopher rules' short document and FineWeb's empty one.
-    let empty = one(
+    let empty = one_row(
         &ctx,
         "SELECT gopher_quality(text)['reason'], gopher_repetition(text)['reason'], \
          c4_quality(text)['reason'], fineweb_quality(text)['reason'] FROM hostile LIMIT 1",

@@ -4,13 +4,13 @@
 
 use std::sync::Arc;
 
-use datafusion::arrow::array::{
-    Array, ArrayRef, AsArray, DictionaryArray, Int64Array, LargeStringArray, RecordBatch,
-    StringArray, StringViewArray,
-};
-use datafusion::arrow::datatypes::{Int32Type, Int64Type};
-use datafusion::arrow::util::display::array_value_to_string;
+use datafusion::arrow::array::{Array, ArrayRef, AsArray, Int64Array, RecordBatch, StringArray};
+use datafusion::arrow::datatypes::Int64Type;
 use datafusion::prelude::*;
+
+mod common;
+
+use common::{cells, error_of, one_row, string_columns};
 use datafusion_webtext::minhash::{
     DocumentCluster, MinHasher, MinhashConfig, band_hashes, cluster_documents,
 };
@@ -26,38 +26,6 @@ fn context_with(partitions: usize) -> SessionContext {
     let mut ctx = SessionContext::new_with_config(config);
     datafusion_webtext::register_all(&mut ctx).unwrap();
     ctx
-}
-
-async fn rows(ctx: &SessionContext, sql: &str) -> datafusion::error::Result<Vec<Vec<String>>> {
-    let batches = ctx.sql(sql).await?.collect().await?;
-    let mut out = Vec::new();
-    for batch in &batches {
-        for row in 0..batch.num_rows() {
-            let cells = batch
-                .columns()
-                .iter()
-                .map(|c| {
-                    if c.is_null(row) {
-                        "NULL".to_owned()
-                    } else {
-                        array_value_to_string(c, row).unwrap()
-                    }
-                })
-                .collect();
-            out.push(cells);
-        }
-    }
-    Ok(out)
-}
-
-async fn error_of(ctx: &SessionContext, sql: &str) -> String {
-    match ctx.sql(sql).await {
-        Err(e) => e.strip_backtrace(),
-        Ok(df) => match df.collect().await {
-            Err(e) => e.strip_backtrace(),
-            Ok(_) => panic!("{sql}: no error"),
-        },
-    }
 }
 
 /// Each example's expected line was worked out by hand: texts that simplify to the same words
@@ -80,11 +48,7 @@ async fn the_documented_examples_give_what_they_say() {
         seen += 1;
         let example = documentation.unwrap().sql_example.unwrap();
         let (sql, expected) = example.split_once("\n-- ").unwrap();
-        let got = rows(&ctx, sql)
-            .await
-            .unwrap_or_else(|e| panic!("{sql}: {e}"));
-        assert_eq!(got.len(), 1, "{name}");
-        assert_eq!(got[0].join(" | "), expected, "{name}");
+        assert_eq!(one_row(&ctx, sql).await.join(" | "), expected, "{name}");
     }
     assert_eq!(seen, FUNCTIONS.len());
 }
@@ -92,20 +56,7 @@ async fn the_documented_examples_give_what_they_say() {
 #[tokio::test]
 async fn every_string_type_gives_the_same_signature_and_null_gives_null() {
     let text = "Seven words are enough for three shingles.";
-    let values = [Some(text), None, Some(""), Some("too short")];
-    let dictionary: DictionaryArray<Int32Type> = values.iter().copied().collect();
-    let columns: Vec<(&str, ArrayRef)> = vec![
-        ("utf8", Arc::new(StringArray::from(values.to_vec()))),
-        (
-            "large_utf8",
-            Arc::new(LargeStringArray::from(values.to_vec())),
-        ),
-        (
-            "utf8_view",
-            Arc::new(StringViewArray::from(values.to_vec())),
-        ),
-        ("dictionary", Arc::new(dictionary)),
-    ];
+    let columns = string_columns(&[Some(text), None, Some(""), Some("too short")]);
     let expected = MinHasher::new(MinhashConfig::default())
         .signature(text)
         .unwrap();
@@ -121,7 +72,7 @@ async fn every_string_type_gives_the_same_signature_and_null_gives_null() {
         let ctx = context_with(2);
         let batch = RecordBatch::try_from_iter([("text", column)]).unwrap();
         ctx.register_batch("t", batch).unwrap();
-        let got = rows(&ctx, "SELECT minhash(text), jaccard(text, text) FROM t")
+        let got = cells(&ctx, "SELECT minhash(text), jaccard(text, text) FROM t")
             .await
             .unwrap();
         let signatures: Vec<&str> = got.iter().map(|r| r[0].as_str()).collect();

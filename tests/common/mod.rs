@@ -79,3 +79,65 @@ pub fn columns_of_every_type(html: &[u8]) -> Vec<(&'static str, ArrayRef)> {
         ("Dictionary(Int32, Utf8)", Arc::new(dict)),
     ]
 }
+
+/// Every cell of a query's result as the CLI shows it ("NULL" for NULL), row by row.
+pub async fn cells(
+    ctx: &datafusion::prelude::SessionContext,
+    sql: &str,
+) -> datafusion::error::Result<Vec<Vec<String>>> {
+    use datafusion::arrow::array::Array;
+    use datafusion::arrow::util::display::array_value_to_string;
+    let batches = ctx.sql(sql).await?.collect().await?;
+    let mut out = Vec::new();
+    for batch in &batches {
+        for row in 0..batch.num_rows() {
+            let mut cells = Vec::with_capacity(batch.num_columns());
+            for column in batch.columns() {
+                cells.push(if column.is_null(row) {
+                    "NULL".to_owned()
+                } else {
+                    array_value_to_string(column, row)?
+                });
+            }
+            out.push(cells);
+        }
+    }
+    Ok(out)
+}
+
+/// The one row of a query's result.
+pub async fn one_row(ctx: &datafusion::prelude::SessionContext, sql: &str) -> Vec<String> {
+    let mut all = cells(ctx, sql)
+        .await
+        .unwrap_or_else(|e| panic!("{sql}: {e}"));
+    assert_eq!(all.len(), 1, "{sql}");
+    all.remove(0)
+}
+
+/// The error a query fails with, planning or execution; panics when it succeeds.
+pub async fn error_of(ctx: &datafusion::prelude::SessionContext, sql: &str) -> String {
+    match ctx.sql(sql).await {
+        Err(e) => e.strip_backtrace(),
+        Ok(df) => match df.collect().await {
+            Err(e) => e.strip_backtrace(),
+            Ok(_) => panic!("{sql}: no error"),
+        },
+    }
+}
+
+/// The values as each string type a text function takes: Utf8, LargeUtf8, Utf8View, a dictionary.
+pub fn string_columns(values: &[Option<&str>]) -> Vec<(&'static str, ArrayRef)> {
+    let dictionary: DictionaryArray<Int32Type> = values.iter().copied().collect();
+    vec![
+        ("utf8", Arc::new(StringArray::from(values.to_vec()))),
+        (
+            "large_utf8",
+            Arc::new(LargeStringArray::from(values.to_vec())),
+        ),
+        (
+            "utf8_view",
+            Arc::new(StringViewArray::from(values.to_vec())),
+        ),
+        ("dictionary", Arc::new(dictionary)),
+    ]
+}

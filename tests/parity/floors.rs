@@ -82,3 +82,29 @@ impl Floors {
         self.values.keys().map(String::as_str)
     }
 }
+
+/// The shared folder (the first argument unless it is a flag; `../shared` by default) and the
+/// floors after `--floor`: read before the long run, so a bad floors file fails first.
+#[allow(dead_code)]
+pub fn shared_and_floors(args: &[String]) -> Result<(String, Option<Floors>), String> {
+    let shared = args
+        .first()
+        .filter(|a| !a.starts_with("--"))
+        .cloned()
+        .unwrap_or_else(|| "../shared".to_owned());
+    Ok((shared, Floors::from_args(args)?))
+}
+
+/// Whether `value` reaches the floor of `key` (a FAIL line is printed when it does not); true
+/// without floors. A key the file lacks is an error.
+#[allow(dead_code)]
+pub fn meets(floors: Option<&Floors>, key: &str, value: f64) -> Result<bool, String> {
+    let Some(floors) = floors else {
+        return Ok(true);
+    };
+    let floor = floors.get(key)?;
+    if value < floor {
+        println!("FAIL: {key}: {value:.5} below the floor {floor}");
+    }
+    Ok(value >= floor)
+}

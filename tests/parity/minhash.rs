@@ -283,30 +283,29 @@ async fn run(shared: &str) -> Result<Vec<(String, ConfigReport)>, Error> {
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let shared = args
-        .first()
-        .filter(|a| !a.starts_with("--"))
-        .cloned()
-        .unwrap_or_else(|| "../shared".to_owned());
-    let floors = match floors::Floors::from_args(&args) {
-        Ok(floors) => floors,
+    match floors::shared_and_floors(&args).and_then(|(shared, floors)| {
+        let reports = tokio::runtime::Runtime::new()
+            .map_err(|e| e.to_string())?
+            .block_on(run(&shared))
+            .map_err(|e| e.to_string())?;
+        report(&reports, floors.as_ref())
+    }) {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::FAILURE,
         Err(e) => {
             eprintln!("{e}");
-            return ExitCode::FAILURE;
+            ExitCode::FAILURE
         }
-    };
-    let reports = match tokio::runtime::Runtime::new()
-        .map_err(|e| e.to_string())
-        .and_then(|rt| rt.block_on(run(&shared)).map_err(|e| e.to_string()))
-    {
-        Ok(reports) => reports,
-        Err(e) => {
-            eprintln!("{e}");
-            return ExitCode::FAILURE;
-        }
-    };
-    let mut failed = false;
-    for (config, r) in &reports {
+    }
+}
+
+/// Prints each configuration's figures; whether all reach their floors.
+fn report(
+    reports: &[(String, ConfigReport)],
+    floors: Option<&floors::Floors>,
+) -> Result<bool, String> {
+    let mut passed = true;
+    for (config, r) in reports {
         let share = |n: usize| n as f64 / r.documents.max(1) as f64;
         println!(
             "{config}: {} documents; removed/kept decision same {:.5} ({} of {}), cluster id and size \
@@ -335,32 +334,13 @@ fn main() -> ExitCode {
                 of(*theirs)
             );
         }
-        if let Some(floors) = &floors {
-            let checks = [
-                (format!("minhash {config}"), share(r.decisions_same)),
-                (
-                    format!("minhash {config}_signatures"),
-                    r.signatures_same as f64 / r.signatures_checked.max(1) as f64,
-                ),
-            ];
-            for (key, value) in checks {
-                match floors.get(&key) {
-                    Ok(floor) if value < floor => {
-                        println!("FAIL: {key}: {value:.5} below the floor {floor}");
-                        failed = true;
-                    }
-                    Ok(_) => {}
-                    Err(e) => {
-                        eprintln!("{e}");
-                        return ExitCode::FAILURE;
-                    }
-                }
-            }
-        }
+        let signatures = r.signatures_same as f64 / r.signatures_checked.max(1) as f64;
+        passed &= floors::meets(
+            floors,
+            &format!("minhash {config}"),
+            share(r.decisions_same),
+        )?;
+        passed &= floors::meets(floors, &format!("minhash {config}_signatures"), signatures)?;
     }
-    if failed {
-        ExitCode::FAILURE
-    } else {
-        ExitCode::SUCCESS
-    }
+    Ok(passed)
 }

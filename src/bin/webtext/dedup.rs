@@ -15,7 +15,7 @@ use crate::output::ParquetWriterThread;
 use crate::progress::Progress;
 use crate::session::{context, register_parquet, register_parquet_with, require_column};
 use crate::sql::parse;
-use crate::{CliError, ExecArgs, Result, temporary_sibling};
+use crate::{CliError, DocumentColumns, ExecArgs, Result, temporary_sibling};
 
 /// The pipeline this command runs (the same file users run with `webtext sql`).
 const DEDUP_SQL: &str = include_str!("../../../sql/dedup_paragraphs.sql");
@@ -26,12 +26,8 @@ pub(crate) struct DedupArgs {
     input: String,
     /// The Parquet file to write: one row per paragraph (id, par_idx, kept, text)
     output: PathBuf,
-    /// The unique id column; documents are processed in its order
-    #[arg(long, default_value = "doc_id")]
-    id_column: String,
-    /// The text column: one paragraph per line
-    #[arg(long, default_value = "text")]
-    text_column: String,
+    #[command(flatten)]
+    columns: DocumentColumns,
     /// n-gram length in tokens
     #[arg(long, default_value_t = 7)]
     n: usize,
@@ -75,7 +71,8 @@ impl Drop for Scratch {
     }
 }
 
-fn quoted_identifier(name: &str) -> Result<&str> {
+/// A column name that can be put between double quotes in the SQL.
+pub(crate) fn quoted_identifier(name: &str) -> Result<&str> {
     if name.is_empty() || name.contains('"') {
         return Err(CliError::Usage(format!("unusable column name '{name}'")));
     }
@@ -117,15 +114,14 @@ async fn register_documents(ctx: &SessionContext, args: &DedupArgs, sorted: bool
     let mut options = ParquetReadOptions::default();
     if sorted {
         options = options.file_sort_order(vec![vec![
-            col(format!("\"{}\"", args.id_column)).sort(true, false),
+            col(format!("\"{}\"", args.columns.id_column)).sort(true, false),
         ]]);
     }
     register_parquet_with(ctx, "documents", &args.input, options).await
 }
 
 pub(crate) async fn run(args: DedupArgs) -> Result<()> {
-    let id = quoted_identifier(&args.id_column)?;
-    let text = quoted_identifier(&args.text_column)?;
+    let (id, text) = args.columns.names()?;
     if args.n == 0 || !(0.0..=1.0).contains(&args.threshold) {
         return Err(CliError::Usage(
             "--n must be at least 1 and --threshold from 0 to 1".into(),

@@ -88,6 +88,28 @@ pub(crate) struct ExecArgs {
     batch_rows: Option<usize>,
 }
 
+/// The columns of a table of documents, for the de-duplication commands.
+#[derive(Args, Clone, Debug)]
+pub(crate) struct DocumentColumns {
+    /// The unique id column: the documents' order (onion's processing order; for near-dedup, an
+    /// integer column, and which document of a cluster is kept)
+    #[arg(long, default_value = "doc_id")]
+    id_column: String,
+    /// The text column (for dedup, one paragraph per line)
+    #[arg(long, default_value = "text")]
+    text_column: String,
+}
+
+impl DocumentColumns {
+    /// The id and text column names, checked for use between double quotes in SQL.
+    pub(crate) fn names(&self) -> Result<(&str, &str)> {
+        Ok((
+            dedup::quoted_identifier(&self.id_column)?,
+            dedup::quoted_identifier(&self.text_column)?,
+        ))
+    }
+}
+
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,

@@ -11,7 +11,7 @@ use crate::output::ParquetWriterThread;
 use crate::progress::Progress;
 use crate::session::{context, register_parquet, require_column};
 use crate::sql::parse;
-use crate::{CliError, ExecArgs, Result};
+use crate::{CliError, DocumentColumns, ExecArgs, Result};
 
 /// The pipeline this command runs (the same file users run with `webtext sql`).
 const NEAR_DEDUP_SQL: &str = include_str!("../../../sql/near_dedup.sql");
@@ -22,13 +22,8 @@ pub(crate) struct NearDedupArgs {
     input: String,
     /// The Parquet file to write: every document with cluster_id, cluster_size and kept
     output: PathBuf,
-    /// The unique integer id column: datatrove's document order, which decides the kept
-    /// document of a cluster
-    #[arg(long, default_value = "doc_id")]
-    id_column: String,
-    /// The text column
-    #[arg(long, default_value = "text")]
-    text_column: String,
+    #[command(flatten)]
+    columns: DocumentColumns,
     /// Words per shingle
     #[arg(long, default_value_t = 5)]
     n_grams: usize,
@@ -54,16 +49,8 @@ enum Config {
     Fineweb,
 }
 
-fn identifier(name: &str) -> Result<&str> {
-    if name.is_empty() || name.contains('"') {
-        return Err(CliError::Usage(format!("unusable column name '{name}'")));
-    }
-    Ok(name)
-}
-
 pub(crate) async fn run(args: NearDedupArgs) -> Result<()> {
-    let id = identifier(&args.id_column)?;
-    let text = identifier(&args.text_column)?;
+    let (id, text) = args.columns.names()?;
     for (value, flag) in [
         (args.n_grams, "--n-grams"),
         (args.buckets, "--buckets"),
