@@ -9,7 +9,6 @@ loaded and warmed up before timing. webtext runs one query over the same Parquet
 all four structs, on one partition. Both sides' pass counts are printed and must agree.
 """
 
-import subprocess
 import sys
 import time
 
@@ -21,6 +20,8 @@ from datatrove.pipeline.filters import (
     GopherQualityFilter,
     GopherRepetitionFilter,
 )
+
+from webtext_sql import timed_csv_query
 
 FILTERS = [
     ("gopher_repetition", GopherRepetitionFilter),
@@ -54,15 +55,8 @@ def time_webtext(webtext, documents):
     calls = ", ".join(f"{name}(text) AS {name}" for name, _ in FILTERS)
     sums = ", ".join(f"sum(CAST({name}['passed'] AS INT)) AS {name}" for name, _ in FILTERS)
     sql = f"SELECT {sums} FROM (SELECT {calls} FROM d)"
-    start = time.perf_counter()
-    out = subprocess.run(
-        [webtext, "sql", "--partitions", "1", "--table", f"d={documents}", "--format", "csv", sql],
-        check=True, capture_output=True, text=True,
-    ).stdout
-    seconds = time.perf_counter() - start
-    header, values = out.strip().splitlines()[:2]
-    return seconds, dict(zip(header.split(","), map(int, values.split(","))))
-
+    seconds, header, values = timed_csv_query(webtext, {"d": documents}, sql)
+    return seconds, dict(zip(header, map(int, values)))
 
 def main():
     documents, webtext = sys.argv[1], sys.argv[2]

@@ -10,12 +10,13 @@ REPEAT times (default 5) so that the process start is a small part, with the def
 language) and with top=all (every language, as k=-1). MB = 10^6 bytes of UTF-8 text.
 """
 
-import subprocess
 import sys
 import time
 
 import fasttext
 import pyarrow.parquet as pq
+
+from webtext_sql import timed_csv_query
 
 
 def time_binding(model, texts, k):
@@ -30,14 +31,8 @@ def time_webtext(webtext, sentences, repeat, options):
         f"SELECT count(detect_language(text{options})['language']) AS n "
         f"FROM s CROSS JOIN (SELECT unnest(range({repeat})) AS r)"
     )
-    start = time.perf_counter()
-    out = subprocess.run(
-        [webtext, "sql", "--partitions", "1", "--table", f"s={sentences}", "--format", "csv", sql],
-        check=True, capture_output=True, text=True,
-    ).stdout
-    seconds = time.perf_counter() - start
-    return seconds, int(out.strip().splitlines()[1])
-
+    seconds, _, row = timed_csv_query(webtext, {"s": sentences}, sql)
+    return seconds, int(row[0])
 
 def main():
     sentences, model_path, webtext = sys.argv[1:4]

@@ -177,8 +177,9 @@ impl ClustersAccumulator {
             );
         }
         let per_document = bands.len() / ids.len();
-        for (id, bands) in ids.iter().zip(bands.chunks_exact(per_document.max(1))) {
-            self.add(*id, if per_document == 0 { &[] } else { bands })?;
+        for (i, id) in ids.iter().enumerate() {
+            // In bounds: bands holds exactly ids.len() × per_document values.
+            self.add(*id, &bands[i * per_document..(i + 1) * per_document])?;
         }
         Ok(())
     }

@@ -14,7 +14,7 @@ use futures::StreamExt;
 use crate::output::ParquetWriterThread;
 use crate::progress::Progress;
 use crate::session::{context, register_parquet, register_parquet_with, require_column};
-use crate::sql::parse;
+use crate::sql::run_all_but_last;
 use crate::{CliError, DocumentColumns, ExecArgs, Result, temporary_sibling};
 
 /// The pipeline this command runs (the same file users run with `webtext sql`).
@@ -175,7 +175,7 @@ pub(crate) async fn run(args: DedupArgs) -> Result<()> {
         }
     };
     let params = |part: u32| -> Vec<(String, String)> {
-        [
+        crate::params::named([
             ("n", args.n.to_string()),
             ("threshold", args.threshold.to_string()),
             ("smoothing", (!args.no_smoothing).to_string()),
@@ -190,10 +190,7 @@ pub(crate) async fn run(args: DedupArgs) -> Result<()> {
             ("id", id.to_owned()),
             ("text", text.to_owned()),
             ("order_by", order_by.clone()),
-        ]
-        .into_iter()
-        .map(|(k, v)| (k.to_owned(), v))
-        .collect()
+        ])
     };
     // Every statement but the last prepares (SET, the duplicate n-grams, once per hash range);
     // the last one decides.
@@ -205,12 +202,8 @@ pub(crate) async fn run(args: DedupArgs) -> Result<()> {
             part + 1,
             args.hash_ranges
         ));
-        let mut statements = parse(&crate::params::substitute(DEDUP_SQL, &params(part))?)?;
-        decide = statements.pop();
-        for statement in statements {
-            let plan = ctx.state().statement_to_plan(statement).await?;
-            ctx.execute_logical_plan(plan).await?.collect().await?;
-        }
+        let sql = crate::params::substitute(DEDUP_SQL, &params(part))?;
+        decide = Some(run_all_but_last(&ctx, &sql).await?);
     }
     let Some(decide) = decide else {
         return Err(CliError::Usage(

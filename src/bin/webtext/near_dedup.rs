@@ -10,7 +10,7 @@ use futures::StreamExt;
 use crate::output::ParquetWriterThread;
 use crate::progress::Progress;
 use crate::session::{context, register_parquet, require_column};
-use crate::sql::parse;
+use crate::sql::run_all_but_last;
 use crate::{CliError, DocumentColumns, ExecArgs, Result};
 
 /// The pipeline this command runs (the same file users run with `webtext sql`).
@@ -81,23 +81,15 @@ pub(crate) async fn run(args: NearDedupArgs) -> Result<()> {
         Config::Default => "default",
         Config::Fineweb => "fineweb",
     };
-    let params: Vec<(String, String)> = [
+    let params = crate::params::named([
         ("n_grams", args.n_grams.to_string()),
         ("buckets", args.buckets.to_string()),
         ("rows", args.rows.to_string()),
         ("config", config.to_owned()),
         ("id", id.to_owned()),
         ("text", text.to_owned()),
-    ]
-    .into_iter()
-    .map(|(k, v)| (k.to_owned(), v))
-    .collect();
-    let mut statements = parse(&crate::params::substitute(NEAR_DEDUP_SQL, &params)?)?;
-    let Some(decide) = statements.pop() else {
-        return Err(CliError::Usage(
-            "sql/near_dedup.sql holds no statement".into(),
-        ));
-    };
+    ]);
+    let sql = crate::params::substitute(NEAR_DEDUP_SQL, &params)?;
     let total = ctx
         .table("documents")
         .await?
@@ -107,10 +99,7 @@ pub(crate) async fn run(args: NearDedupArgs) -> Result<()> {
         .map(|n| n as u64);
     let mut progress = Progress::new(total, "documents");
     progress.say("computing signatures and clustering");
-    for statement in statements {
-        let plan = ctx.state().statement_to_plan(statement).await?;
-        ctx.execute_logical_plan(plan).await?.collect().await?;
-    }
+    let decide = run_all_but_last(&ctx, &sql).await?;
     let clustering_seconds = progress.elapsed().as_secs_f64();
     let (clustered, removed) = cluster_counts(&ctx).await?;
 

@@ -16,6 +16,14 @@ pub(crate) fn declared(sql: &str) -> BTreeMap<String, String> {
         .collect()
 }
 
+/// A command's own parameter values, by name, as `substitute` takes them.
+pub(crate) fn named<const N: usize>(values: [(&str, String); N]) -> Vec<(String, String)> {
+    values
+        .into_iter()
+        .map(|(name, value)| (name.to_owned(), value))
+        .collect()
+}
+
 /// `NAME=VALUE`.
 pub(crate) fn parse_assignment(s: &str) -> std::result::Result<(String, String), String> {
     let (name, value) = s

@@ -66,6 +66,21 @@ pub(crate) fn parse(sql: &str) -> Result<Vec<Statement>> {
     Ok(statements)
 }
 
+/// Runs every statement of `sql` but the last, in order, and returns the last one unrun: the
+/// pipelines whose last statement a command streams itself.
+pub(crate) async fn run_all_but_last(ctx: &SessionContext, sql: &str) -> Result<Statement> {
+    let mut statements = parse(sql)?;
+    // parse gives at least one statement.
+    let last = statements
+        .pop()
+        .ok_or_else(|| CliError::Usage("no SQL statement given".into()))?;
+    for statement in statements {
+        let plan = ctx.state().statement_to_plan(statement).await?;
+        ctx.execute_logical_plan(plan).await?.collect().await?;
+    }
+    Ok(last)
+}
+
 /// Runs the statements in order, printing each result; with `output`, the last one's result is
 /// written there instead.
 pub(crate) async fn run_statements(
