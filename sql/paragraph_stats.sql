@@ -42,9 +42,9 @@ LIMIT 20;
 SELECT context_free_class,
        class,
        count(*) AS paragraphs,
-       round(count(*) / CAST((SELECT count(*) FROM paragraphs) AS DOUBLE), 3) AS share_of_paragraphs,
+       round(count(*) / CAST((SELECT count(*) AS n FROM paragraphs) AS DOUBLE), 3) AS share_of_paragraphs,
        sum(length) AS chars,
-       round(sum(length) / CAST((SELECT sum(length) FROM paragraphs) AS DOUBLE), 3) AS share_of_chars
+       round(sum(length) / CAST((SELECT sum(length) AS n FROM paragraphs) AS DOUBLE), 3) AS share_of_chars
 FROM paragraphs
 GROUP BY context_free_class, class
 ORDER BY context_free_class, class;

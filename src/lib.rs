@@ -20,6 +20,8 @@
 //! ```
 
 pub mod boilerpipe;
+#[cfg(feature = "cluster")]
+pub mod cluster;
 pub mod datasource;
 pub mod dedup;
 pub mod filters;

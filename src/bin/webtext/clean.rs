@@ -15,14 +15,19 @@ use datafusion::arrow::array::{Array, ArrayRef, AsArray, RecordBatch, make_array
 use datafusion::arrow::buffer::NullBuffer;
 use datafusion::arrow::compute::kernels::length::length;
 use datafusion::arrow::datatypes::{DataType, Field, Int32Type, Int64Type, Schema, SchemaRef};
-use datafusion::common::{Column, internal_datafusion_err};
+use datafusion::common::{Column, DFSchema, internal_datafusion_err};
+use datafusion::functions::core::expr_fn::get_field;
 use datafusion::logical_expr::{Expr, lit};
+use datafusion::prelude::col;
 use datafusion::physical_expr::PhysicalExpr;
 use futures::StreamExt;
 
 use crate::output::ParquetFile;
 use crate::progress::Progress;
-use crate::session::{context, register_parquet, register_warc, require_column};
+use crate::session::{
+    context, query_context, refuse_warc_on_cluster, register_parquet, register_warc,
+    require_column,
+};
 use crate::{CliError, ExecArgs, Result};
 use datafusion_webtext::datasource::{OnError, WarcOptions};
 
@@ -86,6 +91,8 @@ impl CleanArgs {
             exec: ExecArgs {
                 partitions: None,
                 batch_rows: None,
+                cluster: None,
+                cluster_folder: None,
             },
         }
     }
@@ -95,6 +102,9 @@ impl CleanArgs {
 const ADDED: [&str; 2] = ["text", "kept_share"];
 
 pub(crate) async fn run(args: CleanArgs) -> Result<CleanSummary> {
+    if args.exec.cluster.is_some() {
+        return run_on_cluster(args).await;
+    }
     let workers = match args.exec.partitions {
         Some(0) => return Err(CliError::Usage("--partitions must be at least 1".into())),
         Some(n) => n,
@@ -117,32 +127,7 @@ pub(crate) async fn run(args: CleanArgs) -> Result<CleanSummary> {
     };
     let skipped_before = datafusion_webtext::datasource::warc_faults_skipped();
     let schema = crawl.schema().clone();
-    require_column(&schema, &args.input, &args.html_column, "--html-column")?;
-    if let Some(taken) = ADDED
-        .iter()
-        .find(|name| schema.has_column_with_unqualified_name(name))
-    {
-        return Err(CliError::Usage(format!(
-            "{} already has a column '{taken}', which clean would write; keep the other columns with \
-             `webtext sql --table crawl={} --output OUT \"SELECT * EXCLUDE ({taken}) FROM crawl\"` first",
-            args.input, args.input
-        )));
-    }
-    let mut html = Expr::Column(Column::from_name(&args.html_column));
-    if args.http_charset {
-        require_column(&schema, &args.input, HTTP_CHARSET, "--http-charset")?;
-        html = datafusion_webtext::udf::decode_html_udf()
-            .call(vec![html, Expr::Column(Column::from_name(HTTP_CHARSET))]);
-    }
-    let extract = match args.extractor {
-        Extractor::Justext => datafusion_webtext::udf::justext_extract_udf().call(vec![
-            html,
-            lit(args.language.as_str()),
-            lit(args.options.as_str()),
-        ]),
-    };
-    // Planned once, here: a bad language or option is an error before any page is read.
-    let extract = ctx.create_physical_expr(extract, &schema)?;
+    let extract = ctx.create_physical_expr(extract_expr(&args, &schema)?, &schema)?;
     // Parquet counts its rows from the footers; WARC would be read twice, so a spinner it is.
     let total = if from_warc {
         None
@@ -223,18 +208,7 @@ pub(crate) async fn run(args: CleanArgs) -> Result<CleanSummary> {
         seconds: progress.elapsed().as_secs_f64(),
         partitions: workers,
     };
-    eprintln!(
-        "webtext clean: {} pages ({:.1} MB of html) in {:.2} s with {} cleaning thread(s): {:.0} pages/s, {:.1} MB/s; \
-         {} pages gave NULL text -> {}",
-        summary.pages,
-        summary.html_bytes as f64 / 1e6,
-        summary.seconds,
-        summary.partitions,
-        summary.pages as f64 / summary.seconds.max(1e-9),
-        summary.html_bytes as f64 / 1e6 / summary.seconds.max(1e-9),
-        summary.failed_pages,
-        args.output.display()
-    );
+    summary.report("cleaning thread(s)", &args.output);
     let skipped = datafusion_webtext::datasource::warc_faults_skipped() - skipped_before;
     if skipped > 0 {
         eprintln!("webtext clean: skipped {skipped} fault(s) in the WARC input:");
@@ -246,6 +220,110 @@ pub(crate) async fn run(args: CleanArgs) -> Result<CleanSummary> {
         }
     }
     Ok(summary)
+}
+
+/// The extractor's call on a page of `schema`, after checking the input has the page column and
+/// none of the columns the job adds. Planned before any page is read: a bad language or option
+/// is an error at once.
+fn extract_expr(args: &CleanArgs, schema: &DFSchema) -> Result<Expr> {
+    require_column(schema, &args.input, &args.html_column, "--html-column")?;
+    if let Some(taken) = ADDED
+        .iter()
+        .find(|name| schema.has_column_with_unqualified_name(name))
+    {
+        return Err(CliError::Usage(format!(
+            "{} already has a column '{taken}', which clean would write; keep the other columns with \
+             `webtext sql --table crawl={} --output OUT \"SELECT * EXCLUDE ({taken}) FROM crawl\"` first",
+            args.input, args.input
+        )));
+    }
+    let mut html = Expr::Column(Column::from_name(&args.html_column));
+    if args.http_charset {
+        require_column(schema, &args.input, HTTP_CHARSET, "--http-charset")?;
+        html = datafusion_webtext::udf::decode_html_udf()
+            .call(vec![html, Expr::Column(Column::from_name(HTTP_CHARSET))]);
+    }
+    Ok(match args.extractor {
+        Extractor::Justext => datafusion_webtext::udf::justext_extract_udf().call(vec![
+            html,
+            lit(args.language.as_str()),
+            lit(args.options.as_str()),
+        ]),
+    })
+}
+
+/// `clean --cluster`: the same extraction as one query on the cluster, every input column then
+/// `text` and `kept_share`, written here as the results arrive. Rows come in the order of the
+/// cluster's partitions, not necessarily the input's.
+async fn run_on_cluster(args: CleanArgs) -> Result<CleanSummary> {
+    if datafusion_webtext::datasource::is_warc_path(&args.input) {
+        return Err(refuse_warc_on_cluster(&args.input));
+    }
+    let ctx = query_context(&args.exec, Some(64)).await?;
+    register_parquet(&ctx, "crawl", &args.input).await?;
+    let crawl = ctx.table("crawl").await?;
+    let schema = crawl.schema().clone();
+    let extracted = extract_expr(&args, &schema)?;
+    // Planned here, so a bad option fails before the job is submitted.
+    ctx.create_physical_expr(extracted.clone(), &schema)?;
+    let total = crawl.clone().count().await.ok().map(|n| n as u64);
+    const EXTRACTED: &str = "__webtext_extracted";
+    let mut columns: Vec<Expr> = schema.columns().into_iter().map(Expr::Column).collect();
+    columns.push(extracted.alias(EXTRACTED));
+    let mut output: Vec<Expr> = schema.columns().into_iter().map(Expr::Column).collect();
+    for name in ADDED {
+        output.push(get_field(col(EXTRACTED), name).alias(name));
+    }
+    let cleaned = crawl.select(columns)?.select(output)?;
+    let html_index = schema.index_of_column(&Column::from_name(&args.html_column))?;
+    let text_index = schema.fields().len();
+    let mut stream = cleaned.execute_stream().await?;
+    let mut file = ParquetFile::create(&args.output, stream.schema())?;
+    let mut progress = Progress::new(total, "pages");
+    let (mut failed_pages, mut html_bytes_total) = (0u64, 0u64);
+    let result: Result<()> = async {
+        while let Some(batch) = stream.next().await {
+            let batch = batch?;
+            let (html, text) = (batch.column(html_index), batch.column(text_index));
+            failed_pages += (0..batch.num_rows())
+                .filter(|&i| html.is_valid(i) && text.is_null(i))
+                .count() as u64;
+            let bytes = html_bytes(html);
+            html_bytes_total += bytes;
+            file.write(&batch)?;
+            progress.add(batch.num_rows() as u64, bytes);
+        }
+        Ok(())
+    }
+    .await;
+    progress.finish();
+    result?;
+    let summary = CleanSummary {
+        pages: file.finish()?,
+        html_bytes: html_bytes_total,
+        failed_pages,
+        seconds: progress.elapsed().as_secs_f64(),
+        partitions: ctx.state().config().target_partitions(),
+    };
+    summary.report("partitions on the cluster", &args.output);
+    Ok(summary)
+}
+
+impl CleanSummary {
+    fn report(&self, workers: &str, output: &std::path::Path) {
+        eprintln!(
+            "webtext clean: {} pages ({:.1} MB of html) in {:.2} s with {} {workers}: {:.0} pages/s, {:.1} MB/s; \
+             {} pages gave NULL text -> {}",
+            self.pages,
+            self.html_bytes as f64 / 1e6,
+            self.seconds,
+            self.partitions,
+            self.pages as f64 / self.seconds.max(1e-9),
+            self.html_bytes as f64 / 1e6 / self.seconds.max(1e-9),
+            self.failed_pages,
+            output.display()
+        );
+    }
 }
 
 /// The column `--http-charset` reads the hint from (WARC input has it, and so has the table

@@ -13,7 +13,9 @@ use futures::StreamExt;
 
 use crate::output::ParquetWriterThread;
 use crate::progress::Progress;
-use crate::session::{context, register_parquet, register_parquet_with, require_column};
+use crate::session::{
+    context, query_context, register_parquet, register_parquet_with, require_column,
+};
 use crate::sql::run_all_but_last;
 use crate::{CliError, DocumentColumns, ExecArgs, Result, temporary_sibling};
 
@@ -132,10 +134,7 @@ pub(crate) async fn run(args: DedupArgs) -> Result<()> {
             "--hash-ranges must be a power of two from 1 to 65536".into(),
         ));
     }
-    let ctx = context(
-        args.exec.partitions,
-        Some(args.exec.batch_rows.unwrap_or(256)),
-    )?;
+    let ctx = query_context(&args.exec, Some(256)).await?;
     register_parquet(&ctx, "documents", &args.input).await?;
     let schema = ctx.table("documents").await?.schema().clone();
     for (name, flag) in [(id, "--id-column"), (text, "--text-column")] {

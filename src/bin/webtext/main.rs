@@ -2,6 +2,7 @@
 //! cleaning job, and the function reference. A thin shell over the library and DataFusion.
 
 mod clean;
+mod cluster;
 mod dedup;
 mod demo;
 mod near_dedup;
@@ -53,6 +54,9 @@ enum Command {
     Functions(FunctionsArgs),
     /// Run the demo on the bundled sample crawl (what `webtext` alone does)
     Demo,
+    /// Start a Ballista scheduler or executor with every webtext function (for `--cluster`)
+    #[command(subcommand)]
+    Cluster(cluster::ClusterCommand),
 }
 
 #[derive(Args)]
@@ -86,6 +90,15 @@ pub(crate) struct ExecArgs {
     /// let a few thousand pages spread over all cores (DataFusion's own default is 8,192)
     #[arg(long, value_name = "N")]
     batch_rows: Option<usize>,
+    /// Run on the Ballista cluster of this scheduler (`webtext cluster scheduler`) instead of
+    /// in this process. Input paths must name the same files on every executor
+    #[arg(long, value_name = "df://HOST:PORT")]
+    cluster: Option<String>,
+    /// With --cluster: a folder every executor reads at the same path, where the tables that
+    /// `CREATE TABLE ... AS` makes are written [default: a new folder in the temporary directory,
+    /// which only executors on this machine can read]
+    #[arg(long, value_name = "DIR", requires = "cluster")]
+    cluster_folder: Option<PathBuf>,
 }
 
 /// The columns of a table of documents, for the de-duplication commands.
@@ -130,6 +143,7 @@ fn main() -> ExitCode {
             Some(Command::Dedup(args)) => dedup::run(args).await,
             Some(Command::NearDedup(args)) => near_dedup::run(args).await,
             Some(Command::Functions(args)) => functions(args),
+            Some(Command::Cluster(command)) => cluster::run(command).await,
         }
     });
     match result {

@@ -9,7 +9,7 @@ use futures::StreamExt;
 
 use crate::output::ParquetWriterThread;
 use crate::progress::Progress;
-use crate::session::{context, register_parquet, require_column};
+use crate::session::{query_context, register_parquet, require_column};
 use crate::sql::run_all_but_last;
 use crate::{CliError, DocumentColumns, ExecArgs, Result};
 
@@ -60,7 +60,7 @@ pub(crate) async fn run(args: NearDedupArgs) -> Result<()> {
             return Err(CliError::Usage(format!("{flag} must be from 1 to 1000")));
         }
     }
-    let ctx = context(args.exec.partitions, args.exec.batch_rows)?;
+    let ctx = query_context(&args.exec, None).await?;
     register_parquet(&ctx, "documents", &args.input).await?;
     let schema = ctx.table("documents").await?.schema().clone();
     for (name, flag) in [(id, "--id-column"), (text, "--text-column")] {

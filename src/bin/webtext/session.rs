@@ -1,13 +1,15 @@
 //! The DataFusion session of a command and the tables given with `--table NAME=PATH`.
 
 use std::collections::HashSet;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use datafusion::common::DFSchema;
 use datafusion::datasource::file_format::options::ParquetReadOptions;
 use datafusion::prelude::{SessionConfig, SessionContext};
 
-use crate::{CliError, Result};
+use crate::{CliError, ExecArgs, Result};
 
 /// A session with every webtext function registered and `information_schema` on. `SELECT ...
 /// FROM 'file.parquet'` works too.
@@ -15,6 +17,77 @@ pub(crate) fn context(
     partitions: Option<usize>,
     batch_rows: Option<usize>,
 ) -> Result<SessionContext> {
+    local(session_config(partitions, batch_rows)?)
+}
+
+/// The session of a command's queries: [`context`], or with `--cluster` a session whose queries
+/// run on that Ballista cluster.
+pub(crate) async fn query_context(
+    exec: &ExecArgs,
+    default_batch_rows: Option<usize>,
+) -> Result<SessionContext> {
+    let config = session_config(exec.partitions, exec.batch_rows.or(default_batch_rows))?;
+    match &exec.cluster {
+        None => local(config),
+        Some(url) => {
+            let tables = ClusterTables::create(exec.cluster_folder.as_deref())?;
+            remote(url, config.with_extension(Arc::new(tables))).await
+        }
+    }
+}
+
+/// Where the tables a statement creates on a cluster are written (`--cluster-folder`, or a new
+/// folder of the system's temporary directory); a folder made for the run is removed with the
+/// session.
+#[derive(Debug)]
+pub(crate) struct ClusterTables {
+    folder: PathBuf,
+    remove: bool,
+    made: AtomicUsize,
+}
+
+impl ClusterTables {
+    fn create(folder: Option<&Path>) -> Result<Self> {
+        let (folder, remove) = match folder {
+            Some(f) => (f.to_path_buf(), false),
+            None => {
+                let name = format!("webtext-cluster-tables-{}", std::process::id());
+                (std::env::temp_dir().join(name), true)
+            }
+        };
+        std::fs::create_dir_all(&folder)
+            .map_err(CliError::io(format!("cannot create {}", folder.display())))?;
+        // Executors open the files by this path.
+        let folder = std::path::absolute(&folder)
+            .map_err(CliError::io(format!("{}", folder.display())))?;
+        Ok(ClusterTables {
+            folder,
+            remove,
+            made: AtomicUsize::new(0),
+        })
+    }
+
+    /// A new file for table `name`.
+    pub(crate) fn next_file(&self, name: &str) -> PathBuf {
+        let n = self.made.fetch_add(1, Ordering::Relaxed);
+        let safe: String = name
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+            .collect();
+        self.folder
+            .join(format!("{safe}-{}-{n}.parquet", std::process::id()))
+    }
+}
+
+impl Drop for ClusterTables {
+    fn drop(&mut self) {
+        if self.remove {
+            let _ = std::fs::remove_dir_all(&self.folder);
+        }
+    }
+}
+
+fn session_config(partitions: Option<usize>, batch_rows: Option<usize>) -> Result<SessionConfig> {
     let mut config =
         datafusion_webtext::configure(SessionConfig::new().with_information_schema(true));
     if let Some(n) = partitions {
@@ -29,9 +102,39 @@ pub(crate) fn context(
         }
         config = config.with_batch_size(n);
     }
+    Ok(config)
+}
+
+fn local(config: SessionConfig) -> Result<SessionContext> {
     let mut ctx = SessionContext::new_with_config(config).enable_url_table();
     datafusion_webtext::register_all(&mut ctx)?;
     Ok(ctx)
+}
+
+#[cfg(feature = "cluster")]
+async fn remote(url: &str, config: SessionConfig) -> Result<SessionContext> {
+    let Some(address) = url.strip_prefix("df://") else {
+        return Err(CliError::Usage(format!(
+            "--cluster takes the scheduler as df://HOST:PORT, not '{url}'"
+        )));
+    };
+    // Ballista reports an unreachable scheduler only when the first query runs, after a
+    // retry loop: a quick check gives the user the reason at once.
+    crate::cluster::reachable(address).await?;
+    Ok(datafusion_webtext::cluster::connect(url, config)
+        .await?
+        .enable_url_table())
+}
+
+#[cfg(not(feature = "cluster"))]
+async fn remote(_url: &str, _config: SessionConfig) -> Result<SessionContext> {
+    Err(CliError::Usage(crate::cluster::NOT_BUILT.into()))
+}
+
+/// Is this session's work done by a cluster? (Its tables must then be files every executor can
+/// open.)
+pub(crate) fn is_remote(exec: &ExecArgs) -> bool {
+    exec.cluster.is_some()
 }
 
 /// One `--table NAME=PATH`.
@@ -74,7 +177,11 @@ fn is_glob(path: &str) -> bool {
 
 /// Registers each table; a name given twice, a missing path or a glob matching nothing is an error
 /// naming it.
-pub(crate) async fn register_tables(ctx: &SessionContext, tables: &[TableSpec]) -> Result<()> {
+pub(crate) async fn register_tables(
+    ctx: &SessionContext,
+    tables: &[TableSpec],
+    on_cluster: bool,
+) -> Result<()> {
     let mut seen = HashSet::new();
     for t in tables {
         if !seen.insert(t.name.to_ascii_lowercase()) {
@@ -86,12 +193,24 @@ pub(crate) async fn register_tables(ctx: &SessionContext, tables: &[TableSpec]) 
     }
     for t in tables {
         if datafusion_webtext::datasource::is_warc_path(&t.path) {
+            if on_cluster {
+                return Err(refuse_warc_on_cluster(&t.path));
+            }
             register_warc(ctx, &t.name, &t.path, Default::default())?;
         } else {
             register_parquet(ctx, &t.name, &t.path).await?;
         }
     }
     Ok(())
+}
+
+/// WARC tables are read by the crate's own file format, which Ballista cannot send to its
+/// executors.
+pub(crate) fn refuse_warc_on_cluster(path: &str) -> CliError {
+    CliError::Usage(format!(
+        "{path}: WARC input cannot be read on a cluster; convert it to Parquet first \
+         (webtext sql --table warc={path} --file sql/warc_to_parquet.sql --output pages.parquet)"
+    ))
 }
 
 /// Registers WARC files (a file, a directory or a glob) as table `name`.

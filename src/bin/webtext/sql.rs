@@ -3,11 +3,14 @@
 use std::path::PathBuf;
 
 use clap::Args;
+use datafusion::dataframe::DataFrame;
+use datafusion::datasource::file_format::options::ParquetReadOptions;
+use datafusion::logical_expr::{DdlStatement, LogicalPlan};
 use datafusion::prelude::SessionContext;
 use datafusion::sql::parser::{DFParserBuilder, Statement};
 use datafusion::sql::sqlparser::dialect::GenericDialect;
 
-use crate::session::{TableSpec, context, register_tables};
+use crate::session::{ClusterTables, TableSpec, is_remote, query_context, register_tables};
 use crate::{CliError, ExecArgs, Format, Result, output};
 
 #[derive(Args)]
@@ -45,11 +48,8 @@ pub(crate) async fn run(args: SqlArgs) -> Result<()> {
         (None, None) => return Err(CliError::Usage("give a QUERY or --file".into())),
     };
     let sql = crate::params::substitute(&sql, &args.params)?;
-    let ctx = context(
-        args.exec.partitions,
-        Some(args.exec.batch_rows.unwrap_or(256)),
-    )?;
-    register_tables(&ctx, &args.tables).await?;
+    let ctx = query_context(&args.exec, Some(256)).await?;
+    register_tables(&ctx, &args.tables, is_remote(&args.exec)).await?;
     run_statements(&ctx, &sql, args.format, args.output.as_deref()).await
 }
 
@@ -75,8 +75,9 @@ pub(crate) async fn run_all_but_last(ctx: &SessionContext, sql: &str) -> Result<
         .pop()
         .ok_or_else(|| CliError::Usage("no SQL statement given".into()))?;
     for statement in statements {
-        let plan = ctx.state().statement_to_plan(statement).await?;
-        ctx.execute_logical_plan(plan).await?.collect().await?;
+        if let Some(df) = execute(ctx, statement).await? {
+            df.collect().await?;
+        }
     }
     Ok(last)
 }
@@ -92,8 +93,9 @@ pub(crate) async fn run_statements(
     let statements = parse(sql)?;
     let last = statements.len() - 1;
     for (i, statement) in statements.into_iter().enumerate() {
-        let plan = ctx.state().statement_to_plan(statement).await?;
-        let df = ctx.execute_logical_plan(plan).await?;
+        let Some(df) = execute(ctx, statement).await? else {
+            continue;
+        };
         match output {
             Some(path) if i == last => {
                 let rows = output::write_parquet(df, path).await?;
@@ -103,4 +105,35 @@ pub(crate) async fn run_statements(
         }
     }
     Ok(())
+}
+
+/// Plans a statement and starts it: the DataFrame of its result, or None for a `CREATE TABLE ...
+/// AS` run on a cluster. Such a table cannot live in this process's memory as it does locally
+/// (a plan that reads it could not be sent to the executors): its rows are written to a Parquet
+/// file in the session's cluster folder and it is registered as that file.
+pub(crate) async fn execute(ctx: &SessionContext, statement: Statement) -> Result<Option<DataFrame>> {
+    let plan = ctx.state().statement_to_plan(statement).await?;
+    let tables = ctx.state().config().get_extension::<ClusterTables>();
+    match (plan, tables) {
+        (LogicalPlan::Ddl(DdlStatement::CreateMemoryTable(create)), Some(tables)) => {
+            let exists = ctx.table_exist(create.name.clone())?;
+            if exists && create.if_not_exists {
+                return Ok(None);
+            }
+            if exists && !create.or_replace {
+                return Err(CliError::Usage(format!("table '{}' already exists", create.name)));
+            }
+            let file = tables.next_file(create.name.table());
+            let df = ctx.execute_logical_plan(create.input.as_ref().clone()).await?;
+            output::write_parquet(df, &file).await?;
+            if exists {
+                ctx.deregister_table(create.name.clone())?;
+            }
+            let options = ParquetReadOptions::default().file_extension(".parquet");
+            ctx.register_parquet(create.name.clone(), file.display().to_string(), options)
+                .await?;
+            Ok(None)
+        }
+        (plan, _) => Ok(Some(ctx.execute_logical_plan(plan).await?)),
+    }
 }

@@ -1,0 +1,172 @@
+//! `webtext cluster scheduler|executor`: Ballista's scheduler and executor processes with every
+//! webtext function registered (feature `cluster`), so the other commands' `--cluster` can run
+//! their SQL there.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+use clap::{Args, Subcommand};
+
+use crate::{CliError, Result};
+
+/// What a `webtext` built without the feature says when asked for a cluster.
+#[cfg_attr(feature = "cluster", allow(dead_code))]
+pub(crate) const NOT_BUILT: &str = "this webtext was built without the cluster feature; \
+     build it with `cargo install --path . --features cluster`";
+
+#[derive(Subcommand)]
+pub(crate) enum ClusterCommand {
+    /// Run a scheduler: it plans the jobs clients submit and hands their tasks to executors
+    Scheduler(SchedulerArgs),
+    /// Run an executor: it registers with the scheduler and runs tasks until stopped (Ctrl-C)
+    Executor(ExecutorArgs),
+}
+
+#[derive(Args)]
+pub(crate) struct SchedulerArgs {
+    /// The address of its gRPC service (clients use df://HOST:PORT of it with --cluster)
+    #[arg(long, default_value = "0.0.0.0:50050")]
+    bind: SocketAddr,
+    /// The host name executors and clients reach it at [default: the --bind host]
+    #[arg(long)]
+    external_host: Option<String>,
+    /// Seconds without a heartbeat after which an executor is taken for dead and its tasks run
+    /// again on the others
+    #[arg(long, value_name = "SECONDS", default_value_t = 180)]
+    executor_timeout: u64,
+}
+
+#[derive(Args)]
+pub(crate) struct ExecutorArgs {
+    /// The scheduler's HOST:PORT
+    #[arg(long, value_name = "HOST:PORT")]
+    scheduler: String,
+    /// The address of its Arrow Flight service, where results and shuffle data are fetched
+    #[arg(long, default_value = "0.0.0.0:50051")]
+    bind: SocketAddr,
+    /// The port of its gRPC service, where the scheduler launches tasks [default: --bind's port + 1]
+    #[arg(long, value_name = "PORT")]
+    grpc_port: Option<u16>,
+    /// The host name the scheduler, the other executors and clients reach it at [default: the
+    /// address the scheduler sees it connect from]
+    #[arg(long)]
+    external_host: Option<String>,
+    /// Tasks it runs at the same time [default: the number of cores]
+    #[arg(long, value_name = "N")]
+    concurrent_tasks: Option<usize>,
+    /// Where it keeps shuffle files [default: a new temporary directory]
+    #[arg(long, value_name = "DIR")]
+    work_dir: Option<PathBuf>,
+    /// Seconds between its heartbeats to the scheduler (keep it below the scheduler's
+    /// --executor-timeout)
+    #[arg(long, value_name = "SECONDS", default_value_t = 60)]
+    heartbeat_interval: u64,
+}
+
+pub(crate) async fn run(command: ClusterCommand) -> Result<()> {
+    match command {
+        ClusterCommand::Scheduler(args) => scheduler(args).await,
+        ClusterCommand::Executor(args) => executor(args).await,
+    }
+}
+
+#[cfg(feature = "cluster")]
+async fn scheduler(args: SchedulerArgs) -> Result<()> {
+    if args.executor_timeout == 0 {
+        return Err(CliError::Usage(
+            "--executor-timeout must be at least 1 second".into(),
+        ));
+    }
+    let options = datafusion_webtext::cluster::SchedulerOptions {
+        bind: args.bind,
+        external_host: args.external_host,
+        executor_timeout_seconds: args.executor_timeout,
+    };
+    eprintln!(
+        "webtext cluster scheduler: listening on {} (Ballista {}, DataFusion {}); clients: --cluster df://HOST:{}",
+        args.bind,
+        datafusion_webtext::cluster::BALLISTA_VERSION,
+        datafusion::DATAFUSION_VERSION,
+        args.bind.port()
+    );
+    Ok(datafusion_webtext::cluster::run_scheduler(&options).await?)
+}
+
+#[cfg(feature = "cluster")]
+async fn executor(args: ExecutorArgs) -> Result<()> {
+    let (host, port) = host_and_port(&args.scheduler)?;
+    if args.concurrent_tasks == Some(0) || args.heartbeat_interval == 0 {
+        return Err(CliError::Usage(
+            "--concurrent-tasks and --heartbeat-interval must be at least 1".into(),
+        ));
+    }
+    let grpc_port = match args.grpc_port {
+        Some(p) => p,
+        None => args.bind.port().checked_add(1).ok_or_else(|| {
+            CliError::Usage("--bind's port is 65535: give --grpc-port".into())
+        })?,
+    };
+    let work_dir = match args.work_dir {
+        Some(dir) => {
+            std::fs::create_dir_all(&dir)
+                .map_err(CliError::io(format!("cannot create {}", dir.display())))?;
+            Some(dir.display().to_string())
+        }
+        None => None,
+    };
+    let options = datafusion_webtext::cluster::ExecutorOptions {
+        scheduler_host: host.to_owned(),
+        scheduler_port: port,
+        bind: args.bind,
+        grpc_port,
+        external_host: args.external_host,
+        concurrent_tasks: args.concurrent_tasks,
+        work_dir,
+        heartbeat_interval_seconds: args.heartbeat_interval,
+    };
+    eprintln!(
+        "webtext cluster executor: Flight on {}, gRPC on port {grpc_port}, scheduler {}",
+        args.bind, args.scheduler
+    );
+    Ok(datafusion_webtext::cluster::run_executor(&options).await?)
+}
+
+#[cfg(not(feature = "cluster"))]
+async fn scheduler(_args: SchedulerArgs) -> Result<()> {
+    Err(CliError::Usage(NOT_BUILT.into()))
+}
+
+#[cfg(not(feature = "cluster"))]
+async fn executor(_args: ExecutorArgs) -> Result<()> {
+    Err(CliError::Usage(NOT_BUILT.into()))
+}
+
+/// `HOST:PORT`, the host a name or an address.
+#[cfg_attr(not(feature = "cluster"), allow(dead_code))]
+fn host_and_port(address: &str) -> Result<(&str, u16)> {
+    let invalid = || CliError::Usage(format!("'{address}' is not HOST:PORT"));
+    let (host, port) = address.rsplit_once(':').ok_or_else(invalid)?;
+    let port = port.parse().map_err(|_| invalid())?;
+    let host = host.trim_start_matches('[').trim_end_matches(']');
+    if host.is_empty() {
+        return Err(invalid());
+    }
+    Ok((host, port))
+}
+
+/// Can the scheduler at `address` (HOST:PORT) be connected to? Ballista itself finds out only
+/// when a query runs, after minutes of retries.
+#[cfg_attr(not(feature = "cluster"), allow(dead_code))]
+pub(crate) async fn reachable(address: &str) -> Result<()> {
+    let (host, port) = host_and_port(address)?;
+    let connect = tokio::net::TcpStream::connect((host, port));
+    match tokio::time::timeout(std::time::Duration::from_secs(10), connect).await {
+        Ok(Ok(_)) => Ok(()),
+        Ok(Err(e)) => Err(CliError::Usage(format!(
+            "cannot reach the scheduler at {address}: {e} (is `webtext cluster scheduler` running there?)"
+        ))),
+        Err(_) => Err(CliError::Usage(format!(
+            "cannot reach the scheduler at {address}: no answer in 10 s"
+        ))),
+    }
+}

@@ -1,0 +1,176 @@
+//! The functions on an Apache Ballista 55 cluster (feature `cluster`).
+//!
+//! Ballista has no plugin loading: a plan names each function, and the scheduler (which plans
+//! the stages) and every executor (which runs them) look it up by name in their own registry.
+//! So every process of a cluster is built with this crate: the scheduler's sessions get
+//! [`register_all`](crate::register_all)'s functions through [`scheduler_session`], the
+//! executors through [`executor_functions`]. The functions' parameters are SQL literals and
+//! their structs hold no state, so a name is all a plan needs to carry.
+//!
+//! A client (the `webtext` command with `--cluster`, or any Rust program) connects with
+//! [`connect`]:
+//!
+//! ```no_run
+//! # async fn demo() -> datafusion::error::Result<()> {
+//! use datafusion::prelude::*;
+//! let ctx = datafusion_webtext::cluster::connect("df://scheduler:50050", SessionConfig::new()).await?;
+//! ctx.register_parquet("crawl", "/shared/crawl/", ParquetReadOptions::default()).await?;
+//! ctx.sql("SELECT url, justext(html, 'English') AS text FROM crawl").await?.show().await?;
+//! # Ok(()) }
+//! ```
+//!
+//! which is `SessionContext::remote_with_state` (Ballista's `SessionContextExt`), then
+//! [`register_functions`](crate::register_functions) on the context it returns. Paths in the SQL
+//! are opened by the executors: they must name the same files on every machine (a shared file
+//! system).
+//!
+//! Not on a cluster: WARC tables (Ballista serializes only its own file formats; convert with
+//! `sql/warc_to_parquet.sql` first), and tables made by `CREATE TABLE ... AS`, which live in the
+//! client's memory.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use ballista::prelude::SessionContextExt;
+use ballista_core::extension::SessionConfigExt;
+use ballista_core::registry::BallistaFunctionRegistry;
+use ballista_executor::executor_process::{ExecutorProcessConfig, start_executor_process};
+use ballista_scheduler::cluster::BallistaCluster;
+use ballista_scheduler::config::SchedulerConfig;
+use datafusion::error::{DataFusionError, Result};
+use datafusion::execution::SessionStateBuilder;
+use datafusion::execution::session_state::SessionState;
+use datafusion::prelude::{SessionConfig, SessionContext};
+
+/// The Ballista release the cluster processes are built on.
+pub const BALLISTA_VERSION: &str = ballista_core::BALLISTA_VERSION;
+
+/// A session whose queries run on the cluster of the scheduler at `url` (`df://HOST:PORT`), with
+/// `config`, Ballista's settings and the crate's ([`configure`](crate::configure)), and every
+/// function of the crate. Nothing is sent until the first query runs: a scheduler that cannot be
+/// reached is an error then.
+pub async fn connect(url: &str, config: SessionConfig) -> Result<SessionContext> {
+    let state = SessionStateBuilder::new()
+        .with_config(crate::configure(config.upgrade_for_ballista()))
+        .with_default_features()
+        .build();
+    let mut ctx = SessionContext::remote_with_state(url, state).await?;
+    // Ballista's upgrade of the state replaces its functions with DataFusion's and its own, so
+    // the crate's are registered on the result.
+    crate::register_functions(&mut ctx)?;
+    Ok(ctx)
+}
+
+/// The session the scheduler plans a client's job in: Ballista's default (its optimizer
+/// rules and functions) with the crate's functions and file formats added.
+pub fn scheduler_session(config: SessionConfig) -> Result<SessionState> {
+    let mut state = ballista_core::utils::default_session_builder(config)?;
+    crate::register_all(&mut state)?;
+    Ok(state)
+}
+
+/// The functions an executor resolves a task's function names in: DataFusion's, Ballista's
+/// and the crate's.
+pub fn executor_functions() -> Result<BallistaFunctionRegistry> {
+    let state = scheduler_session(SessionConfig::new_with_ballista())?;
+    Ok(BallistaFunctionRegistry::from(&state))
+}
+
+/// How a scheduler is started.
+#[derive(Debug, Clone)]
+pub struct SchedulerOptions {
+    /// The address its gRPC service listens on.
+    pub bind: SocketAddr,
+    /// The host name executors and clients are told to reach it at [default: the bind address].
+    pub external_host: Option<String>,
+    /// Seconds without a heartbeat after which an executor is taken for dead and its tasks are
+    /// run again elsewhere.
+    pub executor_timeout_seconds: u64,
+}
+
+impl SchedulerOptions {
+    /// Ballista's configuration of the scheduler, with the crate's sessions.
+    pub fn config(&self) -> SchedulerConfig {
+        let mut config = SchedulerConfig {
+            bind_host: self.bind.ip().to_string(),
+            bind_port: self.bind.port(),
+            external_host: self
+                .external_host
+                .clone()
+                .unwrap_or_else(|| self.bind.ip().to_string()),
+            executor_timeout_seconds: self.executor_timeout_seconds,
+            no_executors_grace_period_seconds: self.executor_timeout_seconds,
+            ..SchedulerConfig::default()
+        };
+        // Checked at least twice per timeout.
+        config.expire_dead_executor_interval_seconds = (self.executor_timeout_seconds / 2).clamp(1, 15);
+        config.with_override_session_builder(Arc::new(scheduler_session))
+    }
+}
+
+/// Runs a scheduler until the process ends.
+pub async fn run_scheduler(options: &SchedulerOptions) -> Result<()> {
+    let config = options.config();
+    let cluster = BallistaCluster::new_from_config(&config)
+        .await
+        .map_err(ballista_error)?;
+    ballista_scheduler::scheduler_process::start_server(cluster, options.bind, Arc::new(config))
+        .await
+        .map_err(ballista_error)
+}
+
+/// How an executor is started.
+#[derive(Debug, Clone)]
+pub struct ExecutorOptions {
+    /// The scheduler's host and gRPC port.
+    pub scheduler_host: String,
+    pub scheduler_port: u16,
+    /// The address of its Arrow Flight service (other executors and clients fetch results there).
+    pub bind: SocketAddr,
+    /// The port of its gRPC service (the scheduler launches tasks there), on the same host.
+    pub grpc_port: u16,
+    /// The host name the scheduler, other executors and clients are told to reach it at
+    /// [default: what the scheduler sees it connect from].
+    pub external_host: Option<String>,
+    /// Tasks run at the same time [default: the number of cores].
+    pub concurrent_tasks: Option<usize>,
+    /// Where shuffle files go [default: a temporary directory].
+    pub work_dir: Option<String>,
+    /// Seconds between heartbeats to the scheduler.
+    pub heartbeat_interval_seconds: u64,
+}
+
+impl ExecutorOptions {
+    /// Ballista's configuration of the executor, with the crate's functions.
+    pub fn config(&self) -> Result<ExecutorProcessConfig> {
+        let mut config = ExecutorProcessConfig {
+            bind_host: self.bind.ip().to_string(),
+            port: self.bind.port(),
+            grpc_port: self.grpc_port,
+            external_host: self.external_host.clone(),
+            scheduler_host: self.scheduler_host.clone(),
+            scheduler_port: self.scheduler_port,
+            // An executor started before its scheduler waits for it instead of failing.
+            scheduler_connect_timeout_seconds: 60,
+            work_dir: self.work_dir.clone(),
+            executor_heartbeat_interval_seconds: self.heartbeat_interval_seconds,
+            override_function_registry: Some(Arc::new(executor_functions()?)),
+            ..ExecutorProcessConfig::default()
+        };
+        if let Some(n) = self.concurrent_tasks {
+            config.vcores = n;
+        }
+        Ok(config)
+    }
+}
+
+/// Runs an executor until the process is interrupted (Ctrl-C) or its scheduler stops it.
+pub async fn run_executor(options: &ExecutorOptions) -> Result<()> {
+    start_executor_process(Arc::new(options.config()?))
+        .await
+        .map_err(ballista_error)
+}
+
+fn ballista_error(e: ballista_core::error::BallistaError) -> DataFusionError {
+    DataFusionError::External(Box::new(e))
+}
