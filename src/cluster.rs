@@ -32,6 +32,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use ballista::prelude::SessionContextExt;
+use ballista_core::config::BALLISTA_ADAPTIVE_PLANNER_ENABLED;
 use ballista_core::extension::SessionConfigExt;
 use ballista_core::registry::BallistaFunctionRegistry;
 use ballista_executor::executor_process::{ExecutorProcessConfig, start_executor_process};
@@ -50,8 +51,13 @@ pub const BALLISTA_VERSION: &str = ballista_core::BALLISTA_VERSION;
 /// function of the crate. Nothing is sent until the first query runs: a scheduler that cannot be
 /// reached is an error then.
 pub async fn connect(url: &str, config: SessionConfig) -> Result<SessionContext> {
+    // Ballista 55's adaptive planner waits forever for a join with a table of no rows (its
+    // stage has no tasks, so it never ends); the static planner runs it.
+    let config = config
+        .upgrade_for_ballista()
+        .set_bool(BALLISTA_ADAPTIVE_PLANNER_ENABLED, false);
     let state = SessionStateBuilder::new()
-        .with_config(crate::configure(config.upgrade_for_ballista()))
+        .with_config(crate::configure(config))
         .with_default_features()
         .build();
     let mut ctx = SessionContext::remote_with_state(url, state).await?;
@@ -103,7 +109,8 @@ impl SchedulerOptions {
             ..SchedulerConfig::default()
         };
         // Checked at least twice per timeout.
-        config.expire_dead_executor_interval_seconds = (self.executor_timeout_seconds / 2).clamp(1, 15);
+        config.expire_dead_executor_interval_seconds =
+            (self.executor_timeout_seconds / 2).clamp(1, 15);
         config.with_override_session_builder(Arc::new(scheduler_session))
     }
 }

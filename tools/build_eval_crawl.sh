@@ -6,6 +6,7 @@ cd "$(dirname "$0")/.."
 OUT="${1:?usage: tools/build_eval_crawl.sh OUT.parquet}"
 SHARED="${SHARED:-../shared}"
 EVAL="$(bash "$SHARED/eval/unpack.sh" "${TMPDIR:-/tmp}/webtext-eval" | tail -1)"
-# The benches build in the profiling profile (WEBTEXT_PROFILE=profiling) and reuse it here.
-cargo run --profile "${WEBTEXT_PROFILE:-release}" --example build_crawl -- "$OUT" \
+# The benches build in the profiling profile (WEBTEXT_PROFILE=profiling, with their WEBTEXT_FEATURES)
+# and reuse it here.
+cargo run --profile "${WEBTEXT_PROFILE:-release}" ${WEBTEXT_FEATURES:-} --example build_crawl -- "$OUT" \
   "$EVAL/cleaneval" "$EVAL/cleanportaleval" "$EVAL/dragnet" "$EVAL/readability" "$EVAL/scrapinghub" "$EVAL/wcxb-test"

@@ -18,15 +18,14 @@ use datafusion::arrow::datatypes::{DataType, Field, Int32Type, Int64Type, Schema
 use datafusion::common::{Column, DFSchema, internal_datafusion_err};
 use datafusion::functions::core::expr_fn::get_field;
 use datafusion::logical_expr::{Expr, lit};
-use datafusion::prelude::col;
 use datafusion::physical_expr::PhysicalExpr;
+use datafusion::prelude::col;
 use futures::StreamExt;
 
 use crate::output::ParquetFile;
 use crate::progress::Progress;
 use crate::session::{
-    context, query_context, refuse_warc_on_cluster, register_parquet, register_warc,
-    require_column,
+    context, query_context, refuse_warc_on_cluster, register_parquet, register_warc, require_column,
 };
 use crate::{CliError, ExecArgs, Result};
 use datafusion_webtext::datasource::{OnError, WarcOptions};
@@ -297,7 +296,13 @@ async fn run_on_cluster(args: CleanArgs) -> Result<CleanSummary> {
     }
     .await;
     progress.finish();
-    result?;
+    // The file is removed unfinished (dropped): nothing half-written is left.
+    result.map_err(|e| {
+        CliError::Usage(format!(
+            "the job on the cluster failed, nothing was written to {}: {e}",
+            args.output.display()
+        ))
+    })?;
     let summary = CleanSummary {
         pages: file.finish()?,
         html_bytes: html_bytes_total,

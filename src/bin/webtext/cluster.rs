@@ -100,12 +100,13 @@ async fn executor(args: ExecutorArgs) -> Result<()> {
             "--concurrent-tasks and --heartbeat-interval must be at least 1".into(),
         ));
     }
-    let grpc_port = match args.grpc_port {
-        Some(p) => p,
-        None => args.bind.port().checked_add(1).ok_or_else(|| {
-            CliError::Usage("--bind's port is 65535: give --grpc-port".into())
-        })?,
-    };
+    let grpc_port =
+        match args.grpc_port {
+            Some(p) => p,
+            None => args.bind.port().checked_add(1).ok_or_else(|| {
+                CliError::Usage("--bind's port is 65535: give --grpc-port".into())
+            })?,
+        };
     let work_dir = match args.work_dir {
         Some(dir) => {
             std::fs::create_dir_all(&dir)

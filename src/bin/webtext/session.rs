@@ -58,8 +58,8 @@ impl ClusterTables {
         std::fs::create_dir_all(&folder)
             .map_err(CliError::io(format!("cannot create {}", folder.display())))?;
         // Executors open the files by this path.
-        let folder = std::path::absolute(&folder)
-            .map_err(CliError::io(format!("{}", folder.display())))?;
+        let folder =
+            std::path::absolute(&folder).map_err(CliError::io(format!("{}", folder.display())))?;
         Ok(ClusterTables {
             folder,
             remove,

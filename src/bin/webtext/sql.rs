@@ -111,7 +111,10 @@ pub(crate) async fn run_statements(
 /// AS` run on a cluster. Such a table cannot live in this process's memory as it does locally
 /// (a plan that reads it could not be sent to the executors): its rows are written to a Parquet
 /// file in the session's cluster folder and it is registered as that file.
-pub(crate) async fn execute(ctx: &SessionContext, statement: Statement) -> Result<Option<DataFrame>> {
+pub(crate) async fn execute(
+    ctx: &SessionContext,
+    statement: Statement,
+) -> Result<Option<DataFrame>> {
     let plan = ctx.state().statement_to_plan(statement).await?;
     let tables = ctx.state().config().get_extension::<ClusterTables>();
     match (plan, tables) {
@@ -121,10 +124,15 @@ pub(crate) async fn execute(ctx: &SessionContext, statement: Statement) -> Resul
                 return Ok(None);
             }
             if exists && !create.or_replace {
-                return Err(CliError::Usage(format!("table '{}' already exists", create.name)));
+                return Err(CliError::Usage(format!(
+                    "table '{}' already exists",
+                    create.name
+                )));
             }
             let file = tables.next_file(create.name.table());
-            let df = ctx.execute_logical_plan(create.input.as_ref().clone()).await?;
+            let df = ctx
+                .execute_logical_plan(create.input.as_ref().clone())
+                .await?;
             output::write_parquet(df, &file).await?;
             if exists {
                 ctx.deregister_table(create.name.clone())?;

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# `webtext clean` on the ~3,000 evaluation pages (~240 MB of HTML) as a crawl of 8 Parquet files: in one
+# process, and on a Ballista cluster on this machine (a scheduler and one executor of 2 tasks, then
+# two executors of 1 task each), all processes on 127.0.0.1. Also `sql/clean.sql` (url and text
+# only, so the HTML does not travel back to the client) both ways. Best wall time of RUNS runs,
+# pages/s, and the cluster's overhead over the single process, from one run of this script.
+# Usage: benches/cluster.sh [SHARED] [RUNS]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export SHARED="${1:-../shared}"
+RUNS="${2:-3}"
+WORK="${TMPDIR:-/tmp}/webtext-cluster-bench"
+mkdir -p "$WORK"
+export WEBTEXT_PROFILE=profiling WEBTEXT_FEATURES="--features cluster"
+cargo build --profile profiling --features cluster --quiet --bin webtext --example build_crawl
+W=target/profiling/webtext
+[ -f "$WORK/crawl.parquet" ] || bash tools/build_eval_crawl.sh "$WORK/crawl.parquet"
+if [ ! -d "$WORK/crawl" ]; then
+  mkdir -p "$WORK/crawl"
+  for part in 0 1 2 3 4 5 6 7; do
+    $W sql -t "c=$WORK/crawl.parquet" --output "$WORK/crawl/part-$part.parquet" \
+      "SELECT * FROM (SELECT *, row_number() OVER () AS n FROM c) WHERE n % 8 = $part" 2>/dev/null
+  done
+fi
+PAGES=$($W sql -t "c=$WORK/crawl" --format csv "SELECT count(*) AS n FROM c" | tail -1)
+
+PIDS=()
+stop_cluster() { for p in "${PIDS[@]}"; do kill -- "-$p" 2>/dev/null || true; done; PIDS=(); sleep 1; }
+trap stop_cluster EXIT
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+# start_cluster EXECUTORS TASKS_EACH: a scheduler and executors, each in a process group of its own
+# under a time limit; sets URL.
+start_cluster() {
+  local port; port=$(free_port)
+  setsid timeout 3600 $W cluster scheduler --bind "127.0.0.1:$port" > "$WORK/scheduler.log" 2>&1 &
+  PIDS+=($!)
+  sleep 1
+  for i in $(seq "$1"); do
+    local flight grpc; flight=$(free_port); grpc=$(free_port)
+    setsid timeout 3600 $W cluster executor --scheduler "127.0.0.1:$port" --bind "127.0.0.1:$flight" \
+      --grpc-port "$grpc" --concurrent-tasks "$2" --work-dir "$WORK/executor-$i" > "$WORK/executor-$i.log" 2>&1 &
+    PIDS+=($!)
+  done
+  sleep 3
+  URL="df://127.0.0.1:$port"
+}
+
+best() {  # best wall seconds over RUNS runs of the command
+  local best_wall=""
+  for _ in $(seq "$RUNS"); do
+    rm -f "$WORK/out.parquet"
+    /usr/bin/time -f "%e" -o "$WORK/time.txt" "$@" > /dev/null 2>&1
+    local wall; wall=$(cat "$WORK/time.txt")
+    if [ -z "$best_wall" ] || awk "BEGIN{exit !($wall < $best_wall)}"; then best_wall=$wall; fi
+  done
+  echo "$best_wall"
+}
+
+declare -A seconds
+run_all() {  # label, then extra arguments for clean and sql
+  local label="$1"; shift
+  seconds["clean $label"]=$(best $W clean "$WORK/crawl" "$WORK/out.parquet" "$@")
+  seconds["clean.sql $label"]=$(best $W sql -t "crawl=$WORK/crawl" --file sql/clean.sql --output "$WORK/out.parquet" "$@")
+}
+run_all "single process" --partitions 2
+start_cluster 1 2
+run_all "cluster, 1 executor x 2 tasks" --cluster "$URL" --partitions 8
+stop_cluster
+start_cluster 2 1
+run_all "cluster, 2 executors x 1 task" --cluster "$URL" --partitions 8
+stop_cluster
+
+echo "$PAGES pages, 8 files, $(nproc) cores, best of $RUNS"
+printf "%-48s %8s %8s %10s\n" "run" "wall s" "pages/s" "overhead"
+for job in clean clean.sql; do
+  base=${seconds["$job single process"]}
+  for label in "single process" "cluster, 1 executor x 2 tasks" "cluster, 2 executors x 1 task"; do
+    s=${seconds["$job $label"]}
+    printf "%-48s %8.2f %8.0f %9.0f%%\n" "$job, $label" "$s" "$(awk "BEGIN{print $PAGES/$s}")" \
+      "$(awk "BEGIN{print 100*($s/$base-1)}")"
+  done
+done

@@ -1,0 +1,523 @@
+//! The functions on a real Ballista cluster: a scheduler and two executors, each a `webtext
+//! cluster` process on 127.0.0.1, run the SQL files and pipelines over a crawl split into files,
+//! with the results of the single-process run; then an executor is killed in the middle of a job.
+//!
+//! Every process is started in a process group of its own under `timeout`, so it dies after
+//! [`PROCESS_LIMIT`] whatever happens to the test, and the test kills the group when done.
+#![cfg(feature = "cluster")]
+
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use datafusion::prelude::{ParquetReadOptions, SessionContext};
+
+/// The longest any process of this test may live.
+const PROCESS_LIMIT: &str = "600";
+/// The longest one client command may take.
+const COMMAND_LIMIT: Duration = Duration::from_secs(300);
+
+fn webtext_command(args: &[&str]) -> Command {
+    let mut command = Command::new("timeout");
+    command
+        .args(["-s", "KILL", PROCESS_LIMIT, env!("CARGO_BIN_EXE_webtext")])
+        .args(args);
+    command
+}
+
+/// A `webtext` process killed with its process group when dropped.
+struct Process {
+    child: Child,
+    name: String,
+}
+
+impl Process {
+    fn start(name: &str, args: &[&str], log: &Path) -> Process {
+        use std::os::unix::process::CommandExt;
+        let log = std::fs::File::create(log).unwrap();
+        let child = webtext_command(args)
+            .process_group(0)
+            .stdout(log.try_clone().unwrap())
+            .stderr(log)
+            .spawn()
+            .expect("timeout and webtext run");
+        Process {
+            child,
+            name: name.to_owned(),
+        }
+    }
+
+    fn kill(&mut self) {
+        let group = format!("-{}", self.child.id());
+        let _ = Command::new("kill").args(["-KILL", "--", &group]).status();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+fn wait_for_port(port: u16, process: &mut Process) {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while TcpStream::connect(("127.0.0.1", port)).is_err() {
+        if let Ok(Some(status)) = process.child.try_wait() {
+            panic!("{} exited with {status} before listening", process.name);
+        }
+        assert!(
+            Instant::now() < deadline,
+            "{} does not listen on {port}",
+            process.name
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+/// A scheduler and `executors` executors of one task each, on 127.0.0.1. An executor silent
+/// for 5 s is taken for dead; executors beat every second.
+struct Cluster {
+    url: String,
+    scheduler: Process,
+    executors: Vec<Process>,
+}
+
+impl Cluster {
+    fn start(dir: &Path, executors: usize) -> Cluster {
+        let port = free_port();
+        let bind = format!("127.0.0.1:{port}");
+        let mut scheduler = Process::start(
+            "scheduler",
+            &[
+                "cluster",
+                "scheduler",
+                "--bind",
+                &bind,
+                "--executor-timeout",
+                "5",
+            ],
+            &dir.join("scheduler.log"),
+        );
+        wait_for_port(port, &mut scheduler);
+        let executors = (0..executors)
+            .map(|i| {
+                let (flight, grpc) = (free_port(), free_port());
+                let work = dir.join(format!("executor-{i}"));
+                let mut executor = Process::start(
+                    &format!("executor {i}"),
+                    &[
+                        "cluster",
+                        "executor",
+                        "--scheduler",
+                        &bind,
+                        "--bind",
+                        &format!("127.0.0.1:{flight}"),
+                        "--grpc-port",
+                        &grpc.to_string(),
+                        "--concurrent-tasks",
+                        "1",
+                        "--heartbeat-interval",
+                        "1",
+                        "--work-dir",
+                        &work.display().to_string(),
+                    ],
+                    &dir.join(format!("executor-{i}.log")),
+                );
+                wait_for_port(flight, &mut executor);
+                wait_for_port(grpc, &mut executor);
+                executor
+            })
+            .collect();
+        // Registration with the scheduler follows the first heartbeat.
+        std::thread::sleep(Duration::from_secs(2));
+        Cluster {
+            url: format!("df://{bind}"),
+            scheduler,
+            executors,
+        }
+    }
+}
+
+impl Drop for Cluster {
+    fn drop(&mut self) {
+        for e in &mut self.executors {
+            e.kill();
+        }
+        self.scheduler.kill();
+    }
+}
+
+/// Runs a client command to its end (at most [`COMMAND_LIMIT`]).
+fn run(args: &[&str]) -> Output {
+    let mut child = webtext_command(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + COMMAND_LIMIT;
+    while child.try_wait().unwrap().is_none() {
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("webtext {args:?} took more than {COMMAND_LIMIT:?}");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    child.wait_with_output().unwrap()
+}
+
+fn run_ok(args: &[&str]) -> String {
+    let output = run(args);
+    assert!(
+        output.status.success(),
+        "webtext {args:?} failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "webtext-cluster-test-{}-{name}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn sample() -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("examples/data/sample_crawl.parquet")
+        .display()
+        .to_string()
+}
+
+fn path(p: &Path) -> String {
+    p.display().to_string()
+}
+
+/// The sample crawl as `parts` files of about equal size, in a folder.
+fn split_crawl(dir: &Path, parts: usize) -> String {
+    let folder = dir.join("crawl");
+    std::fs::create_dir_all(&folder).unwrap();
+    for part in 0..parts {
+        let file = folder.join(format!("part-{part}.parquet"));
+        run_ok(&[
+            "sql",
+            "--table",
+            &format!("crawl={}", sample()),
+            "--output",
+            &path(&file),
+            &format!(
+                "SELECT url, html FROM (SELECT url, html, row_number() OVER (ORDER BY url) AS n FROM crawl) \
+                 WHERE n % {parts} = {part}"
+            ),
+        ]);
+    }
+    path(&folder)
+}
+
+/// Rows in one Parquet file and not the other, either way (as multisets), and the row count.
+async fn difference(a: &str, b: &str) -> (usize, usize) {
+    let ctx = SessionContext::new();
+    let options = || ParquetReadOptions::default().file_extension("");
+    ctx.register_parquet("a", a, options()).await.unwrap();
+    ctx.register_parquet("b", b, options()).await.unwrap();
+    let count = |sql: &'static str| {
+        let ctx = ctx.clone();
+        async move {
+            let batches = ctx.sql(sql).await.unwrap().collect().await.unwrap();
+            batches.iter().map(|b| b.num_rows()).sum::<usize>()
+        }
+    };
+    let differing = count("SELECT * FROM a EXCEPT ALL SELECT * FROM b").await
+        + count("SELECT * FROM b EXCEPT ALL SELECT * FROM a").await;
+    (differing, count("SELECT * FROM a").await)
+}
+
+async fn assert_same_rows(cluster_output: &Path, local_output: &Path, what: &str) {
+    let (differing, rows) = difference(&path(cluster_output), &path(local_output)).await;
+    assert!(rows > 0, "{what}: no rows");
+    assert_eq!(differing, 0, "{what}: {differing} rows differ of {rows}");
+}
+
+/// Every pipeline gives on the cluster the rows it gives in one process.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sql_files_and_pipelines_on_a_cluster_equal_the_single_process_run() {
+    let dir = scratch("pipelines");
+    let crawl = split_crawl(&dir, 4);
+    let cluster = Cluster::start(&dir, 2);
+    let on_cluster = ["--cluster", cluster.url.as_str(), "--partitions", "4"];
+    let table = format!("crawl={crawl}");
+
+    // sql/clean.sql: the text of every page.
+    let (cluster_clean, local_clean) =
+        (dir.join("clean-cluster.parquet"), dir.join("clean.parquet"));
+    for (output, extra) in [(&cluster_clean, &on_cluster[..]), (&local_clean, &[][..])] {
+        let mut args = vec!["sql", "--table", &table, "--file", "sql/clean.sql"];
+        let output = path(output);
+        args.extend(["--output", &output]);
+        args.extend(extra);
+        run_ok(&args);
+    }
+    assert_same_rows(&cluster_clean, &local_clean, "sql/clean.sql").await;
+
+    // sql/paragraph_stats.sql: a CREATE TABLE, then queries of it with scalar subqueries and
+    // windows; every result is ordered, so the printed tables are equal.
+    let stats = |extra: &[&str]| {
+        let mut args = vec![
+            "sql",
+            "--table",
+            &table,
+            "--file",
+            "sql/paragraph_stats.sql",
+        ];
+        args.extend(extra);
+        run_ok(&args)
+    };
+    let (cluster_stats, local_stats) = (stats(&on_cluster), stats(&[]));
+    assert!(
+        local_stats.contains("fragments_per_document"),
+        "{local_stats}"
+    );
+    assert_eq!(cluster_stats, local_stats, "sql/paragraph_stats.sql");
+
+    // webtext clean: every column, the text and the kept share.
+    let (cluster_cleaned, local_cleaned) = (
+        dir.join("cleaned-cluster.parquet"),
+        dir.join("cleaned.parquet"),
+    );
+    for (output, extra) in [
+        (&cluster_cleaned, &on_cluster[..]),
+        (&local_cleaned, &[][..]),
+    ] {
+        let output = path(output);
+        let mut args = vec!["clean", &crawl, &output];
+        args.extend(extra);
+        run_ok(&args);
+    }
+    assert_same_rows(&cluster_cleaned, &local_cleaned, "webtext clean").await;
+
+    // The de-duplication pipelines over the cleaned pages: the duplicate n-grams are found by
+    // the executors (written to a folder next to the output) and onion's pass runs in one task.
+    let documents = dir.join("documents.parquet");
+    run_ok(&[
+        "sql",
+        "--table",
+        &format!("cleaned={}", path(&local_cleaned)),
+        "--output",
+        &path(&documents),
+        "SELECT CAST(row_number() OVER (ORDER BY url) AS BIGINT) AS doc_id, text FROM cleaned WHERE text <> ''",
+    ]);
+    for command in ["dedup", "near-dedup"] {
+        let cluster_out = dir.join(format!("{command}-cluster.parquet"));
+        let local_out = dir.join(format!("{command}.parquet"));
+        let mut args = vec![
+            command,
+            documents.to_str().unwrap(),
+            cluster_out.to_str().unwrap(),
+        ];
+        args.extend(on_cluster);
+        run_ok(&args);
+        run_ok(&[
+            command,
+            documents.to_str().unwrap(),
+            local_out.to_str().unwrap(),
+        ]);
+        assert_same_rows(&cluster_out, &local_out, command).await;
+    }
+
+    // A WARC table cannot be sent to the executors: said before anything runs.
+    let output = run(&[
+        "sql",
+        "--cluster",
+        &cluster.url,
+        "--table",
+        "w=crawl.warc.gz",
+        "SELECT 1",
+    ]);
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        !output.status.success() && err.contains("convert it to Parquet first"),
+        "{err}"
+    );
+    drop(cluster);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Does `dir` (an executor's work folder) hold a file yet: has the executor written the output
+/// of a task?
+fn holds_a_file(dir: &Path) -> bool {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return false;
+    };
+    entries.filter_map(|e| e.ok()).any(|e| {
+        let path = e.path();
+        if path.is_dir() {
+            holds_a_file(&path)
+        } else {
+            true
+        }
+    })
+}
+
+/// Waits until the executor with work folder `dir` has finished a task of the running job.
+fn wait_for_a_task(dir: &Path) {
+    let deadline = Instant::now() + COMMAND_LIMIT;
+    while !holds_a_file(dir) {
+        assert!(
+            Instant::now() < deadline,
+            "no task output in {}",
+            dir.display()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// A job that loses an executor in its middle: Ballista runs the lost tasks again on the other
+/// one (after the scheduler's executor timeout), and the result is the whole one.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_job_survives_the_loss_of_an_executor_in_its_middle() {
+    let dir = scratch("executor-loss");
+    let single = split_crawl(&dir, 2);
+    // The crawl 64 times over (128 links to its two halves): a job of some seconds, 16 files per task.
+    let folder = dir.join("crawl-x128");
+    std::fs::create_dir_all(&folder).unwrap();
+    for i in 0..128 {
+        let source = Path::new(&single).join(format!("part-{}.parquet", i % 2));
+        std::os::unix::fs::symlink(source, folder.join(format!("part-{i}.parquet"))).unwrap();
+    }
+    let table = format!("crawl={}", path(&folder));
+    let query = "SELECT count(*) AS pages, sum(length(justext(html, 'English'))) AS chars, \
+                 count(DISTINCT url) AS urls FROM crawl";
+    let expected = run_ok(&["sql", "--table", &table, "--format", "csv", query]);
+    assert!(expected.contains("9984,"), "{expected}");
+
+    let mut cluster = Cluster::start(&dir, 2);
+    let url = cluster.url.clone();
+    let job = std::thread::spawn(move || {
+        run(&[
+            "sql",
+            "--cluster",
+            &url,
+            "--partitions",
+            "8",
+            "--table",
+            &table,
+            "--format",
+            "csv",
+            query,
+        ])
+    });
+    wait_for_a_task(&dir.join("executor-1"));
+    assert!(
+        !job.is_finished(),
+        "the job ended before an executor could be killed in its middle"
+    );
+    let lost = cluster.executors.remove(1);
+    let lost_name = lost.name.clone();
+    drop(lost);
+    let output = job.join().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "the job failed after {lost_name} was killed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert_eq!(
+        stdout, expected,
+        "the job's result after {lost_name} was killed"
+    );
+
+    // clean writes the results itself as they arrive. With its last executor killed, the job
+    // cannot end: the command fails and says so, and leaves no output file.
+    assert_eq!(cluster.executors.len(), 1);
+    let out = dir.join("cleaned.parquet");
+    let url = cluster.url.clone();
+    let crawl = path(&folder);
+    let job = {
+        let out = path(&out);
+        std::thread::spawn(move || {
+            run(&[
+                "clean",
+                "--cluster",
+                &url,
+                "--partitions",
+                "8",
+                &crawl,
+                &out,
+            ])
+        })
+    };
+    let work = dir.join("executor-0");
+    std::fs::remove_dir_all(&work).unwrap();
+    wait_for_a_task(&work);
+    assert!(
+        !job.is_finished(),
+        "clean ended before its executor could be killed"
+    );
+    cluster.executors.clear();
+    let output = job.join().unwrap();
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        !output.status.success(),
+        "clean succeeded without executors: {err}"
+    );
+    assert!(
+        err.contains("the job on the cluster failed, nothing was written"),
+        "{err}"
+    );
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(!out.exists(), "a failed clean left {}", out.display());
+    let leftovers: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().contains(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "temporary files left: {leftovers:?}");
+    drop(cluster);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A wrong or unreachable scheduler is a one-line error before anything runs.
+#[test]
+fn a_bad_cluster_address_is_a_one_line_error() {
+    let port = free_port(); // nothing listens there
+    for (url, expected) in [
+        ("http://127.0.0.1:50050".to_owned(), "df://HOST:PORT"),
+        (
+            format!("df://127.0.0.1:{port}"),
+            "cannot reach the scheduler",
+        ),
+        ("df://127.0.0.1".to_owned(), "is not HOST:PORT"),
+    ] {
+        let output = run(&["sql", "--cluster", &url, "SELECT 1"]);
+        let err = String::from_utf8_lossy(&output.stderr);
+        assert!(!output.status.success(), "{url}: {err}");
+        assert!(err.contains(expected), "{url}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    }
+    let output = run(&[
+        "cluster",
+        "executor",
+        "--scheduler",
+        "nowhere",
+        "--bind",
+        "127.0.0.1:0",
+    ]);
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        !output.status.success() && err.contains("'nowhere' is not HOST:PORT"),
+        "{err}"
+    );
+}
