@@ -338,18 +338,16 @@ async fn sql_files_and_pipelines_on_a_cluster_equal_the_single_process_run() {
     }
 
     // A WARC table cannot be sent to the executors: said before anything runs.
-    let output = run(&[
-        "sql",
-        "--cluster",
-        &cluster.url,
-        "--table",
-        "w=crawl.warc.gz",
-        "SELECT 1",
-    ]);
-    let err = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        !output.status.success() && err.contains("convert it to Parquet first"),
-        "{err}"
+    assert_fails_saying(
+        &[
+            "sql",
+            "--cluster",
+            &cluster.url,
+            "--table",
+            "w=crawl.warc.gz",
+            "SELECT 1",
+        ],
+        "convert it to Parquet first",
     );
     drop(cluster);
     let _ = std::fs::remove_dir_all(&dir);
@@ -489,6 +487,15 @@ async fn a_job_survives_the_loss_of_an_executor_in_its_middle() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Asserts that `webtext args` fails with one line on stderr containing `expected`.
+fn assert_fails_saying(args: &[&str], expected: &str) {
+    let output = run(args);
+    let err = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success(), "{args:?} succeeded: {err}");
+    assert!(err.contains(expected), "{args:?}: {err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+}
+
 /// A wrong or unreachable scheduler is a one-line error before anything runs.
 #[test]
 fn a_bad_cluster_address_is_a_one_line_error() {
@@ -501,23 +508,17 @@ fn a_bad_cluster_address_is_a_one_line_error() {
         ),
         ("df://127.0.0.1".to_owned(), "is not HOST:PORT"),
     ] {
-        let output = run(&["sql", "--cluster", &url, "SELECT 1"]);
-        let err = String::from_utf8_lossy(&output.stderr);
-        assert!(!output.status.success(), "{url}: {err}");
-        assert!(err.contains(expected), "{url}: {err}");
-        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+        assert_fails_saying(&["sql", "--cluster", &url, "SELECT 1"], expected);
     }
-    let output = run(&[
-        "cluster",
-        "executor",
-        "--scheduler",
-        "nowhere",
-        "--bind",
-        "127.0.0.1:0",
-    ]);
-    let err = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        !output.status.success() && err.contains("'nowhere' is not HOST:PORT"),
-        "{err}"
+    assert_fails_saying(
+        &[
+            "cluster",
+            "executor",
+            "--scheduler",
+            "nowhere",
+            "--bind",
+            "127.0.0.1:0",
+        ],
+        "'nowhere' is not HOST:PORT",
     );
 }

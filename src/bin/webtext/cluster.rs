@@ -143,7 +143,7 @@ async fn executor(_args: ExecutorArgs) -> Result<()> {
 }
 
 /// `HOST:PORT`, the host a name or an address.
-#[cfg_attr(not(feature = "cluster"), allow(dead_code))]
+#[cfg(feature = "cluster")]
 fn host_and_port(address: &str) -> Result<(&str, u16)> {
     let invalid = || CliError::Usage(format!("'{address}' is not HOST:PORT"));
     let (host, port) = address.rsplit_once(':').ok_or_else(invalid)?;
@@ -157,7 +157,7 @@ fn host_and_port(address: &str) -> Result<(&str, u16)> {
 
 /// Can the scheduler at `address` (HOST:PORT) be connected to? Ballista itself finds out only
 /// when a query runs, after minutes of retries.
-#[cfg_attr(not(feature = "cluster"), allow(dead_code))]
+#[cfg(feature = "cluster")]
 pub(crate) async fn reachable(address: &str) -> Result<()> {
     let (host, port) = host_and_port(address)?;
     let connect = tokio::net::TcpStream::connect((host, port));
