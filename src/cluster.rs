@@ -87,7 +87,8 @@ pub fn executor_functions() -> Result<BallistaFunctionRegistry> {
 pub struct SchedulerOptions {
     /// The address its gRPC service listens on.
     pub bind: SocketAddr,
-    /// The host name executors and clients are told to reach it at [default: the bind address].
+    /// The host name executors and clients are told to reach it at [default: the bind address, or
+    /// `localhost` when it listens on every interface, as Ballista's own scheduler].
     pub external_host: Option<String>,
     /// Seconds without a heartbeat after which an executor is taken for dead and its tasks are
     /// run again elsewhere.
@@ -100,10 +101,14 @@ impl SchedulerOptions {
         let mut config = SchedulerConfig {
             bind_host: self.bind.ip().to_string(),
             bind_port: self.bind.port(),
-            external_host: self
-                .external_host
-                .clone()
-                .unwrap_or_else(|| self.bind.ip().to_string()),
+            // Ballista's own default when it listens on every interface.
+            external_host: self.external_host.clone().unwrap_or_else(|| {
+                if self.bind.ip().is_unspecified() {
+                    "localhost".to_owned()
+                } else {
+                    self.bind.ip().to_string()
+                }
+            }),
             executor_timeout_seconds: self.executor_timeout_seconds,
             no_executors_grace_period_seconds: self.executor_timeout_seconds,
             ..SchedulerConfig::default()

@@ -27,7 +27,8 @@ pub(crate) struct SchedulerArgs {
     /// The address of its gRPC service (clients use df://HOST:PORT of it with --cluster)
     #[arg(long, default_value = "0.0.0.0:50050")]
     bind: SocketAddr,
-    /// The host name executors and clients reach it at [default: the --bind host]
+    /// The host name executors and clients reach it at [default: the --bind host; localhost for
+    /// 0.0.0.0]
     #[arg(long)]
     external_host: Option<String>,
     /// Seconds without a heartbeat after which an executor is taken for dead and its tasks run
