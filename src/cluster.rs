@@ -26,7 +26,7 @@
 //!
 //! Not on a cluster: WARC tables (Ballista serializes only its own file formats; convert with
 //! `sql/warc_to_parquet.sql` first), and tables made by `CREATE TABLE ... AS`, which live in the
-//! client's memory.
+//! client's memory (the `webtext` command writes them to a shared folder instead, `--cluster-folder`).
 
 use std::net::SocketAddr;
 use std::sync::Arc;

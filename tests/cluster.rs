@@ -32,12 +32,25 @@ struct Process {
     name: String,
 }
 
+/// `webtext args` under `timeout`, leading a process group of its own, so that killing the group
+/// ([`kill_group`]) ends `timeout` and `webtext` both.
+fn grouped_command(args: &[&str]) -> Command {
+    use std::os::unix::process::CommandExt;
+    let mut command = webtext_command(args);
+    command.process_group(0);
+    command
+}
+
+fn kill_group(child: &mut Child) {
+    let group = format!("-{}", child.id());
+    let _ = Command::new("kill").args(["-KILL", "--", &group]).status();
+    let _ = child.wait();
+}
+
 impl Process {
     fn start(name: &str, args: &[&str], log: &Path) -> Process {
-        use std::os::unix::process::CommandExt;
         let log = std::fs::File::create(log).unwrap();
-        let child = webtext_command(args)
-            .process_group(0)
+        let child = grouped_command(args)
             .stdout(log.try_clone().unwrap())
             .stderr(log)
             .spawn()
@@ -49,9 +62,7 @@ impl Process {
     }
 
     fn kill(&mut self) {
-        let group = format!("-{}", self.child.id());
-        let _ = Command::new("kill").args(["-KILL", "--", &group]).status();
-        let _ = self.child.wait();
+        kill_group(&mut self.child);
     }
 }
 
@@ -159,7 +170,7 @@ impl Drop for Cluster {
 
 /// Runs a client command to its end (at most [`COMMAND_LIMIT`]).
 fn run(args: &[&str]) -> Output {
-    let mut child = webtext_command(args)
+    let mut child = grouped_command(args)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -167,7 +178,7 @@ fn run(args: &[&str]) -> Output {
     let deadline = Instant::now() + COMMAND_LIMIT;
     while child.try_wait().unwrap().is_none() {
         if Instant::now() > deadline {
-            let _ = child.kill();
+            kill_group(&mut child);
             panic!("webtext {args:?} took more than {COMMAND_LIMIT:?}");
         }
         std::thread::sleep(Duration::from_millis(50));

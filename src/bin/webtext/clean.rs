@@ -282,11 +282,15 @@ async fn run_on_cluster(args: CleanArgs) -> Result<CleanSummary> {
     let (mut failed_pages, mut html_bytes_total) = (0u64, 0u64);
     let result: Result<()> = async {
         while let Some(batch) = stream.next().await {
-            let batch = batch?;
-            let (html, text) = (batch.column(html_index), batch.column(text_index));
-            failed_pages += (0..batch.num_rows())
-                .filter(|&i| html.is_valid(i) && text.is_null(i))
-                .count() as u64;
+            // The file is removed unfinished (dropped): nothing half-written is left.
+            let batch = batch.map_err(|e| {
+                CliError::Usage(format!(
+                    "the job on the cluster failed, nothing was written to {}: {e}",
+                    args.output.display()
+                ))
+            })?;
+            let html = batch.column(html_index);
+            failed_pages += failed_page_count(html, batch.column(text_index));
             let bytes = html_bytes(html);
             html_bytes_total += bytes;
             file.write(&batch)?;
@@ -296,13 +300,7 @@ async fn run_on_cluster(args: CleanArgs) -> Result<CleanSummary> {
     }
     .await;
     progress.finish();
-    // The file is removed unfinished (dropped): nothing half-written is left.
-    result.map_err(|e| {
-        CliError::Usage(format!(
-            "the job on the cluster failed, nothing was written to {}: {e}",
-            args.output.display()
-        ))
-    })?;
+    result?;
     let summary = CleanSummary {
         pages: file.finish()?,
         html_bytes: html_bytes_total,
@@ -374,9 +372,7 @@ impl Cleaner {
         let text = with_parent_nulls(text, extracted.nulls())?;
         let kept_share = with_parent_nulls(kept_share, extracted.nulls())?;
         let html = batch.column(self.html_index);
-        let failed_pages = (0..batch.num_rows())
-            .filter(|&i| html.is_valid(i) && text.is_null(i))
-            .count() as u64;
+        let failed_pages = failed_page_count(html, &text);
         let mut columns: Vec<ArrayRef> = self
             .kept
             .iter()
@@ -488,6 +484,13 @@ impl Drop for WorkerPool {
             let _ = t.join();
         }
     }
+}
+
+/// Pages the extractor gave no text for: a page there, NULL text.
+fn failed_page_count(html: &ArrayRef, text: &ArrayRef) -> u64 {
+    (0..html.len())
+        .filter(|&i| html.is_valid(i) && text.is_null(i))
+        .count() as u64
 }
 
 fn html_bytes(html: &ArrayRef) -> u64 {
