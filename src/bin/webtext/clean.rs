@@ -208,9 +208,16 @@ pub(crate) async fn run(args: CleanArgs) -> Result<CleanSummary> {
         partitions: workers,
     };
     summary.report("cleaning thread(s)", &args.output);
+    report_warc_faults("clean", skipped_before);
+    Ok(summary)
+}
+
+/// Tells how many faults of the WARC input a command skipped since the count was
+/// `skipped_before`, and the last ones.
+pub(crate) fn report_warc_faults(command: &str, skipped_before: u64) {
     let skipped = datafusion_webtext::datasource::warc_faults_skipped() - skipped_before;
     if skipped > 0 {
-        eprintln!("webtext clean: skipped {skipped} fault(s) in the WARC input:");
+        eprintln!("webtext {command}: skipped {skipped} fault(s) in the WARC input:");
         for fault in datafusion_webtext::datasource::recent_warc_faults()
             .iter()
             .take(10)
@@ -218,7 +225,6 @@ pub(crate) async fn run(args: CleanArgs) -> Result<CleanSummary> {
             eprintln!("  {fault}");
         }
     }
-    Ok(summary)
 }
 
 /// The extractor's call on a page of `schema`, after checking the input has the page column and

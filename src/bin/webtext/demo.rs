@@ -8,15 +8,26 @@ use crate::{CliError, Format, Result};
 /// The sample crawl, built into the binary so the demo runs anywhere (see examples/data/README.md).
 const SAMPLE_CRAWL: &[u8] = include_bytes!("../../../examples/data/sample_crawl.parquet");
 
-pub(crate) async fn run() -> Result<()> {
-    // One fixed directory, overwritten by each run, so demos do not pile up in the temporary directory.
+/// The bundled sample crawl written to `webtext-demo/sample_crawl.parquet` of the temporary
+/// directory: one fixed directory, overwritten by each run, so demos do not pile up there.
+pub(crate) fn sample_crawl() -> Result<std::path::PathBuf> {
+    let dir = demo_folder()?;
+    let crawl = dir.join("sample_crawl.parquet");
+    std::fs::write(&crawl, SAMPLE_CRAWL)
+        .map_err(CliError::io(format!("cannot write {}", crawl.display())))?;
+    Ok(crawl)
+}
+
+fn demo_folder() -> Result<std::path::PathBuf> {
     let dir = std::env::temp_dir().join("webtext-demo");
     std::fs::create_dir_all(&dir)
         .map_err(CliError::io(format!("cannot create {}", dir.display())))?;
-    let crawl = dir.join("sample_crawl.parquet");
-    let cleaned = dir.join("sample_clean.parquet");
-    std::fs::write(&crawl, SAMPLE_CRAWL)
-        .map_err(CliError::io(format!("cannot write {}", crawl.display())))?;
+    Ok(dir)
+}
+
+pub(crate) async fn run() -> Result<()> {
+    let crawl = sample_crawl()?;
+    let cleaned = demo_folder()?.join("sample_clean.parquet");
 
     println!(
         "webtext demo: cleaning the bundled sample crawl (pages of the scrapinghub article benchmark)\n\

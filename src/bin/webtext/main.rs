@@ -9,6 +9,7 @@ mod near_dedup;
 mod output;
 mod params;
 mod progress;
+mod report;
 mod session;
 mod sql;
 
@@ -50,6 +51,9 @@ enum Command {
     /// Remove near-duplicate documents (datatrove's MinHash): every document with its cluster
     /// and whether it is kept
     NearDedup(near_dedup::NearDedupArgs),
+    /// Write one self-contained HTML page of charts about a crawl and its cleaning (without IN,
+    /// about the bundled sample crawl)
+    Report(report::ReportArgs),
     /// List every SQL function with its signature and documentation
     Functions(FunctionsArgs),
     /// Run the demo on the bundled sample crawl (what `webtext` alone does)
@@ -142,6 +146,7 @@ fn main() -> ExitCode {
             Some(Command::Clean(args)) => clean::run(args).await.map(|_| ()),
             Some(Command::Dedup(args)) => dedup::run(args).await,
             Some(Command::NearDedup(args)) => near_dedup::run(args).await,
+            Some(Command::Report(args)) => report::run(args).await,
             Some(Command::Functions(args)) => functions(args),
             Some(Command::Cluster(command)) => cluster::run(command).await,
         }

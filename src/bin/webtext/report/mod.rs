@@ -1,0 +1,310 @@
+//! `webtext report [IN [OUT]]`: one self-contained HTML page of charts about a crawl and its
+//! cleaning. The statistics are the queries of `sql/report.sql`; this command streams its first
+//! table (every page parsed once) to a temporary Parquet file, runs the other queries over it and
+//! draws their results.
+
+mod chart;
+mod data;
+mod page;
+
+use std::path::{Path, PathBuf};
+
+use clap::{Args, ValueEnum};
+use datafusion::arrow::array::{AsArray, RecordBatch};
+use datafusion::arrow::datatypes::Int64Type;
+use datafusion::logical_expr::{DdlStatement, LogicalPlan};
+use datafusion::prelude::{ParquetReadOptions, SessionContext};
+use futures::StreamExt;
+
+use crate::output::ParquetWriterThread;
+use crate::progress::Progress;
+use crate::session::{context, register_parquet, register_warc, require_column};
+use crate::{CliError, ExecArgs, Result};
+use data::{ReportData, Settings, Thresholds};
+use datafusion_webtext::datasource::{OnError, WarcOptions};
+
+/// The statistics this command draws (the same file users run with `webtext sql`).
+const REPORT_SQL: &str = include_str!("../../../../sql/report.sql");
+const WARC_PAGES: &str = include_str!("../../../../sql/warc_to_parquet.sql");
+
+#[derive(Args)]
+pub(crate) struct ReportArgs {
+    /// The crawl: a Parquet table (a file, a directory or a glob) with `url` and the page, or WARC
+    /// files (their HTML responses). Without IN, the bundled sample crawl
+    #[arg(value_name = "IN")]
+    input: Option<String>,
+    /// The report to write, one HTML file that opens offline
+    #[arg(value_name = "OUT", default_value = "report.html")]
+    output: PathBuf,
+    /// The column holding the page (string or binary)
+    #[arg(long, default_value = "html")]
+    html_column: String,
+    /// The extractor whose decisions the report shows
+    #[arg(long, value_enum, default_value = "justext")]
+    extractor: Extractor,
+    /// The stoplist (one of jusText's 100 languages, or 'none')
+    #[arg(long, default_value = "English")]
+    language: String,
+    /// Parameters of the extractor, 'key=value,...' (see `webtext functions justext`); the
+    /// charts draw the thresholds given here
+    #[arg(long, default_value = "")]
+    options: String,
+    /// Also measure duplicates: pages whose kept text another page has (exact) or nearly has
+    /// (MinHash, datatrove's defaults), overall and per site
+    #[arg(long)]
+    dedup: bool,
+    /// Sample pages shown with their paragraphs coloured by class
+    #[arg(long, value_name = "N", default_value_t = 5)]
+    sample: usize,
+    /// Sites in the per-site table
+    #[arg(long, value_name = "N", default_value_t = 20)]
+    sites: usize,
+    #[command(flatten)]
+    exec: ExecArgs,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum Extractor {
+    /// jusText 3.0.2 (`justext_paragraphs`)
+    Justext,
+}
+
+pub(crate) async fn run(args: ReportArgs) -> Result<()> {
+    check(&args)?;
+    let input = match &args.input {
+        Some(input) => input.clone(),
+        None => crate::demo::sample_crawl()?.display().to_string(),
+    };
+    let ctx = context(
+        args.exec.partitions,
+        Some(args.exec.batch_rows.unwrap_or(64)),
+    )?;
+    let total = register_crawl(&ctx, &input, &args.html_column).await?;
+    let skipped_before = datafusion_webtext::datasource::warc_faults_skipped();
+    let sql = crate::params::substitute(REPORT_SQL, &parameters(&args))?;
+    let mut progress = Progress::new(total, "pages");
+    let tables = TemporaryFolder::create()?;
+    let results = run_report_sql(&ctx, &sql, &tables, &mut progress).await?;
+    progress.finish();
+    let settings = Settings {
+        input: input.clone(),
+        language: args.language.clone(),
+        options: args.options.clone(),
+        dedup: args.dedup,
+        thresholds: thresholds(&args.language, &args.options),
+    };
+    let seconds = progress.elapsed().as_secs_f64();
+    let data = ReportData::read(settings, &results, seconds)?;
+    write_atomically(&args.output, &page::render(&data))?;
+    eprintln!(
+        "report: {} pages ({:.1} MB of HTML), {} with text, in {seconds:.2} s; wrote {}",
+        data.headline.pages,
+        data.headline.html_bytes as f64 / 1e6,
+        data.headline.pages_with_text,
+        args.output.display()
+    );
+    crate::clean::report_warc_faults("report", skipped_before);
+    Ok(())
+}
+
+fn check(args: &ReportArgs) -> Result<()> {
+    if args.exec.cluster.is_some() {
+        return Err(CliError::Usage(
+            "webtext report runs in this process; --cluster is not supported (run sql/report.sql with webtext sql --cluster for the tables)".into(),
+        ));
+    }
+    crate::dedup::quoted_identifier(&args.html_column)?;
+    for (value, flag) in [(&args.language, "--language"), (&args.options, "--options")] {
+        if value.contains('\'') {
+            return Err(CliError::Usage(format!(
+                "{flag} must not contain a quote (')"
+            )));
+        }
+    }
+    for (value, flag) in [(args.sample, "--sample"), (args.sites, "--sites")] {
+        if value > 1000 {
+            return Err(CliError::Usage(format!("{flag} must be from 0 to 1000")));
+        }
+    }
+    if args.output.is_dir() {
+        return Err(CliError::Usage(format!(
+            "{} is a directory; give the report's file name",
+            args.output.display()
+        )));
+    }
+    Ok(())
+}
+
+fn parameters(args: &ReportArgs) -> Vec<(String, String)> {
+    crate::params::named([
+        ("html", args.html_column.clone()),
+        ("language", args.language.clone()),
+        ("options", args.options.clone()),
+        ("dedup", args.dedup.to_string()),
+        ("sites", args.sites.to_string()),
+        ("samples", args.sample.to_string()),
+    ])
+}
+
+/// Registers IN as table `crawl` (WARC: a view of its HTML responses, faults skipped and
+/// counted) and checks its columns; the number of pages when it is known without reading them.
+async fn register_crawl(ctx: &SessionContext, input: &str, html: &str) -> Result<Option<u64>> {
+    if datafusion_webtext::datasource::is_warc_path(input) {
+        let options = WarcOptions {
+            on_error: OnError::Skip,
+        };
+        register_warc(ctx, "warc", input, options)?;
+        let pages = ctx.sql(WARC_PAGES).await?.into_view();
+        ctx.register_table("crawl", pages)?;
+    } else {
+        register_parquet(ctx, "crawl", input).await?;
+    }
+    let crawl = ctx.table("crawl").await?;
+    for (column, flag) in [("url", "the URL column"), (html, "--html-column")] {
+        require_column(crawl.schema(), input, column, flag)?;
+    }
+    if datafusion_webtext::datasource::is_warc_path(input) {
+        return Ok(None);
+    }
+    Ok(crawl.count().await.ok().map(|n| n as u64))
+}
+
+/// Runs the statements in order and returns the results of the queries. A `CREATE TABLE ... AS`
+/// is written to a Parquet file in `tables` and registered from there, so the pages' table is
+/// streamed rather than held in memory; the `pages` one moves the progress bar.
+async fn run_report_sql(
+    ctx: &SessionContext,
+    sql: &str,
+    tables: &TemporaryFolder,
+    progress: &mut Progress,
+) -> Result<Vec<Vec<RecordBatch>>> {
+    let mut results = Vec::new();
+    for statement in crate::sql::parse(sql)? {
+        match ctx.state().statement_to_plan(statement).await? {
+            LogicalPlan::Ddl(DdlStatement::CreateMemoryTable(create)) => {
+                let name = create.name.table().to_owned();
+                let file = tables.path.join(format!("{name}.parquet"));
+                let frame = ctx
+                    .execute_logical_plan(create.input.as_ref().clone())
+                    .await?;
+                write_table(frame, &file, (name == "pages").then_some(&mut *progress)).await?;
+                let options = ParquetReadOptions::default().file_extension(".parquet");
+                ctx.register_parquet(create.name.clone(), file.display().to_string(), options)
+                    .await?;
+                progress.say("counting");
+            }
+            plan @ (LogicalPlan::Ddl(_) | LogicalPlan::Statement(_)) => {
+                ctx.execute_logical_plan(plan).await?.collect().await?;
+            }
+            plan => results.push(ctx.execute_logical_plan(plan).await?.collect().await?),
+        }
+    }
+    Ok(results)
+}
+
+/// Streams a query's rows to a Parquet file; with a progress bar, counts them as pages there
+/// (and their `bytes` as the bytes read).
+async fn write_table(
+    frame: datafusion::prelude::DataFrame,
+    file: &Path,
+    mut progress: Option<&mut Progress>,
+) -> Result<u64> {
+    let mut stream = frame.execute_stream().await?;
+    let mut writer = ParquetWriterThread::create(file, stream.schema())?;
+    while let Some(batch) = stream.next().await {
+        let batch = batch?;
+        if let Some(progress) = progress.as_deref_mut() {
+            progress.add(batch.num_rows() as u64, page_bytes(&batch));
+        }
+        writer.write(batch)?;
+    }
+    writer.finish()
+}
+
+fn page_bytes(batch: &RecordBatch) -> u64 {
+    let Some(bytes) = batch.column_by_name("bytes") else {
+        return 0;
+    };
+    bytes
+        .as_primitive_opt::<Int64Type>()
+        .map_or(0, |b| b.iter().flatten().map(|n| n.max(0) as u64).sum())
+}
+
+/// jusText's thresholds as the options set them ('none': no stopword thresholds); options the
+/// function rejects were already reported by the query.
+fn thresholds(language: &str, options: &str) -> Thresholds {
+    let mut params = datafusion_webtext::justext::Params::default();
+    if language.eq_ignore_ascii_case("none") {
+        params = params.language_independent();
+    }
+    for item in options.split(',') {
+        // Only the thresholds: the limits and on_error keys are the function's to check.
+        if let Ok(p) = params.clone().with_options(item) {
+            params = p;
+        }
+    }
+    Thresholds {
+        length_low: params.length_low as f64,
+        length_high: params.length_high as f64,
+        stopwords_low: params.stopwords_low,
+        stopwords_high: params.stopwords_high,
+        max_link_density: params.max_link_density,
+    }
+}
+
+/// Writes the file under a temporary name beside it, then renames it: a failed run leaves no
+/// half-written report.
+fn write_atomically(path: &Path, contents: &str) -> Result<()> {
+    let temporary = crate::temporary_sibling(path);
+    let written =
+        std::fs::write(&temporary, contents).and_then(|()| std::fs::rename(&temporary, path));
+    written.map_err(|e| {
+        let _ = std::fs::remove_file(&temporary);
+        CliError::Io {
+            context: format!("cannot write {}", path.display()),
+            source: e,
+        }
+    })
+}
+
+/// A folder of the system's temporary directory for the run's tables, removed with it.
+struct TemporaryFolder {
+    path: PathBuf,
+}
+
+impl TemporaryFolder {
+    fn create() -> Result<Self> {
+        let path = std::env::temp_dir().join(format!("webtext-report-{}", std::process::id()));
+        std::fs::create_dir_all(&path)
+            .map_err(CliError::io(format!("cannot create {}", path.display())))?;
+        Ok(TemporaryFolder { path })
+    }
+}
+
+impl Drop for TemporaryFolder {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.path);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thresholds_follow_the_options_and_the_language_independent_mode() {
+        let t = thresholds(
+            "English",
+            "length_low=50, on_error=fail, stopwords_high=0.4",
+        );
+        assert_eq!(
+            (t.length_low, t.length_high, t.stopwords_high),
+            (50.0, 200.0, 0.4)
+        );
+        let t = thresholds("none", "");
+        assert_eq!(
+            (t.stopwords_low, t.stopwords_high, t.max_link_density),
+            (0.0, 0.0, 0.2)
+        );
+    }
+}
