@@ -397,7 +397,7 @@ mod tests {
             sqrt_ticks(16_628.0),
             vec![0.0, 1000.0, 5000.0, 10000.0, 20000.0]
         );
-        assert_eq!(sqrt_ticks(3.0), vec![0.0, 1.0, 2.0, 3.0]);
+        assert_eq!(sqrt_ticks(3.0), vec![0.0, 2.0, 3.0]);
     }
 
     #[test]
