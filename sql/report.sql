@@ -24,18 +24,19 @@
 --    parsed by one thread.
 SET datafusion.optimizer.repartition_file_scans = false;
 
--- 1. Pages: one row per page, numbered in the order they are parsed (a key for the statements
---    below, unique even where a crawl holds a URL twice). With dedup=true, also the hash of the
---    kept text (exact duplicates) and its MinHash bands (near duplicates, datatrove's defaults).
+-- 1. Pages: one row per page, with a random key for the statements below (unique even where a
+--    crawl holds a URL twice; a row number would put every page through one thread). With
+--    dedup=true, also the hash of the kept text (exact duplicates) and its MinHash bands (near
+--    duplicates, datatrove's defaults).
 CREATE TABLE pages AS
-SELECT row_number() OVER () AS page, *
-FROM (SELECT url,
-             regexp_replace(url, '^[A-Za-z]+://(www\.)?([^/:?#]+).*$', '\2') AS site,
-             byte_length("${html}") AS bytes,
-             justext_paragraphs("${html}", '${language}', '${options}') AS paragraphs,
-             CASE WHEN ${dedup} THEN content_hash(nullif(justext("${html}", '${language}', '${options}'), '')) END AS text_hash,
-             CASE WHEN ${dedup} THEN minhash_bands(minhash(justext("${html}", '${language}', '${options}')), 14, 8) END AS bands
-      FROM crawl);
+SELECT uuid() AS page,
+       url,
+       regexp_replace(url, '^[A-Za-z]+://(www\.)?([^/:?#]+).*$', '\2') AS site,
+       byte_length("${html}") AS bytes,
+       justext_paragraphs("${html}", '${language}', '${options}') AS paragraphs,
+       CASE WHEN ${dedup} THEN content_hash(nullif(justext("${html}", '${language}', '${options}'), '')) END AS text_hash,
+       CASE WHEN ${dedup} THEN minhash_bands(minhash(justext("${html}", '${language}', '${options}')), 14, 8) END AS bands
+FROM crawl;
 
 -- The paragraphs' measures, one row each (the text is read only for the sample pages).
 CREATE VIEW paragraphs AS
@@ -72,9 +73,14 @@ SELECT page FROM (SELECT page, count(*) OVER (PARTITION BY text_hash) AS copies
                   FROM pages WHERE text_hash IS NOT NULL)
 WHERE copies > 1;
 
+CREATE VIEW numbered_bands AS
+SELECT CAST(row_number() OVER (ORDER BY page) AS BIGINT) AS id, page, bands
+FROM pages WHERE bands IS NOT NULL;
+
 CREATE VIEW near_duplicates AS
-SELECT c['id'] AS page
-FROM (SELECT unnest(minhash_clusters(page, bands)) AS c FROM pages WHERE bands IS NOT NULL);
+SELECT numbered_bands.page
+FROM (SELECT unnest(minhash_clusters(id, bands)) AS c FROM numbered_bands) AS clustered
+JOIN numbered_bands ON clustered.c['id'] = numbered_bands.id;
 
 -- R1. Headline
 SELECT count(*) AS pages,
