@@ -305,7 +305,15 @@ fn bad_input_is_a_one_line_error_and_leaves_no_report() {
     ]);
     let not_parquet = inputs.join("broken.parquet");
     std::fs::write(&not_parquet, b"not a parquet file").unwrap();
-    let cases: [(&[&str], &str); 6] = [
+    let cases: [(&[&str], &str); 7] = [
+        (
+            &[
+                "report",
+                &sample(),
+                &path(&dir.join("no/such/folder/r.html")),
+            ],
+            "no folder",
+        ),
         (
             &["report", "/no/such/crawl.parquet", &out],
             "/no/such/crawl.parquet",
@@ -433,4 +441,34 @@ fn paeth(a: u8, b: u8, c: u8) -> u8 {
     } else {
         c
     }
+}
+
+#[test]
+fn a_warc_crawl_is_reported_as_its_parquet_conversion_is() {
+    let dir = scratch("warc");
+    let warc = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/http_charset.warc");
+    let pages = path(&dir.join("pages.parquet"));
+    run_ok(&[
+        "sql",
+        "--table",
+        &format!("warc={}", path(&warc)),
+        "--file",
+        "sql/warc_to_parquet.sql",
+        "--output",
+        &pages,
+    ]);
+    let from_warc = dir.join("warc.html");
+    let from_parquet = dir.join("parquet.html");
+    run_ok(&["report", &path(&warc), &path(&from_warc)]);
+    run_ok(&["report", &pages, &path(&from_parquet)]);
+    let warc_headline = headline(&std::fs::read_to_string(&from_warc).unwrap());
+    assert!(
+        warc_headline["pages"].parse::<u64>().unwrap() > 0,
+        "{warc_headline:?}"
+    );
+    assert_eq!(
+        warc_headline,
+        headline(&std::fs::read_to_string(&from_parquet).unwrap())
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }

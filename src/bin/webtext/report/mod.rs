@@ -132,6 +132,15 @@ fn check(args: &ReportArgs) -> Result<()> {
             args.output.display()
         )));
     }
+    // Checked before the pages are read rather than found when the report is written.
+    let folder = args.output.parent().filter(|p| !p.as_os_str().is_empty());
+    if let Some(folder) = folder.filter(|f| !f.is_dir()) {
+        return Err(CliError::Usage(format!(
+            "cannot write {}: no folder {}",
+            args.output.display(),
+            folder.display()
+        )));
+    }
     Ok(())
 }
 
