@@ -74,6 +74,16 @@ fn writer_properties() -> Result<WriterProperties> {
         .build())
 }
 
+/// Writer settings for a table the run itself reads back (and then deletes): LZ4, cheap to
+/// write and to read, in the same row groups as [`writer_properties`].
+pub(crate) fn scratch_properties() -> WriterProperties {
+    WriterProperties::builder()
+        .set_compression(Compression::LZ4_RAW)
+        .set_max_row_group_row_count(Some(65536))
+        .set_max_row_group_bytes(Some(8 << 20))
+        .build()
+}
+
 /// A Parquet file being written under a temporary name next to its final path. It appears under
 /// the final path only through [`ParquetFile::finish`]; dropped unfinished (an error, a panic), it
 /// removes the temporary file.
@@ -86,6 +96,14 @@ pub(crate) struct ParquetFile {
 
 impl ParquetFile {
     pub(crate) fn create(path: &Path, schema: SchemaRef) -> Result<Self> {
+        Self::create_with(path, schema, writer_properties()?)
+    }
+
+    pub(crate) fn create_with(
+        path: &Path,
+        schema: SchemaRef,
+        properties: WriterProperties,
+    ) -> Result<Self> {
         let temporary = temporary_sibling(path);
         let file = std::fs::File::create(&temporary).map_err(CliError::io(format!(
             "cannot create {}",
@@ -97,11 +115,7 @@ impl ParquetFile {
             path: path.to_owned(),
             rows: 0,
         };
-        sink.writer = Some(ArrowWriter::try_new(
-            file,
-            schema,
-            Some(writer_properties()?),
-        )?);
+        sink.writer = Some(ArrowWriter::try_new(file, schema, Some(properties))?);
         Ok(sink)
     }
 
@@ -159,7 +173,15 @@ pub(crate) struct ParquetWriterThread {
 
 impl ParquetWriterThread {
     pub(crate) fn create(path: &Path, schema: SchemaRef) -> Result<Self> {
-        let mut file = ParquetFile::create(path, schema)?;
+        Self::create_with(path, schema, writer_properties()?)
+    }
+
+    pub(crate) fn create_with(
+        path: &Path,
+        schema: SchemaRef,
+        properties: WriterProperties,
+    ) -> Result<Self> {
+        let mut file = ParquetFile::create_with(path, schema, properties)?;
         let (sender, receiver) = std::sync::mpsc::sync_channel::<ToWriter>(4);
         let handle = std::thread::Builder::new()
             .name("parquet-writer".into())

@@ -219,7 +219,11 @@ async fn write_table(
     mut progress: Option<&mut Progress>,
 ) -> Result<u64> {
     let mut stream = frame.execute_stream().await?;
-    let mut writer = ParquetWriterThread::create(file, stream.schema())?;
+    let mut writer = ParquetWriterThread::create_with(
+        file,
+        stream.schema(),
+        crate::output::scratch_properties(),
+    )?;
     while let Some(batch) = stream.next().await {
         let batch = batch?;
         if let Some(progress) = progress.as_deref_mut() {
