@@ -137,9 +137,11 @@ impl BarChart {
                 continue;
             }
             let x = plot.x(bin as f64);
+            // The right edge's label ends there, inside the drawing.
+            let anchor = if bin == bins { "end" } else { "middle" };
             let _ = write!(
                 svg,
-                r##"<line x1="{x:.1}" y1="{y}" x2="{x:.1}" y2="{:.1}" stroke="#444"/><text x="{x:.1}" y="{:.1}" text-anchor="middle" class="tick">{}</text>"##,
+                r##"<line x1="{x:.1}" y1="{y}" x2="{x:.1}" y2="{:.1}" stroke="#444"/><text x="{x:.1}" y="{:.1}" text-anchor="{anchor}" class="tick">{}</text>"##,
                 y + 4.0,
                 y + 16.0,
                 escape(label)

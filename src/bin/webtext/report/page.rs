@@ -470,7 +470,7 @@ h1{margin:0 0 4px;font-size:26px}h2{font-size:19px;margin:28px 0 4px;border-bott
 svg text{font-family:inherit;fill:#2d3748}svg .tick{font-size:11px}svg .axis{font-size:12px}svg .legend{font-size:12px}svg .marker{font-size:11px;fill:#1a202c}\
 svg .cell{font-size:12px}svg .cell.dark{fill:#fff}\
 table.numbers{border-collapse:collapse;font-size:13px}table.numbers th,table.numbers td{padding:4px 10px;border-bottom:1px solid #edf2f7;text-align:right}\
-table.numbers th{background:#f7fafc}table.numbers td.site{text-align:left}td.share{white-space:nowrap}\
+table.numbers th{background:#f7fafc}table.numbers th:first-child{text-align:left}table.numbers td.site{text-align:left}td.share{white-space:nowrap}\
 .bar{display:inline-block;height:9px;background:#2f855a;margin-right:6px;vertical-align:middle}\
 .sample .paragraphs{max-height:460px;overflow:auto;border:1px solid #e2e8f0;border-radius:6px;padding:6px}\
 .sample p,.sample h4{margin:3px 0;padding:3px 6px 3px 8px;font-size:13px;border-left:4px solid transparent}.sample h4{font-weight:600}\
