@@ -472,3 +472,23 @@ fn a_warc_crawl_is_reported_as_its_parquet_conversion_is() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn an_empty_crawl_gives_a_report_of_zeros() {
+    let dir = scratch("empty");
+    let crawl = path(&dir.join("empty.parquet"));
+    run_ok(&[
+        "sql",
+        "--table",
+        &format!("c={}", sample()),
+        "--output",
+        &crawl,
+        "SELECT url, html FROM c WHERE false",
+    ]);
+    let report = dir.join("report.html");
+    run_ok(&["report", &crawl, &path(&report)]);
+    let shown = headline(&std::fs::read_to_string(&report).unwrap());
+    assert_eq!(shown["pages"], "0");
+    assert_eq!(shown["kept_chars"], "0");
+    let _ = std::fs::remove_dir_all(&dir);
+}
