@@ -57,6 +57,20 @@ fn path(p: &Path) -> String {
     p.display().to_string()
 }
 
+/// `dir/crawl.parquet`: the result of `query` over the sample crawl as table `c`.
+fn crawl_from_sample(dir: &Path, query: &str) -> String {
+    let crawl = path(&dir.join("crawl.parquet"));
+    run_ok(&[
+        "sql",
+        "--table",
+        &format!("c={}", sample()),
+        "--output",
+        &crawl,
+        query,
+    ]);
+    crawl
+}
+
 /// One row of `webtext sql --format csv`, by column name.
 fn sql_row(table: &str, query: &str) -> BTreeMap<String, String> {
     let out = run_ok(&["sql", "--table", table, "--format", "csv", query]);
@@ -229,15 +243,10 @@ fn the_report_of_the_sample_opens_in_a_browser_with_every_chart_and_the_sql_numb
 fn duplicates_are_counted_as_sql_over_the_kept_text_counts_them() {
     let dir = scratch("dedup");
     // The sample with its first 12 pages twice.
-    let crawl = path(&dir.join("crawl.parquet"));
-    run_ok(&[
-        "sql",
-        "--table",
-        &format!("c={}", sample()),
-        "--output",
-        &crawl,
+    let crawl = crawl_from_sample(
+        &dir,
         "SELECT * FROM c UNION ALL SELECT * FROM (SELECT * FROM c ORDER BY url LIMIT 12)",
-    ]);
+    );
     let report = dir.join("report.html");
     run_ok(&["report", &crawl, &path(&report), "--dedup", "--sample", "2"]);
     let html = std::fs::read_to_string(&report).unwrap();
@@ -476,15 +485,7 @@ fn a_warc_crawl_is_reported_as_its_parquet_conversion_is() {
 #[test]
 fn an_empty_crawl_gives_a_report_of_zeros() {
     let dir = scratch("empty");
-    let crawl = path(&dir.join("empty.parquet"));
-    run_ok(&[
-        "sql",
-        "--table",
-        &format!("c={}", sample()),
-        "--output",
-        &crawl,
-        "SELECT url, html FROM c WHERE false",
-    ]);
+    let crawl = crawl_from_sample(&dir, "SELECT url, html FROM c WHERE false");
     let report = dir.join("report.html");
     run_ok(&["report", &crawl, &path(&report)]);
     let shown = headline(&std::fs::read_to_string(&report).unwrap());

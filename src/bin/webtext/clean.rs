@@ -41,18 +41,8 @@ pub(crate) struct CleanArgs {
     /// column of either name is refused: select the others with `webtext sql --output`)
     #[arg(value_name = "OUT")]
     output: PathBuf,
-    /// The column holding the page (string or binary; bytes are decoded as the extractor does)
-    #[arg(long, default_value = "html")]
-    html_column: String,
-    /// The boilerplate removal algorithm
-    #[arg(long, value_enum, default_value = "justext")]
-    extractor: Extractor,
-    /// The stoplist (one of jusText's 100 languages, or 'none' for the language-independent mode)
-    #[arg(long, default_value = "English")]
-    language: String,
-    /// Parameters of the extractor, 'key=value,...' (see `webtext functions justext`)
-    #[arg(long, default_value = "")]
-    options: String,
+    #[command(flatten)]
+    extraction: ExtractionArgs,
     /// Decode a page that declares no charset of its own with the charset of its HTTP
     /// Content-Type (the `http_charset` column of WARC input: `decode_html(html, http_charset)`).
     /// Off by default: pages are decoded as jusText decodes them, which parity is measured on
@@ -62,9 +52,26 @@ pub(crate) struct CleanArgs {
     exec: ExecArgs,
 }
 
+/// Which column holds the page and how it is cleaned: the options of `clean` and `report`.
+#[derive(Args)]
+pub(crate) struct ExtractionArgs {
+    /// The column holding the page (string or binary; bytes are decoded as the extractor does)
+    #[arg(long, default_value = "html")]
+    pub html_column: String,
+    /// The boilerplate removal algorithm
+    #[arg(long, value_enum, default_value = "justext")]
+    pub extractor: Extractor,
+    /// The stoplist (one of jusText's 100 languages, or 'none' for the language-independent mode)
+    #[arg(long, default_value = "English")]
+    pub language: String,
+    /// Parameters of the extractor, 'key=value,...' (see `webtext functions justext`)
+    #[arg(long, default_value = "")]
+    pub options: String,
+}
+
 #[derive(Clone, Copy, Debug, ValueEnum)]
-enum Extractor {
-    /// jusText 3.0.2 (`justext_extract`)
+pub(crate) enum Extractor {
+    /// jusText 3.0.2
     Justext,
 }
 
@@ -82,10 +89,12 @@ impl CleanArgs {
         CleanArgs {
             input,
             output,
-            html_column: "html".into(),
-            extractor: Extractor::Justext,
-            language: "English".into(),
-            options: String::new(),
+            extraction: ExtractionArgs {
+                html_column: "html".into(),
+                extractor: Extractor::Justext,
+                language: "English".into(),
+                options: String::new(),
+            },
             http_charset: false,
             exec: ExecArgs {
                 partitions: None,
@@ -133,7 +142,7 @@ pub(crate) async fn run(args: CleanArgs) -> Result<CleanSummary> {
     } else {
         crawl.clone().count().await.ok().map(|n| n as u64)
     };
-    let html_index = schema.index_of_column(&Column::from_name(&args.html_column))?;
+    let html_index = schema.index_of_column(&Column::from_name(&args.extraction.html_column))?;
     // From WARC the page itself is not copied: the output is the record's columns and the text.
     let kept: Vec<usize> = (0..schema.fields().len())
         .filter(|&i| !(from_warc && i == html_index))
@@ -231,7 +240,12 @@ pub(crate) fn report_warc_faults(command: &str, skipped_before: u64) {
 /// none of the columns the job adds. Planned before any page is read: a bad language or option
 /// is an error at once.
 fn extract_expr(args: &CleanArgs, schema: &DFSchema) -> Result<Expr> {
-    require_column(schema, &args.input, &args.html_column, "--html-column")?;
+    require_column(
+        schema,
+        &args.input,
+        &args.extraction.html_column,
+        "--html-column",
+    )?;
     if let Some(taken) = ADDED
         .iter()
         .find(|name| schema.has_column_with_unqualified_name(name))
@@ -242,17 +256,17 @@ fn extract_expr(args: &CleanArgs, schema: &DFSchema) -> Result<Expr> {
             args.input, args.input
         )));
     }
-    let mut html = Expr::Column(Column::from_name(&args.html_column));
+    let mut html = Expr::Column(Column::from_name(&args.extraction.html_column));
     if args.http_charset {
         require_column(schema, &args.input, HTTP_CHARSET, "--http-charset")?;
         html = datafusion_webtext::udf::decode_html_udf()
             .call(vec![html, Expr::Column(Column::from_name(HTTP_CHARSET))]);
     }
-    Ok(match args.extractor {
+    Ok(match args.extraction.extractor {
         Extractor::Justext => datafusion_webtext::udf::justext_extract_udf().call(vec![
             html,
-            lit(args.language.as_str()),
-            lit(args.options.as_str()),
+            lit(args.extraction.language.as_str()),
+            lit(args.extraction.options.as_str()),
         ]),
     })
 }
@@ -280,7 +294,7 @@ async fn run_on_cluster(args: CleanArgs) -> Result<CleanSummary> {
         output.push(get_field(col(EXTRACTED), name).alias(name));
     }
     let cleaned = crawl.select(columns)?.select(output)?;
-    let html_index = schema.index_of_column(&Column::from_name(&args.html_column))?;
+    let html_index = schema.index_of_column(&Column::from_name(&args.extraction.html_column))?;
     let text_index = schema.fields().len();
     let mut stream = cleaned.execute_stream().await?;
     let mut file = ParquetFile::create(&args.output, stream.schema())?;

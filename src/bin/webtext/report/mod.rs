@@ -9,13 +9,14 @@ mod page;
 
 use std::path::{Path, PathBuf};
 
-use clap::{Args, ValueEnum};
+use clap::Args;
 use datafusion::arrow::array::{AsArray, RecordBatch};
 use datafusion::arrow::datatypes::Int64Type;
 use datafusion::logical_expr::{DdlStatement, LogicalPlan};
 use datafusion::prelude::{ParquetReadOptions, SessionContext};
 use futures::StreamExt;
 
+use crate::clean::ExtractionArgs;
 use crate::output::ParquetWriterThread;
 use crate::progress::Progress;
 use crate::session::{context, register_parquet, register_warc, require_column};
@@ -36,19 +37,8 @@ pub(crate) struct ReportArgs {
     /// The report to write, one HTML file that opens offline
     #[arg(value_name = "OUT", default_value = "report.html")]
     output: PathBuf,
-    /// The column holding the page (string or binary)
-    #[arg(long, default_value = "html")]
-    html_column: String,
-    /// The extractor whose decisions the report shows
-    #[arg(long, value_enum, default_value = "justext")]
-    extractor: Extractor,
-    /// The stoplist (one of jusText's 100 languages, or 'none')
-    #[arg(long, default_value = "English")]
-    language: String,
-    /// Parameters of the extractor, 'key=value,...' (see `webtext functions justext`); the
-    /// charts draw the thresholds given here
-    #[arg(long, default_value = "")]
-    options: String,
+    #[command(flatten)]
+    extraction: ExtractionArgs,
     /// Also measure duplicates: pages whose kept text another page has (exact) or nearly has
     /// (MinHash, datatrove's defaults), overall and per site
     #[arg(long)]
@@ -63,12 +53,6 @@ pub(crate) struct ReportArgs {
     exec: ExecArgs,
 }
 
-#[derive(Clone, Copy, Debug, ValueEnum)]
-enum Extractor {
-    /// jusText 3.0.2 (`justext_paragraphs`)
-    Justext,
-}
-
 pub(crate) async fn run(args: ReportArgs) -> Result<()> {
     check(&args)?;
     let input = match &args.input {
@@ -79,7 +63,7 @@ pub(crate) async fn run(args: ReportArgs) -> Result<()> {
         args.exec.partitions,
         Some(args.exec.batch_rows.unwrap_or(64)),
     )?;
-    let total = register_crawl(&ctx, &input, &args.html_column).await?;
+    let total = register_crawl(&ctx, &input, &args.extraction.html_column).await?;
     let skipped_before = datafusion_webtext::datasource::warc_faults_skipped();
     let sql = crate::params::substitute(REPORT_SQL, &parameters(&args))?;
     let mut progress = Progress::new(total, "pages");
@@ -88,10 +72,10 @@ pub(crate) async fn run(args: ReportArgs) -> Result<()> {
     progress.finish();
     let settings = Settings {
         input: input.clone(),
-        language: args.language.clone(),
-        options: args.options.clone(),
+        language: args.extraction.language.clone(),
+        options: args.extraction.options.clone(),
         dedup: args.dedup,
-        thresholds: thresholds(&args.language, &args.options),
+        thresholds: thresholds(&args.extraction.language, &args.extraction.options),
     };
     let seconds = progress.elapsed().as_secs_f64();
     let data = ReportData::read(settings, &results, seconds)?;
@@ -113,8 +97,11 @@ fn check(args: &ReportArgs) -> Result<()> {
             "webtext report runs in this process; --cluster is not supported (run sql/report.sql with webtext sql --cluster for the tables)".into(),
         ));
     }
-    crate::dedup::quoted_identifier(&args.html_column)?;
-    for (value, flag) in [(&args.language, "--language"), (&args.options, "--options")] {
+    crate::dedup::quoted_identifier(&args.extraction.html_column)?;
+    for (value, flag) in [
+        (&args.extraction.language, "--language"),
+        (&args.extraction.options, "--options"),
+    ] {
         if value.contains('\'') {
             return Err(CliError::Usage(format!(
                 "{flag} must not contain a quote (')"
@@ -146,9 +133,9 @@ fn check(args: &ReportArgs) -> Result<()> {
 
 fn parameters(args: &ReportArgs) -> Vec<(String, String)> {
     crate::params::named([
-        ("html", args.html_column.clone()),
-        ("language", args.language.clone()),
-        ("options", args.options.clone()),
+        ("html", args.extraction.html_column.clone()),
+        ("language", args.extraction.language.clone()),
+        ("options", args.extraction.options.clone()),
         ("dedup", args.dedup.to_string()),
         ("sites", args.sites.to_string()),
         ("samples", args.sample.to_string()),
