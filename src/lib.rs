@@ -5,7 +5,7 @@
 //! pre-training quality filters as Apache DataFusion functions, and WARC as a file format.
 //!
 //! The algorithm modules ([`html`], [`justext`], [`boilerpipe`], [`dedup`], [`stoplists`],
-//! [`words`], [`filters`], `langid`, [`warc`]) are plain Rust over `&str` and know nothing of
+//! [`words`], [`filters`], [`metadata`], `langid`, [`warc`]) are plain Rust over `&str` and know nothing of
 //! DataFusion; [`udf`] turns Arrow arrays into calls of them.
 //!
 //! ```no_run
@@ -29,6 +29,7 @@ pub mod html;
 pub mod justext;
 #[cfg(feature = "langid")]
 pub mod langid;
+pub mod metadata;
 pub mod minhash;
 mod options;
 pub mod stoplists;

@@ -90,6 +90,8 @@ const SCALAR_CALLS: &[&str] = &[
     "boilerpipe(html, 'article_sentences')",
     "cardinality(boilerpipe_blocks(html, 'num_words_rules'))",
     "html_title(bytes)",
+    "extract_metadata(html)['title']",
+    "extract_metadata(bytes)['date']",
     "byte_length(decode_html(bytes, 'shift_jis'))",
     "cardinality(ngram_hashes(html, 7))",
     "content_hash(html)",

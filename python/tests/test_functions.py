@@ -44,6 +44,7 @@ HTML_CALLS = {
     "boilerpipe": "boilerpipe(v, 'article')",
     "boilerpipe_blocks": "boilerpipe_blocks(v, 'article')",
     "html_title": "html_title(v)",
+    "extract_metadata": "extract_metadata(v)",
     "decode_html": "decode_html(v)",
     "byte_length": "byte_length(v)",
 }
