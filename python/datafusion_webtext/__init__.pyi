@@ -155,6 +155,20 @@ Example:
     -- 'Hello  world'
 """
 
+extract_metadata: ScalarUDF
+"""The metadata a page declares, as a struct {title, author, date, site_name, language, canonical_url} of strings, each NULL where the page declares nothing. Each field is the first of its sources the page has: title from og:title, twitter:title, Dublin Core, a JSON-LD article's headline, then <title>; author from <meta name=author>, article:author (not a URL), Dublin Core, parsely-author, sailthru.author, byl, then JSON-LD author names (joined by '; '); date from article:published_time, og:published_time, itemprop=datePublished and the common publication-date meta names, then JSON-LD datePublished, then a <time datetime> marked pubdate or datePublished, then the first <time datetime>; site_name from og:site_name, application-name, JSON-LD publisher name, a JSON-LD WebSite's name; language from <html lang>, <meta http-equiv=content-language>, og:locale, JSON-LD inLanguage; canonical_url from <link rel=canonical>, og:url, a JSON-LD article's url. Values are as declared, whitespace collapsed: a date is the declared string (to_timestamp reads ISO 8601), a relative URL stays relative. Binary input is decoded as the page functions decode it. NULL for NULL input and for pages that cannot be processed.
+
+SQL: ``extract_metadata(html [, options])``
+
+Args:
+    html: The page: Utf8, LargeUtf8, Utf8View, Binary, LargeBinary, BinaryView or a dictionary of those.
+    options: Constant 'key=value, ...': max_bytes (33554432: a longer page, counted in stored bytes, is not processed and gives NULL; 0 = no limit), max_depth (512: elements opened deeper are closed at once and their content joins their parent, as browsers do), max_attributes (1000: a tag's further attributes are ignored), on_error (null: a page that cannot be processed gives NULL; fail: the query fails with the reason).
+
+Example:
+    SELECT extract_metadata('<html lang="en"><title>Hi</title><meta name="author" content="Ada">')['author'];
+    -- 'Ada'
+"""
+
 decode_html: ScalarUDF
 """A page's bytes as text, decoded as the page functions decode binary input (jusText 3.0.2's rules: the first <meta charset> with Python's codecs, then UTF-8, then UTF-8 with replacement), except that `charset` is used when the page names no charset those rules can use. With a WARC crawl, `justext(decode_html(payload, http_charset))` reads pages that declare their encoding only in the HTTP Content-Type header; `justext(payload)` keeps jusText's own decoding, byte for byte the reference's. String input is returned as is. NULL for NULL input and where jusText cannot decode the page (a non-ASCII or 'undefined' meta charset label).
 
