@@ -24,6 +24,7 @@ pub mod boilerpipe;
 pub mod cluster;
 pub mod datasource;
 pub mod dedup;
+pub mod extract;
 pub mod filters;
 pub mod html;
 pub mod justext;

@@ -1,0 +1,67 @@
+//! Runs the work-in-progress extractor (`datafusion_webtext::extract`, issue 20) over the six
+//! shared evaluation sets and writes `OUT/<set>.jsonl` ({"id", "text"} per page) for
+//! `shared/tools/score.py`; `tools/extract_quality.sh` scores them.
+//!
+//! Usage: cargo run --release --example extract_quality -- SHARED_DIR OUT_DIR [--pages DIR]
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+#[path = "../tests/parity/eval_pages.rs"]
+mod eval_pages;
+
+use datafusion_webtext::extract::{Params, extract_text};
+use datafusion_webtext::html::dom::Page;
+
+fn run(shared: &Path, out: &Path, pages: Option<&str>) -> Result<(), String> {
+    let pages = eval_pages::pages_dir(shared, pages)?;
+    std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
+    let params = Params::default();
+    let mut files: std::collections::HashMap<String, std::fs::File> = Default::default();
+    let start = std::time::Instant::now();
+    let mut n = 0usize;
+    eval_pages::for_each_decoded_page(&pages, |set, file, html| {
+        if set == "edge" {
+            return Ok(());
+        }
+        let id = file
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .ok_or_else(|| format!("{}: no id", file.display()))?;
+        let text = extract_text(&Page::parse(html), &params);
+        let sink = match files.entry(set.to_owned()) {
+            std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
+            std::collections::hash_map::Entry::Vacant(e) => {
+                let path = out.join(format!("{set}.jsonl"));
+                e.insert(std::fs::File::create(&path).map_err(|e| format!("{}: {e}", path.display()))?)
+            }
+        };
+        let line = serde_json::json!({"id": id, "text": text});
+        writeln!(sink, "{line}").map_err(|e| e.to_string())?;
+        n += 1;
+        Ok(())
+    })?;
+    eprintln!("{n} pages in {:.2} s", start.elapsed().as_secs_f64());
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let (Some(shared), Some(out)) = (args.first(), args.get(1)) else {
+        eprintln!("usage: extract_quality SHARED_DIR OUT_DIR [--pages DIR]");
+        return ExitCode::from(2);
+    };
+    let pages = args
+        .iter()
+        .position(|a| a == "--pages")
+        .and_then(|i| args.get(i + 1))
+        .map(String::as_str);
+    match run(&PathBuf::from(shared), &PathBuf::from(out), pages) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("extract_quality: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

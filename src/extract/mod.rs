@@ -1,0 +1,329 @@
+//! Work in progress (issue 20): a main-content extractor of our own, not yet a SQL function.
+//!
+//! Version 0 scores containers as Arc90's Readability does, over the html5ever tree the crate
+//! already builds: the page is cut into text segments at block elements; each segment of 25
+//! characters or more gives its container's parent a score (1, plus its commas, plus a point per
+//! 100 characters up to 3) and half of it to the grandparent; a candidate's score is discounted
+//! by its link density; the best candidate and its siblings that score at least a fifth of it
+//! hold the text, of which the segments that are mostly links are dropped.
+//! `examples/extract_quality.rs` and `tools/extract_quality.sh` measure it on the shared sets.
+
+use std::collections::HashMap;
+
+use html5ever::{LocalName, local_name};
+
+use crate::html::dom::{NONE, NodeId, NodeKind, Page};
+
+/// The extractor's parameters.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Params {
+    /// Characters a segment needs to score its containers.
+    pub min_scoring_chars: usize,
+    /// Segments with more of their characters in links are dropped from the text.
+    pub max_link_density: f64,
+    /// Siblings of the best candidate scoring at least this share of its score are kept too.
+    pub sibling_share: f64,
+}
+
+impl Default for Params {
+    fn default() -> Self {
+        Params {
+            min_scoring_chars: 25,
+            max_link_density: 0.5,
+            sibling_share: 0.2,
+        }
+    }
+}
+
+/// A run of text between block boundaries.
+#[derive(Debug, Clone)]
+struct Segment {
+    /// The nearest block element around the text.
+    container: NodeId,
+    text: String,
+    chars: usize,
+    link_chars: usize,
+}
+
+impl Segment {
+    fn link_density(&self) -> f64 {
+        self.link_chars as f64 / self.chars.max(1) as f64
+    }
+}
+
+/// The page's main text, segments joined by `'\n'`.
+pub fn extract_text(page: &Page, params: &Params) -> String {
+    let segments = segments(page);
+    let selected = select(page, &segments, params);
+    let kept: Vec<&str> = segments
+        .iter()
+        .filter(|s| s.link_density() <= params.max_link_density)
+        .filter(|s| selected.iter().any(|&c| is_within(page, s.container, c)))
+        .map(|s| s.text.as_str())
+        .collect();
+    kept.join("\n")
+}
+
+fn is_skipped(name: &LocalName) -> bool {
+    matches!(
+        *name,
+        local_name!("script")
+            | local_name!("style")
+            | local_name!("noscript")
+            | local_name!("template")
+            | local_name!("head")
+            | local_name!("nav")
+            | local_name!("footer")
+            | local_name!("aside")
+            | local_name!("form")
+            | local_name!("select")
+            | local_name!("button")
+            | local_name!("iframe")
+            | local_name!("svg")
+            | local_name!("textarea")
+            | local_name!("object")
+            | local_name!("embed")
+    )
+}
+
+fn is_block(name: &LocalName) -> bool {
+    matches!(
+        *name,
+        local_name!("p")
+            | local_name!("div")
+            | local_name!("section")
+            | local_name!("article")
+            | local_name!("main")
+            | local_name!("header")
+            | local_name!("li")
+            | local_name!("ul")
+            | local_name!("ol")
+            | local_name!("dl")
+            | local_name!("dt")
+            | local_name!("dd")
+            | local_name!("h1")
+            | local_name!("h2")
+            | local_name!("h3")
+            | local_name!("h4")
+            | local_name!("h5")
+            | local_name!("h6")
+            | local_name!("td")
+            | local_name!("th")
+            | local_name!("tr")
+            | local_name!("table")
+            | local_name!("pre")
+            | local_name!("blockquote")
+            | local_name!("figure")
+            | local_name!("figcaption")
+            | local_name!("address")
+            | local_name!("body")
+            | local_name!("center")
+            | local_name!("br")
+            | local_name!("hr")
+    )
+}
+
+/// Text being gathered into a segment.
+struct Gathering {
+    segments: Vec<Segment>,
+    text: String,
+    chars: usize,
+    link_chars: usize,
+    pending_space: bool,
+}
+
+impl Gathering {
+    fn push_text(&mut self, text: &str, in_link: bool) {
+        for c in text.chars() {
+            if c.is_whitespace() {
+                self.pending_space = !self.text.is_empty();
+                continue;
+            }
+            if self.pending_space {
+                self.text.push(' ');
+                self.chars += 1;
+                self.pending_space = false;
+            }
+            self.text.push(c);
+            self.chars += 1;
+            if in_link {
+                self.link_chars += 1;
+            }
+        }
+    }
+
+    fn flush(&mut self, container: NodeId) {
+        if !self.text.is_empty() {
+            self.segments.push(Segment {
+                container,
+                text: std::mem::take(&mut self.text),
+                chars: self.chars,
+                link_chars: self.link_chars,
+            });
+        }
+        self.chars = 0;
+        self.link_chars = 0;
+        self.pending_space = false;
+    }
+}
+
+/// The page's text segments in document order (an explicit stack: trees may be deep).
+fn segments(page: &Page) -> Vec<Segment> {
+    let Some(root) = page.html() else {
+        return Vec::new();
+    };
+    let mut gathering = Gathering {
+        segments: Vec::new(),
+        text: String::new(),
+        chars: 0,
+        link_chars: 0,
+        pending_space: false,
+    };
+    let mut blocks: Vec<NodeId> = vec![root];
+    let mut links = 0usize;
+    // (node, leaving): children are pushed in reverse so they come out in order.
+    let mut stack: Vec<(NodeId, bool)> = vec![(root, false)];
+    while let Some((id, leaving)) = stack.pop() {
+        let node = page.node(id);
+        match &node.kind {
+            NodeKind::Text(text) => gathering.push_text(text, links > 0),
+            NodeKind::Element(element) => {
+                let name = &element.name;
+                let block = is_block(name);
+                if leaving {
+                    if block {
+                        gathering.flush(*blocks.last().unwrap_or(&root));
+                        blocks.pop();
+                    }
+                    if *name == local_name!("a") {
+                        links = links.saturating_sub(1);
+                    }
+                    continue;
+                }
+                if is_skipped(name) {
+                    continue;
+                }
+                if block {
+                    gathering.flush(*blocks.last().unwrap_or(&root));
+                    blocks.push(id);
+                }
+                if *name == local_name!("a") {
+                    links += 1;
+                }
+                stack.push((id, true));
+                let children: Vec<NodeId> = page.children(id).collect();
+                stack.extend(children.into_iter().rev().map(|c| (c, false)));
+            }
+            _ => {}
+        }
+    }
+    gathering.flush(root);
+    gathering.segments
+}
+
+fn parent(page: &Page, id: NodeId) -> Option<NodeId> {
+    let p = page.node(id).parent;
+    (p != NONE).then_some(p)
+}
+
+fn is_within(page: &Page, mut id: NodeId, ancestor: NodeId) -> bool {
+    loop {
+        if id == ancestor {
+            return true;
+        }
+        match parent(page, id) {
+            Some(p) => id = p,
+            None => return false,
+        }
+    }
+}
+
+fn tag_bonus(page: &Page, id: NodeId) -> f64 {
+    let Some(element) = page.element(id) else {
+        return 0.0;
+    };
+    match element.name {
+        local_name!("div") | local_name!("article") | local_name!("main") => 5.0,
+        local_name!("pre") | local_name!("td") | local_name!("blockquote") => 3.0,
+        local_name!("address") | local_name!("ol") | local_name!("ul") | local_name!("dl")
+        | local_name!("dd") | local_name!("dt") | local_name!("li") => -3.0,
+        local_name!("h1") | local_name!("h2") | local_name!("h3") | local_name!("h4")
+        | local_name!("h5") | local_name!("h6") | local_name!("th") => -5.0,
+        _ => 0.0,
+    }
+}
+
+/// The containers whose segments make the text.
+fn select(page: &Page, segments: &[Segment], params: &Params) -> Vec<NodeId> {
+    let mut scores: HashMap<NodeId, f64> = HashMap::new();
+    for segment in segments.iter().filter(|s| s.chars >= params.min_scoring_chars) {
+        let commas = segment.text.matches([',', '，', '、']).count() as f64;
+        let score = 1.0 + commas + (segment.chars as f64 / 100.0).min(3.0);
+        let Some(p) = parent(page, segment.container) else {
+            continue;
+        };
+        *scores.entry(p).or_insert_with(|| tag_bonus(page, p)) += score;
+        if let Some(g) = parent(page, p) {
+            *scores.entry(g).or_insert_with(|| tag_bonus(page, g)) += score / 2.0;
+        }
+    }
+    let density = link_densities(page, segments);
+    let adjusted: Vec<(NodeId, f64)> = scores
+        .into_iter()
+        .map(|(id, s)| (id, s * (1.0 - density.get(&id).copied().unwrap_or(0.0))))
+        .collect();
+    let Some(&(best, best_score)) = adjusted
+        .iter()
+        .max_by(|a, b| a.1.total_cmp(&b.1).then(b.0.cmp(&a.0)))
+    else {
+        return page.html().into_iter().collect();
+    };
+    let threshold = (best_score * params.sibling_share).max(10.0);
+    let mut selected = vec![best];
+    if let Some(p) = parent(page, best) {
+        for sibling in page.children(p).filter(|&s| s != best) {
+            let score = adjusted.iter().find(|(id, _)| *id == sibling).map(|a| a.1);
+            if score.is_some_and(|s| s >= threshold) {
+                selected.push(sibling);
+            }
+        }
+    }
+    selected
+}
+
+/// Each element's share of link characters over the segments inside it.
+fn link_densities(page: &Page, segments: &[Segment]) -> HashMap<NodeId, f64> {
+    let mut totals: HashMap<NodeId, (usize, usize)> = HashMap::new();
+    for segment in segments {
+        let mut id = Some(segment.container);
+        while let Some(node) = id {
+            let entry = totals.entry(node).or_default();
+            entry.0 += segment.chars;
+            entry.1 += segment.link_chars;
+            id = parent(page, node);
+        }
+    }
+    totals
+        .into_iter()
+        .map(|(id, (chars, links))| (id, links as f64 / chars.max(1) as f64))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_article_is_kept_and_the_navigation_goes() {
+        let html = "<html><body><ul><li><a href=/>Home</a></li><li><a href=/n>News</a></li></ul>\
+            <div><h1>Title</h1><p>The council voted on Tuesday to build a new bridge, ending a debate, \
+            which had lasted for years.</p><p>Work starts in spring, takes three years, and costs a lot \
+            of money, the office said.</p></div><div><a href=/c>12 comments</a></div></body></html>";
+        let text = extract_text(&Page::parse(html), &Params::default());
+        assert_eq!(
+            text,
+            "Title\nThe council voted on Tuesday to build a new bridge, ending a debate, which had lasted \
+             for years.\nWork starts in spring, takes three years, and costs a lot of money, the office said."
+        );
+    }
+}
