@@ -272,23 +272,85 @@ fn select(page: &Page, segments: &[Segment], params: &Params) -> Vec<NodeId> {
         .into_iter()
         .map(|(id, s)| (id, s * (1.0 - density.get(&id).copied().unwrap_or(0.0))))
         .collect();
-    let Some(&(best, best_score)) = adjusted
+    let Some(&(first, _)) = adjusted
         .iter()
         .max_by(|a, b| a.1.total_cmp(&b.1).then(b.0.cmp(&a.0)))
     else {
         return page.html().into_iter().collect();
     };
+    let score_of = |id: NodeId| adjusted.iter().find(|(c, _)| *c == id).map(|a| a.1);
+    let best = widen(page, first, &adjusted, &score_of);
+    let best_score = score_of(best).unwrap_or(0.0);
     let threshold = (best_score * params.sibling_share).max(10.0);
     let mut selected = vec![best];
     if let Some(p) = parent(page, best) {
         for sibling in page.children(p).filter(|&s| s != best) {
-            let score = adjusted.iter().find(|(id, _)| *id == sibling).map(|a| a.1);
-            if score.is_some_and(|s| s >= threshold) {
+            if score_of(sibling).is_some_and(|s| s >= threshold) {
                 selected.push(sibling);
             }
         }
     }
     selected
+}
+
+/// Readability.js's refinements of the best candidate: a common ancestor of three of the
+/// candidates scoring within 75% of it; then parents while their score grows (stopping where it
+/// falls under a third); then parents of which it is the only element child.
+fn widen(
+    page: &Page,
+    first: NodeId,
+    adjusted: &[(NodeId, f64)],
+    score_of: &impl Fn(NodeId) -> Option<f64>,
+) -> NodeId {
+    let first_score = score_of(first).unwrap_or(0.0);
+    let mut alternatives: Vec<&(NodeId, f64)> = adjusted
+        .iter()
+        .filter(|(id, s)| *id != first && *s >= 0.75 * first_score)
+        .collect();
+    alternatives.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    alternatives.truncate(5);
+    let body = body_of(page);
+    let mut best = first;
+    if alternatives.len() >= 3 {
+        let mut ancestor = parent(page, first);
+        while let Some(a) = ancestor.filter(|&a| Some(a) != body) {
+            let within = alternatives.iter().filter(|(id, _)| is_within(page, *id, a)).count();
+            if within >= 3 {
+                best = a;
+                break;
+            }
+            ancestor = parent(page, a);
+        }
+    }
+    let mut last = score_of(best).unwrap_or(0.0);
+    let floor = last / 3.0;
+    let mut ancestor = parent(page, best);
+    while let Some(a) = ancestor.filter(|&a| Some(a) != body) {
+        if let Some(score) = score_of(a) {
+            if score < floor {
+                break;
+            }
+            if score > last {
+                best = a;
+                break;
+            }
+            last = score;
+        }
+        ancestor = parent(page, a);
+    }
+    while let Some(p) = parent(page, best).filter(|&p| Some(p) != body) {
+        let elements = page.children(p).filter(|&c| page.element(c).is_some()).count();
+        if elements != 1 {
+            break;
+        }
+        best = p;
+    }
+    best
+}
+
+fn body_of(page: &Page) -> Option<NodeId> {
+    let html = page.html()?;
+    page.child_element(html, &local_name!("body"))
 }
 
 /// Each element's share of link characters over the segments inside it.
