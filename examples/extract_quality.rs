@@ -3,6 +3,7 @@
 //! `shared/tools/score.py`; `tools/extract_quality.sh` scores them.
 //!
 //! Usage: cargo run --release --example extract_quality -- SHARED_DIR OUT_DIR [--pages DIR]
+//!        [--mass ALPHA [--keep-dense SHARE]]
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -14,10 +15,9 @@ mod eval_pages;
 use datafusion_webtext::extract::{Params, extract_text};
 use datafusion_webtext::html::dom::Page;
 
-fn run(shared: &Path, out: &Path, pages: Option<&str>) -> Result<(), String> {
+fn run(shared: &Path, out: &Path, pages: Option<&str>, params: Params) -> Result<(), String> {
     let pages = eval_pages::pages_dir(shared, pages)?;
     std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
-    let params = Params::default();
     let mut files: std::collections::HashMap<String, std::fs::File> = Default::default();
     let start = std::time::Instant::now();
     let mut n = 0usize;
@@ -52,12 +52,19 @@ fn main() -> ExitCode {
         eprintln!("usage: extract_quality SHARED_DIR OUT_DIR [--pages DIR]");
         return ExitCode::from(2);
     };
-    let pages = args
-        .iter()
-        .position(|a| a == "--pages")
-        .and_then(|i| args.get(i + 1))
-        .map(String::as_str);
-    match run(&PathBuf::from(shared), &PathBuf::from(out), pages) {
+    let value = |flag: &str| {
+        args.iter()
+            .position(|a| a == flag)
+            .and_then(|i| args.get(i + 1))
+            .map(String::as_str)
+    };
+    let number = |flag: &str| value(flag).and_then(|v| v.parse::<f64>().ok());
+    let params = Params {
+        mass_alpha: number("--mass"),
+        keep_dense_share: number("--keep-dense"),
+        ..Params::default()
+    };
+    match run(&PathBuf::from(shared), &PathBuf::from(out), value("--pages"), params) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("extract_quality: {e}");

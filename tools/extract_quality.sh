@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Quality of the work-in-progress extractor (issue 20) on the six shared sets with
 # shared/tools/score.py (wcxb F1, the BASELINES.md metric, and shub F1), beside trafilatura 2.3.1's
-# wcxb F1 from shared/eval/BASELINES.md. Usage: tools/extract_quality.sh [SHARED] [PROFILE]
+# wcxb F1 from shared/eval/BASELINES.md.
+# Usage: tools/extract_quality.sh [SHARED] [PROFILE] [extract_quality's options: --mass 2 ...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SHARED="$(cd "${1:-../shared}" && pwd)"
 PROFILE="${2:-release}"
+shift 2 || true
 OUT="${TMPDIR:-/tmp}/webtext-extract-outputs"
-cargo run --quiet --profile "$PROFILE" --example extract_quality -- "$SHARED" "$OUT"
+cargo run --quiet --profile "$PROFILE" --example extract_quality -- "$SHARED" "$OUT" "$@"
 python3 - "$SHARED" "$OUT" <<'PY'
 import json, subprocess, sys
 shared, out = sys.argv[1], sys.argv[2]

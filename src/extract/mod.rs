@@ -21,8 +21,16 @@ pub struct Params {
     pub min_scoring_chars: usize,
     /// Segments with more of their characters in links are dropped from the text.
     pub max_link_density: f64,
-    /// Siblings of the best candidate scoring at least this share of its score are kept too.
+    /// Siblings of the best candidate scoring at least this share of its score are kept too...
     pub sibling_share: f64,
+    /// ... and at least this score.
+    pub sibling_min_score: f64,
+    /// Choose the container by text mass instead (see [`select_by_mass`]): the weight of
+    /// link-heavy characters against good ones.
+    pub mass_alpha: Option<f64>,
+    /// With `mass_alpha`: keep Readability's choice when it holds at least this share of the
+    /// text-mass choice's good characters.
+    pub keep_dense_share: Option<f64>,
 }
 
 impl Default for Params {
@@ -31,6 +39,9 @@ impl Default for Params {
             min_scoring_chars: 25,
             max_link_density: 0.5,
             sibling_share: 0.2,
+            sibling_min_score: 10.0,
+            mass_alpha: None,
+            keep_dense_share: None,
         }
     }
 }
@@ -75,7 +86,6 @@ fn is_skipped(name: &LocalName) -> bool {
             | local_name!("nav")
             | local_name!("footer")
             | local_name!("aside")
-            | local_name!("form")
             | local_name!("select")
             | local_name!("button")
             | local_name!("iframe")
@@ -253,8 +263,70 @@ fn tag_bonus(page: &Page, id: NodeId) -> f64 {
     }
 }
 
+/// Good characters (segments of 25 or more with link density under 0.3) and link-heavy ones
+/// (link density over 0.5) inside each element.
+fn masses(page: &Page, segments: &[Segment]) -> HashMap<NodeId, (f64, f64)> {
+    let mut mass: HashMap<NodeId, (f64, f64)> = HashMap::new();
+    for segment in segments {
+        let ld = segment.link_density();
+        let chars = segment.chars as f64;
+        let (good, bad) = if ld > 0.5 {
+            (0.0, chars)
+        } else if segment.chars >= 25 && ld < 0.3 {
+            (chars, 0.0)
+        } else {
+            (0.0, 0.0)
+        };
+        let mut id = Some(segment.container);
+        while let Some(node) = id {
+            let entry = mass.entry(node).or_default();
+            entry.0 += good;
+            entry.1 += bad;
+            id = parent(page, node);
+        }
+    }
+    mass
+}
+
+/// The element with the most good characters less `alpha` times its link-heavy ones, or
+/// Readability's choice when that holds `keep_dense_share` of its good characters.
+fn select_by_mass(
+    page: &Page,
+    segments: &[Segment],
+    params: &Params,
+    alpha: f64,
+) -> Vec<NodeId> {
+    let mass = masses(page, segments);
+    let Some((best, (good, _))) = mass
+        .iter()
+        .max_by(|a, b| {
+            let (x, y) = (a.1.0 - alpha * a.1.1, b.1.0 - alpha * b.1.1);
+            x.total_cmp(&y).then(a.0.cmp(b.0))
+        })
+        .map(|(id, m)| (*id, *m))
+    else {
+        return Vec::new();
+    };
+    if let Some(share) = params.keep_dense_share {
+        let dense = select_by_score(page, segments, params);
+        let dense_good: f64 = dense.iter().map(|id| mass.get(id).map_or(0.0, |m| m.0)).sum();
+        if good > 0.0 && dense_good >= share * good {
+            return dense;
+        }
+    }
+    vec![best]
+}
+
 /// The containers whose segments make the text.
 fn select(page: &Page, segments: &[Segment], params: &Params) -> Vec<NodeId> {
+    match params.mass_alpha {
+        Some(alpha) => select_by_mass(page, segments, params, alpha),
+        None => select_by_score(page, segments, params),
+    }
+}
+
+/// Readability's choice: the best-scoring candidate, widened, and its good siblings.
+fn select_by_score(page: &Page, segments: &[Segment], params: &Params) -> Vec<NodeId> {
     let mut scores: HashMap<NodeId, f64> = HashMap::new();
     for segment in segments.iter().filter(|s| s.chars >= params.min_scoring_chars) {
         let commas = segment.text.matches([',', '，', '、']).count() as f64;
@@ -281,7 +353,7 @@ fn select(page: &Page, segments: &[Segment], params: &Params) -> Vec<NodeId> {
     let score_of = |id: NodeId| adjusted.iter().find(|(c, _)| *c == id).map(|a| a.1);
     let best = widen(page, first, &adjusted, &score_of);
     let best_score = score_of(best).unwrap_or(0.0);
-    let threshold = (best_score * params.sibling_share).max(10.0);
+    let threshold = (best_score * params.sibling_share).max(params.sibling_min_score);
     let mut selected = vec![best];
     if let Some(p) = parent(page, best) {
         for sibling in page.children(p).filter(|&s| s != best) {
