@@ -3,7 +3,7 @@
 //! `shared/tools/score.py`; `tools/extract_quality.sh` scores them.
 //!
 //! Usage: cargo run --release --example extract_quality -- SHARED_DIR OUT_DIR [--pages DIR]
-//!        [--mass ALPHA [--keep-dense SHARE]]
+//!        [--mass ALPHA (negative: Readability's choice alone)] [--keep-dense SHARE]
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -59,10 +59,11 @@ fn main() -> ExitCode {
             .map(String::as_str)
     };
     let number = |flag: &str| value(flag).and_then(|v| v.parse::<f64>().ok());
+    let defaults = Params::default();
     let params = Params {
-        mass_alpha: number("--mass"),
-        keep_dense_share: number("--keep-dense"),
-        ..Params::default()
+        mass_alpha: number("--mass").or(defaults.mass_alpha).filter(|a| *a >= 0.0),
+        keep_dense_share: number("--keep-dense").or(defaults.keep_dense_share),
+        ..defaults
     };
     match run(&PathBuf::from(shared), &PathBuf::from(out), value("--pages"), params) {
         Ok(()) => ExitCode::SUCCESS,

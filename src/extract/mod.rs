@@ -25,8 +25,8 @@ pub struct Params {
     pub sibling_share: f64,
     /// ... and at least this score.
     pub sibling_min_score: f64,
-    /// Choose the container by text mass instead (see [`select_by_mass`]): the weight of
-    /// link-heavy characters against good ones.
+    /// Choose the container by text mass (see [`select_by_mass`]): the weight of link-heavy
+    /// characters against good ones; `None` for Readability's choice alone.
     pub mass_alpha: Option<f64>,
     /// With `mass_alpha`: keep Readability's choice when it holds at least this share of the
     /// text-mass choice's good characters.
@@ -40,8 +40,8 @@ impl Default for Params {
             max_link_density: 0.5,
             sibling_share: 0.2,
             sibling_min_score: 10.0,
-            mass_alpha: None,
-            keep_dense_share: None,
+            mass_alpha: Some(2.0),
+            keep_dense_share: Some(0.4),
         }
     }
 }
