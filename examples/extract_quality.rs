@@ -34,7 +34,9 @@ fn run(shared: &Path, out: &Path, pages: Option<&str>, params: Params) -> Result
             std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
             std::collections::hash_map::Entry::Vacant(e) => {
                 let path = out.join(format!("{set}.jsonl"));
-                e.insert(std::fs::File::create(&path).map_err(|e| format!("{}: {e}", path.display()))?)
+                e.insert(
+                    std::fs::File::create(&path).map_err(|e| format!("{}: {e}", path.display()))?,
+                )
             }
         };
         let line = serde_json::json!({"id": id, "text": text});
@@ -61,11 +63,18 @@ fn main() -> ExitCode {
     let number = |flag: &str| value(flag).and_then(|v| v.parse::<f64>().ok());
     let defaults = Params::default();
     let params = Params {
-        mass_alpha: number("--mass").or(defaults.mass_alpha).filter(|a| *a >= 0.0),
+        mass_alpha: number("--mass")
+            .or(defaults.mass_alpha)
+            .filter(|a| *a >= 0.0),
         keep_dense_share: number("--keep-dense").or(defaults.keep_dense_share),
         ..defaults
     };
-    match run(&PathBuf::from(shared), &PathBuf::from(out), value("--pages"), params) {
+    match run(
+        &PathBuf::from(shared),
+        &PathBuf::from(out),
+        value("--pages"),
+        params,
+    ) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("extract_quality: {e}");

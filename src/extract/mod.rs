@@ -65,14 +65,97 @@ impl Segment {
 /// The page's main text, segments joined by `'\n'`.
 pub fn extract_text(page: &Page, params: &Params) -> String {
     let segments = segments(page);
-    let selected = select(page, &segments, params);
+    let tree = Subtrees::of(page, &segments);
+    let selected = select(page, &tree, &segments, params);
     let kept: Vec<&str> = segments
         .iter()
         .filter(|s| s.link_density() <= params.max_link_density)
-        .filter(|s| selected.iter().any(|&c| is_within(page, s.container, c)))
+        .filter(|s| selected.iter().any(|&c| tree.is_within(s.container, c)))
         .map(|s| s.text.as_str())
         .collect();
     kept.join("\n")
+}
+
+/// What is inside each element: its span in document order (so that "is inside" is two
+/// comparisons) and the sums of its segments' measures, found in one walk of the tree, as a
+/// page of a million segments needs.
+struct Subtrees {
+    enter: Vec<u32>,
+    exit: Vec<u32>,
+    sums: Vec<Sums>,
+}
+
+/// A subtree's characters: all, in links, in good segments (25 or more characters, link density
+/// under 0.3) and in link-heavy ones (link density over 0.5).
+#[derive(Debug, Clone, Copy, Default)]
+struct Sums {
+    chars: f64,
+    link_chars: f64,
+    good: f64,
+    link_heavy: f64,
+}
+
+impl Sums {
+    fn add(&mut self, other: Sums) {
+        self.chars += other.chars;
+        self.link_chars += other.link_chars;
+        self.good += other.good;
+        self.link_heavy += other.link_heavy;
+    }
+
+    fn link_density(&self) -> f64 {
+        self.link_chars / self.chars.max(1.0)
+    }
+}
+
+impl Subtrees {
+    fn of(page: &Page, segments: &[Segment]) -> Subtrees {
+        let n = page.nodes.len();
+        let mut tree = Subtrees {
+            enter: vec![u32::MAX; n],
+            exit: vec![0; n],
+            sums: vec![Sums::default(); n],
+        };
+        for segment in segments {
+            let ld = segment.link_density();
+            let chars = segment.chars as f64;
+            let sums = &mut tree.sums[segment.container as usize];
+            sums.chars += chars;
+            sums.link_chars += segment.link_chars as f64;
+            if ld > 0.5 {
+                sums.link_heavy += chars;
+            } else if segment.chars >= 25 && ld < 0.3 {
+                sums.good += chars;
+            }
+        }
+        // From the document node: a candidate's grandparent may be it.
+        let mut clock = 0u32;
+        let mut stack = vec![(crate::html::dom::DOCUMENT, false)];
+        while let Some((id, leaving)) = stack.pop() {
+            if leaving {
+                tree.exit[id as usize] = clock;
+                if let Some(p) = parent(page, id) {
+                    let child = tree.sums[id as usize];
+                    tree.sums[p as usize].add(child);
+                }
+                continue;
+            }
+            tree.enter[id as usize] = clock;
+            clock += 1;
+            stack.push((id, true));
+            stack.extend(page.children(id).map(|c| (c, false)));
+        }
+        tree
+    }
+
+    fn is_within(&self, id: NodeId, ancestor: NodeId) -> bool {
+        let (i, a) = (id as usize, ancestor as usize);
+        self.enter[a] != u32::MAX && self.enter[a] <= self.enter[i] && self.exit[i] <= self.exit[a]
+    }
+
+    fn sums(&self, id: NodeId) -> Sums {
+        self.sums[id as usize]
+    }
 }
 
 fn is_skipped(name: &LocalName) -> bool {
@@ -236,18 +319,6 @@ fn parent(page: &Page, id: NodeId) -> Option<NodeId> {
     (p != NONE).then_some(p)
 }
 
-fn is_within(page: &Page, mut id: NodeId, ancestor: NodeId) -> bool {
-    loop {
-        if id == ancestor {
-            return true;
-        }
-        match parent(page, id) {
-            Some(p) => id = p,
-            None => return false,
-        }
-    }
-}
-
 fn tag_bonus(page: &Page, id: NodeId) -> f64 {
     let Some(element) = page.element(id) else {
         return 0.0;
@@ -255,61 +326,50 @@ fn tag_bonus(page: &Page, id: NodeId) -> f64 {
     match element.name {
         local_name!("div") | local_name!("article") | local_name!("main") => 5.0,
         local_name!("pre") | local_name!("td") | local_name!("blockquote") => 3.0,
-        local_name!("address") | local_name!("ol") | local_name!("ul") | local_name!("dl")
-        | local_name!("dd") | local_name!("dt") | local_name!("li") => -3.0,
-        local_name!("h1") | local_name!("h2") | local_name!("h3") | local_name!("h4")
-        | local_name!("h5") | local_name!("h6") | local_name!("th") => -5.0,
+        local_name!("address")
+        | local_name!("ol")
+        | local_name!("ul")
+        | local_name!("dl")
+        | local_name!("dd")
+        | local_name!("dt")
+        | local_name!("li") => -3.0,
+        local_name!("h1")
+        | local_name!("h2")
+        | local_name!("h3")
+        | local_name!("h4")
+        | local_name!("h5")
+        | local_name!("h6")
+        | local_name!("th") => -5.0,
         _ => 0.0,
     }
-}
-
-/// Good characters (segments of 25 or more with link density under 0.3) and link-heavy ones
-/// (link density over 0.5) inside each element.
-fn masses(page: &Page, segments: &[Segment]) -> HashMap<NodeId, (f64, f64)> {
-    let mut mass: HashMap<NodeId, (f64, f64)> = HashMap::new();
-    for segment in segments {
-        let ld = segment.link_density();
-        let chars = segment.chars as f64;
-        let (good, bad) = if ld > 0.5 {
-            (0.0, chars)
-        } else if segment.chars >= 25 && ld < 0.3 {
-            (chars, 0.0)
-        } else {
-            (0.0, 0.0)
-        };
-        let mut id = Some(segment.container);
-        while let Some(node) = id {
-            let entry = mass.entry(node).or_default();
-            entry.0 += good;
-            entry.1 += bad;
-            id = parent(page, node);
-        }
-    }
-    mass
 }
 
 /// The element with the most good characters less `alpha` times its link-heavy ones, or
 /// Readability's choice when that holds `keep_dense_share` of its good characters.
 fn select_by_mass(
     page: &Page,
+    tree: &Subtrees,
     segments: &[Segment],
     params: &Params,
     alpha: f64,
 ) -> Vec<NodeId> {
-    let mass = masses(page, segments);
-    let Some((best, (good, _))) = mass
-        .iter()
-        .max_by(|a, b| {
-            let (x, y) = (a.1.0 - alpha * a.1.1, b.1.0 - alpha * b.1.1);
-            x.total_cmp(&y).then(a.0.cmp(b.0))
-        })
-        .map(|(id, m)| (*id, *m))
-    else {
+    let mass = |id: NodeId| {
+        let s = tree.sums(id);
+        s.good - alpha * s.link_heavy
+    };
+    // The elements that hold some text (an empty one would win over a page of link lists).
+    let elements = (0..page.nodes.len() as NodeId).filter(|&id| {
+        page.element(id).is_some()
+            && tree.enter[id as usize] != u32::MAX
+            && tree.sums(id).chars > 0.0
+    });
+    let Some(best) = elements.max_by(|&a, &b| mass(a).total_cmp(&mass(b)).then(a.cmp(&b))) else {
         return Vec::new();
     };
+    let good = tree.sums(best).good;
     if let Some(share) = params.keep_dense_share {
-        let dense = select_by_score(page, segments, params);
-        let dense_good: f64 = dense.iter().map(|id| mass.get(id).map_or(0.0, |m| m.0)).sum();
+        let dense = select_by_score(page, tree, segments, params);
+        let dense_good: f64 = dense.iter().map(|&id| tree.sums(id).good).sum();
         if good > 0.0 && dense_good >= share * good {
             return dense;
         }
@@ -318,17 +378,25 @@ fn select_by_mass(
 }
 
 /// The containers whose segments make the text.
-fn select(page: &Page, segments: &[Segment], params: &Params) -> Vec<NodeId> {
+fn select(page: &Page, tree: &Subtrees, segments: &[Segment], params: &Params) -> Vec<NodeId> {
     match params.mass_alpha {
-        Some(alpha) => select_by_mass(page, segments, params, alpha),
-        None => select_by_score(page, segments, params),
+        Some(alpha) => select_by_mass(page, tree, segments, params, alpha),
+        None => select_by_score(page, tree, segments, params),
     }
 }
 
 /// Readability's choice: the best-scoring candidate, widened, and its good siblings.
-fn select_by_score(page: &Page, segments: &[Segment], params: &Params) -> Vec<NodeId> {
+fn select_by_score(
+    page: &Page,
+    tree: &Subtrees,
+    segments: &[Segment],
+    params: &Params,
+) -> Vec<NodeId> {
     let mut scores: HashMap<NodeId, f64> = HashMap::new();
-    for segment in segments.iter().filter(|s| s.chars >= params.min_scoring_chars) {
+    for segment in segments
+        .iter()
+        .filter(|s| s.chars >= params.min_scoring_chars)
+    {
         let commas = segment.text.matches([',', '，', '、']).count() as f64;
         let score = 1.0 + commas + (segment.chars as f64 / 100.0).min(3.0);
         let Some(p) = parent(page, segment.container) else {
@@ -339,19 +407,18 @@ fn select_by_score(page: &Page, segments: &[Segment], params: &Params) -> Vec<No
             *scores.entry(g).or_insert_with(|| tag_bonus(page, g)) += score / 2.0;
         }
     }
-    let density = link_densities(page, segments);
-    let adjusted: Vec<(NodeId, f64)> = scores
+    let adjusted: HashMap<NodeId, f64> = scores
         .into_iter()
-        .map(|(id, s)| (id, s * (1.0 - density.get(&id).copied().unwrap_or(0.0))))
+        .map(|(id, s)| (id, s * (1.0 - tree.sums(id).link_density())))
         .collect();
-    let Some(&(first, _)) = adjusted
+    let Some((&first, _)) = adjusted
         .iter()
-        .max_by(|a, b| a.1.total_cmp(&b.1).then(b.0.cmp(&a.0)))
+        .max_by(|a, b| a.1.total_cmp(b.1).then(b.0.cmp(a.0)))
     else {
         return page.html().into_iter().collect();
     };
-    let score_of = |id: NodeId| adjusted.iter().find(|(c, _)| *c == id).map(|a| a.1);
-    let best = widen(page, first, &adjusted, &score_of);
+    let score_of = |id: NodeId| adjusted.get(&id).copied();
+    let best = widen(page, tree, first, &adjusted, &score_of);
     let best_score = score_of(best).unwrap_or(0.0);
     let threshold = (best_score * params.sibling_share).max(params.sibling_min_score);
     let mut selected = vec![best];
@@ -370,14 +437,16 @@ fn select_by_score(page: &Page, segments: &[Segment], params: &Params) -> Vec<No
 /// falls under a third); then parents of which it is the only element child.
 fn widen(
     page: &Page,
+    tree: &Subtrees,
     first: NodeId,
-    adjusted: &[(NodeId, f64)],
+    adjusted: &HashMap<NodeId, f64>,
     score_of: &impl Fn(NodeId) -> Option<f64>,
 ) -> NodeId {
     let first_score = score_of(first).unwrap_or(0.0);
-    let mut alternatives: Vec<&(NodeId, f64)> = adjusted
+    let mut alternatives: Vec<(NodeId, f64)> = adjusted
         .iter()
-        .filter(|(id, s)| *id != first && *s >= 0.75 * first_score)
+        .filter(|(id, s)| **id != first && **s >= 0.75 * first_score)
+        .map(|(id, s)| (*id, *s))
         .collect();
     alternatives.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
     alternatives.truncate(5);
@@ -386,7 +455,10 @@ fn widen(
     if alternatives.len() >= 3 {
         let mut ancestor = parent(page, first);
         while let Some(a) = ancestor.filter(|&a| Some(a) != body) {
-            let within = alternatives.iter().filter(|(id, _)| is_within(page, *id, a)).count();
+            let within = alternatives
+                .iter()
+                .filter(|(id, _)| tree.is_within(*id, a))
+                .count();
             if within >= 3 {
                 best = a;
                 break;
@@ -411,7 +483,10 @@ fn widen(
         ancestor = parent(page, a);
     }
     while let Some(p) = parent(page, best).filter(|&p| Some(p) != body) {
-        let elements = page.children(p).filter(|&c| page.element(c).is_some()).count();
+        let elements = page
+            .children(p)
+            .filter(|&c| page.element(c).is_some())
+            .count();
         if elements != 1 {
             break;
         }
@@ -423,24 +498,6 @@ fn widen(
 fn body_of(page: &Page) -> Option<NodeId> {
     let html = page.html()?;
     page.child_element(html, &local_name!("body"))
-}
-
-/// Each element's share of link characters over the segments inside it.
-fn link_densities(page: &Page, segments: &[Segment]) -> HashMap<NodeId, f64> {
-    let mut totals: HashMap<NodeId, (usize, usize)> = HashMap::new();
-    for segment in segments {
-        let mut id = Some(segment.container);
-        while let Some(node) = id {
-            let entry = totals.entry(node).or_default();
-            entry.0 += segment.chars;
-            entry.1 += segment.link_chars;
-            id = parent(page, node);
-        }
-    }
-    totals
-        .into_iter()
-        .map(|(id, (chars, links))| (id, links as f64 / chars.max(1) as f64))
-        .collect()
 }
 
 #[cfg(test)]
@@ -459,5 +516,29 @@ mod tests {
             "Title\nThe council voted on Tuesday to build a new bridge, ending a debate, which had lasted \
              for years.\nWork starts in spring, takes three years, and costs a lot of money, the office said."
         );
+    }
+
+    #[test]
+    fn empty_odd_and_hostile_pages_give_text_or_nothing() {
+        let extract = |html: &str| extract_text(&Page::parse(html), &Params::default());
+        assert_eq!(extract(""), "");
+        assert_eq!(
+            extract("just text, no tags, but a sentence of some length here"),
+            "just text, no tags, but a sentence of some length here"
+        );
+        assert_eq!(extract("<a href=/>only a link</a>"), "");
+        // 100,000 nested elements (the parse closes those past max_depth) and 200,000 paragraphs:
+        // one walk each, no recursion.
+        let deep = format!(
+            "{}deep text in the middle of it all{}",
+            "<div>".repeat(100_000),
+            "</div>".repeat(100_000)
+        );
+        assert_eq!(extract(&deep), "deep text in the middle of it all");
+        let wide: String = (0..200_000)
+            .map(|i| format!("<p>Paragraph {i}, with a comma, and enough words to count.</p>"))
+            .collect();
+        let text = extract(&format!("<body><div>{wide}</div></body>"));
+        assert_eq!(text.lines().count(), 200_000);
     }
 }
