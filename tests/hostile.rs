@@ -91,6 +91,7 @@ const SCALAR_CALLS: &[&str] = &[
     "cardinality(boilerpipe_blocks(html, 'num_words_rules'))",
     "html_title(bytes)",
     "extract_metadata(html)['title']",
+    "extract_content(bytes)",
     "extract_metadata(bytes)['date']",
     "byte_length(decode_html(bytes, 'shift_jis'))",
     "cardinality(ngram_hashes(html, 7))",

@@ -45,6 +45,7 @@ HTML_CALLS = {
     "boilerpipe_blocks": "boilerpipe_blocks(v, 'article')",
     "html_title": "html_title(v)",
     "extract_metadata": "extract_metadata(v)",
+    "extract_content": "extract_content(v)",
     "decode_html": "decode_html(v)",
     "byte_length": "byte_length(v)",
 }

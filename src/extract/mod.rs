@@ -1,4 +1,5 @@
-//! Work in progress (issue 20): a main-content extractor of our own, not yet a SQL function.
+//! A main-content extractor of our own (issue 20, version 0), the SQL function
+//! `extract_content`.
 //!
 //! Version 0 scores containers as Arc90's Readability does, over the html5ever tree the crate
 //! already builds: the page is cut into text segments at block elements; each segment of 25
@@ -6,7 +7,10 @@
 //! 100 characters up to 3) and half of it to the grandparent; a candidate's score is discounted
 //! by its link density; the best candidate and its siblings that score at least a fifth of it
 //! hold the text, of which the segments that are mostly links are dropped.
-//! `examples/extract_quality.rs` and `tools/extract_quality.sh` measure it on the shared sets.
+//! That choice is kept when it holds at least 40% of the good text of the element with the
+//! most text mass (good characters less twice the link-heavy ones); otherwise that element is
+//! the text. `examples/extract_quality.rs` and `tools/extract_quality.sh` measure it on the
+//! shared sets.
 
 use std::collections::HashMap;
 
@@ -43,6 +47,56 @@ impl Default for Params {
             mass_alpha: Some(2.0),
             keep_dense_share: Some(0.4),
         }
+    }
+}
+
+/// The keys of [`Params::set`], for options strings and their error messages.
+pub const OPTION_KEYS: &[&str] = &[
+    "mass_alpha",
+    "keep_dense_share",
+    "max_link_density",
+    "min_scoring_chars",
+    "sibling_share",
+    "sibling_min_score",
+];
+
+impl Params {
+    /// Sets the parameter `key` from its text: `None` for a key that is not one of
+    /// [`OPTION_KEYS`], else whether `value` was usable (the expected kind of value if not).
+    /// `mass_alpha=none` and `keep_dense_share=none` turn those steps off.
+    pub fn set(&mut self, key: &str, value: &str) -> Option<Result<(), &'static str>> {
+        let number = || {
+            value
+                .trim()
+                .parse::<f64>()
+                .ok()
+                .filter(|v| v.is_finite() && *v >= 0.0)
+        };
+        let optional = || {
+            if value.trim().eq_ignore_ascii_case("none") {
+                Some(None)
+            } else {
+                number().map(Some)
+            }
+        };
+        let result = match key {
+            "mass_alpha" => optional().map(|v| self.mass_alpha = v),
+            "keep_dense_share" => optional().map(|v| self.keep_dense_share = v),
+            "max_link_density" => number().map(|v| self.max_link_density = v),
+            "min_scoring_chars" => value
+                .trim()
+                .parse()
+                .ok()
+                .map(|v| self.min_scoring_chars = v),
+            "sibling_share" => number().map(|v| self.sibling_share = v),
+            "sibling_min_score" => number().map(|v| self.sibling_min_score = v),
+            _ => return None,
+        };
+        Some(result.ok_or(match key {
+            "mass_alpha" | "keep_dense_share" => "a finite number >= 0 or none",
+            "min_scoring_chars" => "a whole number >= 0",
+            _ => "a finite number >= 0",
+        }))
     }
 }
 

@@ -35,6 +35,7 @@ pub mod detect_language;
 pub mod duplicate_fraction;
 pub mod duplicate_ngrams;
 pub mod duplicate_positions;
+pub mod extract;
 pub mod extract_metadata;
 pub mod fineweb_quality;
 pub mod gopher_quality;
@@ -82,6 +83,7 @@ singleton!(
     boilerpipe_blocks::BoilerpipeBlocksFunc
 );
 singleton!(html_title_udf, html_title::HtmlTitleFunc);
+singleton!(extract_content_udf, extract::ExtractFunc);
 singleton!(extract_metadata_udf, extract_metadata::ExtractMetadataFunc);
 singleton!(decode_html_udf, decode_html::DecodeHtmlFunc);
 singleton!(byte_length_udf, byte_length::ByteLengthFunc);
@@ -125,6 +127,7 @@ pub fn all_scalar() -> Vec<Arc<ScalarUDF>> {
         boilerpipe_udf(),
         boilerpipe_blocks_udf(),
         html_title_udf(),
+        extract_content_udf(),
         extract_metadata_udf(),
         decode_html_udf(),
         byte_length_udf(),
@@ -280,6 +283,11 @@ pub mod functions {
     /// `html_title(html)`.
     pub fn html_title(html: Expr) -> Expr {
         super::html_title_udf().call(vec![html])
+    }
+
+    /// `extract_content(html)`.
+    pub fn extract_content(html: Expr) -> Expr {
+        super::extract_content_udf().call(vec![html])
     }
 
     /// `extract_metadata(html)`.

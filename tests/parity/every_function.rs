@@ -93,6 +93,7 @@ async fn run(pages: Vec<Vec<u8>>) -> Result<()> {
              {}, boilerpipe_blocks({column}) AS {column}_boilerpipe_blocks, \
              html_title({column}) AS {column}_html_title, \
              extract_metadata({column}) AS {column}_extract_metadata, \
+             extract_content({column}) AS {column}_extract_content, \
              byte_length(decode_html({column}, 'windows-1252')) AS {column}_decoded_bytes FROM pages",
             extractors.join(", ")
         );

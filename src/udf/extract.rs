@@ -1,0 +1,163 @@
+//! `extract_content(html [, options])`: the page's main text by the crate's own extractor.
+//! (Not `extract`: SQL's `EXTRACT(field FROM source)` takes that name, and DataFusion plans
+//! `extract(a, b)` as it.)
+
+use std::sync::{Arc, LazyLock};
+
+use datafusion::arrow::array::{Array, ArrayRef, StringBuilder};
+use datafusion::arrow::datatypes::{DataType, Field, FieldRef};
+use datafusion::common::{Result, ScalarValue, plan_err};
+use datafusion::logical_expr::{
+    ColumnarValue, Documentation, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature,
+    Volatility,
+};
+
+use super::common::{
+    DOC_SECTION, HTML_ARGUMENT, ON_ERROR_KEY, ROW_OPTIONS, RowPolicy, apply, check_arg_types,
+    constant_string, execution_constants, for_each_page,
+};
+use super::shared_parses::{SharedParses, Tree};
+use crate::extract::{OPTION_KEYS, Params, extract_text};
+use crate::html::limits::{LIMIT_KEYS, Limits};
+
+const NAME: &str = "extract_content";
+
+static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
+    Documentation::builder(
+        DOC_SECTION,
+        "The main text of an HTML page by the crate's own extractor (version 0; not a reproduction of \
+         another tool): text segments at block elements, Readability's container score (text length and \
+         commas, discounted by link density) and a text-mass choice (characters of long, link-poor \
+         segments less twice those of link-heavy ones); segments mostly of links are dropped. Segments \
+         joined by a line feed. On the six shared evaluation sets its mean F1 (WCXB's metric) is 0.890, \
+         trafilatura 2.3.1's 0.891, at 42 times its speed. The page is parsed into the HTML5 tree \
+         boilerpipe reads, shared with boilerpipe's functions in the same query. NULL for NULL input \
+         and for pages that cannot be processed; an empty string for a page without text.",
+        "extract_content(html [, options])",
+    )
+    .with_sql_example("SELECT url, extract_content(html) AS text FROM crawl;")
+    .with_argument("html", HTML_ARGUMENT)
+    .with_argument(
+        "options",
+        format!(
+            "Constant 'key=value, ...': mass_alpha (2; none: Readability's choice alone), \
+             keep_dense_share (0.4; none: the text-mass choice alone), max_link_density (0.5: segments \
+             with more of their characters in links are dropped), min_scoring_chars (25), \
+             sibling_share (0.2), sibling_min_score (10); and {ROW_OPTIONS}"
+        ),
+    )
+    .with_related_udf("boilerpipe")
+    .with_related_udf("justext")
+    .with_related_udf("extract_metadata")
+    .build()
+});
+
+/// The constant options of a call.
+#[derive(Debug, Clone)]
+struct ExtractConfig {
+    params: Params,
+    policy: RowPolicy,
+}
+
+impl ExtractConfig {
+    fn from_options(options: &str) -> std::result::Result<Self, String> {
+        let (fail, rest) = RowPolicy::take_on_error(options)?;
+        let mut params = Params::default();
+        let mut limits = Limits::default();
+        for item in crate::options::checked_key_values(&rest) {
+            let (key, value) = item?;
+            let set = params.set(&key, value).or_else(|| limits.set(&key, value));
+            match set {
+                Some(Ok(())) => {}
+                Some(Err(expected)) => {
+                    return Err(format!("option {key}: '{value}' is not {expected}"));
+                }
+                None => {
+                    return Err(format!(
+                        "unknown option '{key}'; known: {}, {}, {ON_ERROR_KEY}",
+                        OPTION_KEYS.join(", "),
+                        LIMIT_KEYS.join(", ")
+                    ));
+                }
+            }
+        }
+        Ok(ExtractConfig {
+            params,
+            policy: RowPolicy { limits, fail },
+        })
+    }
+
+    fn from_constants(constants: &[Option<&ScalarValue>]) -> Result<Self> {
+        let options = match constants.get(1) {
+            Some(v) => constant_string(NAME, 2, "options", *v)?.unwrap_or_default(),
+            None => String::new(),
+        };
+        ExtractConfig::from_options(&options)
+            .or_else(|e| plan_err!("{NAME}: invalid options (argument 2): {e}"))
+    }
+
+    fn compute(&self, pages: &dyn Array) -> Result<ArrayRef> {
+        let mut out = StringBuilder::with_capacity(pages.len(), pages.get_buffer_memory_size() / 8);
+        let mut parses = SharedParses::for_pages(pages, &self.policy.limits);
+        for_each_page(pages, |page| {
+            let text =
+                self.policy
+                    .parsed_row(NAME, page, &mut parses, Tree::Html5, |_, tree| {
+                        Ok(extract_text(tree, &self.params))
+                    })?;
+            out.append_option(text);
+            Ok(())
+        })?;
+        Ok(Arc::new(out.finish()))
+    }
+}
+
+/// `extract_content(html [, options])`.
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub struct ExtractFunc {
+    signature: Signature,
+}
+
+impl Default for ExtractFunc {
+    fn default() -> Self {
+        ExtractFunc {
+            // Volatile as the other page functions: DataFusion 55 copies an immutable call into
+            // filters pushed below it, parsing each page twice.
+            signature: Signature::user_defined(Volatility::Volatile),
+        }
+    }
+}
+
+impl ScalarUDFImpl for ExtractFunc {
+    fn name(&self) -> &str {
+        NAME
+    }
+
+    fn signature(&self) -> &Signature {
+        &self.signature
+    }
+
+    fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
+        check_arg_types(NAME, arg_types, 2, "html")
+    }
+
+    fn return_type(&self, _arg_types: &[DataType]) -> Result<DataType> {
+        Ok(DataType::Utf8)
+    }
+
+    fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
+        ExtractConfig::from_constants(args.scalar_arguments)?;
+        Ok(Arc::new(Field::new(NAME, DataType::Utf8, true)))
+    }
+
+    fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
+        let constants = execution_constants(&args.args)?;
+        let refs: Vec<Option<&ScalarValue>> = constants.iter().map(Option::as_ref).collect();
+        let config = ExtractConfig::from_constants(&refs)?;
+        apply(&args.args[0], |pages| config.compute(pages))
+    }
+
+    fn documentation(&self) -> Option<&Documentation> {
+        Some(&DOCUMENTATION)
+    }
+}
