@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Times trafilatura 2.3.1 (the version of shared/eval/BASELINES.md, installed into a venv here on
-# first use), our work-in-progress extractor (issue 20) and our jusText on the same 300 pages of
+# first use), our extractor (`extract_content`) and our jusText on the same 300 pages of
 # shared/eval/speed_sample.txt, one core each (taskset -c 0), best of three, and prints the ratios
 # from this one run.
 #
@@ -22,8 +22,8 @@ echo "$theirs"
 echo "$ours"
 rate() { echo "$1" | awk -v label="$2" 'index($0, label) == 1 {print $(NF-3)}'; }
 t="$(rate "$theirs" trafilatura)"
-e="$(rate "$ours" "extract (ours")"
+e="$(rate "$ours" "extract_content (ours)")"
 j="$(rate "$ours" "justext (ours)")"
 awk -v e="$e" -v t="$t" -v j="$j" 'BEGIN {
-  printf "ratio extract / trafilatura: %.1fx (goal >= 15x)\n", e / t
-  printf "ratio extract / justext: %.2fx (goal >= 0.7x)\n", e / j }'
+  printf "ratio extract_content / trafilatura: %.1fx (goal >= 15x)\n", e / t
+  printf "ratio extract_content / justext: %.2fx (goal >= 0.7x)\n", e / j }'

@@ -1,4 +1,4 @@
-//! Runs the work-in-progress extractor (`datafusion_webtext::extract`, issue 20) over the six
+//! Runs the extractor of `extract_content` (`datafusion_webtext::extract`) over the six
 //! shared evaluation sets and writes `OUT/<set>.jsonl` ({"id", "text"} per page) for
 //! `shared/tools/score.py`; `tools/extract_quality.sh` scores them.
 //!

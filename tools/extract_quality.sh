@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Quality of the work-in-progress extractor (issue 20) on the six shared sets with
+# Quality of our extractor (`extract_content`) on the six shared sets with
 # shared/tools/score.py (wcxb F1, the BASELINES.md metric, and shub F1), beside trafilatura 2.3.1's
 # wcxb F1 from shared/eval/BASELINES.md.
 # Usage: tools/extract_quality.sh [SHARED] [PROFILE] [extract_quality's options: --mass 2 ...]

@@ -1,6 +1,6 @@
 //! Our side of the extractor speed comparison (run by benches/compare_extract.sh): the
-//! work-in-progress extractor (`datafusion_webtext::extract`, issue 20) and jusText on the same
-//! pages, one thread, each page decoded from its bytes, parsed and extracted. Best of three.
+//! extractor of `extract_content` (`datafusion_webtext::extract`) and jusText on the same pages,
+//! one thread, each page decoded from its bytes, parsed and extracted. Best of three.
 //!
 //!     cargo run --release --example speed_extract -- SPEED_SAMPLE.txt PAGES_DIR
 
@@ -59,7 +59,7 @@ fn main() -> Result<(), String> {
             })
             .sum()
     });
-    report("extract (ours, work in progress)", extract_s);
+    report("extract_content (ours)", extract_s);
     let stoplist = Stoplist::by_name("English").ok_or("no English stoplist")?;
     let justext_params = datafusion_webtext::justext::Params::default();
     let (justext_s, _) = best_of_three(|| {
