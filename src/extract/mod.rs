@@ -358,8 +358,12 @@ fn segments(page: &Page) -> Vec<Segment> {
                     links += 1;
                 }
                 stack.push((id, true));
-                let children: Vec<NodeId> = page.children(id).collect();
-                stack.extend(children.into_iter().rev().map(|c| (c, false)));
+                // Last child first, so they come off the stack in order; no list per element.
+                let mut child = node.last_child;
+                while child != NONE {
+                    stack.push((child, false));
+                    child = page.node(child).prev_sibling;
+                }
             }
             _ => {}
         }
