@@ -1,7 +1,7 @@
 //! A lean html5ever tree: one arena of nodes linked by index, built by our own `TreeSink`.
 //!
-//! The algorithms need element names, text and (for a few elements) one attribute, never a mutable
-//! DOM, so the sink keeps exactly that. Compared with `markup5ever_rcdom` there is no `Rc` per node,
+//! The algorithms need element names, text and a few attributes (a stylesheet link's `rel`; the
+//! extractor's `class`, `id` and `href`), never a mutable DOM, so the sink keeps exactly that. Compared with `markup5ever_rcdom` there is no `Rc` per node,
 //! no attribute vectors and no recursive drop, and a page with 100,000 nested elements is just a
 //! longer vector.
 
@@ -67,6 +67,28 @@ pub struct Element {
     /// Created by the tree builder without a tag in the source (`<tbody>` around table rows).
     /// libxml2 builds no such element, so walks emulating it skip these.
     pub implied: bool,
+    /// The attributes the extractor reads (html5ever tree only; `None` when the element has
+    /// none of them, as most have not: one pointer per element).
+    pub attributes: Option<Box<KeptAttributes>>,
+}
+
+/// The attributes kept from the source, beyond the element's name.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct KeptAttributes {
+    /// `class` and `id`, lower-cased and joined by a space.
+    pub class_and_id: Option<Box<str>>,
+    /// A link's `href`.
+    pub href: Option<Box<str>>,
+}
+
+impl Element {
+    pub fn class_and_id(&self) -> Option<&str> {
+        self.attributes.as_ref()?.class_and_id.as_deref()
+    }
+
+    pub fn href(&self) -> Option<&str> {
+        self.attributes.as_ref()?.href.as_deref()
+    }
 }
 
 /// A node with its links.
@@ -122,7 +144,7 @@ impl Page {
     pub fn parse_with(html: &str, limits: &Limits) -> Page {
         let html = preprocess(html);
         let tracker = TagTracker::new(&html, limits);
-        tokenize(&html, &tracker, limits.max_attributes);
+        tokenize(&html, &tracker, limits.max_attributes, true);
         tracker.into_page(&html)
     }
 
@@ -133,7 +155,7 @@ impl Page {
     pub fn parse_as_libxml2(html: &str, limits: &Limits) -> Page {
         let html = preprocess(html);
         let builder = Libxml2TreeBuilder::new(html.len(), limits.max_depth);
-        tokenize(&html, &builder, limits.max_attributes);
+        tokenize(&html, &builder, limits.max_attributes, false);
         let (nodes, head_built) = builder.finish();
         Page {
             nodes,
@@ -637,6 +659,30 @@ impl Sink {
 }
 
 /// `rel` names a stylesheet: jusText's cleaner removes such a `<link>`.
+fn kept_attributes(name: &LocalName, attrs: &[Attribute]) -> Option<Box<KeptAttributes>> {
+    let mut names = String::new();
+    let mut href = None;
+    for a in attrs.iter().filter(|a| !a.value.is_empty()) {
+        match a.name.local {
+            local_name!("class") | local_name!("id") => {
+                if !names.is_empty() {
+                    names.push(' ');
+                }
+                names.push_str(&a.value.to_ascii_lowercase());
+            }
+            local_name!("href") if *name == local_name!("a") => {
+                href = Some(a.value.as_ref().into())
+            }
+            _ => {}
+        }
+    }
+    let kept = KeptAttributes {
+        class_and_id: (!names.is_empty()).then(|| names.into_boxed_str()),
+        href,
+    };
+    (kept != KeptAttributes::default()).then(|| Box::new(kept))
+}
+
 pub(super) fn is_stylesheet(attrs: &[Attribute]) -> bool {
     attrs.iter().any(|a| {
         a.name.local == local_name!("rel") && a.value.to_ascii_lowercase().contains("stylesheet")
@@ -681,6 +727,7 @@ impl TreeSink for Sink {
             template_contents,
             is_stylesheet_link,
             implied,
+            attributes: kept_attributes(&name.local, &attrs),
         };
         let id = self.new_node(NodeKind::Element(element));
         Handle { id, name }

@@ -187,6 +187,7 @@ impl Builder {
             template_contents: NONE,
             is_stylesheet_link,
             implied: false,
+            attributes: None,
         };
         let node = self.append(parent, NodeKind::Element(element));
         let position = self.open.len();

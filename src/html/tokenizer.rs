@@ -53,8 +53,9 @@ enum PendingText {
 
 /// Tokenizes `html` (without U+0000 and with line breaks normalised to `\n`, as the spec's input
 /// stream preprocessing leaves it) into `sink`, then ends it. `max_attributes` caps the attributes
-/// kept per tag.
-pub fn tokenize<S: TokenSink>(html: &str, sink: &S, max_attributes: usize) {
+/// kept per tag. With `names`, every start tag keeps its `class` and `id` and a link its `href`
+/// (what the extractor reads; see [`keeps_attributes`] for the rest).
+pub fn tokenize<S: TokenSink>(html: &str, sink: &S, max_attributes: usize, names: bool) {
     let page = StrTendril::from_slice(html);
     let start = if html.starts_with('\u{FEFF}') { 3 } else { 0 };
     let mut tokenizer = Tokenizer {
@@ -65,6 +66,7 @@ pub fn tokenize<S: TokenSink>(html: &str, sink: &S, max_attributes: usize) {
         pending: PendingText::None,
         last_start_tag: local_name!(""),
         max_attributes,
+        names,
     };
     tokenizer.run(start);
     tokenizer.flush_text();
@@ -82,6 +84,8 @@ struct Tokenizer<'a, S: TokenSink> {
     /// For the "appropriate end tag" of raw text content.
     last_start_tag: LocalName,
     max_attributes: usize,
+    /// Keep `class`, `id` and a link's `href` on every element.
+    names: bool,
 }
 
 fn is_space(b: u8) -> bool {
@@ -92,6 +96,13 @@ fn is_space(b: u8) -> bool {
 /// attributes: the formatting elements (the "Noah's Ark" clause compares them), `<input>`
 /// (`type=hidden` in tables), `<font>` in foreign content, `<link>` (jusText's stylesheet rule)
 /// and `<template>` (`shadowrootmode`). Other elements' attributes are tokenized and dropped.
+/// Whether the attribute `attribute` (as written) of the element `element` is one `names` keeps.
+fn is_named_attribute(element: &LocalName, attribute: &[u8]) -> bool {
+    attribute.eq_ignore_ascii_case(b"class")
+        || attribute.eq_ignore_ascii_case(b"id")
+        || (*element == local_name!("a") && attribute.eq_ignore_ascii_case(b"href"))
+}
+
 fn keeps_attributes(name: &LocalName) -> bool {
     is_formatting(name)
         || matches!(
@@ -386,6 +397,9 @@ impl<'a, S: TokenSink> Tokenizer<'a, S> {
         }
         let name = lowered(&self.html[name_start..name_end]);
         let keep = kind == StartTag && keeps_attributes(&name);
+        let keep_names = kind == StartTag && self.names;
+        // Whether the attribute being read is kept.
+        let mut recording = false;
         let mut spans: Vec<AttributeSpan> = Vec::new();
         let mut started = 0usize;
         let mut self_closing = false;
@@ -423,7 +437,10 @@ impl<'a, S: TokenSink> Tokenizer<'a, S> {
                     if stop >= bytes.len() {
                         return bytes.len();
                     }
-                    if keep && started <= self.max_attributes {
+                    recording = started <= self.max_attributes
+                        && (keep
+                            || (keep_names && is_named_attribute(&name, &bytes[name_from..stop])));
+                    if recording {
                         spans.push(AttributeSpan {
                             name: (name_from, stop),
                             value: (stop, stop),
@@ -468,12 +485,7 @@ impl<'a, S: TokenSink> Tokenizer<'a, S> {
                     let Some(offset) = memchr::memchr(quote, &bytes[i..]) else {
                         return bytes.len();
                     };
-                    self.set_value(
-                        &mut spans,
-                        keep && started <= self.max_attributes,
-                        i,
-                        i + offset,
-                    );
+                    self.set_value(&mut spans, recording, i, i + offset);
                     i += offset + 1;
                     state = AfterQuotedValue;
                 }
@@ -485,7 +497,7 @@ impl<'a, S: TokenSink> Tokenizer<'a, S> {
                     if stop >= bytes.len() {
                         return bytes.len();
                     }
-                    self.set_value(&mut spans, keep && started <= self.max_attributes, i, stop);
+                    self.set_value(&mut spans, recording, i, stop);
                     i = stop;
                     state = BeforeAttributeName;
                 }
