@@ -67,6 +67,9 @@ fn main() -> ExitCode {
             .or(defaults.mass_alpha)
             .filter(|a| *a >= 0.0),
         keep_dense_share: number("--keep-dense").or(defaults.keep_dense_share),
+        class_weight: number("--class-weight").unwrap_or(defaults.class_weight),
+        drop_boilerplate_names: value("--drop-names")
+            .map_or(defaults.drop_boilerplate_names, |v| v == "true"),
         ..defaults
     };
     match run(

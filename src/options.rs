@@ -21,6 +21,15 @@ pub fn checked_key_values(options: &str) -> impl Iterator<Item = Result<(String,
         .map(|item| item.map_err(|item| format!("'{item}' is not of the form key=value")))
 }
 
+/// A switch's value: true, 1, yes, on or false, 0, no, off (any case).
+pub fn parse_bool(value: &str) -> Option<bool> {
+    match value.to_ascii_lowercase().as_str() {
+        "true" | "1" | "yes" | "on" => Some(true),
+        "false" | "0" | "no" | "off" => Some(false),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

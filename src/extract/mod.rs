@@ -9,8 +9,14 @@
 //! hold the text, of which the segments that are mostly links are dropped.
 //! That choice is kept when it holds at least 40% of the good text of the element with the
 //! most text mass (good characters less twice the link-heavy ones); otherwise that element is
-//! the text. `examples/extract_quality.rs` and `tools/extract_quality.sh` measure it on the
-//! shared sets.
+//! the text. Class and id names weigh in ([`class_names`]): elements named comments, footers,
+//! promotions, related links and the like are left out unless they hold the page's `<h1>` or
+//! `<main>`, and a candidate named as text (or as boilerplate) gains (or loses) 25 points.
+//! With `format=markdown` the same segments are written with their structure ([`markdown`]).
+//! `examples/extract_quality.rs` and `tools/extract_quality.sh` measure it on the shared sets.
+
+mod class_names;
+mod markdown;
 
 use std::collections::HashMap;
 
@@ -35,6 +41,22 @@ pub struct Params {
     /// With `mass_alpha`: keep Readability's choice when it holds at least this share of the
     /// text-mass choice's good characters.
     pub keep_dense_share: Option<f64>,
+    /// Added to a candidate's score when its class or id names text, taken away when they name
+    /// boilerplate (see [`class_names`]).
+    pub class_weight: f64,
+    /// Leave out elements whose class or id names boilerplate and not text.
+    pub drop_boilerplate_names: bool,
+    pub format: Format,
+}
+
+/// How the text is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Format {
+    /// Segments joined by `'\n'`.
+    #[default]
+    Text,
+    /// Headings, lists, tables, code, quotations and links as Markdown (GitHub's tables).
+    Markdown,
 }
 
 impl Default for Params {
@@ -46,6 +68,9 @@ impl Default for Params {
             sibling_min_score: 10.0,
             mass_alpha: Some(2.0),
             keep_dense_share: Some(0.4),
+            class_weight: 25.0,
+            drop_boilerplate_names: true,
+            format: Format::Text,
         }
     }
 }
@@ -58,6 +83,9 @@ pub const OPTION_KEYS: &[&str] = &[
     "min_scoring_chars",
     "sibling_share",
     "sibling_min_score",
+    "class_weight",
+    "drop_boilerplate_names",
+    "format",
 ];
 
 impl Params {
@@ -90,11 +118,23 @@ impl Params {
                 .map(|v| self.min_scoring_chars = v),
             "sibling_share" => number().map(|v| self.sibling_share = v),
             "sibling_min_score" => number().map(|v| self.sibling_min_score = v),
+            "class_weight" => number().map(|v| self.class_weight = v),
+            "drop_boilerplate_names" => {
+                crate::options::parse_bool(value).map(|v| self.drop_boilerplate_names = v)
+            }
+            "format" => match value.trim().to_ascii_lowercase().as_str() {
+                "text" => Some(Format::Text),
+                "markdown" => Some(Format::Markdown),
+                _ => None,
+            }
+            .map(|v| self.format = v),
             _ => return None,
         };
         Some(result.ok_or(match key {
             "mass_alpha" | "keep_dense_share" => "a finite number >= 0 or none",
             "min_scoring_chars" => "a whole number >= 0",
+            "drop_boilerplate_names" => "true or false",
+            "format" => "text or markdown",
             _ => "a finite number >= 0",
         }))
     }
@@ -108,6 +148,10 @@ struct Segment {
     text: String,
     chars: usize,
     link_chars: usize,
+    /// With `format=markdown`: where the segment is in the page's structure, and its text as
+    /// inline Markdown.
+    block: markdown::Block,
+    markdown: String,
 }
 
 impl Segment {
@@ -118,16 +162,25 @@ impl Segment {
 
 /// The page's main text, segments joined by `'\n'`.
 pub fn extract_text(page: &Page, params: &Params) -> String {
-    let segments = segments(page);
+    let segments = segments(page, params);
     let tree = Subtrees::of(page, &segments);
     let selected = select(page, &tree, &segments, params);
-    let kept: Vec<&str> = segments
+    let kept = segments
         .iter()
         .filter(|s| s.link_density() <= params.max_link_density)
-        .filter(|s| selected.iter().any(|&c| tree.is_within(s.container, c)))
-        .map(|s| s.text.as_str())
-        .collect();
-    kept.join("\n")
+        .filter(|s| selected.iter().any(|&c| tree.is_within(s.container, c)));
+    match params.format {
+        Format::Text => kept.map(|s| s.text.as_str()).collect::<Vec<_>>().join("\n"),
+        Format::Markdown => {
+            let pieces: Vec<markdown::Piece> = kept
+                .map(|s| markdown::Piece {
+                    block: s.block,
+                    markdown: &s.markdown,
+                })
+                .collect();
+            markdown::render(&pieces)
+        }
+    }
 }
 
 /// What is inside each element: its span in document order (so that "is inside" is two
@@ -277,45 +330,89 @@ struct Gathering {
     chars: usize,
     link_chars: usize,
     pending_space: bool,
+    /// With `format=markdown`: the structure around the walk and the segment's Markdown.
+    markdown: Option<(markdown::Context, markdown::Inline)>,
 }
 
 impl Gathering {
     fn push_text(&mut self, text: &str, in_link: bool) {
+        let code = self.markdown.as_ref().is_some_and(|(c, _)| c.in_pre());
         for c in text.chars() {
             if c.is_whitespace() {
                 self.pending_space = !self.text.is_empty();
+                if code && let Some((_, inline)) = &mut self.markdown {
+                    inline.push_char(c, true);
+                }
                 continue;
             }
             if self.pending_space {
                 self.text.push(' ');
                 self.chars += 1;
                 self.pending_space = false;
+                if !code && let Some((_, inline)) = &mut self.markdown {
+                    inline.push_space();
+                }
             }
             self.text.push(c);
             self.chars += 1;
             if in_link {
                 self.link_chars += 1;
             }
+            if let Some((_, inline)) = &mut self.markdown {
+                inline.push_char(c, code);
+            }
         }
     }
 
     fn flush(&mut self, container: NodeId) {
+        let (block, markdown) = match &mut self.markdown {
+            Some((context, inline)) if !self.text.is_empty() => {
+                (context.block(container), inline.take())
+            }
+            Some((_, inline)) => {
+                inline.take();
+                Default::default()
+            }
+            None => Default::default(),
+        };
         if !self.text.is_empty() {
             self.segments.push(Segment {
                 container,
                 text: std::mem::take(&mut self.text),
                 chars: self.chars,
                 link_chars: self.link_chars,
+                block,
+                markdown,
             });
         }
         self.chars = 0;
         self.link_chars = 0;
         self.pending_space = false;
     }
+
+    /// The walk enters an element (after ending the segment before it, if it is a block).
+    fn enter(&mut self, id: NodeId, element: &crate::html::dom::Element) {
+        if let Some((context, inline)) = &mut self.markdown {
+            context.enter(id, element);
+            if element.name == local_name!("a") {
+                inline.open_link(element.href());
+            }
+        }
+    }
+
+    /// The walk leaves an element (after ending the segment in it, if it is a block).
+    fn leave(&mut self, element: &crate::html::dom::Element) {
+        if let Some((context, inline)) = &mut self.markdown {
+            if element.name == local_name!("a") {
+                inline.close_link();
+            }
+            context.leave(element);
+        }
+    }
 }
 
 /// The page's text segments in document order (an explicit stack: trees may be deep).
-fn segments(page: &Page) -> Vec<Segment> {
+fn segments(page: &Page, params: &Params) -> Vec<Segment> {
     let Some(root) = page.html() else {
         return Vec::new();
     };
@@ -325,6 +422,12 @@ fn segments(page: &Page) -> Vec<Segment> {
         chars: 0,
         link_chars: 0,
         pending_space: false,
+        markdown: (params.format == Format::Markdown).then(Default::default),
+    };
+    let holds_title = if params.drop_boilerplate_names {
+        ancestors_of_title(page)
+    } else {
+        Vec::new()
     };
     let mut blocks: Vec<NodeId> = vec![root];
     let mut links = 0usize;
@@ -342,18 +445,24 @@ fn segments(page: &Page) -> Vec<Segment> {
                         gathering.flush(*blocks.last().unwrap_or(&root));
                         blocks.pop();
                     }
+                    gathering.leave(element);
                     if *name == local_name!("a") {
                         links = links.saturating_sub(1);
                     }
                     continue;
                 }
-                if is_skipped(name) {
+                if is_skipped(name)
+                    || (params.drop_boilerplate_names
+                        && names_boilerplate(element)
+                        && !holds_title.get(id as usize).copied().unwrap_or(false))
+                {
                     continue;
                 }
                 if block {
                     gathering.flush(*blocks.last().unwrap_or(&root));
                     blocks.push(id);
                 }
+                gathering.enter(id, element);
                 if *name == local_name!("a") {
                     links += 1;
                 }
@@ -372,16 +481,57 @@ fn segments(page: &Page) -> Vec<Segment> {
     gathering.segments
 }
 
+/// For each node, whether it holds an `<h1>` or `<main>`: what is named a banner or
+/// comments and holds those is the page's frame (`<div class="has-banner">` around it all, a
+/// forum's thread of "comments"), not boilerplate.
+fn ancestors_of_title(page: &Page) -> Vec<bool> {
+    let mut holds = vec![false; page.nodes.len()];
+    for (id, node) in page.nodes.iter().enumerate() {
+        let NodeKind::Element(element) = &node.kind else {
+            continue;
+        };
+        if !matches!(element.name, local_name!("h1") | local_name!("main")) {
+            continue;
+        }
+        // Up to the first ancestor already marked: each node is marked once.
+        let mut at = id as NodeId;
+        while at != NONE && !holds[at as usize] {
+            holds[at as usize] = true;
+            at = page.node(at).parent;
+        }
+    }
+    holds
+}
+
+/// An element other than the page's frame whose class or id names boilerplate and not text.
+fn names_boilerplate(element: &crate::html::dom::Element) -> bool {
+    if matches!(
+        element.name,
+        local_name!("html") | local_name!("body") | local_name!("article") | local_name!("main")
+    ) {
+        return false;
+    }
+    element.class_and_id().is_some_and(class_names::is_dropped)
+}
+
 fn parent(page: &Page, id: NodeId) -> Option<NodeId> {
     let p = page.node(id).parent;
     (p != NONE).then_some(p)
 }
 
-fn tag_bonus(page: &Page, id: NodeId) -> f64 {
+/// A candidate's score before its segments: by its tag and by its class and id names.
+fn initial_score(page: &Page, id: NodeId, params: &Params) -> f64 {
     let Some(element) = page.element(id) else {
         return 0.0;
     };
-    match element.name {
+    let names = element
+        .class_and_id()
+        .map_or(0.0, |n| class_names::hint(n).weight());
+    tag_bonus(&element.name) + params.class_weight * names
+}
+
+fn tag_bonus(name: &LocalName) -> f64 {
+    match *name {
         local_name!("div") | local_name!("article") | local_name!("main") => 5.0,
         local_name!("pre") | local_name!("td") | local_name!("blockquote") => 3.0,
         local_name!("address")
@@ -460,9 +610,13 @@ fn select_by_score(
         let Some(p) = parent(page, segment.container) else {
             continue;
         };
-        *scores.entry(p).or_insert_with(|| tag_bonus(page, p)) += score;
+        *scores
+            .entry(p)
+            .or_insert_with(|| initial_score(page, p, params)) += score;
         if let Some(g) = parent(page, p) {
-            *scores.entry(g).or_insert_with(|| tag_bonus(page, g)) += score / 2.0;
+            *scores
+                .entry(g)
+                .or_insert_with(|| initial_score(page, g, params)) += score / 2.0;
         }
     }
     let adjusted: HashMap<NodeId, f64> = scores

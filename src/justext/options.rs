@@ -52,11 +52,7 @@ fn parse_ratio(key: &str, value: &str) -> Result<f64, OptionsError> {
 }
 
 fn parse_bool(key: &str, value: &str) -> Result<bool, OptionsError> {
-    match value.to_ascii_lowercase().as_str() {
-        "true" | "1" | "yes" | "on" => Ok(true),
-        "false" | "0" | "no" | "off" => Ok(false),
-        _ => Err(bad(key, value, "true or false")),
-    }
+    crate::options::parse_bool(value).ok_or_else(|| bad(key, value, "true or false"))
 }
 
 impl Params {
