@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use common::columns_of_every_type;
 use datafusion::arrow::array::{Array, AsArray, RecordBatch};
-use datafusion::arrow::datatypes::{Field, Schema};
+use datafusion::arrow::datatypes::{DataType, Field, Schema};
 use datafusion::prelude::*;
 use datafusion_webtext::extract::{Params, extract_text};
 use datafusion_webtext::html::dom::Page;
@@ -105,4 +105,160 @@ async fn options_change_the_choice_and_bad_ones_are_planning_errors() {
         );
         assert!(err.contains(message), "{err}");
     }
+}
+
+/// An article with headings, a nested list, an ordered list, a table of data, code, a quotation,
+/// links and characters that are Markdown syntax, beside a navigation bar and a comment thread.
+const STRUCTURED: &str = "<html><body><nav><a href=/>Home</a> <a href=/b>Bridges</a></nav>\
+    <article><h1>A guide to bridges #1</h1>\
+    <p>Bridges carry roads over rivers, and <a href=\"https://example.com/history\">their history</a> \
+    is long, older than most of the cities that stand beside them today.</p>\
+    <h2>Kinds</h2>\
+    <ul><li>Beam bridges, the simplest kind, rest on piers at both ends.\
+    <ul><li>Girder bridges use steel beams, welded or bolted together.</li>\
+    <li>Box bridges use hollow sections, which resist twisting.</li></ul></li>\
+    <li>Arch bridges push their load outward, into the banks.</li></ul>\
+    <h2>Steps</h2>\
+    <ol><li>Survey the river bed, and its currents, for a season.</li>\
+    <li>Build the piers, in dry boxes sunk into the bed.</li>\
+    <li>Lay the deck, from both banks at once.</li></ol>\
+    <table><tr><th>Bridge</th><th>Main span (m)</th></tr>\
+    <tr><td>Akashi Kaikyo</td><td>1,991</td></tr><tr><td>Humber</td><td>1,410</td></tr></table>\
+    <pre>span = load * length\n  # not a heading</pre>\
+    <blockquote>A bridge is a road, a wall, and a promise, all at once, said an engineer.</blockquote>\
+    <p>1. Special characters * _ [x] | &amp;amp; &lt;b&gt; and `ticks` stay text, not syntax.</p>\
+    </article><div class=comments><p>Great article, thanks, I learned a lot about bridges today!</p>\
+    </div></body></html>";
+
+/// The structure pulldown-cmark reads from `markdown`, one line per block, and its text.
+fn outline(markdown: &str) -> (String, String) {
+    use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
+    let mut outline = String::new();
+    let mut text = String::new();
+    let mut depth = 0usize;
+    for event in Parser::new_ext(markdown, Options::ENABLE_TABLES) {
+        match event {
+            Event::Start(tag) => {
+                let open = match tag {
+                    Tag::Heading { level, .. } => format!("{level:?} "),
+                    Tag::List(None) => "list ".to_owned(),
+                    Tag::List(Some(n)) => format!("list from {n} "),
+                    Tag::Item => format!("\n{}item ", "  ".repeat(depth)),
+                    Tag::Table(_) => "table ".to_owned(),
+                    Tag::TableRow | Tag::TableHead => "\n  row ".to_owned(),
+                    Tag::TableCell => "| ".to_owned(),
+                    Tag::CodeBlock(_) => "code ".to_owned(),
+                    Tag::BlockQuote(_) => "quote ".to_owned(),
+                    Tag::Link { dest_url, .. } => format!("[->{dest_url} "),
+                    Tag::Paragraph => String::new(),
+                    other => format!("{other:?} "),
+                };
+                if matches!(tag_kind(&open), "list") {
+                    depth += 1;
+                }
+                outline.push_str(&open);
+            }
+            Event::End(end) => {
+                match end {
+                    TagEnd::List(_) => depth -= 1,
+                    TagEnd::Link => outline.push(']'),
+                    TagEnd::Paragraph | TagEnd::Heading(_) | TagEnd::CodeBlock => {
+                        outline.push('\n')
+                    }
+                    _ => {}
+                }
+                text.push(' ');
+            }
+            Event::Text(t) | Event::Code(t) => {
+                outline.push_str(&t);
+                text.push_str(&t);
+            }
+            Event::SoftBreak | Event::HardBreak => text.push(' '),
+            other => outline.push_str(&format!("<{other:?}>")),
+        }
+    }
+    (outline, text)
+}
+
+fn tag_kind(open: &str) -> &str {
+    open.split(' ').next().unwrap_or_default()
+}
+
+fn words(text: &str) -> Vec<&str> {
+    text.split_whitespace().collect()
+}
+
+#[tokio::test]
+async fn markdown_reads_back_as_the_page_structure() {
+    let ctx = context();
+    let sql = format!(
+        "SELECT extract_content('{}', 'format=markdown'), extract_content('{0}')",
+        STRUCTURED.replace('\'', "''")
+    );
+    let batches = ctx.sql(&sql).await.unwrap().collect().await.unwrap();
+    let markdown = batches[0].column(0).as_string::<i32>().value(0).to_owned();
+    let text = batches[0].column(1).as_string::<i32>().value(0).to_owned();
+    let (outline, read_text) = outline(&markdown);
+    // Written by hand from the HTML above, as CommonMark with GitHub's tables should read it.
+    let expected = "H1 A guide to bridges #1\n\
+        Bridges carry roads over rivers, and [->https://example.com/history their history] is long, \
+        older than most of the cities that stand beside them today.\n\
+        H2 Kinds\n\
+        list \nitem Beam bridges, the simplest kind, rest on piers at both ends.list \n  \
+        item Girder bridges use steel beams, welded or bolted together.\n  \
+        item Box bridges use hollow sections, which resist twisting.\n\
+        item Arch bridges push their load outward, into the banks.\
+        H2 Steps\n\
+        list from 1 \nitem Survey the river bed, and its currents, for a season.\n\
+        item Build the piers, in dry boxes sunk into the bed.\n\
+        item Lay the deck, from both banks at once.\
+        table \n  row | Bridge| Main span (m)\n  row | Akashi Kaikyo| 1,991\n  row | Humber| 1,410\
+        code span = load * length\n  # not a heading\n\n\
+        quote A bridge is a road, a wall, and a promise, all at once, said an engineer.\n\
+        1. Special characters * _ [x] | &amp; <b> and `ticks` stay text, not syntax.\n";
+    assert_eq!(outline, expected, "markdown:\n{markdown}");
+    assert_eq!(words(&read_text), words(&text), "markdown:\n{markdown}");
+    assert!(!text.contains("Great article"), "{text}");
+}
+
+/// On every page of the bundled sample crawl, the Markdown's text (as a CommonMark parser reads
+/// it) has the words of `format=text`: the formats differ in writing only.
+#[tokio::test]
+async fn markdown_and_text_hold_the_same_words_on_the_sample_crawl() {
+    let ctx = context();
+    let sample = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/data/sample_crawl.parquet"
+    );
+    ctx.register_parquet("crawl", sample, ParquetReadOptions::default())
+        .await
+        .unwrap();
+    let sql =
+        "SELECT url, extract_content(html), extract_content(html, 'format=markdown') FROM crawl";
+    let batches = ctx.sql(sql).await.unwrap().collect().await.unwrap();
+    let (mut pages, mut with_structure) = (0, 0);
+    for batch in &batches {
+        let column =
+            |i: usize| datafusion::arrow::compute::cast(batch.column(i), &DataType::Utf8).unwrap();
+        let (urls, texts, markdowns) = (column(0), column(1), column(2));
+        let (urls, texts, markdowns) = (
+            urls.as_string::<i32>(),
+            texts.as_string::<i32>(),
+            markdowns.as_string::<i32>(),
+        );
+        for row in 0..batch.num_rows() {
+            let (_, read_text) = outline(markdowns.value(row));
+            assert_eq!(
+                words(&read_text),
+                words(texts.value(row)),
+                "{}\n{}",
+                urls.value(row),
+                markdowns.value(row)
+            );
+            pages += 1;
+            with_structure += usize::from(markdowns.value(row).contains("\n- "));
+        }
+    }
+    assert_eq!(pages, 156);
+    assert!(with_structure > 10, "{with_structure} pages with lists");
 }

@@ -1,0 +1,480 @@
+//! `format=markdown`: the same segments as the text, with the structure they had in the page.
+//!
+//! The segmentation walk tells [`Context`] about every element it enters and leaves; each segment
+//! records its [`Block`] (heading level, list item, table cell, code, quotation) and its text
+//! as inline Markdown (links kept, the characters Markdown would read as syntax escaped).
+//! [`render`] writes the kept segments. Only the writing differs from `format=text`: the
+//! choice of segments is the same, so both formats hold the same words.
+
+use html5ever::local_name;
+
+use crate::html::dom::{Element, NodeId};
+
+/// A list item's marker.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Marker {
+    Bullet,
+    Number(u32),
+}
+
+impl Marker {
+    fn text(self) -> String {
+        match self {
+            Marker::Bullet => "- ".to_owned(),
+            Marker::Number(n) => format!("{n}. "),
+        }
+    }
+}
+
+/// Where a table cell is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Cell {
+    pub table: NodeId,
+    pub row: NodeId,
+    pub cell: NodeId,
+    /// The segment is the cell's own text, not that of a block inside it (a table whose
+    /// cells hold paragraphs, lists or headings lays out a page and is not written as a table).
+    pub direct: bool,
+}
+
+/// What a segment is in the page's structure.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(super) struct Block {
+    /// 1–6 inside `<h1>`–`<h6>`, else 0.
+    pub heading: u8,
+    /// Columns of indentation of the list item's text (0 outside lists).
+    pub indent: u32,
+    /// The item's marker when the segment begins a list item; `None` outside lists and for the
+    /// item's later segments.
+    pub marker: Option<Marker>,
+    pub in_list: bool,
+    pub cell: Option<Cell>,
+    pub pre: bool,
+    /// Nesting of `<blockquote>`.
+    pub quote: u32,
+}
+
+/// A list being walked.
+struct List {
+    ordered: bool,
+    next_number: u32,
+    /// Column of its items' markers.
+    indent: u32,
+}
+
+/// The structure around the walk's position.
+#[derive(Default)]
+pub(super) struct Context {
+    headings: Vec<u8>,
+    lists: Vec<List>,
+    /// Per open `<li>`: the column of its text, and whether its marker is still to be written.
+    items: Vec<(u32, Option<Marker>)>,
+    /// Open tables, rows and cells: (table, row, cell, the block element the cell's text is in).
+    tables: Vec<(NodeId, NodeId, NodeId)>,
+    pre: u32,
+    quote: u32,
+}
+
+impl Context {
+    /// Enters the element `id` (after the walk has ended the segment before it).
+    pub fn enter(&mut self, id: NodeId, element: &Element) {
+        match element.name {
+            local_name!("h1") => self.headings.push(1),
+            local_name!("h2") => self.headings.push(2),
+            local_name!("h3") => self.headings.push(3),
+            local_name!("h4") => self.headings.push(4),
+            local_name!("h5") => self.headings.push(5),
+            local_name!("h6") => self.headings.push(6),
+            local_name!("ul") | local_name!("ol") => {
+                let indent = self.items.last().map_or(0, |&(column, _)| column);
+                self.lists.push(List {
+                    ordered: element.name == local_name!("ol"),
+                    next_number: 1,
+                    indent,
+                });
+            }
+            local_name!("li") => {
+                let (marker, column) = match self.lists.last_mut() {
+                    Some(list) => {
+                        let marker = if list.ordered {
+                            list.next_number = list.next_number.saturating_add(1);
+                            Marker::Number(list.next_number - 1)
+                        } else {
+                            Marker::Bullet
+                        };
+                        (marker, list.indent + marker.text().len() as u32)
+                    }
+                    None => (Marker::Bullet, 2),
+                };
+                self.items.push((column, Some(marker)));
+            }
+            local_name!("table") => self.tables.push((id, NONE_ID, NONE_ID)),
+            local_name!("tr") => {
+                if let Some(t) = self.tables.last_mut() {
+                    t.1 = id;
+                    t.2 = NONE_ID;
+                }
+            }
+            local_name!("td") | local_name!("th") => {
+                if let Some(t) = self.tables.last_mut() {
+                    t.2 = id;
+                }
+            }
+            local_name!("pre") => self.pre += 1,
+            local_name!("blockquote") => self.quote += 1,
+            _ => {}
+        }
+    }
+
+    /// Leaves the element (after the walk has ended the segment in it).
+    pub fn leave(&mut self, element: &Element) {
+        match element.name {
+            local_name!("h1")
+            | local_name!("h2")
+            | local_name!("h3")
+            | local_name!("h4")
+            | local_name!("h5")
+            | local_name!("h6") => {
+                self.headings.pop();
+            }
+            local_name!("ul") | local_name!("ol") => {
+                self.lists.pop();
+            }
+            local_name!("li") => {
+                self.items.pop();
+            }
+            local_name!("table") => {
+                self.tables.pop();
+            }
+            local_name!("td") | local_name!("th") => {
+                if let Some(t) = self.tables.last_mut() {
+                    t.2 = NONE_ID;
+                }
+            }
+            local_name!("pre") => self.pre = self.pre.saturating_sub(1),
+            local_name!("blockquote") => self.quote = self.quote.saturating_sub(1),
+            _ => {}
+        }
+    }
+
+    pub fn in_pre(&self) -> bool {
+        self.pre > 0
+    }
+
+    /// The block of a segment ending now in `container`; the first segment of a list item
+    /// takes its marker.
+    pub fn block(&mut self, container: NodeId) -> Block {
+        let (indent, marker) = match self.items.last_mut() {
+            Some((column, marker)) => (*column, marker.take()),
+            None => (0, None),
+        };
+        let cell = self
+            .tables
+            .last()
+            .filter(|t| t.2 != NONE_ID)
+            .map(|&(table, row, cell)| Cell {
+                table,
+                row,
+                cell,
+                direct: container == cell,
+            });
+        Block {
+            heading: self.headings.last().copied().unwrap_or(0),
+            indent,
+            marker,
+            in_list: !self.items.is_empty(),
+            cell,
+            pre: self.pre > 0,
+            quote: self.quote,
+        }
+    }
+}
+
+const NONE_ID: NodeId = crate::html::dom::NONE;
+
+/// A segment's text as inline Markdown, gathered beside its plain text.
+#[derive(Default)]
+pub(super) struct Inline {
+    pub text: String,
+    /// The open link's target, and whether its `[` is written.
+    link: Option<(Box<str>, bool)>,
+    /// Position of an `&` just written, escaped if a character follows that would make it an
+    /// entity.
+    ampersand: Option<usize>,
+}
+
+impl Inline {
+    /// A link begins; `href` is None for one without a usable target (text only).
+    pub fn open_link(&mut self, href: Option<&str>) {
+        self.link = href
+            .map(str::trim)
+            .filter(|h| {
+                !h.is_empty()
+                    && !h.starts_with('#')
+                    && !h.to_ascii_lowercase().starts_with("javascript:")
+            })
+            .map(|h| (h.into(), false));
+    }
+
+    pub fn close_link(&mut self) {
+        if let Some((href, true)) = self.link.take() {
+            self.text.push_str("](");
+            push_destination(&mut self.text, &href);
+            self.text.push(')');
+        }
+    }
+
+    /// A space between words.
+    pub fn push_space(&mut self) {
+        self.text.push(' ');
+        self.ampersand = None;
+    }
+
+    /// A visible character, escaped as Markdown needs (in code, as it is).
+    pub fn push_char(&mut self, c: char, code: bool) {
+        if code {
+            self.text.push(c);
+            return;
+        }
+        if let Some((_, opened @ false)) = &mut self.link {
+            *opened = true;
+            self.text.push('[');
+        }
+        if let Some(at) = self.ampersand.take() {
+            if c.is_ascii_alphanumeric() || c == '#' {
+                self.text.insert(at, '\\');
+            }
+        }
+        if c == '&' {
+            self.ampersand = Some(self.text.len());
+        } else if matches!(
+            c,
+            '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '|' | '~'
+        ) {
+            self.text.push('\\');
+        }
+        self.text.push(c);
+    }
+
+    /// The segment ends: a link open across it is closed here and opens again in the next.
+    pub fn take(&mut self) -> String {
+        if let Some((href, true)) = &self.link {
+            let href = href.clone();
+            self.close_link();
+            self.link = Some((href, false));
+        }
+        self.ampersand = None;
+        std::mem::take(&mut self.text)
+    }
+}
+
+/// A link target: `<...>` around one with spaces or brackets, which would end it.
+fn push_destination(out: &mut String, href: &str) {
+    if href.contains([' ', '(', ')', '<', '>', '\n', '\t']) {
+        out.push('<');
+        for c in href.chars() {
+            match c {
+                '<' => out.push_str("%3C"),
+                '>' => out.push_str("%3E"),
+                '\n' | '\t' => out.push_str("%20"),
+                c => out.push(c),
+            }
+        }
+        out.push('>');
+    } else {
+        out.push_str(href);
+    }
+}
+
+/// A kept segment to write.
+pub(super) struct Piece<'a> {
+    pub block: Block,
+    pub markdown: &'a str,
+}
+
+/// The Markdown of the kept segments, in order.
+pub(super) fn render(pieces: &[Piece]) -> String {
+    let mut out = String::new();
+    // The quotation depth of the list line written last, if the last thing written was one.
+    let mut list_line: Option<u32> = None;
+    let mut i = 0;
+    while i < pieces.len() {
+        let piece = &pieces[i];
+        let block = piece.block;
+        if let Some(cell) = block.cell.filter(|c| is_data_table(pieces, i, c.table)) {
+            let end = table_end(pieces, i, cell.table);
+            separate(&mut out, false);
+            write_table(&mut out, &pieces[i..end], block.quote);
+            list_line = None;
+            i = end;
+            continue;
+        }
+        let tight = block.in_list && list_line == Some(block.quote);
+        if block.pre {
+            separate(&mut out, false);
+            write_code(&mut out, piece);
+            list_line = None;
+        } else if tight && block.marker.is_none() {
+            // A later segment of the item goes on with its text.
+            out.push(' ');
+            out.push_str(piece.markdown);
+        } else {
+            separate(&mut out, tight);
+            write_block(&mut out, piece);
+            list_line = block.in_list.then_some(block.quote);
+        }
+        i += 1;
+    }
+    out
+}
+
+/// Ends the block before: a line break inside a list, else a blank line.
+fn separate(out: &mut String, tight: bool) {
+    if !out.is_empty() {
+        out.push_str(if tight { "\n" } else { "\n\n" });
+    }
+}
+
+fn quote_prefix(quote: u32) -> String {
+    "> ".repeat(quote as usize)
+}
+
+fn write_block(out: &mut String, piece: &Piece) {
+    let block = piece.block;
+    out.push_str(&quote_prefix(block.quote));
+    if block.heading > 0 && !block.in_list {
+        out.push_str(&"#".repeat(block.heading as usize));
+        out.push(' ');
+        // A closing run of `#` after a space would be read as the heading's closing sequence.
+        let text = piece.markdown;
+        let kept = text.trim_end_matches('#');
+        if kept.len() < text.len() && (kept.is_empty() || kept.ends_with(' ')) {
+            out.push_str(kept);
+            out.push('\\');
+            out.push_str(&text[kept.len()..]);
+        } else {
+            out.push_str(text);
+        }
+        return;
+    }
+    // An item's later text after what ended the list's lines (a code block, or the item's
+    // first text left out) is a paragraph of its own: indented, it could read as code.
+    if let Some(marker) = block.marker.filter(|_| block.in_list) {
+        let marker = marker.text();
+        let column = block.indent as usize;
+        out.push_str(&" ".repeat(column.saturating_sub(marker.len())));
+        out.push_str(&marker);
+    }
+    push_line_start_safe(out, piece.markdown);
+}
+
+/// Text at the start of a line, with what would make it a heading, a list item, a thematic
+/// break or a quotation escaped.
+fn push_line_start_safe(out: &mut String, text: &str) {
+    let digits = text.bytes().take_while(u8::is_ascii_digit).count();
+    if matches!(text.as_bytes().first(), Some(b'#' | b'-' | b'+' | b'=')) {
+        out.push('\\');
+        out.push_str(text);
+    } else if digits > 0 && matches!(text.as_bytes().get(digits), Some(b'.' | b')')) {
+        out.push_str(&text[..digits]);
+        out.push('\\');
+        out.push_str(&text[digits..]);
+    } else {
+        out.push_str(text);
+    }
+}
+
+fn write_code(out: &mut String, piece: &Piece) {
+    let code = piece.markdown.trim_matches('\n');
+    let longest = longest_run(code, '`');
+    let fence = "`".repeat(longest.max(2) + 1);
+    let prefix = quote_prefix(piece.block.quote);
+    out.push_str(&prefix);
+    out.push_str(&fence);
+    for line in code.split('\n') {
+        out.push('\n');
+        out.push_str(&prefix);
+        out.push_str(line);
+    }
+    out.push('\n');
+    out.push_str(&prefix);
+    out.push_str(&fence);
+}
+
+fn longest_run(text: &str, c: char) -> usize {
+    let (mut longest, mut run) = (0, 0);
+    for x in text.chars() {
+        run = if x == c { run + 1 } else { 0 };
+        longest = longest.max(run);
+    }
+    longest
+}
+
+/// The end of the run of pieces from `start` in cells of `table`.
+fn table_end(pieces: &[Piece], start: usize, table: NodeId) -> usize {
+    start
+        + pieces[start..]
+            .iter()
+            .take_while(|p| p.block.cell.is_some_and(|c| c.table == table))
+            .count()
+}
+
+/// Whether the run of `table` from `start` is a table of data: every piece is its cell's own
+/// text (not code), and there are at least two cells.
+fn is_data_table(pieces: &[Piece], start: usize, table: NodeId) -> bool {
+    let run = &pieces[start..table_end(pieces, start, table)];
+    run.iter()
+        .all(|p| p.block.cell.is_some_and(|c| c.direct) && !p.block.pre)
+        && run
+            .iter()
+            .any(|p| p.block.cell.map(|c| c.cell) != run[0].block.cell.map(|c| c.cell))
+}
+
+/// A GitHub-flavoured table: the first row is the header; rows are padded to the widest.
+fn write_table(out: &mut String, pieces: &[Piece], quote: u32) {
+    let mut rows: Vec<Vec<String>> = Vec::new();
+    let mut last: Option<Cell> = None;
+    for piece in pieces {
+        let Some(cell) = piece.block.cell else {
+            continue;
+        };
+        match last {
+            Some(l) if l.row == cell.row && l.cell == cell.cell => {
+                if let Some(text) = rows.last_mut().and_then(|r| r.last_mut()) {
+                    text.push(' ');
+                    text.push_str(piece.markdown);
+                }
+            }
+            Some(l) if l.row == cell.row => {
+                if let Some(row) = rows.last_mut() {
+                    row.push(piece.markdown.to_owned());
+                }
+            }
+            _ => rows.push(vec![piece.markdown.to_owned()]),
+        }
+        last = Some(cell);
+    }
+    let width = rows.iter().map(Vec::len).max().unwrap_or(0);
+    let prefix = quote_prefix(quote);
+    let write_row = |out: &mut String, cells: &[String]| {
+        out.push_str(&prefix);
+        out.push('|');
+        for i in 0..width {
+            out.push(' ');
+            out.push_str(cells.get(i).map_or("", String::as_str));
+            out.push_str(" |");
+        }
+    };
+    for (i, row) in rows.iter().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        write_row(out, row);
+        if i == 0 {
+            out.push('\n');
+            out.push_str(&prefix);
+            out.push('|');
+            out.push_str(&" --- |".repeat(width));
+        }
+    }
+}
