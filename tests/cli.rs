@@ -324,6 +324,56 @@ fn clean_adds_text_and_kept_share_as_justext_computes_them() {
 }
 
 #[test]
+fn clean_with_extract_content_writes_what_extract_content_gives() {
+    let dir = scratch("clean-extract-content");
+    let crawl = small_crawl(&dir, 24);
+    let out = dir.join("clean.parquet");
+    let options = "format=markdown";
+    let o = webtext(&[
+        "clean",
+        &crawl,
+        &out.display().to_string(),
+        "--extractor",
+        "extract-content",
+        "--options",
+        options,
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let check = sql_csv(
+        &[format!("crawl={crawl}"), format!("clean={}", out.display())],
+        &format!(
+            "SELECT count(*) AS pages, \
+                sum(CASE WHEN c.text = extract_content(k.html, '{options}') THEN 1 ELSE 0 END) AS same_text, \
+                sum(CASE WHEN c.text LIKE '%\n- %' THEN 1 ELSE 0 END) > 0 AS has_lists, \
+                sum(CASE WHEN c.kept_share IS NULL THEN 1 ELSE 0 END) AS null_shares \
+         FROM clean c JOIN crawl k ON c.url = k.url"
+        ),
+    );
+    assert_eq!(
+        stdout(&check),
+        "pages,same_text,has_lists,null_shares\n24,24,true,24\n",
+        "{}",
+        stderr(&check)
+    );
+    // A bad option is an error before any page is read, and nothing is written.
+    let bad = dir.join("bad.parquet");
+    let o = webtext(&[
+        "clean",
+        &crawl,
+        &bad.display().to_string(),
+        "--extractor",
+        "extract-content",
+        "--options",
+        "format=html",
+    ]);
+    assert_fails_naming(&o, "'html' is not text or markdown");
+    assert!(!bad.exists());
+    // The report is jusText's.
+    let o = webtext(&["report", &crawl, "--extractor", "extract-content"]);
+    assert_fails_naming(&o, "--extractor takes justext only");
+}
+
+#[test]
 fn clean_keeps_the_same_rows_on_one_and_two_partitions() {
     let dir = scratch("partitions");
     let crawl = small_crawl(&dir, 24);

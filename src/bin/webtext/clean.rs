@@ -15,8 +15,9 @@ use datafusion::arrow::array::{Array, ArrayRef, AsArray, RecordBatch, make_array
 use datafusion::arrow::buffer::NullBuffer;
 use datafusion::arrow::compute::kernels::length::length;
 use datafusion::arrow::datatypes::{DataType, Field, Int32Type, Int64Type, Schema, SchemaRef};
+use datafusion::common::ScalarValue;
 use datafusion::common::{Column, DFSchema, internal_datafusion_err};
-use datafusion::functions::core::expr_fn::get_field;
+use datafusion::functions::core::expr_fn::{get_field, named_struct};
 use datafusion::logical_expr::{Expr, lit};
 use datafusion::physical_expr::PhysicalExpr;
 use datafusion::prelude::col;
@@ -64,15 +65,19 @@ pub(crate) struct ExtractionArgs {
     /// The stoplist (one of jusText's 100 languages, or 'none' for the language-independent mode)
     #[arg(long, default_value = "English")]
     pub language: String,
-    /// Parameters of the extractor, 'key=value,...' (see `webtext functions justext`)
+    /// Parameters of the extractor, 'key=value,...' (see `webtext functions justext` or
+    /// `webtext functions extract_content`)
     #[arg(long, default_value = "")]
     pub options: String,
 }
 
-#[derive(Clone, Copy, Debug, ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub(crate) enum Extractor {
     /// jusText 3.0.2
     Justext,
+    /// The crate's own extractor, `extract_content` (`--language` is not used; `kept_share` is
+    /// NULL: it has no paragraph classes to count)
+    ExtractContent,
 }
 
 /// What a cleaning run did.
@@ -262,11 +267,19 @@ fn extract_expr(args: &CleanArgs, schema: &DFSchema) -> Result<Expr> {
         html = datafusion_webtext::udf::decode_html_udf()
             .call(vec![html, Expr::Column(Column::from_name(HTTP_CHARSET))]);
     }
+    let options = lit(args.extraction.options.as_str());
     Ok(match args.extraction.extractor {
         Extractor::Justext => datafusion_webtext::udf::justext_extract_udf().call(vec![
             html,
             lit(args.extraction.language.as_str()),
-            lit(args.extraction.options.as_str()),
+            options,
+        ]),
+        // The struct justext_extract gives, so that both run through the same writer.
+        Extractor::ExtractContent => named_struct(vec![
+            lit("text"),
+            datafusion_webtext::udf::extract_content_udf().call(vec![html, options]),
+            lit("kept_share"),
+            lit(ScalarValue::Float64(None)),
         ]),
     })
 }
@@ -384,7 +397,7 @@ impl Cleaner {
         });
         let Some((extracted, text, kept_share)) = fields else {
             return Err(internal_datafusion_err!(
-                "justext_extract did not return a struct with text and kept_share"
+                "the extractor did not return a struct with text and kept_share"
             )
             .into());
         };

@@ -97,6 +97,12 @@ fn check(args: &ReportArgs) -> Result<()> {
             "webtext report runs in this process; --cluster is not supported (run sql/report.sql with webtext sql --cluster for the tables)".into(),
         ));
     }
+    if args.extraction.extractor != crate::clean::Extractor::Justext {
+        return Err(CliError::Usage(
+            "webtext report draws jusText's paragraph classes: --extractor takes justext only"
+                .into(),
+        ));
+    }
     crate::dedup::quoted_identifier(&args.extraction.html_column)?;
     for (value, flag) in [
         (&args.extraction.language, "--language"),
