@@ -1,0 +1,46 @@
+//! HTML bytes → `extract_content`'s text and Markdown, and `extract_metadata`. The Markdown, read
+//! back by a CommonMark parser, must hold the text's words.
+#![no_main]
+
+use datafusion_webtext::extract::{Format, Params, extract_text};
+use datafusion_webtext::html::{Limits, Page};
+use datafusion_webtext::justext::decode_for_justext;
+use datafusion_webtext::metadata::extract_metadata;
+use libfuzzer_sys::fuzz_target;
+use pulldown_cmark::{Event, Options, Parser};
+
+fn markdown_words(markdown: &str) -> Vec<String> {
+    let mut text = String::new();
+    for event in Parser::new_ext(markdown, Options::ENABLE_TABLES) {
+        match event {
+            Event::Text(t) | Event::Code(t) => text.push_str(&t),
+            _ => text.push(' '),
+        }
+    }
+    text.split_whitespace().map(str::to_owned).collect()
+}
+
+fuzz_target!(|bytes: &[u8]| {
+    let Ok(html) = decode_for_justext(bytes) else {
+        return;
+    };
+    let _ = extract_metadata(&html, &Limits::default());
+    let shallow = Limits {
+        max_bytes: 0,
+        max_depth: 8,
+        max_attributes: 3,
+    };
+    for limits in [Limits::default(), shallow] {
+        let page = Page::parse_with(&html, &limits);
+        let text = extract_text(&page, &Params::default());
+        let markdown = extract_text(
+            &page,
+            &Params {
+                format: Format::Markdown,
+                ..Params::default()
+            },
+        );
+        let words: Vec<String> = text.split_whitespace().map(str::to_owned).collect();
+        assert_eq!(markdown_words(&markdown), words, "{markdown}");
+    }
+});
