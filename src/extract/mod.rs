@@ -1,4 +1,4 @@
-//! A main-content extractor of our own (issue 20, version 0), the SQL function
+//! A main-content extractor of our own (issue 20), the SQL function
 //! `extract_content`.
 //!
 //! Version 0 scores containers as Arc90's Readability does, over the html5ever tree the crate
