@@ -143,7 +143,7 @@ fn outline(markdown: &str) -> (String, String) {
                     Tag::Heading { level, .. } => format!("{level:?} "),
                     Tag::List(None) => "list ".to_owned(),
                     Tag::List(Some(n)) => format!("list from {n} "),
-                    Tag::Item => format!("\n{}item ", "  ".repeat(depth)),
+                    Tag::Item => format!("\n{}item ", "  ".repeat(depth.saturating_sub(1))),
                     Tag::Table(_) => "table ".to_owned(),
                     Tag::TableRow | Tag::TableHead => "\n  row ".to_owned(),
                     Tag::TableCell => "| ".to_owned(),
@@ -156,6 +156,9 @@ fn outline(markdown: &str) -> (String, String) {
                 if matches!(tag_kind(&open), "list") {
                     depth += 1;
                 }
+                if !open.starts_with("[->") {
+                    text.push(' ');
+                }
                 outline.push_str(&open);
             }
             Event::End(end) => {
@@ -167,7 +170,10 @@ fn outline(markdown: &str) -> (String, String) {
                     }
                     _ => {}
                 }
-                text.push(' ');
+                // Blocks end words; a link's end does not ("[shareholder](url),").
+                if !matches!(end, TagEnd::Link) {
+                    text.push(' ');
+                }
             }
             Event::Text(t) | Event::Code(t) => {
                 outline.push_str(&t);

@@ -7,13 +7,15 @@ use datafusion_webtext::html::{Limits, Page};
 use datafusion_webtext::justext::decode_for_justext;
 use datafusion_webtext::metadata::extract_metadata;
 use libfuzzer_sys::fuzz_target;
-use pulldown_cmark::{Event, Options, Parser};
+use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
 
 fn markdown_words(markdown: &str) -> Vec<String> {
     let mut text = String::new();
     for event in Parser::new_ext(markdown, Options::ENABLE_TABLES) {
         match event {
             Event::Text(t) | Event::Code(t) => text.push_str(&t),
+            // A link's ends are inside a word ("[shareholder](url),"); blocks end words.
+            Event::Start(Tag::Link { .. }) | Event::End(TagEnd::Link) => {}
             _ => text.push(' '),
         }
     }

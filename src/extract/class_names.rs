@@ -96,6 +96,15 @@ pub(super) fn hint(class_and_id: &str) -> ClassHint {
 /// What `class` and `id` say of an element: the drop rule (`drop_boilerplate_names`) reads
 /// [`DROPPED_PARTS`] and [`DROPPED_WORDS`]; the class weight reads all the lists.
 pub(super) fn is_dropped(class_and_id: &str) -> bool {
+    // Most names hold none of them: one search of the whole string each rules those out before
+    // the words are looked at (this runs for every element with a class or id).
+    if !DROPPED_PARTS
+        .iter()
+        .chain(DROPPED_WORDS)
+        .any(|p| class_and_id.contains(p))
+    {
+        return false;
+    }
     let mut dropped = false;
     for word in words(class_and_id) {
         if DROPPED_WORDS.contains(&word) || DROPPED_PARTS.iter().any(|p| word.contains(p)) {

@@ -32,7 +32,7 @@ static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
          comments, footers, promotions, related links, banners, pop-ups and the like are left out, and \
          segments mostly of links are dropped. As text (segments joined by a line feed) or as Markdown \
          (headings, lists, tables, code, quotations and links; the same words). On the six shared \
-         evaluation sets its mean F1 (WCXB's metric) is 0.908, trafilatura 2.3.1's 0.891, at over 40 \
+         evaluation sets its mean F1 (WCXB's metric) is 0.908, trafilatura 2.3.1's 0.891, at over 30 \
          times its speed on one core. The page is parsed into the HTML5 tree boilerpipe reads, shared \
          with boilerpipe's functions in the same query. NULL for NULL input and for pages that cannot \
          be processed; an empty string for a page without text.",
