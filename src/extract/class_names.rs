@@ -3,67 +3,91 @@
 //! `entry-content`, `post` around what is. Those names are the strongest signal a page gives
 //! that its text length and link density cannot: a comment thread is long, link-poor prose.
 
+/// A list of names: parts are found inside a word, words must be the whole word.
+struct Names {
+    parts: &'static [&'static str],
+    words: &'static [&'static str],
+}
+
+impl Names {
+    fn name(&self, word: &str) -> bool {
+        self.words.contains(&word) || self.parts.iter().any(|p| word.contains(p))
+    }
+
+    /// Whether any of the names is in `text` at all: one search each, before words are split.
+    fn may_be_in(&self, text: &str) -> bool {
+        self.parts
+            .iter()
+            .chain(self.words)
+            .any(|p| text.contains(p))
+    }
+}
+
 /// The names whose elements are left out (`drop_boilerplate_names`): each of them, alone,
 /// raised the mean F1 over the six shared sets (`tools/extract_quality.sh`), while `sidebar`,
 /// `widget`, `menu`, `nav`, `ad`, `share` and `hidden` lowered it: page builders put those on
 /// wrappers of the text too (`elementor-widget-text-editor`, `has-sidebar`, `visually-hidden`).
-const DROPPED_PARTS: &[&str] = &[
-    "comment",
-    "footer",
-    "masthead",
-    "promo",
-    "related",
-    "banner",
-    "newsletter",
-    "popup",
-    "cookie",
-    "pagination",
-];
+const DROPPED: Names = Names {
+    parts: &[
+        "comment",
+        "footer",
+        "masthead",
+        "promo",
+        "related",
+        "banner",
+        "newsletter",
+        "popup",
+        "cookie",
+        "pagination",
+    ],
+    words: &["tags"],
+};
 
-/// Short names left out, matched whole.
-const DROPPED_WORDS: &[&str] = &["tags"];
+/// Names of boilerplate, for the class weight.
+const BOILERPLATE: Names = Names {
+    parts: &[
+        "comment",
+        "sidebar",
+        "footer",
+        "masthead",
+        "promo",
+        "related",
+        "sharing",
+        "social",
+        "sponsor",
+        "widget",
+        "banner",
+        "breadcrumb",
+        "newsletter",
+        "subscri",
+        "popup",
+        "modal",
+        "cookie",
+        "gdpr",
+        "advert",
+        "disqus",
+        "outbrain",
+        "taboola",
+        "recommend",
+        "navigation",
+        "navbar",
+        "menu",
+        "pagination",
+        "pager",
+    ],
+    words: &[
+        "ad", "ads", "nav", "tags", "share", "shares", "aside", "hidden", "toolbar", "tools",
+        "foot",
+    ],
+};
 
-/// Words (or parts of words) naming boilerplate, for the class weight.
-const BOILERPLATE_PARTS: &[&str] = &[
-    "comment",
-    "sidebar",
-    "footer",
-    "masthead",
-    "promo",
-    "related",
-    "sharing",
-    "social",
-    "sponsor",
-    "widget",
-    "banner",
-    "breadcrumb",
-    "newsletter",
-    "subscri",
-    "popup",
-    "modal",
-    "cookie",
-    "gdpr",
-    "advert",
-    "disqus",
-    "outbrain",
-    "taboola",
-    "recommend",
-    "navigation",
-    "navbar",
-    "menu",
-    "pagination",
-    "pager",
-];
-
-/// Short words naming boilerplate, matched whole, for the class weight.
-const BOILERPLATE_WORDS: &[&str] = &[
-    "ad", "ads", "nav", "tags", "share", "shares", "aside", "hidden", "toolbar", "tools", "foot",
-];
-
-/// Words (or parts of words) naming a page's text.
-const CONTENT_PARTS: &[&str] = &[
-    "article", "content", "entry", "main", "post", "story", "blog", "text", "body",
-];
+/// Names of a page's text.
+const CONTENT: Names = Names {
+    parts: &[
+        "article", "content", "entry", "main", "post", "story", "blog", "text", "body",
+    ],
+    words: &[],
+};
 
 /// What the names of an element say.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -79,48 +103,34 @@ impl ClassHint {
     }
 }
 
-/// The hint of `class_and_id` (lower case, as the tree keeps it).
-pub(super) fn hint(class_and_id: &str) -> ClassHint {
+/// What `class_and_id` (lower case, as the tree keeps it) says by the names of `boilerplate`
+/// and of text.
+fn classify(class_and_id: &str, boilerplate: &Names) -> ClassHint {
     let mut hint = ClassHint::default();
-    for word in words(class_and_id) {
-        if BOILERPLATE_WORDS.contains(&word) || BOILERPLATE_PARTS.iter().any(|p| word.contains(p)) {
-            hint.boilerplate = true;
-        }
-        if CONTENT_PARTS.iter().any(|p| word.contains(p)) {
-            hint.content = true;
-        }
+    for word in class_and_id
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty())
+    {
+        hint.boilerplate |= boilerplate.name(word);
+        hint.content |= CONTENT.name(word);
     }
     hint
 }
 
-/// What `class` and `id` say of an element: the drop rule (`drop_boilerplate_names`) reads
-/// [`DROPPED_PARTS`] and [`DROPPED_WORDS`]; the class weight reads all the lists.
-pub(super) fn is_dropped(class_and_id: &str) -> bool {
-    // Most names hold none of them: one search of the whole string each rules those out before
-    // the words are looked at (this runs for every element with a class or id).
-    if !DROPPED_PARTS
-        .iter()
-        .chain(DROPPED_WORDS)
-        .any(|p| class_and_id.contains(p))
-    {
-        return false;
-    }
-    let mut dropped = false;
-    for word in words(class_and_id) {
-        if DROPPED_WORDS.contains(&word) || DROPPED_PARTS.iter().any(|p| word.contains(p)) {
-            dropped = true;
-        }
-        if CONTENT_PARTS.iter().any(|p| word.contains(p)) {
-            return false;
-        }
-    }
-    dropped
+/// The hint the class weight reads.
+pub(super) fn hint(class_and_id: &str) -> ClassHint {
+    classify(class_and_id, &BOILERPLATE)
 }
 
-fn words(class_and_id: &str) -> impl Iterator<Item = &str> {
-    class_and_id
-        .split(|c: char| !c.is_ascii_alphanumeric())
-        .filter(|w| !w.is_empty())
+/// Whether the drop rule (`drop_boilerplate_names`) leaves the element out: a dropped name and
+/// no name of text. Runs for every element with a class or id, and most hold none of the
+/// dropped names, which one search each rules out.
+pub(super) fn is_dropped(class_and_id: &str) -> bool {
+    if !DROPPED.may_be_in(class_and_id) {
+        return false;
+    }
+    let hint = classify(class_and_id, &DROPPED);
+    hint.boilerplate && !hint.content
 }
 
 #[cfg(test)]
