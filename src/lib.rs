@@ -5,8 +5,8 @@
 //! pre-training quality filters as Apache DataFusion functions, and WARC as a file format.
 //!
 //! The algorithm modules ([`html`], [`justext`], [`boilerpipe`], [`dedup`], [`stoplists`],
-//! [`words`], [`filters`], [`metadata`], `langid`, [`warc`]) are plain Rust over `&str` and know nothing of
-//! DataFusion; [`udf`] turns Arrow arrays into calls of them.
+//! [`words`], [`filters`], [`metadata`], [`extract`], `langid`, [`warc`]) are plain Rust over
+//! `&str` and know nothing of DataFusion; [`udf`] turns Arrow arrays into calls of them.
 //!
 //! ```no_run
 //! # async fn demo() -> datafusion::error::Result<()> {

@@ -1,9 +1,9 @@
 //! A lean html5ever tree: one arena of nodes linked by index, built by our own `TreeSink`.
 //!
 //! The algorithms need element names, text and a few attributes (a stylesheet link's `rel`; the
-//! extractor's `class`, `id` and `href`), never a mutable DOM, so the sink keeps exactly that. Compared with `markup5ever_rcdom` there is no `Rc` per node,
-//! no attribute vectors and no recursive drop, and a page with 100,000 nested elements is just a
-//! longer vector.
+//! extractor's `class`, `id` and `href`), never a mutable DOM, so the sink keeps exactly that.
+//! Compared with `markup5ever_rcdom` there is no `Rc` per node, no attribute vectors and no
+//! recursive drop, and a page with 100,000 nested elements is just a longer vector.
 
 use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
@@ -658,7 +658,7 @@ impl Sink {
     }
 }
 
-/// `rel` names a stylesheet: jusText's cleaner removes such a `<link>`.
+/// What [`KeptAttributes`] keeps of a new element's attributes; `None` for none of them.
 fn kept_attributes(name: &LocalName, attrs: &[Attribute]) -> Option<Box<KeptAttributes>> {
     let mut names = String::new();
     let mut href = None;
@@ -668,7 +668,7 @@ fn kept_attributes(name: &LocalName, attrs: &[Attribute]) -> Option<Box<KeptAttr
                 if !names.is_empty() {
                     names.push(' ');
                 }
-                names.push_str(&a.value.to_ascii_lowercase());
+                names.extend(a.value.chars().map(|c| c.to_ascii_lowercase()));
             }
             local_name!("href") if *name == local_name!("a") => {
                 href = Some(a.value.as_ref().into())
@@ -683,6 +683,7 @@ fn kept_attributes(name: &LocalName, attrs: &[Attribute]) -> Option<Box<KeptAttr
     (kept != KeptAttributes::default()).then(|| Box::new(kept))
 }
 
+/// `rel` names a stylesheet: jusText's cleaner removes such a `<link>`.
 pub(super) fn is_stylesheet(attrs: &[Attribute]) -> bool {
     attrs.iter().any(|a| {
         a.name.local == local_name!("rel") && a.value.to_ascii_lowercase().contains("stylesheet")

@@ -96,19 +96,19 @@ fn is_space(b: u8) -> bool {
 /// attributes: the formatting elements (the "Noah's Ark" clause compares them), `<input>`
 /// (`type=hidden` in tables), `<font>` in foreign content, `<link>` (jusText's stylesheet rule)
 /// and `<template>` (`shadowrootmode`). Other elements' attributes are tokenized and dropped.
-/// Whether the attribute `attribute` (as written) of the element `element` is one `names` keeps.
-fn is_named_attribute(element: &LocalName, attribute: &[u8]) -> bool {
-    attribute.eq_ignore_ascii_case(b"class")
-        || attribute.eq_ignore_ascii_case(b"id")
-        || (*element == local_name!("a") && attribute.eq_ignore_ascii_case(b"href"))
-}
-
 fn keeps_attributes(name: &LocalName) -> bool {
     is_formatting(name)
         || matches!(
             *name,
             local_name!("input") | local_name!("link") | local_name!("template")
         )
+}
+
+/// Whether the attribute `attribute` (as written) of the element `element` is one `names` keeps.
+fn is_named_attribute(element: &LocalName, attribute: &[u8]) -> bool {
+    attribute.eq_ignore_ascii_case(b"class")
+        || attribute.eq_ignore_ascii_case(b"id")
+        || (*element == local_name!("a") && attribute.eq_ignore_ascii_case(b"href"))
 }
 
 /// A name as the tokenizer builds it: ASCII upper case lowered.
