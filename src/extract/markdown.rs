@@ -86,7 +86,12 @@ impl Context {
             local_name!("h5") => self.headings.push(5),
             local_name!("h6") => self.headings.push(6),
             local_name!("ul") | local_name!("ol") => {
-                let indent = self.items.last().map_or(0, |&(column, _)| column);
+                // Past MAX_NESTING, a list's items stand at its parent list's level.
+                let indent = if self.lists.len() >= MAX_NESTING {
+                    self.lists.last().map_or(0, |l| l.indent)
+                } else {
+                    self.items.last().map_or(0, |&(column, _)| column)
+                };
                 self.lists.push(List {
                     ordered: element.name == local_name!("ol"),
                     next_number: 1,
@@ -191,6 +196,11 @@ impl Context {
 }
 
 const NONE_ID: NodeId = crate::html::dom::NONE;
+
+/// Lists and quotations deeper than this are written at this depth: each line repeats its
+/// indentation or `> ` prefix, so a page of thousands of nested lists (within `max_depth`)
+/// would otherwise give text quadratic in its size. The words stay the same.
+const MAX_NESTING: usize = 8;
 
 /// A segment's text as inline Markdown, gathered beside its plain text.
 #[derive(Default)]
@@ -336,7 +346,7 @@ fn separate(out: &mut String, tight: bool) {
 }
 
 fn quote_prefix(quote: u32) -> String {
-    "> ".repeat(quote as usize)
+    "> ".repeat((quote as usize).min(MAX_NESTING))
 }
 
 fn write_block(out: &mut String, piece: &Piece) {

@@ -1,7 +1,7 @@
 //! A main-content extractor of our own (issue 20), the SQL function
 //! `extract_content`.
 //!
-//! Version 0 scores containers as Arc90's Readability does, over the html5ever tree the crate
+//! It scores containers as Arc90's Readability does, over the html5ever tree the crate
 //! already builds: the page is cut into text segments at block elements; each segment of 25
 //! characters or more gives its container's parent a score (1, plus its commas, plus a point per
 //! 100 characters up to 3) and half of it to the grandparent; a candidate's score is discounted
@@ -46,6 +46,7 @@ pub struct Params {
     pub class_weight: f64,
     /// Leave out elements whose class or id names boilerplate and not text.
     pub drop_boilerplate_names: bool,
+    /// Plain text or Markdown.
     pub format: Format,
 }
 
@@ -160,7 +161,7 @@ impl Segment {
     }
 }
 
-/// The page's main text, segments joined by `'\n'`.
+/// The page's main text: its segments joined by `'\n'`, or as Markdown.
 pub fn extract_text(page: &Page, params: &Params) -> String {
     let segments = segments(page, params);
     let tree = Subtrees::of(page, &segments);
@@ -424,11 +425,8 @@ fn segments(page: &Page, params: &Params) -> Vec<Segment> {
         pending_space: false,
         markdown: (params.format == Format::Markdown).then(Default::default),
     };
-    let holds_title = if params.drop_boilerplate_names {
-        ancestors_of_title(page)
-    } else {
-        Vec::new()
-    };
+    // Found when the first element with a dropped name is met: most pages have none.
+    let mut holds_title: Option<Vec<bool>> = None;
     let mut blocks: Vec<NodeId> = vec![root];
     let mut links = 0usize;
     // (node, leaving): children are pushed in reverse so they come out in order.
@@ -454,7 +452,8 @@ fn segments(page: &Page, params: &Params) -> Vec<Segment> {
                 if is_skipped(name)
                     || (params.drop_boilerplate_names
                         && names_boilerplate(element)
-                        && !holds_title.get(id as usize).copied().unwrap_or(false))
+                        && !holds_title.get_or_insert_with(|| ancestors_of_title(page))
+                            [id as usize])
                 {
                     continue;
                 }
@@ -752,5 +751,46 @@ mod tests {
             .collect();
         let text = extract(&format!("<body><div>{wide}</div></body>"));
         assert_eq!(text.lines().count(), 200_000);
+    }
+
+    #[test]
+    fn markdown_of_deeply_nested_lists_and_quotations_stays_linear() {
+        use crate::html::Limits;
+        let depth = 3_000;
+        let item = "<li>An item of a list, with a comma, and enough words to count as text.";
+        let html = format!(
+            "<body><div>{}{}</div></body>",
+            format!("<ul>{item}").repeat(depth),
+            format!("<blockquote>A quotation, with a comma, and enough words to count.")
+                .repeat(depth)
+        );
+        let limits = Limits {
+            max_depth: 100_000,
+            ..Limits::default()
+        };
+        let page = Page::parse_with(&html, &limits);
+        let markdown = extract_text(
+            &page,
+            &Params {
+                format: Format::Markdown,
+                ..Params::default()
+            },
+        );
+        let text = extract_text(&page, &Params::default());
+        assert_eq!(
+            text.lines().count(),
+            2 * depth,
+            "every item and quotation is kept"
+        );
+        // Indentation and prefixes stop growing at MAX_NESTING levels.
+        let widest = markdown.lines().map(str::len).max().unwrap_or(0);
+        assert!(widest < 120, "a line of {widest} bytes");
+        assert_eq!(
+            markdown
+                .split_whitespace()
+                .filter(|w| *w != "-" && *w != ">")
+                .count(),
+            text.split_whitespace().count()
+        );
     }
 }
