@@ -4,19 +4,11 @@ mod common;
 
 use std::sync::Arc;
 
-use common::columns_of_every_type;
+use common::{columns_of_every_type, first_column, webtext_context};
 use datafusion::arrow::array::{Array, AsArray, RecordBatch};
 use datafusion::arrow::datatypes::{Field, Schema};
-use datafusion::prelude::*;
 use datafusion_webtext::boilerpipe::{Extractor, TextDocument};
 use datafusion_webtext::html::dom::Page;
-
-fn context() -> SessionContext {
-    let mut ctx =
-        SessionContext::new_with_config(datafusion_webtext::configure(SessionConfig::new()));
-    datafusion_webtext::register_all(&mut ctx).unwrap();
-    ctx
-}
 
 /// A page whose article is two long paragraphs after a headline, with a navigation list and a
 /// comment link.
@@ -29,19 +21,6 @@ const PAGE: &str = "<html><head><title>Big news | Example Site</title></head><bo
     published by the engineering office that will supervise the construction of the bridge.</p>\
     <div><a href=/c>12 comments</a></div></body></html>";
 
-async fn strings(ctx: &SessionContext, sql: &str) -> Vec<Option<String>> {
-    let batches = ctx.sql(sql).await.unwrap().collect().await.unwrap();
-    batches
-        .iter()
-        .flat_map(|b| {
-            let c = b.column(0).as_string::<i32>();
-            (0..c.len())
-                .map(|i| c.is_valid(i).then(|| c.value(i).to_owned()))
-                .collect::<Vec<_>>()
-        })
-        .collect()
-}
-
 #[tokio::test]
 async fn boilerpipe_and_html_title_in_every_input_type() {
     // Worked by hand through spec §6: the title's longest part is "Example Site", so no block is a
@@ -53,7 +32,7 @@ async fn boilerpipe_and_html_title_in_every_input_type() {
         equal size.\nWork is expected to start next spring and to take about three years, according to \
         the plans published by the engineering office that will supervise the construction of the bridge.\n";
     for (type_name, array) in columns_of_every_type(PAGE.as_bytes()) {
-        let ctx = context();
+        let ctx = webtext_context();
         let schema = Arc::new(Schema::new(vec![Field::new(
             "html",
             array.data_type().clone(),
@@ -61,7 +40,7 @@ async fn boilerpipe_and_html_title_in_every_input_type() {
         )]));
         ctx.register_batch("pages", RecordBatch::try_new(schema, vec![array]).unwrap())
             .unwrap();
-        let got = strings(&ctx, "SELECT boilerpipe(html) FROM pages").await;
+        let got = first_column(&ctx, "SELECT boilerpipe(html) FROM pages").await;
         assert_eq!(got[0].as_deref(), Some(article), "{type_name}");
         assert_eq!(got[1], None, "{type_name}: NULL in, NULL out");
         assert_eq!(
@@ -69,14 +48,14 @@ async fn boilerpipe_and_html_title_in_every_input_type() {
             Some(""),
             "{type_name}: an empty page has no content"
         );
-        let titles = strings(&ctx, "SELECT html_title(html) FROM pages").await;
+        let titles = first_column(&ctx, "SELECT html_title(html) FROM pages").await;
         assert_eq!(
             titles,
             [Some("Big news | Example Site".to_owned()), None, None],
             "{type_name}"
         );
         // KeepEverything keeps the navigation and the comment link too.
-        let all = strings(
+        let all = first_column(
             &ctx,
             "SELECT boilerpipe(html, 'KEEP_EVERYTHING') FROM pages",
         )
@@ -93,7 +72,7 @@ async fn boilerpipe_and_html_title_in_every_input_type() {
 
 #[tokio::test]
 async fn boilerpipe_blocks_match_the_plain_extractor_and_unnest() {
-    let ctx = context();
+    let ctx = webtext_context();
     let batches = ctx
         .sql(&format!(
             "SELECT b['text'], b['is_content'], b['word_count'], b['labels'] \
@@ -121,7 +100,7 @@ async fn boilerpipe_blocks_match_the_plain_extractor_and_unnest() {
 
 #[tokio::test]
 async fn an_unknown_extractor_is_a_planning_error_listing_the_names() {
-    let err = context()
+    let err = webtext_context()
         .sql("SELECT boilerpipe('<p>x</p>', 'artcle')")
         .await
         .unwrap_err()
@@ -131,7 +110,7 @@ async fn an_unknown_extractor_is_a_planning_error_listing_the_names() {
         "{err}"
     );
     // html_title takes no extractor: its second argument is the options.
-    let err = context()
+    let err = webtext_context()
         .sql("SELECT html_title('<p>x</p>', 'article')")
         .await
         .unwrap_err()
@@ -142,7 +121,7 @@ async fn an_unknown_extractor_is_a_planning_error_listing_the_names() {
         ),
         "{err}"
     );
-    let err = context()
+    let err = webtext_context()
         .sql("SELECT html_title('<p>x</p>', 'max_depth=9', 'article')")
         .await
         .unwrap_err()
@@ -161,9 +140,9 @@ async fn the_head_article_extractor_drops_a_trailing_heading() {
     // boilerplate.
     let words = "word ".repeat(40);
     let html = format!("<html><body><p>{words}</p><h2>Related stories</h2></body></html>");
-    let ctx = context();
-    let article = strings(&ctx, &format!("SELECT boilerpipe('{html}', 'article')")).await;
-    let head = strings(
+    let ctx = webtext_context();
+    let article = first_column(&ctx, &format!("SELECT boilerpipe('{html}', 'article')")).await;
+    let head = first_column(
         &ctx,
         &format!("SELECT boilerpipe('{html}', 'Article_Head')"),
     )

@@ -5,32 +5,12 @@ mod common;
 
 use std::sync::Arc;
 
-use common::columns_of_every_type;
+use common::{columns_of_every_type, first_column, webtext_context};
 use datafusion::arrow::array::{Array, AsArray, RecordBatch};
 use datafusion::arrow::datatypes::{DataType, Field, Schema};
 use datafusion::prelude::*;
 use datafusion_webtext::extract::{Params, extract_text};
 use datafusion_webtext::html::dom::Page;
-
-fn context() -> SessionContext {
-    let mut ctx =
-        SessionContext::new_with_config(datafusion_webtext::configure(SessionConfig::new()));
-    datafusion_webtext::register_all(&mut ctx).unwrap();
-    ctx
-}
-
-async fn strings(ctx: &SessionContext, sql: &str) -> Vec<Option<String>> {
-    let batches = ctx.sql(sql).await.unwrap().collect().await.unwrap();
-    batches
-        .iter()
-        .flat_map(|b| {
-            let c = b.column(0).as_string::<i32>();
-            (0..c.len())
-                .map(|i| c.is_valid(i).then(|| c.value(i).to_owned()))
-                .collect::<Vec<_>>()
-        })
-        .collect()
-}
 
 /// A navigation list, an article of two paragraphs under a heading, and a comment link.
 const PAGE: &str = "<html><body><ul><li><a href=/>Home</a></li><li><a href=/n>News</a></li></ul>\
@@ -49,7 +29,7 @@ async fn every_input_type_gives_the_library_text_and_null_gives_null() {
          take about three years, and cost more than was planned."
     );
     for (type_name, array) in columns_of_every_type(PAGE.as_bytes()) {
-        let ctx = context();
+        let ctx = webtext_context();
         let schema = Arc::new(Schema::new(vec![Field::new(
             "html",
             array.data_type().clone(),
@@ -57,7 +37,7 @@ async fn every_input_type_gives_the_library_text_and_null_gives_null() {
         )]));
         ctx.register_batch("pages", RecordBatch::try_new(schema, vec![array]).unwrap())
             .unwrap();
-        let got = strings(&ctx, "SELECT extract_content(html) FROM pages").await;
+        let got = first_column(&ctx, "SELECT extract_content(html) FROM pages").await;
         assert_eq!(
             got,
             vec![Some(expected.clone()), None, Some(String::new())],
@@ -68,10 +48,10 @@ async fn every_input_type_gives_the_library_text_and_null_gives_null() {
 
 #[tokio::test]
 async fn options_change_the_choice_and_bad_ones_are_planning_errors() {
-    let ctx = context();
+    let ctx = webtext_context();
     // No link characters allowed: the paragraph with a link goes.
     let sql = format!("SELECT extract_content('{PAGE}', 'max_link_density=0')");
-    let strict = strings(&ctx, &sql).await;
+    let strict = first_column(&ctx, &sql).await;
     let text = strict[0].as_deref().unwrap_or_default();
     assert!(
         text.contains("The council") && !text.contains("planned"),
@@ -79,7 +59,7 @@ async fn options_change_the_choice_and_bad_ones_are_planning_errors() {
     );
     let sql = format!("SELECT extract_content('{PAGE}', 'max_bytes=10')");
     assert_eq!(
-        strings(&ctx, &sql).await,
+        first_column(&ctx, &sql).await,
         vec![None],
         "over max_bytes: NULL"
     );
@@ -196,7 +176,7 @@ fn words(text: &str) -> Vec<&str> {
 
 #[tokio::test]
 async fn markdown_reads_back_as_the_page_structure() {
-    let ctx = context();
+    let ctx = webtext_context();
     let sql = format!(
         "SELECT extract_content('{}', 'format=markdown'), extract_content('{0}')",
         STRUCTURED.replace('\'', "''")
@@ -231,7 +211,7 @@ async fn markdown_reads_back_as_the_page_structure() {
 /// it) has the words of `format=text`: the formats differ in writing only.
 #[tokio::test]
 async fn markdown_and_text_hold_the_same_words_on_the_sample_crawl() {
-    let ctx = context();
+    let ctx = webtext_context();
     let sample = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/examples/data/sample_crawl.parquet"

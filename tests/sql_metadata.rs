@@ -5,17 +5,10 @@ mod common;
 
 use std::sync::Arc;
 
-use common::columns_of_every_type;
+use common::{columns_of_every_type, webtext_context};
 use datafusion::arrow::array::{Array, AsArray, RecordBatch};
 use datafusion::arrow::datatypes::{DataType, Field, Schema};
 use datafusion::prelude::*;
-
-fn context() -> SessionContext {
-    let mut ctx =
-        SessionContext::new_with_config(datafusion_webtext::configure(SessionConfig::new()));
-    datafusion_webtext::register_all(&mut ctx).unwrap();
-    ctx
-}
 
 /// The rows of a query whose columns are all strings, NULL as None.
 async fn rows(ctx: &SessionContext, sql: &str) -> Vec<Vec<Option<String>>> {
@@ -43,7 +36,7 @@ const FIELDS: &str =
 
 #[tokio::test]
 async fn the_documented_example_gives_what_it_says() {
-    let ctx = context();
+    let ctx = webtext_context();
     let sql = "SELECT extract_metadata('<html lang=\"en\"><title>Hi</title><meta name=\"author\" content=\"Ada\">')['author']";
     assert_eq!(rows(&ctx, sql).await, vec![vec![Some("Ada".to_owned())]]);
 }
@@ -68,7 +61,7 @@ async fn every_input_type_gives_the_same_struct_and_null_gives_null() {
         vec![None; 6],
     ];
     for (type_name, array) in columns_of_every_type(page.as_bytes()) {
-        let ctx = context();
+        let ctx = webtext_context();
         let schema = Arc::new(Schema::new(vec![Field::new(
             "html",
             array.data_type().clone(),
@@ -94,7 +87,7 @@ async fn every_input_type_gives_the_same_struct_and_null_gives_null() {
 #[tokio::test]
 async fn bytes_are_decoded_by_the_charset_the_page_declares() {
     let page: &[u8] = b"<meta charset=windows-1252><title>Caf\xe9 cr\xe8me</title>";
-    let ctx = context();
+    let ctx = webtext_context();
     let schema = Arc::new(Schema::new(vec![Field::new(
         "html",
         DataType::Binary,
@@ -111,7 +104,7 @@ async fn bytes_are_decoded_by_the_charset_the_page_declares() {
 
 #[tokio::test]
 async fn options_bound_the_page_and_bad_ones_are_planning_errors() {
-    let ctx = context();
+    let ctx = webtext_context();
     let too_big = "SELECT extract_metadata('<title>long enough</title>', 'max_bytes=5') IS NULL";
     assert_eq!(
         rows(&ctx, too_big).await,

@@ -80,6 +80,33 @@ pub fn columns_of_every_type(html: &[u8]) -> Vec<(&'static str, ArrayRef)> {
     ]
 }
 
+/// A session as `datafusion_webtext::configure` sets it up, with every function registered.
+pub fn webtext_context() -> datafusion::prelude::SessionContext {
+    let mut ctx = datafusion::prelude::SessionContext::new_with_config(
+        datafusion_webtext::configure(datafusion::prelude::SessionConfig::new()),
+    );
+    datafusion_webtext::register_all(&mut ctx).unwrap();
+    ctx
+}
+
+/// The first column of a query's result, a Utf8 column, row by row (None for NULL).
+pub async fn first_column(
+    ctx: &datafusion::prelude::SessionContext,
+    sql: &str,
+) -> Vec<Option<String>> {
+    use datafusion::arrow::array::{Array, AsArray};
+    let batches = ctx.sql(sql).await.unwrap().collect().await.unwrap();
+    batches
+        .iter()
+        .flat_map(|b| {
+            let c = b.column(0).as_string::<i32>();
+            (0..c.len())
+                .map(|i| c.is_valid(i).then(|| c.value(i).to_owned()))
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
 /// Every cell of a query's result as the CLI shows it ("NULL" for NULL), row by row.
 pub async fn cells(
     ctx: &datafusion::prelude::SessionContext,
