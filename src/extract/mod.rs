@@ -392,11 +392,11 @@ impl Gathering {
     }
 
     /// The walk enters an element (after ending the segment before it, if it is a block).
-    fn enter(&mut self, id: NodeId, element: &crate::html::dom::Element) {
+    fn enter(&mut self, page: &Page, id: NodeId, element: &crate::html::dom::Element) {
         if let Some((context, inline)) = &mut self.markdown {
             context.enter(id, element);
             if element.name == local_name!("a") {
-                inline.open_link(element.href());
+                inline.open_link(page.href(element));
             }
         }
     }
@@ -451,7 +451,7 @@ fn segments(page: &Page, params: &Params) -> Vec<Segment> {
                 }
                 if is_skipped(name)
                     || (params.drop_boilerplate_names
-                        && names_boilerplate(element)
+                        && names_boilerplate(page, element)
                         && !holds_title.get_or_insert_with(|| ancestors_of_title(page))
                             [id as usize])
                 {
@@ -461,7 +461,7 @@ fn segments(page: &Page, params: &Params) -> Vec<Segment> {
                     gathering.flush(*blocks.last().unwrap_or(&root));
                     blocks.push(id);
                 }
-                gathering.enter(id, element);
+                gathering.enter(page, id, element);
                 if *name == local_name!("a") {
                     links += 1;
                 }
@@ -503,14 +503,15 @@ fn ancestors_of_title(page: &Page) -> Vec<bool> {
 }
 
 /// An element other than the page's frame whose class or id names boilerplate and not text.
-fn names_boilerplate(element: &crate::html::dom::Element) -> bool {
+fn names_boilerplate(page: &Page, element: &crate::html::dom::Element) -> bool {
     if matches!(
         element.name,
         local_name!("html") | local_name!("body") | local_name!("article") | local_name!("main")
     ) {
         return false;
     }
-    element.class_and_id().is_some_and(class_names::is_dropped)
+    page.class_and_id(element)
+        .is_some_and(class_names::is_dropped)
 }
 
 fn parent(page: &Page, id: NodeId) -> Option<NodeId> {
@@ -523,8 +524,8 @@ fn initial_score(page: &Page, id: NodeId, params: &Params) -> f64 {
     let Some(element) = page.element(id) else {
         return 0.0;
     };
-    let names = element
-        .class_and_id()
+    let names = page
+        .class_and_id(element)
         .map_or(0.0, |n| class_names::hint(n).weight());
     tag_bonus(&element.name) + params.class_weight * names
 }

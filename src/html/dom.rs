@@ -67,28 +67,19 @@ pub struct Element {
     /// Created by the tree builder without a tag in the source (`<tbody>` around table rows).
     /// libxml2 builds no such element, so walks emulating it skip these.
     pub implied: bool,
-    /// The attributes the extractor reads (html5ever tree only; `None` when the element has
-    /// none of them, as most have not: one pointer per element).
-    pub attributes: Option<Box<KeptAttributes>>,
+    /// `class` and `id`, lower-cased and joined by a space, in [`Page::attribute_text`]
+    /// (html5ever tree only; empty when the element has neither).
+    pub class_and_id: TextSpan,
+    /// A link's `href`, in [`Page::attribute_text`].
+    pub href: TextSpan,
 }
 
-/// The attributes kept from the source, beyond the element's name.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct KeptAttributes {
-    /// `class` and `id`, lower-cased and joined by a space.
-    pub class_and_id: Option<Box<str>>,
-    /// A link's `href`.
-    pub href: Option<Box<str>>,
-}
-
-impl Element {
-    pub fn class_and_id(&self) -> Option<&str> {
-        self.attributes.as_ref()?.class_and_id.as_deref()
-    }
-
-    pub fn href(&self) -> Option<&str> {
-        self.attributes.as_ref()?.href.as_deref()
-    }
+/// A range of [`Page::attribute_text`]: the kept attributes of all elements share one string,
+/// so keeping them costs no allocation per element.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct TextSpan {
+    start: u32,
+    end: u32,
 }
 
 /// A node with its links.
@@ -124,6 +115,8 @@ pub struct Page {
     /// which builds one only where libxml2 does), or the source has a `<head` start tag
     /// ([`Page::parse_with`]: html5ever always builds a head).
     pub explicit_head_tag: bool,
+    /// The kept attribute values ([`Element::class_and_id`], [`Element::href`]).
+    pub attribute_text: String,
 }
 
 impl Page {
@@ -160,6 +153,7 @@ impl Page {
         Page {
             nodes,
             explicit_head_tag: head_built,
+            attribute_text: String::new(),
         }
     }
 
@@ -205,6 +199,25 @@ impl Page {
             page: self,
             next: first,
         }
+    }
+
+    /// The element's `class` and `id`, lower-cased and joined by a space (html5ever tree only).
+    pub fn class_and_id(&self, element: &Element) -> Option<&str> {
+        self.attribute(element.class_and_id)
+    }
+
+    /// A link's `href` (html5ever tree only).
+    pub fn href(&self, element: &Element) -> Option<&str> {
+        self.attribute(element.href)
+    }
+
+    fn attribute(&self, span: TextSpan) -> Option<&str> {
+        (span.end > span.start)
+            .then(|| {
+                self.attribute_text
+                    .get(span.start as usize..span.end as usize)
+            })
+            .flatten()
     }
 
     /// The first child element of `parent` with the given name.
@@ -386,9 +399,11 @@ impl TagTracker {
     }
 
     fn into_page(self, html: &str) -> Page {
+        let sink = self.tree_builder.sink;
         Page {
-            nodes: self.tree_builder.sink.nodes.into_inner(),
+            nodes: sink.nodes.into_inner(),
             explicit_head_tag: has_head_start_tag(html.as_bytes()),
+            attribute_text: sink.attribute_text.into_inner(),
         }
     }
 
@@ -524,6 +539,8 @@ struct Sink {
     depths: RefCell<Vec<u32>>,
     /// The depth of the deepest element inserted while processing the current token.
     deepest_inserted: Cell<u32>,
+    /// [`Page::attribute_text`].
+    attribute_text: RefCell<String>,
 }
 
 impl Sink {
@@ -546,6 +563,7 @@ impl Sink {
                 depths
             }),
             deepest_inserted: Cell::new(0),
+            attribute_text: RefCell::new(String::new()),
         }
     }
 
@@ -658,29 +676,48 @@ impl Sink {
     }
 }
 
-/// What [`KeptAttributes`] keeps of a new element's attributes; `None` for none of them.
-fn kept_attributes(name: &LocalName, attrs: &[Attribute]) -> Option<Box<KeptAttributes>> {
-    let mut names = String::new();
-    let mut href = None;
-    for a in attrs.iter().filter(|a| !a.value.is_empty()) {
-        match a.name.local {
-            local_name!("class") | local_name!("id") => {
-                if !names.is_empty() {
-                    names.push(' ');
+impl Sink {
+    /// Appends the element's `class` and `id` (lower-cased, joined by a space) and a link's
+    /// `href` to the page's attribute text; their spans. A page whose attribute text would pass
+    /// 4 GiB keeps no more.
+    fn keep_attributes(&self, name: &LocalName, attrs: &[Attribute]) -> (TextSpan, TextSpan) {
+        let mut text = self.attribute_text.borrow_mut();
+        let span = |text: &mut String, values: &mut dyn Iterator<Item = &str>, lower: bool| {
+            let start = text.len();
+            for value in values {
+                if text.len() > start {
+                    text.push(' ');
                 }
-                names.extend(a.value.chars().map(|c| c.to_ascii_lowercase()));
+                if lower {
+                    text.extend(value.chars().map(|c| c.to_ascii_lowercase()));
+                } else {
+                    text.push_str(value);
+                }
             }
-            local_name!("href") if *name == local_name!("a") => {
-                href = Some(a.value.as_ref().into())
+            match (u32::try_from(start), u32::try_from(text.len())) {
+                (Ok(start), Ok(end)) => TextSpan { start, end },
+                _ => {
+                    text.truncate(start);
+                    TextSpan::default()
+                }
             }
-            _ => {}
-        }
+        };
+        let values = |wanted: fn(&LocalName) -> bool| {
+            attrs
+                .iter()
+                .filter(move |a| !a.value.is_empty() && wanted(&a.name.local))
+                .map(|a| &*a.value)
+        };
+        let is_name = |n: &LocalName| matches!(*n, local_name!("class") | local_name!("id"));
+        let names = span(&mut text, &mut values(is_name), true);
+        let href = if *name == local_name!("a") {
+            let is_href = |n: &LocalName| *n == local_name!("href");
+            span(&mut text, &mut values(is_href).take(1), false)
+        } else {
+            TextSpan::default()
+        };
+        (names, href)
     }
-    let kept = KeptAttributes {
-        class_and_id: (!names.is_empty()).then(|| names.into_boxed_str()),
-        href,
-    };
-    (kept != KeptAttributes::default()).then(|| Box::new(kept))
 }
 
 /// `rel` names a stylesheet: jusText's cleaner removes such a `<link>`.
@@ -723,12 +760,14 @@ impl TreeSink for Sink {
         };
         let is_stylesheet_link = name.local == local_name!("link") && is_stylesheet(&attrs);
         let implied = name.local == local_name!("tbody") && !self.explicit_tbody.get();
+        let (class_and_id, href) = self.keep_attributes(&name.local, &attrs);
         let element = Element {
             name: local,
             template_contents,
             is_stylesheet_link,
             implied,
-            attributes: kept_attributes(&name.local, &attrs),
+            class_and_id,
+            href,
         };
         let id = self.new_node(NodeKind::Element(element));
         Handle { id, name }

@@ -187,7 +187,8 @@ impl Builder {
             template_contents: NONE,
             is_stylesheet_link,
             implied: false,
-            attributes: None,
+            class_and_id: Default::default(),
+            href: Default::default(),
         };
         let node = self.append(parent, NodeKind::Element(element));
         let position = self.open.len();
