@@ -248,6 +248,10 @@ impl Inline {
         }
         if let Some((_, opened @ false)) = &mut self.link {
             *opened = true;
+            // `![` would open an image.
+            if self.text.ends_with('!') {
+                self.text.insert(self.text.len() - 1, '\\');
+            }
             self.text.push('[');
         }
         if let Some(at) = self.ampersand.take() {
@@ -305,8 +309,8 @@ pub(super) struct Piece<'a> {
 /// The Markdown of the kept segments, in order.
 pub(super) fn render(pieces: &[Piece]) -> String {
     let mut out = String::new();
-    // The quotation depth of the list line written last, if the last thing written was one.
-    let mut list_line: Option<u32> = None;
+    // The list line written last, if the last thing written was one.
+    let mut list_line: Option<ListLine> = None;
     let mut i = 0;
     while i < pieces.len() {
         let piece = &pieces[i];
@@ -319,7 +323,8 @@ pub(super) fn render(pieces: &[Piece]) -> String {
             i = end;
             continue;
         }
-        let tight = block.in_list && list_line == Some(block.quote);
+        let above = list_line.filter(|l| block.in_list && l.quote == block.quote);
+        let tight = above.is_some_and(|l| !l.interrupted_by(block));
         if block.pre {
             separate(&mut out, false);
             write_code(&mut out, piece);
@@ -330,12 +335,49 @@ pub(super) fn render(pieces: &[Piece]) -> String {
             out.push_str(piece.markdown);
         } else {
             separate(&mut out, tight);
-            write_block(&mut out, piece);
-            list_line = block.in_list.then_some(block.quote);
+            let (indent, column) = write_block(&mut out, piece, above.map_or(0, |l| l.column));
+            list_line = block.in_list.then_some(ListLine {
+                quote: block.quote,
+                indent,
+                column,
+                marker: block.marker,
+            });
         }
         i += 1;
     }
     out
+}
+
+/// A list item's line as written.
+#[derive(Clone, Copy)]
+struct ListLine {
+    quote: u32,
+    /// Columns before its marker, and of its text.
+    indent: usize,
+    column: usize,
+    marker: Option<Marker>,
+}
+
+impl ListLine {
+    /// Whether the item `block` written on the next line would be read as this line's text:
+    /// an ordered list that does not start at 1 cannot interrupt a paragraph, so an item
+    /// numbered past 1 that does not go on from this line's list (an ordered one, at the same
+    /// indentation) needs a blank line before it.
+    fn interrupted_by(&self, block: Block) -> bool {
+        let Some(Marker::Number(n)) = block.marker else {
+            return false;
+        };
+        let indent = item_indent(block, self.column);
+        n != 1 && !(matches!(self.marker, Some(Marker::Number(_))) && indent == self.indent)
+    }
+}
+
+/// The columns before the marker of the list item `block`, at most `max_indent`.
+fn item_indent(block: Block, max_indent: usize) -> usize {
+    let marker = block.marker.map_or(0, |m| m.text().len());
+    (block.indent as usize)
+        .saturating_sub(marker)
+        .min(max_indent)
 }
 
 /// Ends the block before: a line break inside a list, else a blank line.
@@ -349,7 +391,11 @@ fn quote_prefix(quote: u32) -> String {
     "> ".repeat((quote as usize).min(MAX_NESTING))
 }
 
-fn write_block(out: &mut String, piece: &Piece) {
+/// Writes a block; returns the columns before a list item's marker and of its text.
+/// `max_indent` is the text column of the list line just above (0 without one): an item
+/// indented past it would read as that item's text or as code (its parent items left out), so
+/// it is written at that column, nested in the item above.
+fn write_block(out: &mut String, piece: &Piece, max_indent: usize) -> (usize, usize) {
     let block = piece.block;
     out.push_str(&quote_prefix(block.quote));
     if block.heading > 0 && !block.in_list {
@@ -365,17 +411,20 @@ fn write_block(out: &mut String, piece: &Piece) {
         } else {
             out.push_str(text);
         }
-        return;
+        return (0, 0);
     }
     // An item's later text after what ended the list's lines (a code block, or the item's
     // first text left out) is a paragraph of its own: indented, it could read as code.
+    let (mut indent, mut column) = (0, 0);
     if let Some(marker) = block.marker.filter(|_| block.in_list) {
         let marker = marker.text();
-        let column = block.indent as usize;
-        out.push_str(&" ".repeat(column.saturating_sub(marker.len())));
+        indent = item_indent(block, max_indent);
+        out.push_str(&" ".repeat(indent));
         out.push_str(&marker);
+        column = indent + marker.len();
     }
     push_line_start_safe(out, piece.markdown);
+    (indent, column)
 }
 
 /// Text at the start of a line, with what would make it a heading, a list item, a thematic

@@ -755,6 +755,49 @@ mod tests {
     }
 
     #[test]
+    fn markdown_keeps_text_that_markdown_would_read_as_syntax_text() {
+        let markdown = |body: &str| {
+            let params = Params {
+                format: Format::Markdown,
+                ..Params::default()
+            };
+            extract_text(
+                &Page::parse(&format!("<body><div>{body}</div></body>")),
+                &params,
+            )
+        };
+        // "!" before a link would make it an image.
+        assert_eq!(
+            markdown(
+                "<p>Thanks for the long post, it was useful, and I read it twice!<a href=/x>Buy</a></p>"
+            ),
+            "Thanks for the long post, it was useful, and I read it twice\\![Buy](/x)"
+        );
+        // The first item of the ordered list is a link and is left out: its second item, numbered
+        // 2, cannot go on the bullet list's line (it would be read as that item's text).
+        assert_eq!(
+            markdown(
+                "<ul><li>A first list, with commas, and words enough to be text.</li></ul>\
+                 <ol><li><a href=/a>Only a link here</a></li>\
+                 <li>A second list, with commas, and words enough to be text.</li></ol>"
+            ),
+            "- A first list, with commas, and words enough to be text.\n\n\
+             2. A second list, with commas, and words enough to be text."
+        );
+        // An item nested under a left-out item is written under the item above, not indented
+        // past it (four columns more would read as its text).
+        assert_eq!(
+            markdown(
+                "<ul><li>An item of the list, with commas, and words enough to be text.</li>\
+                 <li><a href=/b>A link</a><ul><li><a href=/c>Another link</a><ul>\
+                 <li>A deep item, with commas, and words enough to be text.</li></ul></li></ul></li></ul>"
+            ),
+            "- An item of the list, with commas, and words enough to be text.\n  \
+             - A deep item, with commas, and words enough to be text."
+        );
+    }
+
+    #[test]
     fn markdown_of_deeply_nested_lists_and_quotations_stays_linear() {
         use crate::html::Limits;
         let depth = 3_000;
