@@ -4,6 +4,10 @@
 //!
 //! Usage: cargo run --release --example extract_quality -- SHARED_DIR OUT_DIR [--pages DIR]
 //!        [--mass ALPHA (negative: Readability's choice alone)] [--keep-dense SHARE]
+//!        [--class-weight W] [--drop-names true|false] [--check-markdown]
+//!
+//! `--check-markdown` also writes each page as Markdown, reads it back with pulldown-cmark and
+//! fails unless it holds the words of the text, on every page (the fuzz target's property).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -12,10 +16,32 @@ use std::process::ExitCode;
 #[path = "../tests/parity/eval_pages.rs"]
 mod eval_pages;
 
-use datafusion_webtext::extract::{Params, extract_text};
+use datafusion_webtext::extract::{Format, Params, extract_text};
 use datafusion_webtext::html::dom::Page;
 
-fn run(shared: &Path, out: &Path, pages: Option<&str>, params: Params) -> Result<(), String> {
+/// The words of Markdown as a CommonMark reader sees its text: blocks end words, a link's
+/// ends do not.
+fn markdown_words(markdown: &str) -> Vec<String> {
+    use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
+    let mut text = String::new();
+    for event in Parser::new_ext(markdown, Options::ENABLE_TABLES) {
+        match event {
+            Event::Text(t) | Event::Code(t) => text.push_str(&t),
+            Event::Start(Tag::Link { .. }) | Event::End(TagEnd::Link) => {}
+            _ => text.push(' '),
+        }
+    }
+    text.split_whitespace().map(str::to_owned).collect()
+}
+
+fn run(
+    shared: &Path,
+    out: &Path,
+    pages: Option<&str>,
+    params: Params,
+    check_markdown: bool,
+) -> Result<(), String> {
+    let mut other_words: Vec<String> = Vec::new();
     let pages = eval_pages::pages_dir(shared, pages)?;
     std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
     let mut files: std::collections::HashMap<String, std::fs::File> = Default::default();
@@ -29,7 +55,20 @@ fn run(shared: &Path, out: &Path, pages: Option<&str>, params: Params) -> Result
             .file_stem()
             .and_then(|s| s.to_str())
             .ok_or_else(|| format!("{}: no id", file.display()))?;
-        let text = extract_text(&Page::parse(html), &params);
+        let page = Page::parse(html);
+        let text = extract_text(&page, &params);
+        if check_markdown {
+            let markdown = extract_text(
+                &page,
+                &Params {
+                    format: Format::Markdown,
+                    ..params.clone()
+                },
+            );
+            if markdown_words(&markdown) != text.split_whitespace().collect::<Vec<_>>() {
+                other_words.push(format!("{set}/{id}"));
+            }
+        }
         let sink = match files.entry(set.to_owned()) {
             std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
             std::collections::hash_map::Entry::Vacant(e) => {
@@ -45,6 +84,15 @@ fn run(shared: &Path, out: &Path, pages: Option<&str>, params: Params) -> Result
         Ok(())
     })?;
     eprintln!("{n} pages in {:.2} s", start.elapsed().as_secs_f64());
+    if check_markdown {
+        eprintln!(
+            "Markdown read back with other words than the text: {} of {n} pages",
+            other_words.len()
+        );
+        if !other_words.is_empty() {
+            return Err(format!("Markdown differs on {}", other_words.join(", ")));
+        }
+    }
     Ok(())
 }
 
@@ -77,6 +125,7 @@ fn main() -> ExitCode {
         &PathBuf::from(out),
         value("--pages"),
         params,
+        args.iter().any(|a| a == "--check-markdown"),
     ) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
