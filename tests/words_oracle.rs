@@ -1,6 +1,6 @@
 //! The English words of `datafusion_webtext::words` against datatrove 0.10.1's `split_into_words`
 //! (spaCy 3.8.18) in `../shared/oracle/datatrove/`: the full token lists of its 252 sample texts.
-//! Every text of both oracle corpora is compared by the `parity_datatrove` example (release, .ci/run).
+//! Every text of both oracle corpora is compared by the `parity_datatrove` example (.ci/run).
 
 use std::io::{BufRead, BufReader};
 

@@ -9,15 +9,18 @@ cd "$(dirname "$0")/.."
 SHARED="${1:-${SHARED:-../shared}}"
 WORK="${TMPDIR:-/tmp}/webtext-warc-clean"
 mkdir -p "$WORK"
-# With an example, so the binary is built with the features of the tests and examples (dev-dependencies):
-# one release build of DataFusion for everything, as .ci/run builds it.
-cargo build --release --quiet --bin webtext --example build_crawl
+# With an example, so the binary is built with the features of the tests and examples (dev-dependencies).
+# WEBTEXT_PROFILE and WEBTEXT_FEATURES as in tools/build_eval_crawl.sh: .ci/run passes its test build's
+# (dev, --features cluster), so CI compiles DataFusion once; by hand the default is release.
+PROFILE="${WEBTEXT_PROFILE:-release}"
+cargo build --profile "$PROFILE" ${WEBTEXT_FEATURES:-} --quiet --bin webtext --example build_crawl
+WEBTEXT="target/$([ "$PROFILE" = dev ] && echo debug || echo "$PROFILE")/webtext"
 WARC="$(bash tools/eval_warc.sh "$SHARED")"
-[ -f "$WORK/crawl.parquet" ] || SHARED="$SHARED" bash tools/build_eval_crawl.sh "$WORK/crawl.parquet"
+[ -f "$WORK/crawl.parquet" ] || SHARED="$SHARED" WEBTEXT_PROFILE="$PROFILE" bash tools/build_eval_crawl.sh "$WORK/crawl.parquet"
 rm -f "$WORK/from_warc.parquet" "$WORK/from_parquet.parquet"
-target/release/webtext clean "$WARC" "$WORK/from_warc.parquet"
-target/release/webtext clean "$WORK/crawl.parquet" "$WORK/from_parquet.parquet"
-target/release/webtext sql --format csv \
+"$WEBTEXT" clean "$WARC" "$WORK/from_warc.parquet"
+"$WEBTEXT" clean "$WORK/crawl.parquet" "$WORK/from_parquet.parquet"
+"$WEBTEXT" sql --format csv \
   --table "w=$WORK/from_warc.parquet" --table "p=$WORK/from_parquet.parquet" "
   WITH pw AS (
     SELECT CASE WHEN url = \"set\" || ':' || id

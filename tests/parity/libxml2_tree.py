@@ -8,7 +8,8 @@ decoder, so that only the trees are compared); a page lxml refuses as text (it h
 encoding declaration) is given to lxml as UTF-8 bytes, as jusText re-parses such a page's bytes
 and libxml2 2.14 reads them as UTF-8. --random compares N random tag soups (~115 tag names in any
 case, opened, closed and self-closed at random, with attributes, text, character references,
-blanks and comments). Our side comes from `cargo run --release --example libxml2_tree_dump`.
+blanks and comments). Our side comes from `cargo run --release --example libxml2_tree_dump` (the
+profile and features of WEBTEXT_PROFILE and WEBTEXT_FEATURES when set, as .ci/run sets them).
 Needs the reference stack of ../shared/tools/oracle/run_justext.py (lxml 6.1.3 with its bundled
 libxml2 2.14.6). Prints the documents whose trees differ and the count; exits 1 if any differs,
 and if the documents lxml builds no document for are not exactly those of end tags, comments and
@@ -88,7 +89,10 @@ def lxml_tree(text):
 
 
 def cargo_example(*args):
-    command = ["cargo", "run", "--quiet", "--release", "--example", "libxml2_tree_dump", "--"]
+    # WEBTEXT_PROFILE and WEBTEXT_FEATURES as in tools/build_eval_crawl.sh (.ci/run: its test build).
+    build = ["--profile", os.environ.get("WEBTEXT_PROFILE", "release")]
+    build += os.environ.get("WEBTEXT_FEATURES", "").split()
+    command = ["cargo", "run", "--quiet", *build, "--example", "libxml2_tree_dump", "--"]
     return subprocess.run(command + list(args), check=True, capture_output=True).stdout
 
 
