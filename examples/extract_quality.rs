@@ -4,7 +4,9 @@
 //!
 //! Usage: cargo run --release --example extract_quality -- SHARED_DIR OUT_DIR [--pages DIR]
 //!        [--mass ALPHA (negative: Readability's choice alone)] [--keep-dense SHARE]
-//!        [--class-weight W] [--drop-names true|false] [--check-markdown]
+//!        [--class-weight W] [--drop-names true|false] [--set KEY=VALUE ...] [--check-markdown]
+//!
+//! `--set` sets any option of `extract_content` (`Params::set`), after the flags above.
 //!
 //! `--check-markdown` also writes each page as Markdown, reads it back with pulldown-cmark and
 //! fails unless it holds the words of the text, on every page (the fuzz target's property).
@@ -110,7 +112,7 @@ fn main() -> ExitCode {
     };
     let number = |flag: &str| value(flag).and_then(|v| v.parse::<f64>().ok());
     let defaults = Params::default();
-    let params = Params {
+    let mut params = Params {
         mass_alpha: number("--mass")
             .or(defaults.mass_alpha)
             .filter(|a| *a >= 0.0),
@@ -120,6 +122,23 @@ fn main() -> ExitCode {
             .map_or(defaults.drop_boilerplate_names, |v| v == "true"),
         ..defaults
     };
+    for (flag, setting) in args.iter().zip(args.iter().skip(1)) {
+        if flag != "--set" {
+            continue;
+        }
+        let (key, value) = setting.split_once('=').unwrap_or((setting, ""));
+        match params.set(key, value) {
+            Some(Ok(())) => {}
+            Some(Err(expected)) => {
+                eprintln!("extract_quality: --set {key}: expected {expected}");
+                return ExitCode::from(2);
+            }
+            None => {
+                eprintln!("extract_quality: --set {key}: not an option of extract_content");
+                return ExitCode::from(2);
+            }
+        }
+    }
     match run(
         &PathBuf::from(shared),
         &PathBuf::from(out),

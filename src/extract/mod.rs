@@ -24,6 +24,9 @@ use html5ever::{LocalName, local_name};
 
 use crate::html::dom::{NONE, NodeId, NodeKind, Page};
 
+/// The weight of link-heavy characters against good ones in the text-mass choice.
+const DEFAULT_MASS_ALPHA: f64 = 2.0;
+
 /// The extractor's parameters.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Params {
@@ -48,6 +51,13 @@ pub struct Params {
     pub drop_boilerplate_names: bool,
     /// Plain text or Markdown.
     pub format: Format,
+    /// When the text is shorter than this many characters, the page is read again as a listing
+    /// (see [`as_listing`]). `None`: never.
+    pub listing_below_chars: Option<usize>,
+    /// The segments with a title a listing needs.
+    pub listing_min_titles: usize,
+    /// The characters a link needs to be a title in a listing.
+    pub title_link_chars: usize,
 }
 
 /// How the text is written.
@@ -67,11 +77,14 @@ impl Default for Params {
             max_link_density: 0.5,
             sibling_share: 0.2,
             sibling_min_score: 10.0,
-            mass_alpha: Some(2.0),
+            mass_alpha: Some(DEFAULT_MASS_ALPHA),
             keep_dense_share: Some(0.4),
             class_weight: 25.0,
             drop_boilerplate_names: true,
             format: Format::Text,
+            listing_below_chars: Some(250),
+            listing_min_titles: 5,
+            title_link_chars: 20,
         }
     }
 }
@@ -87,6 +100,9 @@ pub const OPTION_KEYS: &[&str] = &[
     "class_weight",
     "drop_boilerplate_names",
     "format",
+    "listing_below_chars",
+    "listing_min_titles",
+    "title_link_chars",
 ];
 
 impl Params {
@@ -101,6 +117,7 @@ impl Params {
                 .ok()
                 .filter(|v| v.is_finite() && *v >= 0.0)
         };
+        let whole = || value.trim().parse::<usize>().ok();
         let optional = || {
             if value.trim().eq_ignore_ascii_case("none") {
                 Some(None)
@@ -112,11 +129,15 @@ impl Params {
             "mass_alpha" => optional().map(|v| self.mass_alpha = v),
             "keep_dense_share" => optional().map(|v| self.keep_dense_share = v),
             "max_link_density" => number().map(|v| self.max_link_density = v),
-            "min_scoring_chars" => value
-                .trim()
-                .parse()
-                .ok()
-                .map(|v| self.min_scoring_chars = v),
+            "min_scoring_chars" => whole().map(|v| self.min_scoring_chars = v),
+            "listing_below_chars" => if value.trim().eq_ignore_ascii_case("none") {
+                Some(None)
+            } else {
+                whole().map(Some)
+            }
+            .map(|v| self.listing_below_chars = v),
+            "listing_min_titles" => whole().map(|v| self.listing_min_titles = v),
+            "title_link_chars" => whole().map(|v| self.title_link_chars = v),
             "sibling_share" => number().map(|v| self.sibling_share = v),
             "sibling_min_score" => number().map(|v| self.sibling_min_score = v),
             "class_weight" => number().map(|v| self.class_weight = v),
@@ -133,7 +154,10 @@ impl Params {
         };
         Some(result.ok_or(match key {
             "mass_alpha" | "keep_dense_share" => "a finite number >= 0 or none",
-            "min_scoring_chars" => "a whole number >= 0",
+            "min_scoring_chars" | "listing_min_titles" | "title_link_chars" => {
+                "a whole number >= 0"
+            }
+            "listing_below_chars" => "a whole number >= 0 or none",
             "drop_boilerplate_names" => "true or false",
             "format" => "text or markdown",
             _ => "a finite number >= 0",
@@ -149,6 +173,8 @@ struct Segment {
     text: String,
     chars: usize,
     link_chars: usize,
+    /// Of `link_chars`, those in links long enough to be titles in a listing.
+    title_link_chars: usize,
     /// With `format=markdown`: where the segment is in the page's structure, and its text as
     /// inline Markdown.
     block: markdown::Block,
@@ -156,20 +182,34 @@ struct Segment {
 }
 
 impl Segment {
-    fn link_density(&self) -> f64 {
-        self.link_chars as f64 / self.chars.max(1) as f64
+    /// Characters in links; in a listing, those of titles are text.
+    fn link_chars(&self, listing: bool) -> usize {
+        if listing {
+            self.link_chars - self.title_link_chars
+        } else {
+            self.link_chars
+        }
+    }
+
+    fn link_density(&self, listing: bool) -> f64 {
+        self.link_chars(listing) as f64 / self.chars.max(1) as f64
     }
 }
 
 /// The page's main text: its segments joined by `'\n'`, or as Markdown.
 pub fn extract_text(page: &Page, params: &Params) -> String {
     let segments = segments(page, params);
-    let tree = Subtrees::of(page, &segments);
+    let tree = Subtrees::of(page, &segments, false);
     let selected = select(page, &tree, &segments, params);
-    let kept = segments
-        .iter()
-        .filter(|s| s.link_density() <= params.max_link_density)
-        .filter(|s| selected.iter().any(|&c| tree.is_within(s.container, c)));
+    let mut kept = kept_in(&tree, &segments, &selected, params, false);
+    if params
+        .listing_below_chars
+        .is_some_and(|below| kept.iter().map(|s| s.chars).sum::<usize>() < below)
+        && let Some(listing) = as_listing(page, &segments, &selected, params)
+    {
+        kept = listing;
+    }
+    let kept = kept.into_iter();
     match params.format {
         Format::Text => kept.map(|s| s.text.as_str()).collect::<Vec<_>>().join("\n"),
         Format::Markdown => {
@@ -182,6 +222,52 @@ pub fn extract_text(page: &Page, params: &Params) -> String {
             markdown::render(&pieces)
         }
     }
+}
+
+/// The segments of the selected containers that are not mostly links.
+fn kept_in<'a>(
+    tree: &Subtrees,
+    segments: &'a [Segment],
+    selected: &[NodeId],
+    params: &Params,
+    listing: bool,
+) -> Vec<&'a Segment> {
+    segments
+        .iter()
+        .filter(|s| s.link_density(listing) <= params.max_link_density)
+        .filter(|s| selected.iter().any(|&c| tree.is_within(s.container, c)))
+        .collect()
+}
+
+/// A page whose text came out short may be a listing (a forum's topics, search results, a
+/// shop's category): its items are titles in links, which the choice of the container and the
+/// link density drop. Read as one, titles count as text; the container is the selection (the
+/// parent of selected siblings) or the ancestor of it with the most text mass, and it is the
+/// text if it holds at least `listing_min_titles` segments with a title.
+fn as_listing<'a>(
+    page: &Page,
+    segments: &'a [Segment],
+    selected: &[NodeId],
+    params: &Params,
+) -> Option<Vec<&'a Segment>> {
+    let tree = Subtrees::of(page, segments, true);
+    let start = match selected {
+        [] => return None,
+        [only] => *only,
+        [first, ..] => parent(page, *first).unwrap_or(*first),
+    };
+    let alpha = params.mass_alpha.unwrap_or(DEFAULT_MASS_ALPHA);
+    let mut container = start;
+    let mut at = start;
+    while let Some(p) = parent(page, at).filter(|&p| page.element(p).is_some()) {
+        if tree.sums(p).mass(alpha) > tree.sums(container).mass(alpha) {
+            container = p;
+        }
+        at = p;
+    }
+    let kept = kept_in(&tree, segments, &[container], params, true);
+    let titles = kept.iter().filter(|s| s.title_link_chars > 0).count();
+    (titles >= params.listing_min_titles).then_some(kept)
 }
 
 /// What is inside each element: its span in document order (so that "is inside" is two
@@ -214,10 +300,15 @@ impl Sums {
     fn link_density(&self) -> f64 {
         self.link_chars / self.chars.max(1.0)
     }
+
+    /// Good characters less `alpha` times link-heavy ones.
+    fn mass(&self, alpha: f64) -> f64 {
+        self.good - alpha * self.link_heavy
+    }
 }
 
 impl Subtrees {
-    fn of(page: &Page, segments: &[Segment]) -> Subtrees {
+    fn of(page: &Page, segments: &[Segment], listing: bool) -> Subtrees {
         let n = page.nodes.len();
         let mut tree = Subtrees {
             enter: vec![u32::MAX; n],
@@ -225,11 +316,11 @@ impl Subtrees {
             sums: vec![Sums::default(); n],
         };
         for segment in segments {
-            let ld = segment.link_density();
+            let ld = segment.link_density(listing);
             let chars = segment.chars as f64;
             let sums = &mut tree.sums[segment.container as usize];
             sums.chars += chars;
-            sums.link_chars += segment.link_chars as f64;
+            sums.link_chars += segment.link_chars(listing) as f64;
             if ld > 0.5 {
                 sums.link_heavy += chars;
             } else if segment.chars >= 25 && ld < 0.3 {
@@ -330,6 +421,12 @@ struct Gathering {
     text: String,
     chars: usize,
     link_chars: usize,
+    title_link_chars: usize,
+    /// The characters of the open link, and of them those in the segment being gathered.
+    link_run: usize,
+    link_run_here: usize,
+    /// Links this long are titles.
+    title_chars: usize,
     pending_space: bool,
     /// With `format=markdown`: the structure around the walk and the segment's Markdown.
     markdown: Option<(markdown::Context, markdown::Inline)>,
@@ -358,6 +455,8 @@ impl Gathering {
             self.chars += 1;
             if in_link {
                 self.link_chars += 1;
+                self.link_run += 1;
+                self.link_run_here += 1;
             }
             if let Some((_, inline)) = &mut self.markdown {
                 inline.push_char(c, code);
@@ -382,12 +481,15 @@ impl Gathering {
                 text: std::mem::take(&mut self.text),
                 chars: self.chars,
                 link_chars: self.link_chars,
+                title_link_chars: self.title_link_chars,
                 block,
                 markdown,
             });
         }
         self.chars = 0;
         self.link_chars = 0;
+        self.title_link_chars = 0;
+        self.link_run_here = 0;
         self.pending_space = false;
     }
 
@@ -399,6 +501,15 @@ impl Gathering {
                 inline.open_link(page.href(element));
             }
         }
+    }
+
+    /// The outermost link ends: if it is a title, its characters in this segment are.
+    fn close_link(&mut self) {
+        if self.link_run >= self.title_chars {
+            self.title_link_chars += self.link_run_here;
+        }
+        self.link_run = 0;
+        self.link_run_here = 0;
     }
 
     /// The walk leaves an element (after ending the segment in it, if it is a block).
@@ -422,6 +533,10 @@ fn segments(page: &Page, params: &Params) -> Vec<Segment> {
         text: String::new(),
         chars: 0,
         link_chars: 0,
+        title_link_chars: 0,
+        link_run: 0,
+        link_run_here: 0,
+        title_chars: params.title_link_chars,
         pending_space: false,
         markdown: (params.format == Format::Markdown).then(Default::default),
     };
@@ -446,6 +561,9 @@ fn segments(page: &Page, params: &Params) -> Vec<Segment> {
                     gathering.leave(element);
                     if *name == local_name!("a") {
                         links = links.saturating_sub(1);
+                        if links == 0 {
+                            gathering.close_link();
+                        }
                     }
                     continue;
                 }
@@ -561,10 +679,7 @@ fn select_by_mass(
     params: &Params,
     alpha: f64,
 ) -> Vec<NodeId> {
-    let mass = |id: NodeId| {
-        let s = tree.sums(id);
-        s.good - alpha * s.link_heavy
-    };
+    let mass = |id: NodeId| tree.sums(id).mass(alpha);
     // The elements that hold some text (an empty one would win over a page of link lists).
     let elements = (0..page.nodes.len() as NodeId).filter(|&id| {
         page.element(id).is_some()
@@ -728,6 +843,62 @@ mod tests {
             "Title\nThe council voted on Tuesday to build a new bridge, ending a debate, which had lasted \
              for years.\nWork starts in spring, takes three years, and costs a lot of money, the office said."
         );
+    }
+
+    /// A forum's list of topics: each item is a linked title, its starter and its counts.
+    fn topics(n: usize) -> String {
+        let items: String = (1..=n)
+            .map(|i| {
+                format!(
+                    "<div class=topic><h3><a href=/t/{i}>Topic number {i} about printing parts</a></h3>\
+                     <div>by <a href=/u/{i}>user{i}</a></div><div>{i} replies</div></div>"
+                )
+            })
+            .collect();
+        format!(
+            "<html><body><ul><li><a href=/>Home</a></li><li><a href=/f>Forums</a></li></ul>\
+             <div class=main><h1>Help and repair</h1><p>Topics in this forum.</p>{items}</div></body></html>"
+        )
+    }
+
+    #[test]
+    fn a_listing_keeps_its_titles() {
+        let page = Page::parse(&topics(6));
+        let text = extract_text(&page, &Params::default());
+        for i in 1..=6 {
+            assert!(
+                text.contains(&format!("Topic number {i} about printing parts\n")),
+                "{text}"
+            );
+            assert!(text.contains(&format!("{i} replies")), "{text}");
+        }
+        // Short links are not titles; the menu outside the listing's container stays out.
+        assert!(!text.contains("user1") && !text.contains("Home"), "{text}");
+        let off = Params {
+            listing_below_chars: None,
+            ..Params::default()
+        };
+        assert!(!extract_text(&page, &off).contains("Topic number"));
+    }
+
+    #[test]
+    fn a_short_article_is_not_read_as_a_listing() {
+        // Fewer titles than listing_min_titles (5) around a short post: no titles.
+        let page = Page::parse(&topics(4).replace(
+            "<p>Topics in this forum.</p>",
+            "<p>A short post, with a comma, about a printer that will not print.</p>",
+        ));
+        let text = extract_text(&page, &Params::default());
+        assert!(
+            text.contains("A short post") && !text.contains("Topic number"),
+            "{text}"
+        );
+        // With more titles than that, the same page is a listing.
+        let more = Params {
+            listing_min_titles: 4,
+            ..Params::default()
+        };
+        assert!(extract_text(&page, &more).contains("Topic number 4 about printing parts"));
     }
 
     #[test]
