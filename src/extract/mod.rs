@@ -12,6 +12,8 @@
 //! the text. Class and id names weigh in ([`class_names`]): elements named comments, footers,
 //! promotions, related links and the like are left out unless they hold the page's `<h1>` or
 //! `<main>`, and a candidate named as text (or as boilerplate) gains (or loses) 25 points.
+//! A page whose text comes out short is read again as a listing ([`as_listing`]): its linked
+//! titles count as text.
 //! With `format=markdown` the same segments are written with their structure ([`markdown`]).
 //! `examples/extract_quality.rs` and `tools/extract_quality.sh` measure it on the shared sets.
 
