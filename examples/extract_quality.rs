@@ -21,15 +21,16 @@ mod eval_pages;
 use datafusion_webtext::extract::{Format, Params, extract_text};
 use datafusion_webtext::html::dom::Page;
 
-/// The words of Markdown as a CommonMark reader sees its text: blocks end words, a link's
-/// ends do not.
+/// The words of Markdown as a CommonMark reader sees its text: blocks end words, the ends of
+/// a link or an emphasis do not.
 fn markdown_words(markdown: &str) -> Vec<String> {
     use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
     let mut text = String::new();
     for event in Parser::new_ext(markdown, Options::ENABLE_TABLES) {
         match event {
             Event::Text(t) | Event::Code(t) => text.push_str(&t),
-            Event::Start(Tag::Link { .. }) | Event::End(TagEnd::Link) => {}
+            Event::Start(Tag::Link { .. } | Tag::Strong | Tag::Emphasis)
+            | Event::End(TagEnd::Link | TagEnd::Strong | TagEnd::Emphasis) => {}
             _ => text.push(' '),
         }
     }

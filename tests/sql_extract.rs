@@ -88,7 +88,8 @@ async fn options_change_the_choice_and_bad_ones_are_planning_errors() {
 }
 
 /// An article with headings, a nested list, an ordered list, a table of data, code, a quotation,
-/// links and characters that are Markdown syntax, beside a navigation bar and a comment thread.
+/// links, bold and italics, and characters that are Markdown syntax, beside a navigation bar and
+/// a comment thread.
 const STRUCTURED: &str = "<html><body><nav><a href=/>Home</a> <a href=/b>Bridges</a></nav>\
     <article><h1>A guide to bridges #1</h1>\
     <p>Bridges carry roads over rivers, and <a href=\"https://example.com/history\">their history</a> \
@@ -97,10 +98,10 @@ const STRUCTURED: &str = "<html><body><nav><a href=/>Home</a> <a href=/b>Bridges
     <ul><li>Beam bridges, the simplest kind, rest on piers at both ends.\
     <ul><li>Girder bridges use steel beams, welded or bolted together.</li>\
     <li>Box bridges use hollow sections, which resist twisting.</li></ul></li>\
-    <li>Arch bridges push their load outward, into the banks.</li></ul>\
+    <li>Arch bridges push their load <b>outward</b>, into the <i>banks</i>.</li></ul>\
     <h2>Steps</h2>\
     <ol><li>Survey the river bed, and its currents, for a season.</li>\
-    <li>Build the piers, in dry boxes sunk into the bed.</li>\
+    <li>Build the <strong>piers, <em>in dry boxes</em></strong> sunk into the bed.</li>\
     <li>Lay the deck, from both banks at once.</li></ol>\
     <table><tr><th>Bridge</th><th>Main span (m)</th></tr>\
     <tr><td>Akashi Kaikyo</td><td>1,991</td></tr><tr><td>Humber</td><td>1,410</td></tr></table>\
@@ -130,13 +131,15 @@ fn outline(markdown: &str) -> (String, String) {
                     Tag::CodeBlock(_) => "code ".to_owned(),
                     Tag::BlockQuote(_) => "quote ".to_owned(),
                     Tag::Link { dest_url, .. } => format!("[->{dest_url} "),
+                    Tag::Strong => "{".to_owned(),
+                    Tag::Emphasis => "(".to_owned(),
                     Tag::Paragraph => String::new(),
                     other => format!("{other:?} "),
                 };
                 if matches!(tag_kind(&open), "list") {
                     depth += 1;
                 }
-                if !open.starts_with("[->") {
+                if !open.starts_with(['[', '{', '(']) {
                     text.push(' ');
                 }
                 outline.push_str(&open);
@@ -145,13 +148,15 @@ fn outline(markdown: &str) -> (String, String) {
                 match end {
                     TagEnd::List(_) => depth -= 1,
                     TagEnd::Link => outline.push(']'),
+                    TagEnd::Strong => outline.push('}'),
+                    TagEnd::Emphasis => outline.push(')'),
                     TagEnd::Paragraph | TagEnd::Heading(_) | TagEnd::CodeBlock => {
                         outline.push('\n')
                     }
                     _ => {}
                 }
-                // Blocks end words; a link's end does not ("[shareholder](url),").
-                if !matches!(end, TagEnd::Link) {
+                // Blocks end words; the end of a link or an emphasis does not ("[shareholder](url),").
+                if !matches!(end, TagEnd::Link | TagEnd::Strong | TagEnd::Emphasis) {
                     text.push(' ');
                 }
             }
@@ -193,10 +198,10 @@ async fn markdown_reads_back_as_the_page_structure() {
         list \nitem Beam bridges, the simplest kind, rest on piers at both ends.list \n  \
         item Girder bridges use steel beams, welded or bolted together.\n  \
         item Box bridges use hollow sections, which resist twisting.\n\
-        item Arch bridges push their load outward, into the banks.\
+        item Arch bridges push their load {outward}, into the (banks).\
         H2 Steps\n\
         list from 1 \nitem Survey the river bed, and its currents, for a season.\n\
-        item Build the piers, in dry boxes sunk into the bed.\n\
+        item Build the {piers, in dry boxes} sunk into the bed.\n\
         item Lay the deck, from both banks at once.\
         table \n  row | Bridge| Main span (m)\n  row | Akashi Kaikyo| 1,991\n  row | Humber| 1,410\
         code span = load * length\n  # not a heading\n\n\

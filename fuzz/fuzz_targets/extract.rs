@@ -15,7 +15,8 @@ fn markdown_words(markdown: &str) -> Vec<String> {
         match event {
             Event::Text(t) | Event::Code(t) => text.push_str(&t),
             // A link's ends are inside a word ("[shareholder](url),"); blocks end words.
-            Event::Start(Tag::Link { .. }) | Event::End(TagEnd::Link) => {}
+            Event::Start(Tag::Link { .. } | Tag::Strong | Tag::Emphasis)
+            | Event::End(TagEnd::Link | TagEnd::Strong | TagEnd::Emphasis) => {}
             _ => text.push(' '),
         }
     }

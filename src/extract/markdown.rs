@@ -2,7 +2,8 @@
 //!
 //! The segmentation walk tells [`Context`] about every element it enters and leaves; each segment
 //! records its [`Block`] (heading level, list item, table cell, code, quotation) and its text
-//! as inline Markdown (links kept, the characters Markdown would read as syntax escaped).
+//! as inline Markdown (links, bold and italics kept, the characters Markdown would read as
+//! syntax escaped).
 //! [`render`] writes the kept segments. Only the writing differs from `format=text`: the
 //! choice of segments is the same, so both formats hold the same words.
 
@@ -166,6 +167,12 @@ impl Context {
         self.pre > 0
     }
 
+    /// Emphasis is not marked in code (it would be text) nor in headings (all of a heading is
+    /// strong already).
+    pub fn marks_emphasis(&self) -> bool {
+        self.pre == 0 && self.headings.is_empty()
+    }
+
     /// The block of a segment ending now in `container`; the first segment of a list item
     /// takes its marker.
     pub fn block(&mut self, container: NodeId) -> Block {
@@ -211,6 +218,33 @@ pub(super) struct Inline {
     /// Position of an `&` just written, escaped if a character follows that would make it an
     /// entity.
     ampersand: Option<usize>,
+    /// The outermost open `<strong>`/`<b>` or `<em>`/`<i>`, and how many are open.
+    emphasis: Option<Emphasis>,
+    emphasis_depth: u32,
+    /// A closing marker written after punctuation, which CommonMark reads as a closing one only
+    /// if a space, punctuation or the end follows: (opening marker's position, closing marker's
+    /// position, marker length); both are taken out if a word character follows.
+    closer_to_check: Option<(usize, usize, usize)>,
+}
+
+/// Bold (`**`) or italics (`*`) around part of a segment.
+#[derive(Clone, Copy)]
+struct Emphasis {
+    marker: &'static str,
+    /// It began inside the open link (its marker goes after the link's `[`).
+    inside_link: bool,
+    /// Where its opening marker is written (written before its first character, so that no
+    /// space follows it); `None` until then.
+    opened_at: Option<usize>,
+    /// Its first character could not follow a marker that CommonMark reads as opening.
+    unmarked: bool,
+}
+
+/// Characters CommonMark counts as punctuation for certain (its rule takes Unicode's
+/// punctuation and symbols; the other characters that are not letters or digits are treated
+/// as the uncertain case, in which no marker is written).
+fn is_sure_punctuation(c: char) -> bool {
+    c.is_ascii_punctuation()
 }
 
 impl Inline {
@@ -226,8 +260,105 @@ impl Inline {
             .map(|h| (h.into(), false));
     }
 
+    /// A `<strong>`/`<b>` (`strong`) or `<em>`/`<i>` begins; only the outermost is marked.
+    pub fn open_emphasis(&mut self, strong: bool) {
+        self.emphasis_depth += 1;
+        if self.emphasis_depth == 1 {
+            self.emphasis = Some(Emphasis {
+                marker: if strong { "**" } else { "*" },
+                inside_link: self.link.is_some(),
+                opened_at: None,
+                unmarked: false,
+            });
+        }
+    }
+
+    pub fn close_emphasis(&mut self) {
+        self.emphasis_depth = self.emphasis_depth.saturating_sub(1);
+        if self.emphasis_depth == 0 {
+            if let Some(emphasis) = self.emphasis.take() {
+                self.write_closer(emphasis);
+            }
+        }
+    }
+
+    fn write_closer(&mut self, emphasis: Emphasis) {
+        let Some(opened_at) = emphasis.opened_at else {
+            return;
+        };
+        let last = self.text.chars().next_back();
+        let at = self.text.len();
+        self.text.push_str(emphasis.marker);
+        if !last.is_some_and(char::is_alphanumeric) {
+            self.closer_to_check = Some((opened_at, at, emphasis.marker.len()));
+        }
+    }
+
+    /// What follows a closing marker written after punctuation: `None` for the end, a space or
+    /// punctuation keep both markers, anything else takes them out.
+    fn check_closer(&mut self, next: Option<char>) {
+        let Some((opened_at, closed_at, len)) = self.closer_to_check.take() else {
+            return;
+        };
+        if next.is_none_or(|c| c.is_whitespace() || is_sure_punctuation(c)) {
+            return;
+        }
+        self.text.replace_range(closed_at..closed_at + len, "");
+        self.text.replace_range(opened_at..opened_at + len, "");
+        if let Some(amp) = &mut self.ampersand {
+            *amp -= len;
+        }
+    }
+
+    /// Writes the opening marker before the character `c` (written as `first`), if CommonMark
+    /// would read it as opening there: a letter or digit follows it, or it follows a space,
+    /// punctuation or the start; never right after a `*` (the runs would merge).
+    fn write_opener(&mut self, emphasis: &mut Emphasis, first: char) {
+        let before = self.text.chars().next_back();
+        let opens = before != Some('*')
+            && (first.is_alphanumeric()
+                || before.is_none_or(|b| b.is_whitespace() || is_sure_punctuation(b)));
+        if opens {
+            emphasis.opened_at = Some(self.text.len());
+            self.text.push_str(emphasis.marker);
+        } else {
+            emphasis.unmarked = true;
+        }
+    }
+
+    /// Writes the link's `[` and the emphasis's opening marker that wait for a first
+    /// character, in the order they were opened.
+    fn write_openers(&mut self, c: char, escaped: bool) {
+        let first = if escaped { '\\' } else { c };
+        let emphasis_waits = self
+            .emphasis
+            .is_some_and(|e| e.opened_at.is_none() && !e.unmarked);
+        let link_waits = matches!(self.link, Some((_, false)));
+        let emphasis_first = emphasis_waits && !self.emphasis.is_some_and(|e| e.inside_link);
+        if emphasis_first && let Some(mut emphasis) = self.emphasis {
+            self.write_opener(&mut emphasis, if link_waits { '[' } else { first });
+            self.emphasis = Some(emphasis);
+        }
+        if let Some((_, opened @ false)) = &mut self.link {
+            *opened = true;
+            // `![` would open an image.
+            if self.text.ends_with('!') {
+                self.text.insert(self.text.len() - 1, '\\');
+            }
+            self.text.push('[');
+        }
+        if emphasis_waits
+            && !emphasis_first
+            && let Some(mut emphasis) = self.emphasis
+        {
+            self.write_opener(&mut emphasis, first);
+            self.emphasis = Some(emphasis);
+        }
+    }
+
     pub fn close_link(&mut self) {
         if let Some((href, true)) = self.link.take() {
+            self.check_closer(Some(']'));
             self.text.push_str("](");
             push_destination(&mut self.text, &href);
             self.text.push(')');
@@ -236,6 +367,7 @@ impl Inline {
 
     /// A space between words.
     pub fn push_space(&mut self) {
+        self.check_closer(Some(' '));
         self.text.push(' ');
         self.ampersand = None;
     }
@@ -246,25 +378,21 @@ impl Inline {
             self.text.push(c);
             return;
         }
-        if let Some((_, opened @ false)) = &mut self.link {
-            *opened = true;
-            // `![` would open an image.
-            if self.text.ends_with('!') {
-                self.text.insert(self.text.len() - 1, '\\');
-            }
-            self.text.push('[');
-        }
+        let escaped = matches!(
+            c,
+            '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '|' | '~'
+        );
+        let link_waits = matches!(self.link, Some((_, false)));
+        self.check_closer(Some(if link_waits { '[' } else { c }));
         if let Some(at) = self.ampersand.take() {
             if c.is_ascii_alphanumeric() || c == '#' {
                 self.text.insert(at, '\\');
             }
         }
+        self.write_openers(c, escaped);
         if c == '&' {
             self.ampersand = Some(self.text.len());
-        } else if matches!(
-            c,
-            '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '|' | '~'
-        ) {
+        } else if escaped {
             self.text.push('\\');
         }
         self.text.push(c);
@@ -272,11 +400,26 @@ impl Inline {
 
     /// The segment ends: a link open across it is closed here and opens again in the next.
     pub fn take(&mut self) -> String {
+        let emphasis = self.emphasis;
+        let emphasis_inside = emphasis.is_some_and(|e| e.inside_link);
+        if emphasis_inside && let Some(e) = emphasis {
+            self.write_closer(e);
+        }
         if let Some((href, true)) = &self.link {
             let href = href.clone();
             self.close_link();
             self.link = Some((href, false));
         }
+        if !emphasis_inside && let Some(e) = emphasis {
+            self.write_closer(e);
+        }
+        // The segment's end follows the closing marker; the emphasis goes on in the next.
+        self.closer_to_check = None;
+        self.emphasis = emphasis.map(|e| Emphasis {
+            opened_at: None,
+            unmarked: false,
+            ..e
+        });
         self.ampersand = None;
         std::mem::take(&mut self.text)
     }

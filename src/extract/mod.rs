@@ -68,7 +68,8 @@ pub enum Format {
     /// Segments joined by `'\n'`.
     #[default]
     Text,
-    /// Headings, lists, tables, code, quotations and links as Markdown (GitHub's tables).
+    /// Headings, lists, tables, code, quotations, links, bold and italics as Markdown (GitHub's
+    /// tables).
     Markdown,
 }
 
@@ -499,8 +500,15 @@ impl Gathering {
     fn enter(&mut self, page: &Page, id: NodeId, element: &crate::html::dom::Element) {
         if let Some((context, inline)) = &mut self.markdown {
             context.enter(id, element);
-            if element.name == local_name!("a") {
-                inline.open_link(page.href(element));
+            match element.name {
+                local_name!("a") => inline.open_link(page.href(element)),
+                local_name!("strong") | local_name!("b") if context.marks_emphasis() => {
+                    inline.open_emphasis(true)
+                }
+                local_name!("em") | local_name!("i") if context.marks_emphasis() => {
+                    inline.open_emphasis(false)
+                }
+                _ => {}
             }
         }
     }
@@ -517,8 +525,14 @@ impl Gathering {
     /// The walk leaves an element (after ending the segment in it, if it is a block).
     fn leave(&mut self, element: &crate::html::dom::Element) {
         if let Some((context, inline)) = &mut self.markdown {
-            if element.name == local_name!("a") {
-                inline.close_link();
+            match element.name {
+                local_name!("a") => inline.close_link(),
+                local_name!("strong") | local_name!("b") | local_name!("em") | local_name!("i")
+                    if context.marks_emphasis() =>
+                {
+                    inline.close_emphasis()
+                }
+                _ => {}
             }
             context.leave(element);
         }
@@ -968,6 +982,92 @@ mod tests {
             "- An item of the list, with commas, and words enough to be text.\n  \
              - A deep item, with commas, and words enough to be text."
         );
+    }
+
+    #[test]
+    fn markdown_marks_bold_and_italics_where_commonmark_reads_them() {
+        use pulldown_cmark::{Event, Parser, Tag, TagEnd};
+        let sentence = "with a comma, and enough words to be the text";
+        let markdown = |inline: &str| {
+            let params = Params {
+                format: Format::Markdown,
+                ..Params::default()
+            };
+            let page = Page::parse(&format!(
+                "<body><div><p>{inline} {sentence}.</p></div></body>"
+            ));
+            let md = extract_text(&page, &params);
+            md.strip_suffix(&format!(" {sentence}."))
+                .unwrap_or_else(|| panic!("{md}"))
+                .to_owned()
+        };
+        // What pulldown-cmark reads: the text, with {} around strong and () around emphasis.
+        let read = |md: &str| {
+            let mut out = String::new();
+            for event in Parser::new(md) {
+                match event {
+                    Event::Text(t) => out.push_str(&t),
+                    Event::Start(Tag::Strong) | Event::End(TagEnd::Strong) => out.push('|'),
+                    Event::Start(Tag::Emphasis) | Event::End(TagEnd::Emphasis) => out.push('/'),
+                    _ => {}
+                }
+            }
+            out
+        };
+        let cases = [
+            (
+                "A <b>bold</b> and <i>italic</i> word",
+                "A **bold** and *italic* word",
+                "A |bold| and /italic/ word",
+            ),
+            (
+                "<strong>Strong</strong> and <em>em</em>",
+                "**Strong** and *em*",
+                "|Strong| and /em/",
+            ),
+            // Inside a word; spaces inside the element go outside the markers.
+            ("un<b>believ</b>able", "un**believ**able", "un|believ|able"),
+            (
+                "A<b> spaced </b>word",
+                "A **spaced** word",
+                "A |spaced| word",
+            ),
+            // A closing marker after punctuation before a letter would be read as text: none.
+            (
+                "<b>Note:</b>text and <b>Note:</b> text",
+                "Note:text and **Note:** text",
+                "Note:text and |Note:| text",
+            ),
+            // Nested, with links, in either order.
+            (
+                "<b>one <b>two</b> three</b>",
+                "**one two three**",
+                "|one two three|",
+            ),
+            (
+                "<b><a href=/x>link</a></b> and <a href=/y><i>link</i></a>",
+                "**[link](/x)** and [*link*](/y)",
+                "|link| and /link/",
+            ),
+            // Adjacent runs would merge: the second is not marked.
+            ("<b>a</b><b>b</b>", "**a**b", "|a|b"),
+            // Asterisks of the text stay escaped text.
+            ("<i>*star*</i>", "*\\*star\\**", "/*star*/"),
+        ];
+        for (html, expected, read_back) in cases {
+            let md = markdown(html);
+            assert_eq!(md, expected, "{html}");
+            assert_eq!(read(&md), read_back, "{html}");
+        }
+        // Headings are not marked.
+        let params = Params {
+            format: Format::Markdown,
+            ..Params::default()
+        };
+        let page = Page::parse(&format!(
+            "<body><div><h2><b>Title</b></h2><p>A paragraph {sentence}.</p></div></body>"
+        ));
+        assert!(extract_text(&page, &params).starts_with("## Title\n"));
     }
 
     #[test]
