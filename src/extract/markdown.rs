@@ -306,7 +306,7 @@ impl Inline {
         self.text.replace_range(closed_at..closed_at + len, "");
         self.text.replace_range(opened_at..opened_at + len, "");
         if let Some(amp) = &mut self.ampersand {
-            *amp -= len;
+            *amp = amp.saturating_sub(len);
         }
     }
 
@@ -425,21 +425,25 @@ impl Inline {
     }
 }
 
-/// A link target: `<...>` around one with spaces or brackets, which would end it.
+/// A link target: `<...>` around one with spaces or brackets, which would end it; control
+/// characters percent-encoded.
 fn push_destination(out: &mut String, href: &str) {
-    if href.contains([' ', '(', ')', '<', '>', '\n', '\t']) {
+    let bracketed = href.contains([' ', '(', ')', '<', '>', '\n', '\t']);
+    if bracketed {
         out.push('<');
-        for c in href.chars() {
-            match c {
-                '<' => out.push_str("%3C"),
-                '>' => out.push_str("%3E"),
-                '\n' | '\t' => out.push_str("%20"),
-                c => out.push(c),
-            }
+    }
+    for c in href.chars() {
+        match c {
+            '<' => out.push_str("%3C"),
+            '>' => out.push_str("%3E"),
+            '\n' | '\t' => out.push_str("%20"),
+            // No form of destination may hold the other ASCII controls: the link would be text.
+            c if c.is_ascii_control() => out.push_str(&format!("%{:02X}", c as u32)),
+            c => out.push(c),
         }
+    }
+    if bracketed {
         out.push('>');
-    } else {
-        out.push_str(href);
     }
 }
 

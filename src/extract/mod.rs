@@ -188,7 +188,7 @@ impl Segment {
     /// Characters in links; in a listing, those of titles are text.
     fn link_chars(&self, listing: bool) -> usize {
         if listing {
-            self.link_chars - self.title_link_chars
+            self.link_chars.saturating_sub(self.title_link_chars)
         } else {
             self.link_chars
         }
@@ -959,6 +959,13 @@ mod tests {
                 "<p>Thanks for the long post, it was useful, and I read it twice!<a href=/x>Buy</a></p>"
             ),
             "Thanks for the long post, it was useful, and I read it twice\\![Buy](/x)"
+        );
+        // A control character in a target would make the link text (found by the fuzz target).
+        assert_eq!(
+            markdown(
+                "<p>Thanks for the long post, it was useful, and I read it twice <a href=\"/\u{1b}'x\">Buy</a></p>"
+            ),
+            "Thanks for the long post, it was useful, and I read it twice [Buy](/%1B'x)"
         );
         // The first item of the ordered list is a link and is left out: its second item, numbered
         // 2, cannot go on the bullet list's line (it would be read as that item's text).
