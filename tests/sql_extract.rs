@@ -87,6 +87,48 @@ async fn options_change_the_choice_and_bad_ones_are_planning_errors() {
     }
 }
 
+#[tokio::test]
+async fn dropped_names_replace_the_measured_list() {
+    let ctx = webtext_context();
+    let page = "<body><div><p>The council voted on Tuesday to build a new bridge, ending a debate.</p>\
+        <div class=promo-box><p>Subscribe today, and save a lot, on every issue of the magazine.</p></div>\
+        <p>Work starts in spring, takes three years, and costs a lot, the office said.</p></div></body>";
+    let text_with = |options: &str| {
+        let sql = format!("SELECT extract_content('{page}', '{options}')");
+        let ctx = &ctx;
+        async move { first_column(ctx, &sql).await[0].clone().unwrap_or_default() }
+    };
+    assert!(
+        !text_with("").await.contains("Subscribe"),
+        "promo: measured list"
+    );
+    assert!(
+        text_with("dropped_names=").await.contains("Subscribe"),
+        "an empty list"
+    );
+    assert!(
+        !text_with("dropped_names=promo =tags")
+            .await
+            .contains("Subscribe")
+    );
+    assert!(
+        text_with("dropped_names=default, drop_boilerplate_names=false")
+            .await
+            .contains("Subscribe")
+    );
+    let err = ctx
+        .sql(&format!(
+            "SELECT extract_content('{page}', 'dropped_names=promo-box')"
+        ))
+        .await
+        .expect_err("a planning error")
+        .to_string();
+    assert!(
+        err.contains("option dropped_names: 'promo-box' is not default, or names of ASCII letters"),
+        "{err}"
+    );
+}
+
 /// An article with headings, a nested list, an ordered list, a table of data, code, a quotation,
 /// links, bold and italics, and characters that are Markdown syntax, beside a navigation bar and
 /// a comment thread.

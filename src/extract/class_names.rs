@@ -4,14 +4,15 @@
 //! that its text length and link density cannot: a comment thread is long, link-poor prose.
 
 /// A list of names: parts are found inside a word, words must be the whole word.
-struct Names {
-    parts: &'static [&'static str],
-    words: &'static [&'static str],
+struct Names<'a, S: AsRef<str>> {
+    parts: &'a [S],
+    words: &'a [S],
 }
 
-impl Names {
+impl<S: AsRef<str>> Names<'_, S> {
     fn name(&self, word: &str) -> bool {
-        self.words.contains(&word) || self.parts.iter().any(|p| word.contains(p))
+        self.words.iter().any(|w| w.as_ref() == word)
+            || self.parts.iter().any(|p| word.contains(p.as_ref()))
     }
 
     /// Whether any of the names is in `text` at all: one search each, before words are split.
@@ -19,7 +20,45 @@ impl Names {
         self.parts
             .iter()
             .chain(self.words)
-            .any(|p| text.contains(p))
+            .any(|p| text.contains(p.as_ref()))
+    }
+}
+
+/// The names to leave out given as an option (`dropped_names`) instead of the measured list.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct DroppedNames {
+    parts: Vec<String>,
+    words: Vec<String>,
+}
+
+impl DroppedNames {
+    /// Names separated by spaces, `=name` for a whole word only (`comment footer =tags`); each
+    /// of ASCII letters and digits. `None` for anything else.
+    pub fn parse(list: &str) -> Option<DroppedNames> {
+        let mut names = DroppedNames::default();
+        for name in list.split_whitespace() {
+            let (whole, name) = match name.strip_prefix('=') {
+                Some(rest) => (true, rest),
+                None => (false, name),
+            };
+            if name.is_empty() || !name.bytes().all(|b| b.is_ascii_alphanumeric()) {
+                return None;
+            }
+            let name = name.to_ascii_lowercase();
+            if whole {
+                names.words.push(name);
+            } else {
+                names.parts.push(name);
+            }
+        }
+        Some(names)
+    }
+
+    fn names(&self) -> Names<'_, String> {
+        Names {
+            parts: &self.parts,
+            words: &self.words,
+        }
     }
 }
 
@@ -27,7 +66,7 @@ impl Names {
 /// raised the mean F1 over the six shared sets (`tools/extract_quality.sh`), while `sidebar`,
 /// `widget`, `menu`, `nav`, `ad`, `share` and `hidden` lowered it: page builders put those on
 /// wrappers of the text too (`elementor-widget-text-editor`, `has-sidebar`, `visually-hidden`).
-const DROPPED: Names = Names {
+const DROPPED: Names<'static, &'static str> = Names {
     parts: &[
         "comment",
         "footer",
@@ -44,7 +83,7 @@ const DROPPED: Names = Names {
 };
 
 /// Names of boilerplate, for the class weight.
-const BOILERPLATE: Names = Names {
+const BOILERPLATE: Names<'static, &'static str> = Names {
     parts: &[
         "comment",
         "sidebar",
@@ -82,7 +121,7 @@ const BOILERPLATE: Names = Names {
 };
 
 /// Names of a page's text.
-const CONTENT: Names = Names {
+const CONTENT: Names<'static, &'static str> = Names {
     parts: &[
         "article", "content", "entry", "main", "post", "story", "blog", "text", "body",
     ],
@@ -105,7 +144,7 @@ impl ClassHint {
 
 /// What `class_and_id` (lower case, as the tree keeps it) says by the names of `boilerplate`
 /// and of text.
-fn classify(class_and_id: &str, boilerplate: &Names) -> ClassHint {
+fn classify<S: AsRef<str>>(class_and_id: &str, boilerplate: &Names<S>) -> ClassHint {
     let mut hint = ClassHint::default();
     for word in class_and_id
         .split(|c: char| !c.is_ascii_alphanumeric())
@@ -122,20 +161,53 @@ pub(super) fn hint(class_and_id: &str) -> ClassHint {
     classify(class_and_id, &BOILERPLATE)
 }
 
-/// Whether the drop rule (`drop_boilerplate_names`) leaves the element out: a dropped name and
-/// no name of text. Runs for every element with a class or id, and most hold none of the
-/// dropped names, which one search each rules out.
-pub(super) fn is_dropped(class_and_id: &str) -> bool {
-    if !DROPPED.may_be_in(class_and_id) {
+/// Whether the drop rule (`drop_boilerplate_names`) leaves the element out: a dropped name (of
+/// `dropped`, or of the measured list) and no name of text.
+pub(super) fn is_dropped(class_and_id: &str, dropped: Option<&DroppedNames>) -> bool {
+    match dropped {
+        Some(list) => drops(class_and_id, &list.names()),
+        None => drops(class_and_id, &DROPPED),
+    }
+}
+
+/// Runs for every element with a class or id, and most hold none of the dropped names, which
+/// one search each rules out.
+fn drops<S: AsRef<str>>(class_and_id: &str, dropped: &Names<S>) -> bool {
+    if !dropped.may_be_in(class_and_id) {
         return false;
     }
-    let hint = classify(class_and_id, &DROPPED);
+    let hint = classify(class_and_id, dropped);
     hint.boilerplate && !hint.content
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn is_dropped_by_default(class_and_id: &str) -> bool {
+        is_dropped(class_and_id, None)
+    }
+
+    #[test]
+    fn a_list_given_as_an_option_replaces_the_measured_one() {
+        let list = DroppedNames::parse("Sidebar =hidden").expect("a list");
+        assert!(is_dropped("left-sidebar", Some(&list)));
+        assert!(is_dropped("x hidden", Some(&list)));
+        assert!(
+            !is_dropped("visually-hidden2", Some(&list)),
+            "hidden whole only"
+        );
+        assert!(!is_dropped("comments", Some(&list)), "not on the list");
+        assert!(
+            !is_dropped("sidebar-content", Some(&list)),
+            "a name of text wins"
+        );
+        let empty = DroppedNames::parse("").expect("an empty list");
+        assert!(!is_dropped("comments footer", Some(&empty)));
+        for bad in ["side-bar", "=", "a,b", "é"] {
+            assert_eq!(DroppedNames::parse(bad), None, "{bad}");
+        }
+    }
 
     #[test]
     fn names_of_boilerplate_and_of_text() {
@@ -167,12 +239,15 @@ mod tests {
 
     #[test]
     fn only_the_measured_names_are_dropped() {
-        assert!(is_dropped("comment-list"));
-        assert!(is_dropped("site-footer dark"));
-        assert!(!is_dropped("post-tags"), "a name of text wins");
-        assert!(is_dropped("tags"));
-        assert!(!is_dropped("stage"), "tags whole only");
-        assert!(!is_dropped("sidebar"), "weighed, not dropped");
-        assert!(!is_dropped("comment-body"), "a name of text wins");
+        assert!(is_dropped_by_default("comment-list"));
+        assert!(is_dropped_by_default("site-footer dark"));
+        assert!(!is_dropped_by_default("post-tags"), "a name of text wins");
+        assert!(is_dropped_by_default("tags"));
+        assert!(!is_dropped_by_default("stage"), "tags whole only");
+        assert!(!is_dropped_by_default("sidebar"), "weighed, not dropped");
+        assert!(
+            !is_dropped_by_default("comment-body"),
+            "a name of text wins"
+        );
     }
 }

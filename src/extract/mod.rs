@@ -20,6 +20,8 @@
 mod class_names;
 mod markdown;
 
+pub use class_names::DroppedNames;
+
 use std::collections::HashMap;
 
 use html5ever::{LocalName, local_name};
@@ -51,6 +53,8 @@ pub struct Params {
     pub class_weight: f64,
     /// Leave out elements whose class or id names boilerplate and not text.
     pub drop_boilerplate_names: bool,
+    /// The names that leave an element out, instead of the measured list (`None`).
+    pub dropped_names: Option<DroppedNames>,
     /// Plain text or Markdown.
     pub format: Format,
     /// When the text is shorter than this many characters, the page is read again as a listing
@@ -84,6 +88,7 @@ impl Default for Params {
             keep_dense_share: Some(0.4),
             class_weight: 25.0,
             drop_boilerplate_names: true,
+            dropped_names: None,
             format: Format::Text,
             listing_below_chars: Some(250),
             listing_min_titles: 5,
@@ -102,6 +107,7 @@ pub const OPTION_KEYS: &[&str] = &[
     "sibling_min_score",
     "class_weight",
     "drop_boilerplate_names",
+    "dropped_names",
     "format",
     "listing_below_chars",
     "listing_min_titles",
@@ -147,6 +153,12 @@ impl Params {
             "drop_boilerplate_names" => {
                 crate::options::parse_bool(value).map(|v| self.drop_boilerplate_names = v)
             }
+            "dropped_names" => if value.trim().eq_ignore_ascii_case("default") {
+                Some(None)
+            } else {
+                DroppedNames::parse(value).map(Some)
+            }
+            .map(|v| self.dropped_names = v),
             "format" => match value.trim().to_ascii_lowercase().as_str() {
                 "text" => Some(Format::Text),
                 "markdown" => Some(Format::Markdown),
@@ -162,6 +174,9 @@ impl Params {
             }
             "listing_below_chars" => "a whole number >= 0 or none",
             "drop_boilerplate_names" => "true or false",
+            "dropped_names" => {
+                "default, or names of ASCII letters and digits separated by spaces (=name: whole word)"
+            }
             "format" => "text or markdown",
             _ => "a finite number >= 0",
         }))
@@ -585,7 +600,7 @@ fn segments(page: &Page, params: &Params) -> Vec<Segment> {
                 }
                 if is_skipped(name)
                     || (params.drop_boilerplate_names
-                        && names_boilerplate(page, element)
+                        && names_boilerplate(page, element, params)
                         && !holds_title.get_or_insert_with(|| ancestors_of_title(page))
                             [id as usize])
                 {
@@ -637,7 +652,7 @@ fn ancestors_of_title(page: &Page) -> Vec<bool> {
 }
 
 /// An element other than the page's frame whose class or id names boilerplate and not text.
-fn names_boilerplate(page: &Page, element: &crate::html::dom::Element) -> bool {
+fn names_boilerplate(page: &Page, element: &crate::html::dom::Element, params: &Params) -> bool {
     if matches!(
         element.name,
         local_name!("html") | local_name!("body") | local_name!("article") | local_name!("main")
@@ -645,7 +660,7 @@ fn names_boilerplate(page: &Page, element: &crate::html::dom::Element) -> bool {
         return false;
     }
     page.class_and_id(element)
-        .is_some_and(class_names::is_dropped)
+        .is_some_and(|names| class_names::is_dropped(names, params.dropped_names.as_ref()))
 }
 
 fn parent(page: &Page, id: NodeId) -> Option<NodeId> {

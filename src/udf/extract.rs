@@ -50,7 +50,9 @@ static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
             "Constant 'key=value, ...': format (text or markdown; text), mass_alpha (2; none: \
              Readability's choice alone), keep_dense_share (0.4; none: the text-mass choice alone), \
              max_link_density (0.5: segments with more of their characters in links are dropped), \
-             drop_boilerplate_names (true), class_weight (25), min_scoring_chars (25), sibling_share \
+             drop_boilerplate_names (true), dropped_names (default: the measured list; or names \
+             separated by spaces, =name for a whole word: 'dropped_names=comment footer =tags'), \
+             class_weight (25), min_scoring_chars (25), sibling_share \
              (0.2), sibling_min_score (10), listing_below_chars (250: a shorter text is read again as a \
              listing of linked titles; none: never), listing_min_titles (5), title_link_chars (20: \
              the characters of a title link); and {ROW_OPTIONS}"
