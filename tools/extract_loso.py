@@ -1,0 +1,107 @@
+#!/usr/bin/env python3
+"""Left-one-set-out figures of extract_content (README, "Main content"): what was tuned on the
+six shared sets is chosen again on five of them, and the sixth is scored.
+
+1. The dropped names: each name of the candidate list below is dropped alone
+   (`dropped_names=NAME`) and kept when it raises the mean wcxb F1 over the sets by more than
+   0.00005 against dropping none.
+2. With those names, the listing step's numbers: the configuration of GRID with the best mean.
+
+Each step runs examples/extract_quality over the sets (about 5 s a run, 111 runs). Prints the
+names chosen on all six sets (the measured list of src/extract/class_names.rs came from this
+rule) and, per held-out set, what was chosen and its score beside trafilatura's.
+
+    cargo build --release --example extract_quality
+    python3 tools/extract_loso.py [SHARED]
+"""
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SHARED = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "..", "shared"))
+sys.path.insert(0, os.path.join(SHARED, "tools"))
+import score  # noqa: E402  (shared/tools/score.py: the metric itself)
+
+EXAMPLE = os.path.join(ROOT, "target", "release", "examples", "extract_quality")
+SETS = ["cleaneval", "cleanportaleval", "dragnet", "readability", "scrapinghub", "wcxb-test"]
+TRAFILATURA = [0.884, 0.906, 0.820, 0.928, 0.948, 0.861]  # shared/eval/BASELINES.md
+# Common boilerplate names in templates: parts of a word, and (=) whole words.
+CANDIDATES = (
+    "comment sidebar footer masthead promo related sharing social sponsor widget banner "
+    "breadcrumb newsletter subscri popup modal cookie gdpr advert disqus outbrain taboola "
+    "recommend navigation navbar menu pagination pager =ad =ads =nav =tags =share =shares "
+    "=aside =hidden =toolbar =tools =foot"
+).split()
+MIN_GAIN = 0.00005
+GRID = [(b, t, 20) for b in (150, 250, 400) for t in (3, 5, 8)] + [(250, 5, 15), (250, 5, 25)]
+
+GOLD = {}
+for s in SETS:
+    gold_dir = os.path.join(SHARED, "eval", s, "gold")
+    GOLD[s] = {
+        n[:-4]: open(os.path.join(gold_dir, n), encoding="utf-8").read()
+        for n in os.listdir(gold_dir)
+        if n.endswith(".txt")
+    }
+
+
+def run(settings):
+    """The wcxb F1 of each set with the options `settings` ({key: value})."""
+    args = [a for k, v in settings.items() for a in ("--set", f"{k}={v}")]
+    with tempfile.TemporaryDirectory() as out:
+        subprocess.run([EXAMPLE, SHARED, out, *args], check=True, stderr=subprocess.DEVNULL)
+        scores = []
+        for s in SETS:
+            with open(os.path.join(out, f"{s}.jsonl"), encoding="utf-8") as f:
+                texts = {str(r["id"]): r["text"] for r in map(json.loads, filter(str.strip, f.read().split("\n")))}
+            f1 = [score.wcxb_page(texts.get(i, ""), g)[2] for i, g in sorted(GOLD[s].items())]
+            scores.append(sum(f1) / len(f1))
+    return scores
+
+
+def mean_over(scores, held_out):
+    kept = [x for i, x in enumerate(scores) if i != held_out]
+    return sum(kept) / len(kept)
+
+
+def main():
+    if not os.access(EXAMPLE, os.X_OK):
+        sys.exit("extract_loso: build it first: cargo build --release --example extract_quality")
+    none = run({"dropped_names": ""})
+    alone = {}
+    for i, name in enumerate(CANDIDATES, 1):
+        alone[name] = run({"dropped_names": name})
+        print(f"[{i}/{len(CANDIDATES)}] {name:12s} " + " ".join(f"{x:.4f}" for x in alone[name]), file=sys.stderr)
+
+    def names_for(held_out):
+        return [n for n in CANDIDATES if mean_over(alone[n], held_out) - mean_over(none, held_out) > MIN_GAIN]
+
+    print("names chosen on all six sets:", " ".join(names_for(None)))
+    print()
+    print("| held out | names chosen on the other five | listing (below, titles, title chars) | wcxb F1 | trafilatura | difference |")
+    print("|---|---|---|---:|---:|---:|")
+    held = []
+    for h, s in enumerate(SETS):
+        names = " ".join(names_for(h))
+        best = None
+        for below, titles, chars in GRID:
+            scores = run({
+                "dropped_names": names,
+                "listing_below_chars": below,
+                "listing_min_titles": titles,
+                "title_link_chars": chars,
+            })
+            if best is None or mean_over(scores, h) > mean_over(best[1], h):
+                best = ((below, titles, chars), scores)
+        (below, titles, chars), scores = best
+        held.append(scores[h])
+        print(f"| {s} | {names} | {below}, {titles}, {chars} | {scores[h]:.4f} | {TRAFILATURA[h]:.3f} | {scores[h] - TRAFILATURA[h]:+.4f} |")
+    print(f"| mean | | | {sum(held) / len(held):.4f} | {sum(TRAFILATURA) / 6:.3f} | |")
+
+
+if __name__ == "__main__":
+    main()
