@@ -275,10 +275,10 @@ impl Inline {
 
     pub fn close_emphasis(&mut self) {
         self.emphasis_depth = self.emphasis_depth.saturating_sub(1);
-        if self.emphasis_depth == 0 {
-            if let Some(emphasis) = self.emphasis.take() {
-                self.write_closer(emphasis);
-            }
+        if self.emphasis_depth == 0
+            && let Some(emphasis) = self.emphasis.take()
+        {
+            self.write_closer(emphasis);
         }
     }
 
@@ -384,10 +384,10 @@ impl Inline {
         );
         let link_waits = matches!(self.link, Some((_, false)));
         self.check_closer(Some(if link_waits { '[' } else { c }));
-        if let Some(at) = self.ampersand.take() {
-            if c.is_ascii_alphanumeric() || c == '#' {
-                self.text.insert(at, '\\');
-            }
+        if let Some(at) = self.ampersand.take()
+            && (c.is_ascii_alphanumeric() || c == '#')
+        {
+            self.text.insert(at, '\\');
         }
         self.write_openers(c, escaped);
         if c == '&' {
