@@ -3,39 +3,71 @@
 //! `entry-content`, `post` around what is. Those names are the strongest signal a page gives
 //! that its text length and link density cannot: a comment thread is long, link-poor prose.
 
-/// A list of names: parts are found inside a word, words must be the whole word.
-struct Names<'a, S: AsRef<str>> {
-    parts: &'a [S],
-    words: &'a [S],
+use std::sync::LazyLock;
+
+/// A list of names (lower case ASCII letters and digits): parts are found inside a word, words
+/// must be the whole word (between characters other than ASCII letters and digits).
+#[derive(Debug, Clone, PartialEq, Default)]
+struct Names {
+    parts: Vec<String>,
+    words: Vec<String>,
+    /// The bytes a name starts with, as a set of 256 bits: most positions of a class start
+    /// none, so one pass over the class replaces a search per name.
+    first_bytes: [u64; 4],
 }
 
-impl<S: AsRef<str>> Names<'_, S> {
-    fn name(&self, word: &str) -> bool {
-        self.words.iter().any(|w| w.as_ref() == word)
-            || self.parts.iter().any(|p| word.contains(p.as_ref()))
+impl Names {
+    fn new(parts: Vec<String>, words: Vec<String>) -> Names {
+        let mut first_bytes = [0; 4];
+        for name in parts.iter().chain(&words) {
+            if let Some(&b) = name.as_bytes().first() {
+                first_bytes[usize::from(b >> 6)] |= 1 << (b & 63);
+            }
+        }
+        Names {
+            parts,
+            words,
+            first_bytes,
+        }
     }
 
-    /// Whether any of the names is in `text` at all: one search each, before words are split.
-    fn may_be_in(&self, text: &str) -> bool {
-        self.parts
-            .iter()
-            .chain(self.words)
-            .any(|p| text.contains(p.as_ref()))
+    fn of(parts: &[&str], words: &[&str]) -> Names {
+        let owned = |names: &[&str]| names.iter().map(|n| n.to_string()).collect();
+        Names::new(owned(parts), owned(words))
+    }
+
+    fn may_start_at(&self, b: u8) -> bool {
+        self.first_bytes[usize::from(b >> 6)] & (1 << (b & 63)) != 0
+    }
+
+    /// Whether one of the names is in `class_and_id`. The same as asking each of its words,
+    /// since a name has no character that separates words.
+    fn in_text(&self, class_and_id: &str) -> bool {
+        let bytes = class_and_id.as_bytes();
+        let separates = |at: Option<&u8>| at.is_none_or(|b| !b.is_ascii_alphanumeric());
+        (0..bytes.len())
+            .filter(|&at| self.may_start_at(bytes[at]))
+            .any(|at| {
+                let rest = &bytes[at..];
+                self.parts.iter().any(|p| rest.starts_with(p.as_bytes()))
+                    || self.words.iter().any(|w| {
+                        rest.starts_with(w.as_bytes())
+                            && separates(rest.get(w.len()))
+                            && separates(at.checked_sub(1).and_then(|before| bytes.get(before)))
+                    })
+            })
     }
 }
 
 /// The names to leave out given as an option (`dropped_names`) instead of the measured list.
 #[derive(Debug, Clone, PartialEq, Default)]
-pub struct DroppedNames {
-    parts: Vec<String>,
-    words: Vec<String>,
-}
+pub struct DroppedNames(Names);
 
 impl DroppedNames {
     /// Names separated by spaces, `=name` for a whole word only (`comment footer =tags`); each
     /// of ASCII letters and digits. `None` for anything else.
     pub fn parse(list: &str) -> Option<DroppedNames> {
-        let mut names = DroppedNames::default();
+        let (mut parts, mut words) = (Vec::new(), Vec::new());
         for name in list.split_whitespace() {
             let (whole, name) = match name.strip_prefix('=') {
                 Some(rest) => (true, rest),
@@ -46,19 +78,12 @@ impl DroppedNames {
             }
             let name = name.to_ascii_lowercase();
             if whole {
-                names.words.push(name);
+                words.push(name);
             } else {
-                names.parts.push(name);
+                parts.push(name);
             }
         }
-        Some(names)
-    }
-
-    fn names(&self) -> Names<'_, String> {
-        Names {
-            parts: &self.parts,
-            words: &self.words,
-        }
+        Some(DroppedNames(Names::new(parts, words)))
     }
 }
 
@@ -67,69 +92,75 @@ impl DroppedNames {
 /// runs the rule), while `sidebar`, `widget`, `menu`, `pager`, `navigation`, `ad`, `share` and
 /// `hidden` lowered it: page builders put those on wrappers of the text too
 /// (`elementor-widget-text-editor`, `has-sidebar`, `visually-hidden`).
-const DROPPED: Names<'static, &'static str> = Names {
-    parts: &[
-        "comment",
-        "footer",
-        "masthead",
-        "promo",
-        "related",
-        "banner",
-        "newsletter",
-        "popup",
-        "modal",
-        "cookie",
-        "disqus",
-        "pagination",
-    ],
-    words: &["nav", "tags", "tools"],
-};
+static DROPPED: LazyLock<Names> = LazyLock::new(|| {
+    Names::of(
+        &[
+            "comment",
+            "footer",
+            "masthead",
+            "promo",
+            "related",
+            "banner",
+            "newsletter",
+            "popup",
+            "modal",
+            "cookie",
+            "disqus",
+            "pagination",
+        ],
+        &["nav", "tags", "tools"],
+    )
+});
 
 /// Names of boilerplate, for the class weight.
-const BOILERPLATE: Names<'static, &'static str> = Names {
-    parts: &[
-        "comment",
-        "sidebar",
-        "footer",
-        "masthead",
-        "promo",
-        "related",
-        "sharing",
-        "social",
-        "sponsor",
-        "widget",
-        "banner",
-        "breadcrumb",
-        "newsletter",
-        "subscri",
-        "popup",
-        "modal",
-        "cookie",
-        "gdpr",
-        "advert",
-        "disqus",
-        "outbrain",
-        "taboola",
-        "recommend",
-        "navigation",
-        "navbar",
-        "menu",
-        "pagination",
-        "pager",
-    ],
-    words: &[
-        "ad", "ads", "nav", "tags", "share", "shares", "aside", "hidden", "toolbar", "tools",
-        "foot",
-    ],
-};
+static BOILERPLATE: LazyLock<Names> = LazyLock::new(|| {
+    Names::of(
+        &[
+            "comment",
+            "sidebar",
+            "footer",
+            "masthead",
+            "promo",
+            "related",
+            "sharing",
+            "social",
+            "sponsor",
+            "widget",
+            "banner",
+            "breadcrumb",
+            "newsletter",
+            "subscri",
+            "popup",
+            "modal",
+            "cookie",
+            "gdpr",
+            "advert",
+            "disqus",
+            "outbrain",
+            "taboola",
+            "recommend",
+            "navigation",
+            "navbar",
+            "menu",
+            "pagination",
+            "pager",
+        ],
+        &[
+            "ad", "ads", "nav", "tags", "share", "shares", "aside", "hidden", "toolbar", "tools",
+            "foot",
+        ],
+    )
+});
 
 /// Names of a page's text.
-const CONTENT: Names<'static, &'static str> = Names {
-    parts: &[
-        "article", "content", "entry", "main", "post", "story", "blog", "text", "body",
-    ],
-    words: &[],
-};
+static CONTENT: LazyLock<Names> = LazyLock::new(|| {
+    Names::of(
+        &[
+            "article", "content", "entry", "main", "post", "story", "blog", "text", "body",
+        ],
+        &[],
+    )
+});
 
 /// What the names of an element say.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -145,42 +176,21 @@ impl ClassHint {
     }
 }
 
-/// What `class_and_id` (lower case, as the tree keeps it) says by the names of `boilerplate`
-/// and of text.
-fn classify<S: AsRef<str>>(class_and_id: &str, boilerplate: &Names<S>) -> ClassHint {
-    let mut hint = ClassHint::default();
-    for word in class_and_id
-        .split(|c: char| !c.is_ascii_alphanumeric())
-        .filter(|w| !w.is_empty())
-    {
-        hint.boilerplate |= boilerplate.name(word);
-        hint.content |= CONTENT.name(word);
-    }
-    hint
-}
-
-/// The hint the class weight reads.
+/// What `class_and_id` (lower case, as the tree keeps it) says by the names of boilerplate and
+/// of text.
 pub(super) fn hint(class_and_id: &str) -> ClassHint {
-    classify(class_and_id, &BOILERPLATE)
+    ClassHint {
+        boilerplate: BOILERPLATE.in_text(class_and_id),
+        content: CONTENT.in_text(class_and_id),
+    }
 }
 
 /// Whether the drop rule (`drop_boilerplate_names`) leaves the element out: a dropped name (of
-/// `dropped`, or of the measured list) and no name of text.
+/// `dropped`, or of the measured list) and no name of text. Runs for every element with a
+/// class or id; most hold no dropped name, so the name of text is looked for only after one.
 pub(super) fn is_dropped(class_and_id: &str, dropped: Option<&DroppedNames>) -> bool {
-    match dropped {
-        Some(list) => drops(class_and_id, &list.names()),
-        None => drops(class_and_id, &DROPPED),
-    }
-}
-
-/// Runs for every element with a class or id, and most hold none of the dropped names, which
-/// one search each rules out.
-fn drops<S: AsRef<str>>(class_and_id: &str, dropped: &Names<S>) -> bool {
-    if !dropped.may_be_in(class_and_id) {
-        return false;
-    }
-    let hint = classify(class_and_id, dropped);
-    hint.boilerplate && !hint.content
+    let dropped = dropped.map_or(&*DROPPED, |list| &list.0);
+    dropped.in_text(class_and_id) && !CONTENT.in_text(class_and_id)
 }
 
 #[cfg(test)]
@@ -209,6 +219,54 @@ mod tests {
         assert!(!is_dropped("comments footer", Some(&empty)));
         for bad in ["side-bar", "=", "a,b", "é"] {
             assert_eq!(DroppedNames::parse(bad), None, "{bad}");
+        }
+    }
+
+    /// The definition `in_text` stands for: the class split into words, each word asked.
+    fn by_words(names: &Names, class_and_id: &str) -> bool {
+        class_and_id
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .any(|word| {
+                names.words.iter().any(|w| w == word)
+                    || names.parts.iter().any(|p| word.contains(p.as_str()))
+            })
+    }
+
+    #[test]
+    fn one_pass_over_the_class_finds_what_asking_each_word_finds() {
+        let names = Names::of(&["comment", "ad2"], &["nav", "tags"]);
+        let classes = [
+            "",
+            "nav",
+            "a-nav-b",
+            "canvas",
+            "navx",
+            "xnav",
+            "nav_",
+            "nav2",
+            "é-nav",
+            "navé",
+            "nav é",
+            "tags-nav",
+            "stags",
+            "comments",
+            "showcomment",
+            "comment",
+            "commen",
+            "x ad2",
+            "bad2x",
+            "ad",
+            "nav nav",
+            "tagsnav",
+            "--tags--",
+            "nnav",
+            "navv nav",
+        ];
+        for class in classes {
+            assert_eq!(names.in_text(class), by_words(&names, class), "{class:?}");
+        }
+        for (class, found) in [("a-nav-b", true), ("canvas", false), ("é-nav", true)] {
+            assert_eq!(names.in_text(class), found, "{class:?}");
         }
     }
 
