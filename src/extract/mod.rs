@@ -261,7 +261,10 @@ fn kept_in<'a>(
 /// shop's category): its items are titles in links, which the choice of the container and the
 /// link density drop. Read as one, titles count as text; the container is the selection (the
 /// parent of selected siblings) or the ancestor of it with the most text mass, and it is the
-/// text if it holds at least `listing_min_titles` segments with a title.
+/// text if it holds at least `listing_min_titles` segments with a title. When it does not,
+/// the list may sit beside the selection (a notice above a forum's topics, whose metadata links
+/// weigh the list's mass down): then the selection's parent or grandparent that holds the
+/// titles, the one with the most text mass.
 fn as_listing<'a>(
     page: &Page,
     segments: &'a [Segment],
@@ -275,17 +278,27 @@ fn as_listing<'a>(
         [first, ..] => parent(page, *first).unwrap_or(*first),
     };
     let alpha = params.mass_alpha.unwrap_or(DEFAULT_MASS_ALPHA);
-    let mut container = start;
-    let mut at = start;
-    while let Some(p) = parent(page, at).filter(|&p| page.element(p).is_some()) {
-        if tree.sums(p).mass(alpha) > tree.sums(container).mass(alpha) {
-            container = p;
-        }
-        at = p;
-    }
-    let kept = kept_in(&tree, segments, &[container], params, true);
-    let titles = kept.iter().filter(|s| s.title_link_chars > 0).count();
-    (titles >= params.listing_min_titles).then_some(kept)
+    let mass = |id: NodeId| tree.sums(id).mass(alpha);
+    let ancestors = std::iter::successors(parent(page, start), |&a| parent(page, a))
+        .take_while(|&a| page.element(a).is_some());
+    let listing = |container: NodeId| {
+        let kept = kept_in(&tree, segments, &[container], params, true);
+        let titles = kept.iter().filter(|s| s.title_link_chars > 0).count();
+        (titles >= params.listing_min_titles).then_some(kept)
+    };
+    // The first of those with the most text mass, going up.
+    let most_mass = |a: &NodeId, b: &NodeId| mass(*b).total_cmp(&mass(*a));
+    let container = std::iter::once(start)
+        .chain(ancestors.clone())
+        .min_by(most_mass)
+        .unwrap_or(start);
+    listing(container).or_else(|| {
+        let (_, kept) = ancestors
+            .take(2)
+            .filter_map(|a| Some((a, listing(a)?)))
+            .min_by(|x, y| most_mass(&x.0, &y.0))?;
+        Some(kept)
+    })
 }
 
 /// What is inside each element: its span in document order (so that "is inside" is two
@@ -910,6 +923,31 @@ mod tests {
             ..Params::default()
         };
         assert!(!extract_text(&page, &off).contains("Topic number"));
+    }
+
+    #[test]
+    fn a_listing_beside_a_notice_keeps_its_titles() {
+        // Each topic's starter and date are short links: the list's text mass is below the
+        // notice's, so the ancestor with the most mass is the notice itself.
+        let items: String = (1..=6)
+            .map(|i| {
+                format!(
+                    "<div class=item><div><a href=/t/{i}>Topic number {i} about printing parts</a></div>\
+                     <div><a href=/u/{i}>member number {i}</a> <a href=/d/{i}>January {i}, 2026</a></div></div>"
+                )
+            })
+            .collect();
+        let html = format!(
+            "<html><body><div class=wrap><div class=notice><p>Your browser is out of date, so this \
+             site may not look right.</p></div><div class=list>{items}</div></div></body></html>"
+        );
+        let text = extract_text(&Page::parse(&html), &Params::default());
+        for i in 1..=6 {
+            assert!(
+                text.contains(&format!("Topic number {i} about printing parts")),
+                "{text}"
+            );
+        }
     }
 
     #[test]
