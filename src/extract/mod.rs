@@ -48,6 +48,10 @@ pub struct Params {
     /// With `mass_alpha`: keep Readability's choice when it holds at least this share of the
     /// text-mass choice's good characters.
     pub keep_dense_share: Option<f64>,
+    /// With `keep_dense_share`: Readability's choice still gives way to the text-mass choice
+    /// around it when the text that adds holds at most this many link-heavy characters per good
+    /// one and does not repeat Readability's; `None`: never.
+    pub widen_link_heavy_share: Option<f64>,
     /// Added to a candidate's score when its class or id names text, taken away when they name
     /// boilerplate (see [`class_names`]).
     pub class_weight: f64,
@@ -86,6 +90,7 @@ impl Default for Params {
             sibling_min_score: 10.0,
             mass_alpha: Some(DEFAULT_MASS_ALPHA),
             keep_dense_share: Some(0.4),
+            widen_link_heavy_share: Some(0.05),
             class_weight: 25.0,
             drop_boilerplate_names: true,
             dropped_names: None,
@@ -101,6 +106,7 @@ impl Default for Params {
 pub const OPTION_KEYS: &[&str] = &[
     "mass_alpha",
     "keep_dense_share",
+    "widen_link_heavy_share",
     "max_link_density",
     "min_scoring_chars",
     "sibling_share",
@@ -117,7 +123,8 @@ pub const OPTION_KEYS: &[&str] = &[
 impl Params {
     /// Sets the parameter `key` from its text: `None` for a key that is not one of
     /// [`OPTION_KEYS`], else whether `value` was usable (the expected kind of value if not).
-    /// `mass_alpha=none` and `keep_dense_share=none` turn those steps off.
+    /// `mass_alpha=none`, `keep_dense_share=none` and `widen_link_heavy_share=none` turn those
+    /// steps off.
     pub fn set(&mut self, key: &str, value: &str) -> Option<Result<(), &'static str>> {
         let number = || {
             value
@@ -137,6 +144,7 @@ impl Params {
         let result = match key {
             "mass_alpha" => optional().map(|v| self.mass_alpha = v),
             "keep_dense_share" => optional().map(|v| self.keep_dense_share = v),
+            "widen_link_heavy_share" => optional().map(|v| self.widen_link_heavy_share = v),
             "max_link_density" => number().map(|v| self.max_link_density = v),
             "min_scoring_chars" => whole().map(|v| self.min_scoring_chars = v),
             "listing_below_chars" => if value.trim().eq_ignore_ascii_case("none") {
@@ -168,7 +176,9 @@ impl Params {
             _ => return None,
         };
         Some(result.ok_or(match key {
-            "mass_alpha" | "keep_dense_share" => "a finite number >= 0 or none",
+            "mass_alpha" | "keep_dense_share" | "widen_link_heavy_share" => {
+                "a finite number >= 0 or none"
+            }
             "min_scoring_chars" | "listing_min_titles" | "title_link_chars" => {
                 "a whole number >= 0"
             }
@@ -737,11 +747,52 @@ fn select_by_mass(
     if let Some(share) = params.keep_dense_share {
         let dense = select_by_score(page, tree, segments, params);
         let dense_good: f64 = dense.iter().map(|&id| tree.sums(id).good).sum();
-        if good > 0.0 && dense_good >= share * good {
+        if good > 0.0
+            && dense_good >= share * good
+            && !params
+                .widen_link_heavy_share
+                .is_some_and(|heavy| adds_clean_text(tree, segments, &dense, best, heavy))
+        {
             return dense;
         }
     }
     vec![best]
+}
+
+/// Whether `wider`, around all of `selected`, adds good text with at most `heavy_share`
+/// link-heavy characters per good one, of which at most a tenth repeats text of `selected`.
+/// Sections of one page (a builder's blocks, a manual's chapters) are beside each other with
+/// no menu between them; a sidebar or a list of other posts comes with its links, and a page
+/// that holds its text twice (a print copy) repeats it.
+fn adds_clean_text(
+    tree: &Subtrees,
+    segments: &[Segment],
+    selected: &[NodeId],
+    wider: NodeId,
+    heavy_share: f64,
+) -> bool {
+    if !selected.iter().all(|&id| tree.is_within(id, wider)) {
+        return false;
+    }
+    let sum = |f: fn(&Sums) -> f64| -> f64 { selected.iter().map(|&id| f(&tree.sums(id))).sum() };
+    let added_good = tree.sums(wider).good - sum(|s| s.good);
+    let added_heavy = tree.sums(wider).link_heavy - sum(|s| s.link_heavy);
+    if added_good <= 0.0 || added_heavy > heavy_share * added_good {
+        return false;
+    }
+    let in_selected = |s: &Segment| selected.iter().any(|&id| tree.is_within(s.container, id));
+    let texts: std::collections::HashSet<&str> = segments
+        .iter()
+        .filter(|s| in_selected(s))
+        .map(|s| s.text.as_str())
+        .collect();
+    let repeated: usize = segments
+        .iter()
+        .filter(|s| !in_selected(s) && tree.is_within(s.container, wider))
+        .filter(|s| texts.contains(s.text.as_str()))
+        .map(|s| s.chars)
+        .sum();
+    repeated as f64 <= 0.1 * added_good
 }
 
 /// The containers whose segments make the text.
@@ -948,6 +999,78 @@ mod tests {
                 "{text}"
             );
         }
+    }
+
+    /// A page of builder's sections: the first, of many commas, is Readability's choice alone.
+    fn sections(third: &str) -> String {
+        let first = "We translate birth, marriage, court, school, and medical records, with care, \
+            for courts, schools, banks, and agencies, in over a hundred languages, every day.";
+        format!(
+            "<html><body><ul><li><a href=/>Home</a></li><li><a href=/s>Services</a></li></ul>\
+             <div class=page><section><div class=block><p>{first}</p><p>{first}</p></div></section>\
+             <section><div class=block><p>Every translation is checked by a second translator \
+             before it is sent to you</p></div></section>\
+             <section><div class=block><p>{third}</p></div></section></div>\
+             <footer><a href=/p>Privacy</a></footer></body></html>"
+        )
+    }
+
+    #[test]
+    fn sections_beside_the_choice_without_links_are_kept() {
+        let third = "Send us a scan or a photo of the document and get a quote within the hour";
+        let page = Page::parse(&sections(third));
+        let text = extract_text(&page, &Params::default());
+        assert!(text.contains("We translate birth"), "{text}");
+        assert!(text.contains("checked by a second translator"), "{text}");
+        assert!(text.contains("get a quote within the hour"), "{text}");
+        assert!(
+            !text.contains("Home") && !text.contains("Privacy"),
+            "{text}"
+        );
+        let off = Params {
+            widen_link_heavy_share: None,
+            ..Params::default()
+        };
+        let text = extract_text(&page, &off);
+        assert!(
+            text.contains("We translate birth") && !text.contains("second translator"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn a_wider_choice_that_repeats_the_text_or_brings_links_adds_nothing_clean() {
+        let text = "Every translation is checked by a second translator before it is sent to you.";
+        let adds_clean = |beside: &str| {
+            let html = format!(
+                "<html><body><div class=wider><div class=chosen><p>{text}</p></div>\
+                 <div class=beside>{beside}</div></div></body></html>"
+            );
+            let page = Page::parse(&html);
+            let params = Params::default();
+            let segments = segments(&page, &params);
+            let tree = Subtrees::of(&page, &segments, false);
+            let named = |class: &str| {
+                (0..page.nodes.len() as NodeId)
+                    .find(|&id| page.element(id).and_then(|e| page.class_and_id(e)) == Some(class))
+                    .expect("an element of that class")
+            };
+            adds_clean_text(&tree, &segments, &[named("chosen")], named("wider"), 0.05)
+        };
+        assert!(adds_clean(
+            "<p>Send us a scan of the document and get a quote within the hour.</p>"
+        ));
+        assert!(!adds_clean(&format!("<p>{text}</p>")), "a copy of the text");
+        let links: String = (1..=8)
+            .map(|i| format!("<a href=/o/{i}>Office {i}</a> "))
+            .collect();
+        assert!(
+            !adds_clean(&format!(
+                "<p>Send us a scan of the document and get a quote.</p><p>{links}</p>"
+            )),
+            "links"
+        );
+        assert!(!adds_clean(""), "no text");
     }
 
     #[test]

@@ -49,7 +49,9 @@ static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
         format!(
             "Constant 'key=value, ...': format (text or markdown; text), mass_alpha (2; none: \
              Readability's choice alone), keep_dense_share (0.4; none: the text-mass choice alone), \
-             max_link_density (0.5: segments with more of their characters in links are dropped), \
+             widen_link_heavy_share (0.05: Readability's choice gives way to the text-mass choice \
+             around it when the text that adds has at most this many link-heavy characters per \
+             good one and does not repeat it; none: never), max_link_density (0.5: segments with more of their characters in links are dropped), \
              drop_boilerplate_names (true), dropped_names (default: the measured list; or names \
              separated by spaces, =name for a whole word: 'dropped_names=comment footer =tags'), \
              class_weight (25), min_scoring_chars (25), sibling_share \
