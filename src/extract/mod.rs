@@ -203,6 +203,9 @@ struct Segment {
     link_chars: usize,
     /// Of `link_chars`, those in links long enough to be titles in a listing.
     title_link_chars: usize,
+    /// A paragraph inside a link (a card whose whole box links to its item): kept as prose
+    /// where it is, but no evidence of where the text is (teasers of other pages look alike).
+    in_card: bool,
     /// With `format=markdown`: where the segment is in the page's structure, and its text as
     /// inline Markdown.
     block: markdown::Block,
@@ -364,7 +367,7 @@ impl Subtrees {
             sums.link_chars += segment.link_chars(listing) as f64;
             if ld > 0.5 {
                 sums.link_heavy += chars;
-            } else if segment.chars >= 25 && ld < 0.3 {
+            } else if segment.chars >= 25 && ld < 0.3 && !segment.in_card {
                 sums.good += chars;
             }
         }
@@ -463,6 +466,8 @@ struct Gathering {
     chars: usize,
     link_chars: usize,
     title_link_chars: usize,
+    /// Paragraphs being walked inside a link.
+    card_paragraphs: usize,
     /// The characters of the open link, and of them those in the segment being gathered.
     link_run: usize,
     link_run_here: usize,
@@ -523,6 +528,7 @@ impl Gathering {
                 chars: self.chars,
                 link_chars: self.link_chars,
                 title_link_chars: self.title_link_chars,
+                in_card: self.card_paragraphs > 0,
                 block,
                 markdown,
             });
@@ -588,6 +594,7 @@ fn segments(page: &Page, params: &Params) -> Vec<Segment> {
         chars: 0,
         link_chars: 0,
         title_link_chars: 0,
+        card_paragraphs: 0,
         link_run: 0,
         link_run_here: 0,
         title_chars: params.title_link_chars,
@@ -598,6 +605,9 @@ fn segments(page: &Page, params: &Params) -> Vec<Segment> {
     let mut holds_title: Option<Vec<bool>> = None;
     let mut blocks: Vec<NodeId> = vec![root];
     let mut links = 0usize;
+    // The links open around each paragraph being walked: a paragraph inside a link (a card
+    // whose whole box links to the item) is prose, not link text.
+    let mut links_around_paragraphs: Vec<usize> = Vec::new();
     // (node, leaving): children are pushed in reverse so they come out in order.
     let mut stack: Vec<(NodeId, bool)> = vec![(root, false)];
     while let Some((id, leaving)) = stack.pop() {
@@ -611,6 +621,12 @@ fn segments(page: &Page, params: &Params) -> Vec<Segment> {
                     if block {
                         gathering.flush(*blocks.last().unwrap_or(&root));
                         blocks.pop();
+                    }
+                    if *name == local_name!("p") {
+                        links = links_around_paragraphs.pop().unwrap_or(0);
+                        if links > 0 {
+                            gathering.card_paragraphs -= 1;
+                        }
                     }
                     gathering.leave(element);
                     if *name == local_name!("a") {
@@ -636,6 +652,12 @@ fn segments(page: &Page, params: &Params) -> Vec<Segment> {
                 gathering.enter(page, id, element);
                 if *name == local_name!("a") {
                     links += 1;
+                }
+                if *name == local_name!("p") {
+                    if links > 0 {
+                        gathering.card_paragraphs += 1;
+                    }
+                    links_around_paragraphs.push(std::mem::take(&mut links));
                 }
                 stack.push((id, true));
                 // Last child first, so they come off the stack in order; no list per element.
@@ -813,7 +835,7 @@ fn select_by_score(
     let mut scores: HashMap<NodeId, f64> = HashMap::new();
     for segment in segments
         .iter()
-        .filter(|s| s.chars >= params.min_scoring_chars)
+        .filter(|s| s.chars >= params.min_scoring_chars && !s.in_card)
     {
         let commas = segment.text.matches([',', '，', '、']).count() as f64;
         let score = 1.0 + commas + (segment.chars as f64 / 100.0).min(3.0);
@@ -1071,6 +1093,57 @@ mod tests {
             "links"
         );
         assert!(!adds_clean(""), "no text");
+    }
+
+    /// Cards whose whole box is a link: a title and a paragraph describing the item.
+    fn cards(prefix: &str, n: usize) -> String {
+        (1..=n)
+            .map(|i| {
+                format!(
+                    "<a class=card href=/{prefix}/{i}><div class=card-header><span>{prefix} {i}</span></div>\
+                     <div class=card-content><p>A {prefix} that describes item {i}, with a comma, \
+                     in a sentence of some length.</p></div></a>"
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_paragraph_inside_a_link_is_prose_where_the_text_is() {
+        let html = format!(
+            "<html><body><ul><li><a href=/>Home</a></li><li><a href=/d>Docs</a></li></ul>\
+             <main><h1>Layout widgets</h1><p>A catalog of the layout widgets, which arrange other \
+             widgets in columns, rows and grids.</p><div class=grid>{}</div></main></body></html>",
+            cards("widget", 6)
+        );
+        let text = extract_text(&Page::parse(&html), &Params::default());
+        assert!(
+            text.contains("A widget that describes item 6, with a comma"),
+            "{text}"
+        );
+        assert!(!text.contains("Docs"), "{text}");
+    }
+
+    #[test]
+    fn teasers_inside_links_do_not_move_the_choice() {
+        // The teasers of other articles are as long as the article's paragraphs; as evidence
+        // of where the text is they would widen the choice to the page around both.
+        let paragraphs: String = (1..=3)
+            .map(|i| {
+                format!(
+                    "<p>Paragraph {i} of the article, with a comma, and enough words in it to \
+                     count as the text of a page.</p>"
+                )
+            })
+            .collect();
+        let html = format!(
+            "<html><body><div class=page><div class=story><h1>Title</h1>{paragraphs}</div>\
+             <div class=more>{}</div></div></body></html>",
+            cards("teaser", 8)
+        );
+        let text = extract_text(&Page::parse(&html), &Params::default());
+        assert!(text.contains("Paragraph 3 of the article"), "{text}");
+        assert!(!text.contains("teaser"), "{text}");
     }
 
     #[test]
