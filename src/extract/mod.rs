@@ -422,6 +422,18 @@ fn is_skipped(name: &LocalName) -> bool {
     )
 }
 
+fn is_heading(name: &LocalName) -> bool {
+    matches!(
+        *name,
+        local_name!("h1")
+            | local_name!("h2")
+            | local_name!("h3")
+            | local_name!("h4")
+            | local_name!("h5")
+            | local_name!("h6")
+    )
+}
+
 fn is_block(name: &LocalName) -> bool {
     matches!(
         *name,
@@ -557,9 +569,10 @@ impl Gathering {
         }
     }
 
-    /// The outermost link ends: if it is a title, its characters in this segment are.
-    fn close_link(&mut self) {
-        if self.link_run >= self.title_chars {
+    /// The outermost link ends: if it is a title (long enough, or a heading's), its characters
+    /// in this segment are.
+    fn close_link(&mut self, in_heading: bool) {
+        if in_heading || self.link_run >= self.title_chars {
             self.title_link_chars += self.link_run_here;
         }
         self.link_run = 0;
@@ -608,6 +621,8 @@ fn segments(page: &Page, params: &Params) -> Vec<Segment> {
     // The links open around each paragraph being walked: a paragraph inside a link (a card
     // whose whole box links to the item) is prose, not link text.
     let mut links_around_paragraphs: Vec<usize> = Vec::new();
+    // Headings being walked: a link in one is a title, however short.
+    let mut headings = 0usize;
     // (node, leaving): children are pushed in reverse so they come out in order.
     let mut stack: Vec<(NodeId, bool)> = vec![(root, false)];
     while let Some((id, leaving)) = stack.pop() {
@@ -622,6 +637,9 @@ fn segments(page: &Page, params: &Params) -> Vec<Segment> {
                         gathering.flush(*blocks.last().unwrap_or(&root));
                         blocks.pop();
                     }
+                    if is_heading(name) {
+                        headings = headings.saturating_sub(1);
+                    }
                     if *name == local_name!("p") {
                         links = links_around_paragraphs.pop().unwrap_or(0);
                         if links > 0 {
@@ -632,7 +650,7 @@ fn segments(page: &Page, params: &Params) -> Vec<Segment> {
                     if *name == local_name!("a") {
                         links = links.saturating_sub(1);
                         if links == 0 {
-                            gathering.close_link();
+                            gathering.close_link(headings > 0);
                         }
                     }
                     continue;
@@ -652,6 +670,9 @@ fn segments(page: &Page, params: &Params) -> Vec<Segment> {
                 gathering.enter(page, id, element);
                 if *name == local_name!("a") {
                     links += 1;
+                }
+                if is_heading(name) {
+                    headings += 1;
                 }
                 if *name == local_name!("p") {
                     if links > 0 {
@@ -996,6 +1017,23 @@ mod tests {
             ..Params::default()
         };
         assert!(!extract_text(&page, &off).contains("Topic number"));
+    }
+
+    #[test]
+    fn a_heading_link_in_a_listing_is_a_title_however_short() {
+        // An exhibitions page: each item a short linked title in a heading and its artist.
+        let items: String = (1..=6)
+            .map(|i| format!("<div><h4><a href=/x/{i}>Show {i}</a></h4><p>ARTIST {i}</p></div>"))
+            .collect();
+        let html = format!(
+            "<html><body><ul><li><a href=/>Home</a></li><li><a href=/v>Visit</a></li></ul>\
+             <div class=main><h1>Current exhibitions</h1>{items}</div></body></html>"
+        );
+        let text = extract_text(&Page::parse(&html), &Params::default());
+        for i in 1..=6 {
+            assert!(text.contains(&format!("Show {i}\nARTIST {i}")), "{text}");
+        }
+        assert!(!text.contains("Visit"), "{text}");
     }
 
     #[test]
