@@ -643,7 +643,7 @@ fn segments(page: &Page, params: &Params) -> Vec<Segment> {
                     if *name == local_name!("p") {
                         links = links_around_paragraphs.pop().unwrap_or(0);
                         if links > 0 {
-                            gathering.card_paragraphs -= 1;
+                            gathering.card_paragraphs = gathering.card_paragraphs.saturating_sub(1);
                         }
                     }
                     gathering.leave(element);
