@@ -656,6 +656,7 @@ fn segments(page: &Page, params: &Params) -> Vec<Segment> {
                     continue;
                 }
                 if is_skipped(name)
+                    || element.hidden
                     || (params.drop_boilerplate_names
                         && names_boilerplate(page, element, params)
                         && !holds_title.get_or_insert_with(|| ancestors_of_title(page))
@@ -1182,6 +1183,19 @@ mod tests {
         let text = extract_text(&Page::parse(&html), &Params::default());
         assert!(text.contains("Paragraph 3 of the article"), "{text}");
         assert!(!text.contains("teaser"), "{text}");
+    }
+
+    #[test]
+    fn what_is_not_displayed_is_not_text() {
+        let html = "<html><body><div style='DISPLAY : none;'>https://example.com/cache/script-1.js</div>\
+            <div hidden id=S:0><p>Streamed by the page's script into place, with a comma.</p></div>\
+            <div style='visibility:hidden'><p>A slider before its script runs, with a comma.</p></div>\
+            <p>The text of the page, with a comma, long enough to count.</p></body></html>";
+        let text = extract_text(&Page::parse(html), &Params::default());
+        assert!(!text.contains("script-1.js"), "{text}");
+        for shown in ["Streamed by", "A slider", "The text of the page"] {
+            assert!(text.contains(shown), "{shown}: {text}");
+        }
     }
 
     #[test]

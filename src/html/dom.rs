@@ -72,6 +72,8 @@ pub struct Element {
     pub class_and_id: TextSpan,
     /// A link's `href`, in [`Page::attribute_text`].
     pub href: TextSpan,
+    /// Not rendered: an inline style of `display: none` (html5ever tree only).
+    pub hidden: bool,
 }
 
 /// A range of [`Page::attribute_text`]: the kept attributes of all elements share one string,
@@ -720,6 +722,37 @@ impl Sink {
     }
 }
 
+/// An inline style of `display: none`. (Not the `hidden` attribute, which React's streamed
+/// pages put on content the script moves into place, nor `visibility: hidden`, the state of
+/// sliders and fade-ins before their script runs.)
+fn is_hidden(attrs: &[Attribute]) -> bool {
+    attrs
+        .iter()
+        .any(|a| a.name.local == local_name!("style") && displays_none(&a.value))
+}
+
+/// Whether a `style` attribute sets `display: none` (spaces and case aside), without a copy.
+fn displays_none(style: &str) -> bool {
+    let bytes = style.as_bytes();
+    let skip_spaces = |at: usize| {
+        at + bytes[at.min(bytes.len())..]
+            .iter()
+            .take_while(|b| b.is_ascii_whitespace())
+            .count()
+    };
+    let starts_with = |at: usize, word: &[u8]| {
+        bytes
+            .get(at..at + word.len())
+            .is_some_and(|b| b.eq_ignore_ascii_case(word))
+    };
+    (0..bytes.len())
+        .filter(|&at| starts_with(at, b"display"))
+        .any(|at| {
+            let colon = skip_spaces(at + b"display".len());
+            bytes.get(colon) == Some(&b':') && starts_with(skip_spaces(colon + 1), b"none")
+        })
+}
+
 /// `rel` names a stylesheet: jusText's cleaner removes such a `<link>`.
 pub(super) fn is_stylesheet(attrs: &[Attribute]) -> bool {
     attrs.iter().any(|a| {
@@ -768,6 +801,7 @@ impl TreeSink for Sink {
             implied,
             class_and_id,
             href,
+            hidden: is_hidden(&attrs),
         };
         let id = self.new_node(NodeKind::Element(element));
         Handle { id, name }
@@ -871,6 +905,16 @@ impl TreeSink for Sink {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_inline_style_of_display_none_hides() {
+        for style in ["display:none", "color: red; DISPLAY :\tNone !important", "display: none"] {
+            assert!(displays_none(style), "{style}");
+        }
+        for style in ["display: block", "visibility: hidden", "display:", "displaynone", ""] {
+            assert!(!displays_none(style), "{style}");
+        }
+    }
 
     fn outline(page: &Page, id: NodeId, out: &mut String) {
         match &page.node(id).kind {

@@ -189,6 +189,7 @@ impl Builder {
             implied: false,
             class_and_id: Default::default(),
             href: Default::default(),
+            hidden: false,
         };
         let node = self.append(parent, NodeKind::Element(element));
         let position = self.open.len();

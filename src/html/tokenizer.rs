@@ -53,8 +53,8 @@ enum PendingText {
 
 /// Tokenizes `html` (without U+0000 and with line breaks normalised to `\n`, as the spec's input
 /// stream preprocessing leaves it) into `sink`, then ends it. `max_attributes` caps the attributes
-/// kept per tag. With `names`, every start tag keeps its `class` and `id` and a link its `href`
-/// (what the extractor reads; see [`keeps_attributes`] for the rest).
+/// kept per tag. With `names`, every start tag keeps its `class`, `id` and `style` and a link
+/// its `href` (what the extractor reads; see [`keeps_attributes`] for the rest).
 pub fn tokenize<S: TokenSink>(html: &str, sink: &S, max_attributes: usize, names: bool) {
     let page = StrTendril::from_slice(html);
     let start = if html.starts_with('\u{FEFF}') { 3 } else { 0 };
@@ -105,9 +105,11 @@ fn keeps_attributes(name: &LocalName) -> bool {
 }
 
 /// Whether the attribute `attribute` (as written) of the element `element` is one `names` keeps.
+/// (`style` says whether the element is rendered.)
 fn is_named_attribute(element: &LocalName, attribute: &[u8]) -> bool {
     attribute.eq_ignore_ascii_case(b"class")
         || attribute.eq_ignore_ascii_case(b"id")
+        || attribute.eq_ignore_ascii_case(b"style")
         || (*element == local_name!("a") && attribute.eq_ignore_ascii_case(b"href"))
 }
 
