@@ -96,7 +96,7 @@ impl Default for Params {
             dropped_names: None,
             format: Format::Text,
             listing_below_chars: Some(250),
-            listing_min_titles: 5,
+            listing_min_titles: 3,
             title_link_chars: 20,
         }
     }
@@ -1200,8 +1200,8 @@ mod tests {
 
     #[test]
     fn a_short_article_is_not_read_as_a_listing() {
-        // Fewer titles than listing_min_titles (5) around a short post: no titles.
-        let page = Page::parse(&topics(4).replace(
+        // Fewer titles than listing_min_titles (3) around a short post: no titles.
+        let page = Page::parse(&topics(2).replace(
             "<p>Topics in this forum.</p>",
             "<p>A short post, with a comma, about a printer that will not print.</p>",
         ));
@@ -1212,10 +1212,10 @@ mod tests {
         );
         // With more titles than that, the same page is a listing.
         let more = Params {
-            listing_min_titles: 4,
+            listing_min_titles: 2,
             ..Params::default()
         };
-        assert!(extract_text(&page, &more).contains("Topic number 4 about printing parts"));
+        assert!(extract_text(&page, &more).contains("Topic number 2 about printing parts"));
     }
 
     #[test]
