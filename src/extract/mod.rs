@@ -2,7 +2,8 @@
 //! `extract_content`.
 //!
 //! It scores containers as Arc90's Readability does, over the html5ever tree the crate
-//! already builds: the page is cut into text segments at block elements; each segment of 25
+//! already builds: the page is cut into text segments at block elements (what an inline style
+//! does not display is skipped; a paragraph inside a link is prose); each segment of 25
 //! characters or more gives its container's parent a score (1, plus its commas, plus a point per
 //! 100 characters up to 3) and half of it to the grandparent; a candidate's score is discounted
 //! by its link density; the best candidate and its siblings that score at least a fifth of it
