@@ -657,7 +657,7 @@ fn segments(page: &Page, params: &Params) -> Vec<Segment> {
                     continue;
                 }
                 if is_skipped(name)
-                    || element.hidden
+                    || (element.hidden && !is_frame(name))
                     || (params.drop_boilerplate_names
                         && names_boilerplate(page, element, params)
                         && !holds_title.get_or_insert_with(|| ancestors_of_title(page))
@@ -719,12 +719,18 @@ fn ancestors_of_title(page: &Page) -> Vec<bool> {
     holds
 }
 
+/// The page's frame: never left out for its names or style (a page may hide its body until
+/// its script has run, or name it after a banner it shows).
+fn is_frame(name: &LocalName) -> bool {
+    matches!(
+        *name,
+        local_name!("html") | local_name!("body") | local_name!("article") | local_name!("main")
+    )
+}
+
 /// An element other than the page's frame whose class or id names boilerplate and not text.
 fn names_boilerplate(page: &Page, element: &crate::html::dom::Element, params: &Params) -> bool {
-    if matches!(
-        element.name,
-        local_name!("html") | local_name!("body") | local_name!("article") | local_name!("main")
-    ) {
+    if is_frame(&element.name) {
         return false;
     }
     page.class_and_id(element)
@@ -1197,6 +1203,11 @@ mod tests {
         for shown in ["Streamed by", "A slider", "The text of the page"] {
             assert!(text.contains(shown), "{shown}: {text}");
         }
+        // A body (or main) hidden until the page's script runs is still the page.
+        let html = "<html><body style='display:none'><main style='display:none'><p>The text of \
+            the page, with a comma, long enough to count.</p></main></body></html>";
+        let text = extract_text(&Page::parse(html), &Params::default());
+        assert_eq!(text, "The text of the page, with a comma, long enough to count.");
     }
 
     #[test]
