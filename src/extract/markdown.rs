@@ -215,6 +215,10 @@ pub(super) struct Inline {
     pub text: String,
     /// The open link's target, and whether its `[` is written.
     link: Option<(Box<str>, bool)>,
+    /// Links open: the HTML5 tree nests one in another when a block lies between them (a
+    /// card's link around a paragraph with its own link); Markdown's do not nest, so the
+    /// outermost holds.
+    link_depth: u32,
     /// Position of an `&` just written, escaped if a character follows that would make it an
     /// entity.
     ampersand: Option<usize>,
@@ -250,6 +254,10 @@ fn is_sure_punctuation(c: char) -> bool {
 impl Inline {
     /// A link begins; `href` is None for one without a usable target (text only).
     pub fn open_link(&mut self, href: Option<&str>) {
+        self.link_depth += 1;
+        if self.link_depth > 1 {
+            return;
+        }
         self.link = href
             .map(str::trim)
             .filter(|h| {
@@ -357,6 +365,14 @@ impl Inline {
     }
 
     pub fn close_link(&mut self) {
+        self.link_depth = self.link_depth.saturating_sub(1);
+        if self.link_depth == 0 {
+            self.end_link();
+        }
+    }
+
+    /// Writes the open link's `](target)` if its `[` is written.
+    fn end_link(&mut self) {
         if let Some((href, true)) = self.link.take() {
             self.check_closer(Some(']'));
             self.text.push_str("](");
@@ -407,7 +423,7 @@ impl Inline {
         }
         if let Some((href, true)) = &self.link {
             let href = href.clone();
-            self.close_link();
+            self.end_link();
             self.link = Some((href, false));
         }
         if !emphasis_inside && let Some(e) = emphasis {

@@ -1280,6 +1280,16 @@ mod tests {
             ),
             "Thanks for the long post, it was useful, and I read it twice [Buy](/%1B'x)"
         );
+        // A link inside a link (the HTML5 tree nests them when the adoption agency gives up on
+        // deep blocks between them; here `d`'s `<a>` inside `u`'s paragraph inside the first
+        // link): Markdown's links do not nest, so the outer one holds and closes (the fuzz
+        // target found a `[` left open).
+        assert_eq!(
+            markdown(
+                "<a href=n><section> <article> <h1>\u{7f}<div>><div > <p><<div> l<section><p>u<a>d"
+            ),
+            "# [\\>](n)\n\n# [\\<](n)\n\n# [l](n)\n\n# [ud](n)"
+        );
         // The first item of the ordered list is a link and is left out: its second item, numbered
         // 2, cannot go on the bullet list's line (it would be read as that item's text).
         assert_eq!(
