@@ -1280,6 +1280,14 @@ mod tests {
             ),
             "Thanks for the long post, it was useful, and I read it twice [Buy](/%1B'x)"
         );
+        // A backslash would escape the `>` or `)` that ends the target (found by the fuzz target).
+        assert_eq!(
+            markdown(
+                "<p>Thanks for the long post, it was useful, and I read it twice <a href=\"/a b\\\">Buy</a> \
+                 <a href=\"/c\\\">it</a></p>"
+            ),
+            "Thanks for the long post, it was useful, and I read it twice [Buy](</a b%5C>) [it](/c%5C)"
+        );
         // A link inside a link (the HTML5 tree nests them when the adoption agency gives up on
         // deep blocks between them; here `d`'s `<a>` inside `u`'s paragraph inside the first
         // link): Markdown's links do not nest, so the outer one holds and closes (the fuzz
