@@ -345,13 +345,15 @@ fn clean_with_extract_content_writes_what_extract_content_gives() {
             "SELECT count(*) AS pages, \
                 sum(CASE WHEN c.text = extract_content(k.html, '{options}') THEN 1 ELSE 0 END) AS same_text, \
                 sum(CASE WHEN c.text LIKE '%\n- %' THEN 1 ELSE 0 END) > 0 AS has_lists, \
-                sum(CASE WHEN c.kept_share IS NULL THEN 1 ELSE 0 END) AS null_shares \
+                sum(CASE WHEN c.kept_share > 0 AND c.kept_share <= 1 \
+                    AND c.kept_share = extract_content_result(k.html)['kept_share'] \
+                    THEN 1 ELSE 0 END) AS kept_shares \
          FROM clean c JOIN crawl k ON c.url = k.url"
         ),
     );
     assert_eq!(
         stdout(&check),
-        "pages,same_text,has_lists,null_shares\n24,24,true,24\n",
+        "pages,same_text,has_lists,kept_shares\n24,24,true,24\n",
         "{}",
         stderr(&check)
     );

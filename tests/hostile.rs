@@ -92,6 +92,7 @@ const SCALAR_CALLS: &[&str] = &[
     "html_title(bytes)",
     "extract_metadata(html)['title']",
     "extract_content(bytes)",
+    "extract_content_result(html, 'format=markdown')['kept_share']",
     "extract_metadata(bytes)['date']",
     "byte_length(decode_html(bytes, 'shift_jis'))",
     "cardinality(ngram_hashes(html, 7))",

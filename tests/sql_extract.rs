@@ -5,7 +5,7 @@ mod common;
 
 use std::sync::Arc;
 
-use common::{columns_of_every_type, first_column, webtext_context};
+use common::{cells, columns_of_every_type, first_column, webtext_context};
 use datafusion::arrow::array::{Array, AsArray, RecordBatch};
 use datafusion::arrow::datatypes::{DataType, Field, Schema};
 use datafusion::prelude::*;
@@ -44,6 +44,68 @@ async fn every_input_type_gives_the_library_text_and_null_gives_null() {
             "{type_name}"
         );
     }
+}
+
+/// `extract_content_result` on the page, a NULL and an empty page, in every input type: the text
+/// as `extract_content` gives it, and characters counted by hand from `PAGE`.
+#[tokio::test]
+async fn the_result_struct_gives_the_text_and_its_measures() {
+    let kept = [
+        "Big news",
+        "The council voted on Tuesday to build a new bridge across the river, ending a debate that \
+         had lasted for more than ten years.",
+        "Work is expected to start next spring, take about three years, and cost more than was planned.",
+    ];
+    let kept_chars: usize = kept.iter().map(|s| s.chars().count()).sum();
+    // "Home", "News" and "12 comments" are segments too, not kept.
+    let total_chars = kept_chars + 4 + 4 + 11;
+    let share = kept_chars as f64 / total_chars as f64;
+    let expected = vec![
+        vec![
+            "true".to_owned(),
+            kept_chars.to_string(),
+            total_chars.to_string(),
+            format!("{share:.6}"),
+            "6".into(),
+            "3".into(),
+        ],
+        vec!["NULL".to_owned(); 6],
+        ["true", "0", "0", "NULL", "0", "0"]
+            .map(String::from)
+            .to_vec(),
+    ];
+    let sql = "SELECT e['text'] = extract_content(html), e['kept_chars'], e['total_chars'], \
+               round(e['kept_share'], 6), e['segments'], e['kept_segments'] \
+               FROM (SELECT html, extract_content_result(html) AS e FROM pages)";
+    for (type_name, array) in columns_of_every_type(PAGE.as_bytes()) {
+        let ctx = webtext_context();
+        let schema = Arc::new(Schema::new(vec![Field::new(
+            "html",
+            array.data_type().clone(),
+            true,
+        )]));
+        ctx.register_batch("pages", RecordBatch::try_new(schema, vec![array]).unwrap())
+            .unwrap();
+        let mut got = cells(&ctx, sql).await.unwrap();
+        // round() prints without trailing zeros.
+        for row in &mut got {
+            if let Ok(v) = row[3].parse::<f64>() {
+                row[3] = format!("{v:.6}");
+            }
+        }
+        assert_eq!(got, expected, "{type_name}");
+    }
+    let ctx = webtext_context();
+    let err = ctx
+        .sql("SELECT extract_content_result('<p>x</p>', 'format=html')")
+        .await
+        .expect_err("a planning error")
+        .to_string();
+    assert!(
+        err.contains("extract_content_result: invalid options (argument 2)")
+            && err.contains("'html' is not text or markdown"),
+        "{err}"
+    );
 }
 
 #[tokio::test]

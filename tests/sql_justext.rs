@@ -358,6 +358,10 @@ async fn justext_extract_adds_up_python_justexts_paragraphs() {
     assert_eq!(int(4).value(0), oracle[0].paragraphs.len() as i64);
     assert_eq!(int(5).value(0), good);
     assert!(is_null.value(1), "NULL page gives a NULL struct");
+    assert!(
+        (0..6).all(|c| b.column(c).is_null(1)),
+        "and NULL in each field read from it"
+    );
     assert!(!is_null.value(2));
     assert_eq!(int(2).value(2), 0, "a page without text has no characters");
     assert!(share.is_null(2), "and no kept share");

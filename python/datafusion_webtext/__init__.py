@@ -114,31 +114,42 @@ def clean(
     *,
     html_column: str = "html",
     http_charset: bool = False,
+    extractor: str = "justext",
     ctx: SessionContext | None = None,
 ) -> pa.Table:
-    """Cleans a crawl with jusText, as ``webtext clean`` does, and returns the result.
+    """Cleans a crawl with jusText (or the crate's own extractor), as ``webtext clean`` does, and
+    returns the result.
 
     Args:
         source: a Parquet file, folder or glob; a WARC file, folder or glob (``.warc``,
             ``.warc.gz``, ``.wet``, ...: its HTML responses, as ``sql/warc_to_parquet.sql``
             selects them); a datafusion DataFrame; or any table datafusion's ``from_arrow`` takes
             (a pyarrow Table or RecordBatchReader, a pandas or Polars DataFrame).
-        language: the stoplist, as in ``justext(html, language)``.
-        options: jusText's parameters, e.g. ``'length_low=50, max_link_density=0.25'``.
+        language: the stoplist, as in ``justext(html, language)`` (not used by
+            ``extract_content``).
+        options: the extractor's parameters, e.g. ``'length_low=50, max_link_density=0.25'``
+            for jusText, ``'format=markdown'`` for ``extract_content``.
         html_column: the column holding the page (string or binary).
         http_charset: decode a page that names no usable charset of its own with its
             ``http_charset`` column (``decode_html(html, http_charset)``).
+        extractor: ``"justext"`` (jusText 3.0.2, ``justext_extract``) or ``"extract_content"``
+            (the crate's own, ``extract_content_result``), as ``webtext clean --extractor``.
         ctx: the context to run in (a new one from :func:`session` by default).
 
     Returns:
         Every input column (from WARC: every column of the selection but the page itself),
-        then ``text`` (the kept paragraphs joined by newlines; NULL where the page could not
-        be processed) and ``kept_share``.
+        then ``text`` (the kept paragraphs or segments joined by newlines; NULL where the page
+        could not be processed) and ``kept_share`` (the share of the page's text kept).
 
     Raises:
-        ValueError: the input lacks the html column (or ``http_charset``), or already has a
-            ``text`` or ``kept_share`` column.
+        ValueError: the input lacks the html column (or ``http_charset``), already has a
+            ``text`` or ``kept_share`` column, or the extractor is not one of those.
     """
+    function = _EXTRACTORS.get(extractor.replace("-", "_"))
+    if function is None:
+        raise ValueError(
+            f"clean: unknown extractor '{extractor}'; known: {', '.join(_EXTRACTORS)}"
+        )
     ctx = ctx or session()
     pages, from_warc = _pages(ctx, source)
     columns = pages.schema().names
@@ -155,7 +166,7 @@ def clean(
     html = html_column_sql = _sql_name(html_column)
     if http_charset:
         html = f"decode_html({html}, http_charset)"
-    arguments = [html, _sql_string(language)]
+    arguments = [html, _sql_string(language)] if function == "justext_extract" else [html]
     if options is not None:
         arguments.append(_sql_string(options))
     ctx.register_view(_INPUT_TABLE, pages)
@@ -164,7 +175,7 @@ def clean(
     query = (
         f"SELECT * EXCLUDE ({excluded}), {_EXTRACTED}['text'] AS text, "
         f"{_EXTRACTED}['kept_share'] AS kept_share "
-        f"FROM (SELECT *, justext_extract({', '.join(arguments)}) AS {_EXTRACTED} "
+        f"FROM (SELECT *, {function}({', '.join(arguments)}) AS {_EXTRACTED} "
         f"FROM {_INPUT_TABLE})"
     )
     try:
@@ -172,6 +183,9 @@ def clean(
     finally:
         ctx.deregister_table(_INPUT_TABLE)
 
+
+# clean()'s extractors and the function giving each one's text and kept_share.
+_EXTRACTORS = {"justext": "justext_extract", "extract_content": "extract_content_result"}
 
 # The view clean() reads its input through, on the caller's context, and its struct column.
 _INPUT_TABLE = "datafusion_webtext_clean_input"

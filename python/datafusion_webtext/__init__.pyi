@@ -27,29 +27,34 @@ def register(ctx: SessionContext) -> SessionContext:
 def session(config: SessionConfig | None = None) -> SessionContext:
     """A new context with everything of :func:`register`, and the information schema on."""
 
-def clean(source: Source, language: str = "English", options: str | None = None, *, html_column: str = "html", http_charset: bool = False, ctx: SessionContext | None = None) -> pa.Table:
-    """Cleans a crawl with jusText, as ``webtext clean`` does, and returns the result.
+def clean(source: Source, language: str = "English", options: str | None = None, *, html_column: str = "html", http_charset: bool = False, extractor: str = "justext", ctx: SessionContext | None = None) -> pa.Table:
+    """Cleans a crawl with jusText (or the crate's own extractor), as ``webtext clean`` does, and
+    returns the result.
 
     Args:
         source: a Parquet file, folder or glob; a WARC file, folder or glob (``.warc``,
             ``.warc.gz``, ``.wet``, ...: its HTML responses, as ``sql/warc_to_parquet.sql``
             selects them); a datafusion DataFrame; or any table datafusion's ``from_arrow`` takes
             (a pyarrow Table or RecordBatchReader, a pandas or Polars DataFrame).
-        language: the stoplist, as in ``justext(html, language)``.
-        options: jusText's parameters, e.g. ``'length_low=50, max_link_density=0.25'``.
+        language: the stoplist, as in ``justext(html, language)`` (not used by
+            ``extract_content``).
+        options: the extractor's parameters, e.g. ``'length_low=50, max_link_density=0.25'``
+            for jusText, ``'format=markdown'`` for ``extract_content``.
         html_column: the column holding the page (string or binary).
         http_charset: decode a page that names no usable charset of its own with its
             ``http_charset`` column (``decode_html(html, http_charset)``).
+        extractor: ``"justext"`` (jusText 3.0.2, ``justext_extract``) or ``"extract_content"``
+            (the crate's own, ``extract_content_result``), as ``webtext clean --extractor``.
         ctx: the context to run in (a new one from :func:`session` by default).
 
     Returns:
         Every input column (from WARC: every column of the selection but the page itself),
-        then ``text`` (the kept paragraphs joined by newlines; NULL where the page could not
-        be processed) and ``kept_share``.
+        then ``text`` (the kept paragraphs or segments joined by newlines; NULL where the page
+        could not be processed) and ``kept_share`` (the share of the page's text kept).
 
     Raises:
-        ValueError: the input lacks the html column (or ``http_charset``), or already has a
-            ``text`` or ``kept_share`` column.
+        ValueError: the input lacks the html column (or ``http_charset``), already has a
+            ``text`` or ``kept_share`` column, or the extractor is not one of those.
     """
 
 justext: ScalarUDF
@@ -68,7 +73,7 @@ Example:
 """
 
 justext_extract: ScalarUDF
-"""jusText's result for a page in one struct, for cleaning jobs that store the text with its measures: {text (as justext returns it), kept_chars (characters of the good paragraphs), total_chars (characters of all paragraphs), kept_share (kept_chars / total_chars; NULL when the page has no paragraph text), paragraphs, good_paragraphs}. Characters are Unicode scalar values of the whitespace-normalised paragraph text, line feeds between paragraphs not counted. The page is parsed once however many fields are read, given the session setting datafusion.optimizer.enable_leaf_expression_pushdown = false (datafusion_webtext::configure and the webtext command set it; DataFusion 55.2 otherwise evaluates the function once per field read). NULL for NULL input and for pages jusText cannot process.
+"""jusText's result for a page in one struct, for cleaning jobs that store the text with its measures: {text (as justext returns it), kept_chars (characters of the good paragraphs), total_chars (characters of all paragraphs), kept_share (kept_chars / total_chars; NULL when the page has no paragraph text), paragraphs, good_paragraphs}. Characters are Unicode scalar values of the whitespace-normalised paragraph text, line feeds between paragraphs not counted. The page is parsed once however many fields are read, given the session setting datafusion.optimizer.enable_leaf_expression_pushdown = false (datafusion_webtext::configure and the webtext command set it; DataFusion 55.2 otherwise evaluates the function once per field read). NULL for NULL input and for pages jusText cannot process, and so is each of its fields.
 
 SQL: ``justext_extract(html [, language [, options]])``
 
@@ -166,6 +171,20 @@ Args:
 
 Example:
     SELECT url, extract_content(html) AS text, extract_content(html, 'format=markdown') AS markdown FROM crawl;
+"""
+
+extract_content_result: ScalarUDF
+"""extract_content's result for a page in one struct, for cleaning jobs that store the text with its measures: {text (as extract_content returns it), kept_chars (characters of the kept segments), total_chars (characters of the page's visible text: every segment and what is left out as boilerplate, such as nav, footer, aside, buttons and elements named as comments or menus; not scripts, styles, form values or what an inline style hides), kept_share (kept_chars / total_chars; NULL when the page has no visible text), segments (runs of text between block elements), kept_segments}. Characters are Unicode scalar values of the whitespace-normalised text, line feeds between segments and Markdown's marks not counted, so the measures are the same in either format. The page is parsed once however many fields are read, given the session setting datafusion.optimizer.enable_leaf_expression_pushdown = false (datafusion_webtext::configure and the webtext command set it). NULL for NULL input and for pages that cannot be processed, and so is each of its fields.
+
+SQL: ``extract_content_result(html [, options])``
+
+Args:
+    html: The page: Utf8, LargeUtf8, Utf8View, Binary, LargeBinary, BinaryView or a dictionary of those.
+    options: Constant 'key=value, ...': format (text or markdown; text), mass_alpha (2; none: Readability's choice alone), keep_dense_share (0.4; none: the text-mass choice alone), widen_link_heavy_share (0.05: Readability's choice gives way to the text-mass choice around it when the text that adds has at most this many link-heavy characters per good one and does not repeat it; none: never), max_link_density (0.5: segments with more of their characters in links are dropped), drop_boilerplate_names (true), dropped_names (default: the measured list; or names separated by spaces, =name for a whole word: 'dropped_names=comment footer =tags'), class_weight (25), min_scoring_chars (25), sibling_share (0.2), sibling_min_score (10), listing_below_chars (250: a shorter text is read again as a listing of linked titles; none: never), listing_min_titles (3), title_link_chars (20: the characters of a title link); and max_bytes (33554432: a longer page, counted in stored bytes, is not processed and gives NULL; 0 = no limit), max_depth (512: elements opened deeper are closed at once and their content joins their parent, as browsers do), max_attributes (1000: a tag's further attributes are ignored), on_error (null: a page that cannot be processed gives NULL; fail: the query fails with the reason).
+
+Example:
+    SELECT url, e['text'] AS text, e['kept_share'] AS kept_share
+    FROM (SELECT url, extract_content_result(html) AS e FROM crawl);
 """
 
 extract_metadata: ScalarUDF

@@ -46,6 +46,7 @@ HTML_CALLS = {
     "html_title": "html_title(v)",
     "extract_metadata": "extract_metadata(v)",
     "extract_content": "extract_content(v)",
+    "extract_content_result": "extract_content_result(v)",
     "decode_html": "decode_html(v)",
     "byte_length": "byte_length(v)",
 }

@@ -64,6 +64,25 @@ def test_clean_equals_webtext_clean(tmp_path):
     assert by_id(python.to_pylist()) == by_id(rust.to_pylist())
 
 
+def test_clean_with_extract_content_equals_webtext_clean(tmp_path):
+    out = tmp_path / "cleaned.parquet"
+    done = run_webtext(
+        "clean", str(SAMPLE_CRAWL), str(out), "--extractor", "extract-content",
+        "--options", "format=markdown",
+    )
+    assert done.returncode == 0, done.stderr
+    rust = by_id(pq.read_table(out).to_pylist())
+    python = by_id(
+        webtext.clean(SAMPLE_CRAWL, options="format=markdown", extractor="extract_content")
+        .to_pylist()
+    )
+    assert python == rust
+    shares = [r["kept_share"] for r in python.values() if r["text"]]
+    assert shares and all(0 < s <= 1 for s in shares)
+    with pytest.raises(ValueError, match="unknown extractor 'trafilatura'; known: justext, extract_content"):
+        webtext.clean(SAMPLE_CRAWL, extractor="trafilatura")
+
+
 def test_clean_takes_paths_tables_and_frames_alike(sample_crawl):
     import pandas as pd
     import polars as pl

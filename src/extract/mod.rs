@@ -228,9 +228,47 @@ impl Segment {
     }
 }
 
+/// What the extractor keeps of a page, with the measures a cleaning job stores beside it.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Extraction {
+    /// The kept segments joined by `'\n'`, or as Markdown.
+    pub text: String,
+    /// Characters of the kept segments (whitespace runs as one space, line feeds between
+    /// segments not counted; the same in either format).
+    pub kept_chars: usize,
+    /// Characters of the page's visible text counted the same way: every segment, and the text of
+    /// what is left out as boilerplate (`nav`, `footer`, `aside`, buttons, elements named so);
+    /// not scripts, styles, forms' values, embedded objects or what an inline style hides.
+    pub total_chars: usize,
+    /// The page's segments (text between block boundaries), and of them those kept.
+    pub segments: usize,
+    pub kept_segments: usize,
+}
+
+impl Extraction {
+    /// `kept_chars / total_chars`; `None` for a page without visible text.
+    pub fn kept_share(&self) -> Option<f64> {
+        (self.total_chars > 0).then(|| self.kept_chars as f64 / self.total_chars as f64)
+    }
+}
+
 /// The page's main text: its segments joined by `'\n'`, or as Markdown.
 pub fn extract_text(page: &Page, params: &Params) -> String {
-    let segments = segments(page, params);
+    extracted(page, params, false).text
+}
+
+/// The page's main text and its measures.
+pub fn extract(page: &Page, params: &Params) -> Extraction {
+    extracted(page, params, true)
+}
+
+/// The text and its measures; `total_chars` counts what is left out only when `count_left_out`
+/// (walking the menus and footers that are otherwise skipped costs about 2% of the speed).
+fn extracted(page: &Page, params: &Params, count_left_out: bool) -> Extraction {
+    let PageText {
+        segments,
+        left_out_chars,
+    } = segments(page, params, count_left_out);
     let tree = Subtrees::of(page, &segments, false);
     let selected = select(page, &tree, &segments, params);
     let mut kept = kept_in(&tree, &segments, &selected, params, false);
@@ -241,11 +279,15 @@ pub fn extract_text(page: &Page, params: &Params) -> String {
     {
         kept = listing;
     }
-    let kept = kept.into_iter();
-    match params.format {
-        Format::Text => kept.map(|s| s.text.as_str()).collect::<Vec<_>>().join("\n"),
+    let text = match params.format {
+        Format::Text => kept
+            .iter()
+            .map(|s| s.text.as_str())
+            .collect::<Vec<_>>()
+            .join("\n"),
         Format::Markdown => {
             let pieces: Vec<markdown::Piece> = kept
+                .iter()
                 .map(|s| markdown::Piece {
                     block: s.block,
                     markdown: &s.markdown,
@@ -253,6 +295,13 @@ pub fn extract_text(page: &Page, params: &Params) -> String {
                 .collect();
             markdown::render(&pieces)
         }
+    };
+    Extraction {
+        text,
+        kept_chars: kept.iter().map(|s| s.chars).sum(),
+        total_chars: segments.iter().map(|s| s.chars).sum::<usize>() + left_out_chars,
+        segments: segments.len(),
+        kept_segments: kept.len(),
     }
 }
 
@@ -402,7 +451,9 @@ impl Subtrees {
     }
 }
 
-fn is_skipped(name: &LocalName) -> bool {
+/// Elements whose content is not the page's text (code, metadata, form values, embedded
+/// objects and their fallbacks).
+fn is_not_text(name: &LocalName) -> bool {
     matches!(
         *name,
         local_name!("script")
@@ -410,16 +461,20 @@ fn is_skipped(name: &LocalName) -> bool {
             | local_name!("noscript")
             | local_name!("template")
             | local_name!("head")
-            | local_name!("nav")
-            | local_name!("footer")
-            | local_name!("aside")
             | local_name!("select")
-            | local_name!("button")
             | local_name!("iframe")
             | local_name!("svg")
             | local_name!("textarea")
             | local_name!("object")
             | local_name!("embed")
+    )
+}
+
+/// Elements whose text is the page's frame, never its content.
+fn is_boilerplate_element(name: &LocalName) -> bool {
+    matches!(
+        *name,
+        local_name!("nav") | local_name!("footer") | local_name!("aside") | local_name!("button")
     )
 }
 
@@ -597,11 +652,22 @@ impl Gathering {
     }
 }
 
-/// The page's text segments in document order (an explicit stack: trees may be deep).
-fn segments(page: &Page, params: &Params) -> Vec<Segment> {
+/// The page's text segments in document order, and the characters of what was left out as
+/// boilerplate (when counted).
+struct PageText {
+    segments: Vec<Segment>,
+    left_out_chars: usize,
+}
+
+/// The page's text, walked with an explicit stack (trees may be deep).
+fn segments(page: &Page, params: &Params, count_left_out: bool) -> PageText {
     let Some(root) = page.html() else {
-        return Vec::new();
+        return PageText {
+            segments: Vec::new(),
+            left_out_chars: 0,
+        };
     };
+    let mut left_out_chars = 0;
     let mut gathering = Gathering {
         segments: Vec::new(),
         text: String::new(),
@@ -656,13 +722,18 @@ fn segments(page: &Page, params: &Params) -> Vec<Segment> {
                     }
                     continue;
                 }
-                if is_skipped(name)
-                    || (element.hidden && !is_frame(name))
+                if is_not_text(name) || (element.hidden && !is_frame(name)) {
+                    continue;
+                }
+                if is_boilerplate_element(name)
                     || (params.drop_boilerplate_names
                         && names_boilerplate(page, element, params)
                         && !holds_title.get_or_insert_with(|| ancestors_of_title(page))
                             [id as usize])
                 {
+                    if count_left_out {
+                        left_out_chars += visible_chars(page, id);
+                    }
                     continue;
                 }
                 if block {
@@ -694,7 +765,56 @@ fn segments(page: &Page, params: &Params) -> Vec<Segment> {
         }
     }
     gathering.flush(root);
-    gathering.segments
+    PageText {
+        segments: gathering.segments,
+        left_out_chars,
+    }
+}
+
+/// The characters of an element's visible text, counted as segments count theirs (a run of
+/// whitespace inside a block as one space, none at a block's edges).
+fn visible_chars(page: &Page, element: NodeId) -> usize {
+    let mut chars = 0;
+    // Whether the block being walked has text yet, and whether a space waits for the next word.
+    let mut block_has_text = false;
+    let mut pending_space = false;
+    let mut stack: Vec<(NodeId, bool)> = vec![(element, false)];
+    while let Some((id, leaving)) = stack.pop() {
+        let node = page.node(id);
+        match &node.kind {
+            NodeKind::Text(text) => {
+                for c in text.chars() {
+                    if c.is_whitespace() {
+                        pending_space = block_has_text;
+                    } else {
+                        chars += 1 + usize::from(pending_space);
+                        pending_space = false;
+                        block_has_text = true;
+                    }
+                }
+            }
+            NodeKind::Element(e) => {
+                if is_not_text(&e.name) || (e.hidden && !is_frame(&e.name)) {
+                    continue;
+                }
+                if is_block(&e.name) {
+                    block_has_text = false;
+                    pending_space = false;
+                }
+                if leaving {
+                    continue;
+                }
+                stack.push((id, true));
+                let mut child = node.last_child;
+                while child != NONE {
+                    stack.push((child, false));
+                    child = page.node(child).prev_sibling;
+                }
+            }
+            _ => {}
+        }
+    }
+    chars
 }
 
 /// For each node, whether it holds an `<h1>` or `<main>`: what is named a banner or
@@ -977,6 +1097,49 @@ fn body_of(page: &Page) -> Option<NodeId> {
 mod tests {
     use super::*;
 
+    /// The measures count what is kept against the page's visible text, boilerplate left out for
+    /// its element or its names included, and never scripts or what an inline style hides.
+    #[test]
+    fn kept_and_total_characters_count_the_visible_text() {
+        let html = "<html><head><title>Bridge</title><script>var hidden = 'no';</script></head><body>\
+            <nav><a href=/>Home</a>  <a href=/about>About us</a></nav>\
+            <article><h1>A  title</h1><p>The council voted on Tuesday to build a new bridge, ending a \
+            long debate.</p><p>Work starts in   spring, and it\ntakes three years.</p></article>\
+            <div class=comments><p>Nice <b>post</b></p></div>\
+            <div style='display: none'>Never shown</div><footer>Copyright 2026</footer></body></html>";
+        let page = Page::parse(html);
+        let kept = [
+            "A title",
+            "The council voted on Tuesday to build a new bridge, ending a long debate.",
+            "Work starts in spring, and it takes three years.",
+        ];
+        let e = extract(&page, &Params::default());
+        assert_eq!(e.text, kept.join("\n"));
+        let kept_chars: usize = kept.iter().map(|s| s.chars().count()).sum();
+        assert_eq!(e.kept_chars, kept_chars);
+        // "Home About us", "Nice post" and "Copyright 2026" besides the kept text.
+        assert_eq!(e.total_chars, kept_chars + 13 + 9 + 14);
+        assert_eq!((e.segments, e.kept_segments), (3, 3));
+        assert_eq!(
+            e.kept_share(),
+            Some(kept_chars as f64 / (kept_chars + 36) as f64)
+        );
+        let markdown = Params {
+            format: Format::Markdown,
+            ..Params::default()
+        };
+        let m = extract(&page, &markdown);
+        assert_eq!(
+            (m.kept_chars, m.total_chars, m.segments, m.kept_segments),
+            (e.kept_chars, e.total_chars, e.segments, e.kept_segments)
+        );
+        let empty = extract(
+            &Page::parse("<p style='display:none'>x</p><script>y</script>"),
+            &Params::default(),
+        );
+        assert_eq!((empty.total_chars, empty.kept_share()), (0, None));
+    }
+
     #[test]
     fn the_article_is_kept_and_the_navigation_goes() {
         let html = "<html><body><ul><li><a href=/>Home</a></li><li><a href=/n>News</a></li></ul>\
@@ -1116,7 +1279,7 @@ mod tests {
             );
             let page = Page::parse(&html);
             let params = Params::default();
-            let segments = segments(&page, &params);
+            let segments = segments(&page, &params, false).segments;
             let tree = Subtrees::of(&page, &segments, false);
             let named = |class: &str| {
                 (0..page.nodes.len() as NodeId)
@@ -1207,7 +1370,10 @@ mod tests {
         let html = "<html><body style='display:none'><main style='display:none'><p>The text of \
             the page, with a comma, long enough to count.</p></main></body></html>";
         let text = extract_text(&Page::parse(html), &Params::default());
-        assert_eq!(text, "The text of the page, with a comma, long enough to count.");
+        assert_eq!(
+            text,
+            "The text of the page, with a comma, long enough to count."
+        );
     }
 
     #[test]

@@ -908,10 +908,20 @@ mod tests {
 
     #[test]
     fn an_inline_style_of_display_none_hides() {
-        for style in ["display:none", "color: red; DISPLAY :\tNone !important", "display: none"] {
+        for style in [
+            "display:none",
+            "color: red; DISPLAY :\tNone !important",
+            "display: none",
+        ] {
             assert!(displays_none(style), "{style}");
         }
-        for style in ["display: block", "visibility: hidden", "display:", "displaynone", ""] {
+        for style in [
+            "display: block",
+            "visibility: hidden",
+            "display:",
+            "displaynone",
+            "",
+        ] {
             assert!(!displays_none(style), "{style}");
         }
     }

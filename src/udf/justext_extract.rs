@@ -25,14 +25,16 @@ pub type JustextExtractFunc = JustextFunction<Extract>;
 #[derive(Debug, Default, PartialEq, Eq, Hash)]
 pub struct Extract;
 
+// Nullable children, NULL in a NULL row: DataFusion's field access does not carry the struct's
+// NULL to the field it reads.
 static FIELDS: LazyLock<Fields> = LazyLock::new(|| {
     Fields::from(vec![
-        Field::new("text", DataType::Utf8, false),
-        Field::new("kept_chars", DataType::Int64, false),
-        Field::new("total_chars", DataType::Int64, false),
+        Field::new("text", DataType::Utf8, true),
+        Field::new("kept_chars", DataType::Int64, true),
+        Field::new("total_chars", DataType::Int64, true),
         Field::new("kept_share", DataType::Float64, true),
-        Field::new("paragraphs", DataType::Int64, false),
-        Field::new("good_paragraphs", DataType::Int64, false),
+        Field::new("paragraphs", DataType::Int64, true),
+        Field::new("good_paragraphs", DataType::Int64, true),
     ])
 });
 
@@ -47,7 +49,7 @@ static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
          is parsed once however many fields are read, given the session setting \
          datafusion.optimizer.enable_leaf_expression_pushdown = false (datafusion_webtext::configure and \
          the webtext command set it; DataFusion 55.2 otherwise evaluates the function once per field read). NULL for NULL input and for pages jusText cannot \
-         process.",
+         process, and so is each of its fields.",
         "justext_extract(html [, language [, options]])",
     )
     .with_sql_example(
@@ -101,11 +103,15 @@ fn extracts(pages: &dyn Array, config: &JustextConfig) -> Result<ArrayRef> {
             None => false,
         };
         valid.push(appended);
-        // A NULL struct row still needs a value in each (non-nullable) child.
-        let ps = if appended { result } else { None }.unwrap_or_default();
-        if !appended {
-            text.append_value("");
-        }
+        let Some(ps) = result.filter(|_| appended) else {
+            text.append_null();
+            kept_chars.append_null();
+            total_chars.append_null();
+            kept_share.append_null();
+            paragraphs.append_null();
+            good_paragraphs.append_null();
+            return Ok(());
+        };
         let totals = PageTotals::of(&ps);
         kept_chars.append_value(count(totals.kept_chars));
         total_chars.append_value(count(totals.total_chars));

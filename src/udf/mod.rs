@@ -14,6 +14,7 @@
 mod boilerpipe_common;
 mod common;
 mod dedup_common;
+mod extract_common;
 mod shared_parses;
 mod shared_words;
 mod text_struct;
@@ -36,6 +37,7 @@ pub mod duplicate_fraction;
 pub mod duplicate_ngrams;
 pub mod duplicate_positions;
 pub mod extract;
+pub mod extract_content_result;
 pub mod extract_metadata;
 pub mod fineweb_quality;
 pub mod gopher_quality;
@@ -84,6 +86,10 @@ singleton!(
 );
 singleton!(html_title_udf, html_title::HtmlTitleFunc);
 singleton!(extract_content_udf, extract::ExtractFunc);
+singleton!(
+    extract_content_result_udf,
+    extract_content_result::ExtractContentResultFunc
+);
 singleton!(extract_metadata_udf, extract_metadata::ExtractMetadataFunc);
 singleton!(decode_html_udf, decode_html::DecodeHtmlFunc);
 singleton!(byte_length_udf, byte_length::ByteLengthFunc);
@@ -128,6 +134,7 @@ pub fn all_scalar() -> Vec<Arc<ScalarUDF>> {
         boilerpipe_blocks_udf(),
         html_title_udf(),
         extract_content_udf(),
+        extract_content_result_udf(),
         extract_metadata_udf(),
         decode_html_udf(),
         byte_length_udf(),
@@ -288,6 +295,11 @@ pub mod functions {
     /// `extract_content(html)`.
     pub fn extract_content(html: Expr) -> Expr {
         super::extract_content_udf().call(vec![html])
+    }
+
+    /// `extract_content_result(html)`.
+    pub fn extract_content_result(html: Expr) -> Expr {
+        super::extract_content_result_udf().call(vec![html])
     }
 
     /// `extract_metadata(html)`.

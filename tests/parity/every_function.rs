@@ -94,6 +94,7 @@ async fn run(pages: Vec<Vec<u8>>) -> Result<()> {
              html_title({column}) AS {column}_html_title, \
              extract_metadata({column}) AS {column}_extract_metadata, \
              extract_content({column}) AS {column}_extract_content, \
+             extract_content_result({column}, 'format=markdown') AS {column}_extract_content_result, \
              byte_length(decode_html({column}, 'windows-1252')) AS {column}_decoded_bytes FROM pages",
             extractors.join(", ")
         );

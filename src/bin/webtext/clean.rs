@@ -15,9 +15,8 @@ use datafusion::arrow::array::{Array, ArrayRef, AsArray, RecordBatch, make_array
 use datafusion::arrow::buffer::NullBuffer;
 use datafusion::arrow::compute::kernels::length::length;
 use datafusion::arrow::datatypes::{DataType, Field, Int32Type, Int64Type, Schema, SchemaRef};
-use datafusion::common::ScalarValue;
 use datafusion::common::{Column, DFSchema, internal_datafusion_err};
-use datafusion::functions::core::expr_fn::{get_field, named_struct};
+use datafusion::functions::core::expr_fn::get_field;
 use datafusion::logical_expr::{Expr, lit};
 use datafusion::physical_expr::PhysicalExpr;
 use datafusion::prelude::col;
@@ -76,7 +75,7 @@ pub(crate) enum Extractor {
     /// jusText 3.0.2
     Justext,
     /// The crate's own extractor, `extract_content` (`--language` is not used; `kept_share` is
-    /// NULL: it has no paragraph classes to count)
+    /// the share of the page's visible text kept)
     ExtractContent,
 }
 
@@ -274,13 +273,9 @@ fn extract_expr(args: &CleanArgs, schema: &DFSchema) -> Result<Expr> {
             lit(args.extraction.language.as_str()),
             options,
         ]),
-        // The struct justext_extract gives, so that both run through the same writer.
-        Extractor::ExtractContent => named_struct(vec![
-            lit("text"),
-            datafusion_webtext::udf::extract_content_udf().call(vec![html, options]),
-            lit("kept_share"),
-            lit(ScalarValue::Float64(None)),
-        ]),
+        Extractor::ExtractContent => {
+            datafusion_webtext::udf::extract_content_result_udf().call(vec![html, options])
+        }
     })
 }
 
