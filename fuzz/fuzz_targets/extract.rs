@@ -1,8 +1,9 @@
-//! HTML bytes → `extract_content`'s text and Markdown, and `extract_metadata`. The Markdown, read
-//! back by a CommonMark parser, must hold the text's words.
+//! HTML bytes → `extract_content`'s text and Markdown, `extract_content_result`'s measures, and
+//! `extract_metadata`. The Markdown, read back by a CommonMark parser, must hold the text's words;
+//! the measures must count the text's characters, and no more than the page's.
 #![no_main]
 
-use datafusion_webtext::extract::{Format, Params, extract_text};
+use datafusion_webtext::extract::{Format, Params, extract, extract_text};
 use datafusion_webtext::html::{Limits, Page};
 use datafusion_webtext::justext::decode_for_justext;
 use datafusion_webtext::metadata::extract_metadata;
@@ -45,5 +46,11 @@ fuzz_target!(|bytes: &[u8]| {
         );
         let words: Vec<String> = text.split_whitespace().map(str::to_owned).collect();
         assert_eq!(markdown_words(&markdown), words, "{markdown}");
+        let measured = extract(&page, &Params::default());
+        assert_eq!(measured.text, text);
+        let line_feeds = measured.kept_segments.saturating_sub(1);
+        assert_eq!(measured.kept_chars + line_feeds, text.chars().count(), "{text}");
+        assert!(measured.kept_chars <= measured.total_chars);
+        assert!(measured.kept_segments <= measured.segments);
     }
 });
