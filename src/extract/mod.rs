@@ -1582,8 +1582,7 @@ mod tests {
         let html = format!(
             "<body><div>{}{}</div></body>",
             format!("<ul>{item}").repeat(depth),
-            format!("<blockquote>A quotation, with a comma, and enough words to count.")
-                .repeat(depth)
+            "<blockquote>A quotation, with a comma, and enough words to count.".repeat(depth)
         );
         let limits = Limits {
             max_depth: 100_000,
