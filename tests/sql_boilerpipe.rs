@@ -2,11 +2,8 @@
 
 mod common;
 
-use std::sync::Arc;
-
-use common::{columns_of_every_type, first_column, webtext_context};
-use datafusion::arrow::array::{Array, AsArray, RecordBatch};
-use datafusion::arrow::datatypes::{Field, Schema};
+use common::{columns_of_every_type, context_with_pages, first_column, webtext_context};
+use datafusion::arrow::array::AsArray;
 use datafusion_webtext::boilerpipe::{Extractor, TextDocument};
 use datafusion_webtext::html::dom::Page;
 
@@ -32,14 +29,7 @@ async fn boilerpipe_and_html_title_in_every_input_type() {
         equal size.\nWork is expected to start next spring and to take about three years, according to \
         the plans published by the engineering office that will supervise the construction of the bridge.\n";
     for (type_name, array) in columns_of_every_type(PAGE.as_bytes()) {
-        let ctx = webtext_context();
-        let schema = Arc::new(Schema::new(vec![Field::new(
-            "html",
-            array.data_type().clone(),
-            true,
-        )]));
-        ctx.register_batch("pages", RecordBatch::try_new(schema, vec![array]).unwrap())
-            .unwrap();
+        let ctx = context_with_pages(array);
         let got = first_column(&ctx, "SELECT boilerpipe(html) FROM pages").await;
         assert_eq!(got[0].as_deref(), Some(article), "{type_name}");
         assert_eq!(got[1], None, "{type_name}: NULL in, NULL out");

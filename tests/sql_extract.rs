@@ -3,11 +3,9 @@
 
 mod common;
 
-use std::sync::Arc;
-
-use common::{cells, columns_of_every_type, first_column, webtext_context};
-use datafusion::arrow::array::{Array, AsArray, RecordBatch};
-use datafusion::arrow::datatypes::{DataType, Field, Schema};
+use common::{cells, columns_of_every_type, context_with_pages, first_column, webtext_context};
+use datafusion::arrow::array::AsArray;
+use datafusion::arrow::datatypes::DataType;
 use datafusion::prelude::*;
 use datafusion_webtext::extract::{Params, extract_text};
 use datafusion_webtext::html::dom::Page;
@@ -29,14 +27,7 @@ async fn every_input_type_gives_the_library_text_and_null_gives_null() {
          take about three years, and cost more than was planned."
     );
     for (type_name, array) in columns_of_every_type(PAGE.as_bytes()) {
-        let ctx = webtext_context();
-        let schema = Arc::new(Schema::new(vec![Field::new(
-            "html",
-            array.data_type().clone(),
-            true,
-        )]));
-        ctx.register_batch("pages", RecordBatch::try_new(schema, vec![array]).unwrap())
-            .unwrap();
+        let ctx = context_with_pages(array);
         let got = first_column(&ctx, "SELECT extract_content(html) FROM pages").await;
         assert_eq!(
             got,
@@ -78,14 +69,7 @@ async fn the_result_struct_gives_the_text_and_its_measures() {
                round(e['kept_share'], 6), e['segments'], e['kept_segments'] \
                FROM (SELECT html, extract_content_result(html) AS e FROM pages)";
     for (type_name, array) in columns_of_every_type(PAGE.as_bytes()) {
-        let ctx = webtext_context();
-        let schema = Arc::new(Schema::new(vec![Field::new(
-            "html",
-            array.data_type().clone(),
-            true,
-        )]));
-        ctx.register_batch("pages", RecordBatch::try_new(schema, vec![array]).unwrap())
-            .unwrap();
+        let ctx = context_with_pages(array);
         let mut got = cells(&ctx, sql).await.unwrap();
         // round() prints without trailing zeros.
         for row in &mut got {

@@ -5,9 +5,9 @@ mod common;
 
 use std::sync::Arc;
 
-use common::{columns_of_every_type, webtext_context};
-use datafusion::arrow::array::{Array, AsArray, RecordBatch};
-use datafusion::arrow::datatypes::{DataType, Field, Schema};
+use common::{columns_of_every_type, context_with_pages, webtext_context};
+use datafusion::arrow::array::{Array, AsArray};
+use datafusion::arrow::datatypes::DataType;
 use datafusion::prelude::*;
 
 /// The rows of a query whose columns are all strings, NULL as None.
@@ -61,14 +61,7 @@ async fn every_input_type_gives_the_same_struct_and_null_gives_null() {
         vec![None; 6],
     ];
     for (type_name, array) in columns_of_every_type(page.as_bytes()) {
-        let ctx = webtext_context();
-        let schema = Arc::new(Schema::new(vec![Field::new(
-            "html",
-            array.data_type().clone(),
-            true,
-        )]));
-        let batch = RecordBatch::try_new(schema, vec![array]).unwrap();
-        ctx.register_batch("pages", batch).unwrap();
+        let ctx = context_with_pages(array);
         let sql = format!(
             "SELECT {FIELDS}, m IS NULL FROM (SELECT extract_metadata(html) AS m FROM pages)"
         );
@@ -87,17 +80,9 @@ async fn every_input_type_gives_the_same_struct_and_null_gives_null() {
 #[tokio::test]
 async fn bytes_are_decoded_by_the_charset_the_page_declares() {
     let page: &[u8] = b"<meta charset=windows-1252><title>Caf\xe9 cr\xe8me</title>";
-    let ctx = webtext_context();
-    let schema = Arc::new(Schema::new(vec![Field::new(
-        "html",
-        DataType::Binary,
-        true,
-    )]));
-    let array = Arc::new(datafusion::arrow::array::BinaryArray::from(vec![Some(
-        page,
-    )]));
-    ctx.register_batch("pages", RecordBatch::try_new(schema, vec![array]).unwrap())
-        .unwrap();
+    let ctx = context_with_pages(Arc::new(datafusion::arrow::array::BinaryArray::from(vec![
+        Some(page),
+    ])));
     let got = rows(&ctx, "SELECT extract_metadata(html)['title'] FROM pages").await;
     assert_eq!(got, vec![vec![Some("Café crème".to_owned())]]);
 }

@@ -27,7 +27,7 @@ use std::collections::HashMap;
 
 use html5ever::{LocalName, local_name};
 
-use crate::html::dom::{NONE, NodeId, NodeKind, Page};
+use crate::html::dom::{NONE, Node, NodeId, NodeKind, Page};
 
 /// The weight of link-heavy characters against good ones in the text-mass choice.
 const DEFAULT_MASS_ALPHA: f64 = 2.0;
@@ -754,12 +754,7 @@ fn segments(page: &Page, params: &Params, count_left_out: bool) -> PageText {
                     links_around_paragraphs.push(std::mem::take(&mut links));
                 }
                 stack.push((id, true));
-                // Last child first, so they come off the stack in order; no list per element.
-                let mut child = node.last_child;
-                while child != NONE {
-                    stack.push((child, false));
-                    child = page.node(child).prev_sibling;
-                }
+                push_children(page, node, &mut stack);
             }
             _ => {}
         }
@@ -768,6 +763,16 @@ fn segments(page: &Page, params: &Params, count_left_out: bool) -> PageText {
     PageText {
         segments: gathering.segments,
         left_out_chars,
+    }
+}
+
+/// Pushes a node's children onto a walk's stack of (node, leaving), last first, so that they
+/// come off it in order; no list per element.
+fn push_children(page: &Page, node: &Node, stack: &mut Vec<(NodeId, bool)>) {
+    let mut child = node.last_child;
+    while child != NONE {
+        stack.push((child, false));
+        child = page.node(child).prev_sibling;
     }
 }
 
@@ -805,11 +810,7 @@ fn visible_chars(page: &Page, element: NodeId) -> usize {
                     continue;
                 }
                 stack.push((id, true));
-                let mut child = node.last_child;
-                while child != NONE {
-                    stack.push((child, false));
-                    child = page.node(child).prev_sibling;
-                }
+                push_children(page, node, &mut stack);
             }
             _ => {}
         }

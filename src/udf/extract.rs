@@ -66,7 +66,15 @@ impl ExtractKernel for ExtractedText {
         let mut out = StringBuilder::with_capacity(pages.len(), pages.get_buffer_memory_size() / 8);
         let mut parses = config.shared_parses(pages);
         for_each_page(pages, |page| {
-            out.append_option(config.extraction(NAME, page, &mut parses, extract_text)?);
+            let appended = match config.extraction(NAME, page, &mut parses, extract_text)? {
+                Some(text) => config
+                    .policy()
+                    .append_written(NAME, &mut out, |w| w.write_str(&text))?,
+                None => false,
+            };
+            if !appended {
+                out.append_null();
+            }
             Ok(())
         })?;
         Ok(Arc::new(out.finish()))

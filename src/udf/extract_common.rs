@@ -97,6 +97,10 @@ impl ExtractConfig {
             })
     }
 
+    pub(crate) fn policy(&self) -> &RowPolicy {
+        &self.policy
+    }
+
     /// The parses of `pages` shared with the batch's other page functions.
     pub(crate) fn shared_parses(&self, pages: &dyn Array) -> SharedParses {
         SharedParses::for_pages(pages, &self.policy.limits)

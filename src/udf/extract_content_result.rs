@@ -1,19 +1,17 @@
 //! `extract_content_result(html [, options])`: the main text with the measures a cleaning job
 //! stores next to it, from one run of the crate's own extractor.
 
-use std::sync::{Arc, LazyLock};
+use std::sync::LazyLock;
 
-use datafusion::arrow::array::{
-    Array, ArrayRef, Float64Builder, Int64Builder, StringBuilder, StructArray,
-};
-use datafusion::arrow::buffer::NullBuffer;
+use datafusion::arrow::array::{Array, ArrayRef};
 use datafusion::arrow::datatypes::{DataType, Field, Fields};
 use datafusion::common::Result;
 use datafusion::logical_expr::Documentation;
 
 use super::common::{DOC_SECTION, HTML_ARGUMENT, for_each_page};
 use super::extract_common::{ExtractConfig, ExtractFunction, ExtractKernel, options_argument};
-use crate::extract::{Extraction, extract};
+use super::text_struct::{Cell, StructColumns};
+use crate::extract::extract;
 
 const NAME: &str = "extract_content_result";
 
@@ -23,8 +21,7 @@ pub type ExtractContentResultFunc = ExtractFunction<ExtractContentResult>;
 #[derive(Debug, Default, PartialEq, Eq, Hash)]
 pub struct ExtractContentResult;
 
-// Nullable children, NULL in a NULL row: DataFusion's field access does not carry the struct's
-// NULL to the field it reads.
+// Nullable children: a NULL row is NULL in each (see StructColumns::push).
 static FIELDS: LazyLock<Fields> = LazyLock::new(|| {
     Fields::from(vec![
         Field::new("text", DataType::Utf8, true),
@@ -80,42 +77,25 @@ impl ExtractKernel for ExtractContentResult {
     }
 }
 
-fn count(n: usize) -> i64 {
-    i64::try_from(n).unwrap_or(i64::MAX)
-}
-
 fn results(pages: &dyn Array, config: &ExtractConfig) -> Result<ArrayRef> {
-    let rows = pages.len();
-    let mut text = StringBuilder::with_capacity(rows, pages.get_buffer_memory_size() / 8);
-    let mut kept_chars = Int64Builder::with_capacity(rows);
-    let mut total_chars = Int64Builder::with_capacity(rows);
-    let mut kept_share = Float64Builder::with_capacity(rows);
-    let mut segments = Int64Builder::with_capacity(rows);
-    let mut kept_segments = Int64Builder::with_capacity(rows);
-    let mut valid = Vec::with_capacity(rows);
+    let mut columns = StructColumns::new(FIELDS.clone(), pages.len())?;
     let mut parses = config.shared_parses(pages);
     for_each_page(pages, |page| {
-        let extraction = config.extraction(NAME, page, &mut parses, extract)?;
-        valid.push(extraction.is_some());
-        text.append_option(extraction.as_ref().map(|e| &e.text));
-        kept_chars.append_option(extraction.as_ref().map(|e| count(e.kept_chars)));
-        total_chars.append_option(extraction.as_ref().map(|e| count(e.total_chars)));
-        kept_share.append_option(extraction.as_ref().and_then(Extraction::kept_share));
-        segments.append_option(extraction.as_ref().map(|e| count(e.segments)));
-        kept_segments.append_option(extraction.as_ref().map(|e| count(e.kept_segments)));
-        Ok(())
+        let cells = config
+            .extraction(NAME, page, &mut parses, extract)?
+            .map(|e| {
+                let kept_share = e.kept_share();
+                // In the order of FIELDS.
+                vec![
+                    Cell::Text(Some(e.text)),
+                    Cell::Count(e.kept_chars),
+                    Cell::Count(e.total_chars),
+                    Cell::Number(kept_share),
+                    Cell::Count(e.segments),
+                    Cell::Count(e.kept_segments),
+                ]
+            });
+        columns.push(NAME, config.policy(), cells)
     })?;
-    let columns: Vec<ArrayRef> = vec![
-        Arc::new(text.finish()),
-        Arc::new(kept_chars.finish()),
-        Arc::new(total_chars.finish()),
-        Arc::new(kept_share.finish()),
-        Arc::new(segments.finish()),
-        Arc::new(kept_segments.finish()),
-    ];
-    Ok(Arc::new(StructArray::try_new(
-        FIELDS.clone(),
-        columns,
-        Some(NullBuffer::from(valid)),
-    )?))
+    columns.finish()
 }

@@ -231,21 +231,89 @@ fn append_score(item: &mut StructBuilder, language: &str, score: f64) -> Result<
     Ok(())
 }
 
+/// The columns of a struct result being built row by row.
+pub(crate) struct StructColumns {
+    fields: Fields,
+    columns: Vec<Column>,
+    valid: Vec<bool>,
+}
+
+impl StructColumns {
+    pub(crate) fn new(fields: Fields, rows: usize) -> Result<Self> {
+        let columns = fields
+            .iter()
+            .map(|f| Column::for_field(f))
+            .collect::<Result<Vec<_>>>()?;
+        Ok(StructColumns {
+            fields,
+            columns,
+            valid: Vec::with_capacity(rows),
+        })
+    }
+
+    /// The rows pushed so far.
+    pub(crate) fn len(&self) -> usize {
+        self.valid.len()
+    }
+
+    /// Appends a row's cells, one per field; `None` is a NULL row, NULL in every field too
+    /// (DataFusion's field access does not carry the struct's NULL to the field it reads). So
+    /// is a row whose text would take a string column past Arrow's 2 GiB, unless the policy
+    /// fails the query then.
+    pub(crate) fn push(
+        &mut self,
+        function: &str,
+        policy: &RowPolicy,
+        cells: Option<Vec<Cell>>,
+    ) -> Result<()> {
+        let cells = match cells {
+            Some(cells) => {
+                let sizes: Vec<(usize, usize)> = self
+                    .columns
+                    .iter()
+                    .zip(&cells)
+                    .filter_map(|(column, cell)| column.text_bytes(cell))
+                    .collect();
+                policy.fits(function, &sizes)?.then_some(cells)
+            }
+            None => None,
+        };
+        self.valid.push(cells.is_some());
+        match cells {
+            Some(cells) => {
+                for (column, cell) in self.columns.iter_mut().zip(cells) {
+                    column.append(Some(cell))?;
+                }
+            }
+            None => {
+                for column in self.columns.iter_mut() {
+                    column.append(None)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    pub(crate) fn finish(mut self) -> Result<ArrayRef> {
+        let arrays: Vec<ArrayRef> = self.columns.iter_mut().map(Column::finish).collect();
+        Ok(Arc::new(StructArray::try_new(
+            self.fields,
+            arrays,
+            Some(NullBuffer::from(self.valid)),
+        )?))
+    }
+}
+
 /// One struct per text: NULL for NULL text and for a row the policy makes NULL.
 fn rows<K: TextStructKernel>(
     texts: &dyn Array,
     config: &K::Config,
     policy: &RowPolicy,
 ) -> Result<ArrayRef> {
-    let fields = K::fields();
-    let mut columns = fields
-        .iter()
-        .map(|f| Column::for_field(f))
-        .collect::<Result<Vec<_>>>()?;
-    let mut valid = Vec::with_capacity(texts.len());
+    let mut columns = StructColumns::new(K::fields(), texts.len())?;
     let mut shared = SharedWords::for_rows(texts.len());
     for_each_text(texts, |text| {
-        let index = valid.len();
+        let index = columns.len();
         let compute = |text: &str| {
             let mut row = Row {
                 text,
@@ -259,36 +327,7 @@ fn rows<K: TextStructKernel>(
             Some(Err(reason)) => policy.unprocessed(K::NAME, reason).map(|()| None)?,
             None => None,
         };
-        let cells = match cells {
-            Some(cells) => {
-                let sizes: Vec<(usize, usize)> = columns
-                    .iter()
-                    .zip(&cells)
-                    .filter_map(|(column, cell)| column.text_bytes(cell))
-                    .collect();
-                policy.fits(K::NAME, &sizes)?.then_some(cells)
-            }
-            None => None,
-        };
-        valid.push(cells.is_some());
-        match cells {
-            Some(cells) => {
-                for (column, cell) in columns.iter_mut().zip(cells) {
-                    column.append(Some(cell))?;
-                }
-            }
-            None => {
-                for column in columns.iter_mut() {
-                    column.append(None)?;
-                }
-            }
-        }
-        Ok(())
+        columns.push(K::NAME, policy, cells)
     })?;
-    let arrays: Vec<ArrayRef> = columns.iter_mut().map(Column::finish).collect();
-    Ok(Arc::new(StructArray::try_new(
-        fields,
-        arrays,
-        Some(NullBuffer::from(valid)),
-    )?))
+    columns.finish()
 }

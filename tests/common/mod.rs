@@ -89,6 +89,21 @@ pub fn webtext_context() -> datafusion::prelude::SessionContext {
     ctx
 }
 
+/// A session as [`webtext_context`] gives it, with a table `pages` of one column, `html`.
+pub fn context_with_pages(html: ArrayRef) -> datafusion::prelude::SessionContext {
+    use datafusion::arrow::array::RecordBatch;
+    use datafusion::arrow::datatypes::{Field, Schema};
+    let ctx = webtext_context();
+    let schema = Arc::new(Schema::new(vec![Field::new(
+        "html",
+        html.data_type().clone(),
+        true,
+    )]));
+    ctx.register_batch("pages", RecordBatch::try_new(schema, vec![html]).unwrap())
+        .unwrap();
+    ctx
+}
+
 /// The first column of a query's result, a Utf8 column, row by row (None for NULL).
 pub async fn first_column(
     ctx: &datafusion::prelude::SessionContext,
