@@ -24,6 +24,14 @@
 //! are opened by the executors: they must name the same files on every machine (a shared file
 //! system).
 //!
+//! # Data roots
+//!
+//! Ballista authenticates nobody: whoever reaches a scheduler can submit SQL, and the SQL names
+//! the files the processes open. Started with [data roots](crate::data_roots) (`webtext cluster
+//! ... --data-root DIR`), a scheduler and its executors open nothing outside them: every store of
+//! their sessions is a [`RootedObjectStoreRegistry`]'s, and the functions that open files named
+//! in SQL (`duplicate_positions`' set, `detect_language`'s model) check the process's roots.
+//!
 //! Not on a cluster: WARC tables (Ballista serializes only its own file formats; convert with
 //! `sql/warc_to_parquet.sql` first), and tables made by `CREATE TABLE ... AS`, which live in the
 //! client's memory (the `webtext` command writes them to a shared folder instead, `--cluster-folder`).
@@ -40,8 +48,12 @@ use ballista_scheduler::cluster::BallistaCluster;
 use ballista_scheduler::config::SchedulerConfig;
 use datafusion::error::{DataFusionError, Result};
 use datafusion::execution::SessionStateBuilder;
+use datafusion::execution::runtime_env::{RuntimeEnv, RuntimeEnvBuilder};
 use datafusion::execution::session_state::SessionState;
 use datafusion::prelude::{SessionConfig, SessionContext};
+
+use crate::data_roots::DataRoots;
+use crate::datasource::rooted_store::RootedObjectStoreRegistry;
 
 /// The Ballista release the cluster processes are built on.
 pub const BALLISTA_VERSION: &str = ballista_core::BALLISTA_VERSION;
@@ -75,6 +87,41 @@ pub fn scheduler_session(config: SessionConfig) -> Result<SessionState> {
     Ok(state)
 }
 
+/// [`scheduler_session`] whose files are opened through `roots` (see [`rooted_runtime`]).
+pub fn rooted_scheduler_session(
+    config: SessionConfig,
+    roots: &Arc<DataRoots>,
+) -> Result<SessionState> {
+    let state = scheduler_session(config)?;
+    let runtime = rooted_runtime(
+        RuntimeEnvBuilder::from_runtime_env(state.runtime_env()),
+        roots,
+    )?;
+    Ok(SessionStateBuilder::new_from_existing(state)
+        .with_runtime_env(runtime)
+        .build())
+}
+
+/// A runtime whose object stores serve only `roots`: every table, listing and output a plan
+/// names is checked against them before it is opened.
+pub fn rooted_runtime(
+    builder: RuntimeEnvBuilder,
+    roots: &Arc<DataRoots>,
+) -> Result<Arc<RuntimeEnv>> {
+    builder
+        .with_object_store_registry(Arc::new(RootedObjectStoreRegistry::new(Arc::clone(roots))))
+        .build_arc()
+}
+
+/// Restricts this process's own file access (the functions that open files named in SQL) to
+/// `roots`, and says so on stderr.
+fn restrict_process(process: &str, roots: &DataRoots) -> Result<()> {
+    crate::data_roots::restrict_process(roots.clone())
+        .map_err(|e| DataFusionError::Configuration(e.to_string()))?;
+    eprintln!("webtext cluster {process}: serving only the data roots {roots}");
+    Ok(())
+}
+
 /// The functions an executor resolves a task's function names in: DataFusion's, Ballista's
 /// and the crate's.
 pub fn executor_functions() -> Result<BallistaFunctionRegistry> {
@@ -93,6 +140,8 @@ pub struct SchedulerOptions {
     /// Seconds without a heartbeat after which an executor is taken for dead and its tasks are
     /// run again elsewhere.
     pub executor_timeout_seconds: u64,
+    /// The folders and object-store prefixes its planning may open; `None`: all.
+    pub data_roots: Option<Arc<DataRoots>>,
 }
 
 impl SchedulerOptions {
@@ -116,12 +165,23 @@ impl SchedulerOptions {
         // Checked at least twice per timeout.
         config.expire_dead_executor_interval_seconds =
             (self.executor_timeout_seconds / 2).clamp(1, 15);
-        config.with_override_session_builder(Arc::new(scheduler_session))
+        match &self.data_roots {
+            None => config.with_override_session_builder(Arc::new(scheduler_session)),
+            Some(roots) => {
+                let roots = Arc::clone(roots);
+                config.with_override_session_builder(Arc::new(move |session_config| {
+                    rooted_scheduler_session(session_config, &roots)
+                }))
+            }
+        }
     }
 }
 
 /// Runs a scheduler until the process ends.
 pub async fn run_scheduler(options: &SchedulerOptions) -> Result<()> {
+    if let Some(roots) = &options.data_roots {
+        restrict_process("scheduler", roots)?;
+    }
     let config = options.config();
     let cluster = BallistaCluster::new_from_config(&config)
         .await
@@ -150,6 +210,8 @@ pub struct ExecutorOptions {
     pub work_dir: Option<String>,
     /// Seconds between heartbeats to the scheduler.
     pub heartbeat_interval_seconds: u64,
+    /// The folders and object-store prefixes its tasks may open; `None`: all.
+    pub data_roots: Option<Arc<DataRoots>>,
 }
 
 impl ExecutorOptions {
@@ -172,12 +234,26 @@ impl ExecutorOptions {
         if let Some(n) = self.concurrent_tasks {
             config.vcores = n;
         }
+        if let Some(roots) = &self.data_roots {
+            // Ballista's own runtime, with the work folder for spills, and rooted stores.
+            let (roots, work_dir) = (Arc::clone(roots), self.work_dir.clone());
+            config.override_runtime_producer = Some(Arc::new(move |_: &SessionConfig| {
+                let mut builder = RuntimeEnvBuilder::new();
+                if let Some(dir) = &work_dir {
+                    builder = builder.with_temp_file_path(dir);
+                }
+                rooted_runtime(builder, &roots)
+            }));
+        }
         Ok(config)
     }
 }
 
 /// Runs an executor until the process is interrupted (Ctrl-C) or its scheduler stops it.
 pub async fn run_executor(options: &ExecutorOptions) -> Result<()> {
+    if let Some(roots) = &options.data_roots {
+        restrict_process("executor", roots)?;
+    }
     start_executor_process(Arc::new(options.config()?))
         .await
         .map_err(ballista_error)

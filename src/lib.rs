@@ -22,6 +22,7 @@
 pub mod boilerpipe;
 #[cfg(feature = "cluster")]
 pub mod cluster;
+pub mod data_roots;
 pub mod datasource;
 pub mod dedup;
 pub mod extract;
@@ -43,6 +44,7 @@ pub mod words;
 pub const REFERENCE_VERSIONS: &str = "jusText 3.0.2, boilerpipe 1.2.0, onion 1.2, datatrove 0.10.1 (spaCy 3.8.18), fastText 0.9.2 lid.176";
 
 pub use udf::{
-    Registry, all_aggregate, all_documented, all_scalar, all_window, catch_row_panic, configure,
-    functions, pages_parsed, register_all, register_functions, row_panics,
+    Registry, all_aggregate, all_documented, all_scalar, all_window, cached_duplicate_sets,
+    catch_row_panic, configure, functions, pages_parsed, register_all, register_functions,
+    row_panics,
 };

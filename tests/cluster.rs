@@ -105,47 +105,57 @@ struct Cluster {
 
 impl Cluster {
     fn start(dir: &Path, executors: usize) -> Cluster {
+        Cluster::start_with(dir, executors, &[])
+    }
+
+    /// A cluster whose every process is also given `extra` arguments.
+    fn start_with(dir: &Path, executors: usize, extra: &[&str]) -> Cluster {
         let port = free_port();
         let bind = format!("127.0.0.1:{port}");
-        let mut scheduler = Process::start(
+        let mut args = vec![
+            "cluster",
             "scheduler",
-            &[
-                "cluster",
-                "scheduler",
-                "--bind",
-                &bind,
-                "--executor-timeout",
-                "5",
-            ],
-            &dir.join("scheduler.log"),
-        );
+            "--bind",
+            &bind,
+            "--executor-timeout",
+            "5",
+        ];
+        args.extend(extra);
+        let mut scheduler = Process::start("scheduler", &args, &dir.join("scheduler.log"));
         wait_for_port(port, &mut scheduler);
         let executors = (0..executors)
             .map(|i| {
                 let (flight, grpc) = (free_port(), free_port());
                 let work = dir.join(format!("executor-{i}"));
+                let (flight_bind, grpc, work) = (
+                    format!("127.0.0.1:{flight}"),
+                    grpc.to_string(),
+                    work.display().to_string(),
+                );
+                let mut args = vec![
+                    "cluster",
+                    "executor",
+                    "--scheduler",
+                    &bind,
+                    "--bind",
+                    &flight_bind,
+                    "--grpc-port",
+                    &grpc,
+                    "--concurrent-tasks",
+                    "1",
+                    "--heartbeat-interval",
+                    "1",
+                    "--work-dir",
+                    &work,
+                ];
+                args.extend(extra);
                 let mut executor = Process::start(
                     &format!("executor {i}"),
-                    &[
-                        "cluster",
-                        "executor",
-                        "--scheduler",
-                        &bind,
-                        "--bind",
-                        &format!("127.0.0.1:{flight}"),
-                        "--grpc-port",
-                        &grpc.to_string(),
-                        "--concurrent-tasks",
-                        "1",
-                        "--heartbeat-interval",
-                        "1",
-                        "--work-dir",
-                        &work.display().to_string(),
-                    ],
+                    &args,
                     &dir.join(format!("executor-{i}.log")),
                 );
                 wait_for_port(flight, &mut executor);
-                wait_for_port(grpc, &mut executor);
+                wait_for_port(grpc.parse().unwrap(), &mut executor);
                 executor
             })
             .collect();
@@ -532,4 +542,220 @@ fn a_bad_cluster_address_is_a_one_line_error() {
         ],
         "'nowhere' is not HOST:PORT",
     );
+}
+
+/// The local addresses of the sockets listening on `port` (IPv4 and IPv6), from the kernel's
+/// tables: `/proc/net/tcp` lists `ADDRESS:PORT` in hex, state `0A` for LISTEN.
+fn listening_addresses(port: u16) -> Vec<String> {
+    let mut addresses = Vec::new();
+    for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
+        let Ok(text) = std::fs::read_to_string(table) else {
+            continue;
+        };
+        for line in text.lines().skip(1) {
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            let (Some(local), Some(state)) = (fields.get(1), fields.get(3)) else {
+                continue;
+            };
+            let Some((address, hex_port)) = local.rsplit_once(':') else {
+                continue;
+            };
+            if *state == "0A" && u16::from_str_radix(hex_port, 16) == Ok(port) {
+                addresses.push(address.to_owned());
+            }
+        }
+    }
+    addresses
+}
+
+/// Waits until something listens on `port`, and gives the addresses it listens on.
+fn wait_for_listening(port: u16, process: &mut Process) -> Vec<String> {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let addresses = listening_addresses(port);
+        if !addresses.is_empty() {
+            return addresses;
+        }
+        if let Ok(Some(status)) = process.child.try_wait() {
+            panic!("{} exited with {status} before listening", process.name);
+        }
+        assert!(
+            Instant::now() < deadline,
+            "{} does not listen on {port}",
+            process.name
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+/// Started without `--bind`, a scheduler and an executor listen on 127.0.0.1 only (0100007F in
+/// the kernel's table), so no other machine reaches them.
+#[test]
+fn without_bind_the_processes_listen_on_loopback_only() {
+    let dir = scratch("default-bind");
+    let mut scheduler = Process::start(
+        "scheduler",
+        &["cluster", "scheduler"],
+        &dir.join("scheduler.log"),
+    );
+    assert_eq!(
+        wait_for_listening(50050, &mut scheduler),
+        ["0100007F"],
+        "the scheduler's default bind"
+    );
+    let mut executor = Process::start(
+        "executor",
+        &["cluster", "executor", "--scheduler", "127.0.0.1:50050"],
+        &dir.join("executor.log"),
+    );
+    for port in [50051, 50052] {
+        assert_eq!(
+            wait_for_listening(port, &mut executor),
+            ["0100007F"],
+            "the executor's default bind, port {port}"
+        );
+    }
+    drop(executor);
+    drop(scheduler);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A bind beyond loopback without data roots is refused before anything listens.
+#[test]
+fn a_bind_beyond_loopback_requires_data_roots() {
+    assert_fails_saying(
+        &["cluster", "scheduler", "--bind", "0.0.0.0:0"],
+        "give --data-root DIR",
+    );
+    assert_fails_saying(
+        &[
+            "cluster",
+            "executor",
+            "--scheduler",
+            "127.0.0.1:50050",
+            "--bind",
+            "0.0.0.0:0",
+        ],
+        "give --data-root DIR",
+    );
+    assert_fails_saying(
+        &[
+            "cluster",
+            "scheduler",
+            "--bind",
+            "127.0.0.1:0",
+            "--data-root",
+            "/no/such/folder",
+        ],
+        "data root '/no/such/folder'",
+    );
+}
+
+/// With data roots, the processes open what lies inside them and refuse the rest: a file of
+/// the system, a symbolic link inside a root that leads outside, an output outside.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn with_data_roots_the_cluster_opens_nothing_outside_them() {
+    let dir = scratch("data-roots");
+    let (root, outside) = (dir.join("root"), dir.join("outside"));
+    std::fs::create_dir_all(&root).unwrap();
+    std::fs::create_dir_all(&outside).unwrap();
+    let crawl = root.join("crawl.parquet");
+    std::fs::copy(sample(), &crawl).unwrap();
+    std::fs::copy(sample(), outside.join("crawl.parquet")).unwrap();
+    std::os::unix::fs::symlink(&outside, root.join("link")).unwrap();
+    let cluster = Cluster::start_with(&dir, 1, &["--data-root", &path(&root)]);
+    let sql = |args: &[&str]| {
+        let mut all = vec!["sql", "--cluster", cluster.url.as_str(), "--format", "csv"];
+        all.extend(args);
+        run(&all)
+    };
+    let refused = |output: Output, what: &str| {
+        let err = String::from_utf8_lossy(&output.stderr);
+        assert!(!output.status.success(), "{what} was served: {err}");
+        assert!(err.contains("is refused"), "{what}: {err}");
+    };
+
+    // Inside: a table is read, an output written.
+    let count = "SELECT count(*) AS pages FROM crawl";
+    let output = sql(&["--table", &format!("crawl={}", path(&crawl)), count]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert_eq!(String::from_utf8_lossy(&output.stdout), "pages\n156\n");
+    let inside = root.join("out.parquet");
+    let output = sql(&[&format!(
+        "COPY (SELECT 1 AS a) TO '{}' STORED AS PARQUET",
+        path(&inside)
+    )]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(inside.exists());
+
+    // A file of the system, and a file reached through a link inside the root.
+    refused(
+        sql(&[
+            "CREATE EXTERNAL TABLE host STORED AS CSV LOCATION '/etc/hostname' \
+             OPTIONS ('format.has_header' 'false'); SELECT * FROM host",
+        ]),
+        "/etc/hostname",
+    );
+    let linked = root.join("link/crawl.parquet");
+    refused(
+        sql(&["--table", &format!("crawl={}", path(&linked)), count]),
+        "a link out of the root",
+    );
+
+    // An output outside, directly and through the link: nothing is written.
+    for target in [outside.join("out.parquet"), root.join("link/out2.parquet")] {
+        refused(
+            sql(&[&format!(
+                "COPY (SELECT 1 AS a) TO '{}' STORED AS PARQUET",
+                path(&target)
+            )]),
+            "an output outside",
+        );
+    }
+    // Files the functions open, named in SQL: the client plans with them (its own files), the
+    // executor refuses them.
+    let duplicates = outside.join("duplicates.parquet");
+    run_ok(&[
+        "sql",
+        "--output",
+        &path(&duplicates),
+        "SELECT arrow_cast(1, 'UInt64') AS h",
+    ]);
+    let model = Path::new(env!("CARGO_MANIFEST_DIR")).join("models/lid.176.ftz");
+    for query in [
+        format!(
+            "SELECT count(duplicate_positions(url, 1, '{}')) FROM crawl",
+            path(&duplicates)
+        ),
+        format!(
+            "SELECT count(detect_language(url, 'model={}')) FROM crawl",
+            path(&model)
+        ),
+    ] {
+        refused(
+            sql(&["--table", &format!("crawl={}", path(&crawl)), &query]),
+            &query,
+        );
+    }
+
+    let mut written: Vec<_> = std::fs::read_dir(&outside)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    written.sort();
+    assert_eq!(
+        written,
+        ["crawl.parquet", "duplicates.parquet"],
+        "files outside the root"
+    );
+    drop(cluster);
+    let _ = std::fs::remove_dir_all(&dir);
 }

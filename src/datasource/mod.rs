@@ -2,6 +2,7 @@
 //! `read_warc()` table function, and the one call that registers both).
 
 mod read_warc;
+pub mod rooted_store;
 mod warc;
 mod warc_batches;
 

@@ -83,20 +83,27 @@ impl LanguageModel {
         Ok(model)
     }
 
-    /// fastText's C++ loader reads files only: the bundled bytes go through a temporary file.
+    /// fastText's C++ loader reads files only: the bundled bytes go through a temporary file, in
+    /// a folder of the process's own (mode 0700, an unpredictable name) so that no other user
+    /// can replace it between the write and fastText's read. Both are removed once loaded.
     fn bundled() -> Result<LanguageModel, LanguageModelError> {
-        let path = std::env::temp_dir().join(format!(
-            "webtext-{}-{:?}-{BUNDLED_MODEL}",
-            std::process::id(),
-            std::thread::current().id()
-        ));
-        let unreadable = |e: std::io::Error| LanguageModelError::Unreadable {
-            path: path.display().to_string(),
+        let unreadable = |path: String, e: std::io::Error| LanguageModelError::Unreadable {
+            path,
             reason: format!("writing the bundled model there failed: {e}"),
         };
-        std::fs::write(&path, BUNDLED_LID_176).map_err(unreadable)?;
+        let folder = tempfile::Builder::new()
+            .prefix("webtext-model-")
+            .tempdir()
+            .map_err(|e| unreadable(std::env::temp_dir().display().to_string(), e))?;
+        let path = folder.path().join(BUNDLED_MODEL);
+        std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&path)
+            .and_then(|mut file| std::io::Write::write_all(&mut file, BUNDLED_LID_176))
+            .map_err(|e| unreadable(path.display().to_string(), e))?;
         let model = Self::from_file(&path);
-        let _ = std::fs::remove_file(&path);
+        drop(folder);
         model.map(|mut model| {
             model.name = BUNDLED_MODEL.to_owned();
             model

@@ -14,6 +14,7 @@ use datafusion::common::{Result, ScalarValue, plan_err};
 use datafusion::parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 
 use super::common::{ON_ERROR_KEY, RowPolicy, constant_string};
+use crate::data_roots::{Access, check_process_path};
 use crate::dedup::options::TOKEN_KEYS;
 use crate::dedup::{DedupOptions, DupSet};
 
@@ -212,8 +213,55 @@ pub(crate) fn duplicates_config(
 
 type CacheKey = (PathBuf, u64, Option<SystemTime>);
 
-static DUPLICATE_SETS: LazyLock<Mutex<HashMap<CacheKey, Arc<DupSet>>>> =
-    LazyLock::new(Default::default);
+/// The duplicate sets a process keeps loaded: a session that de-duplicates many corpora (a
+/// long-lived executor, a Python session) holds the most recently used few, not one per run.
+const CACHED_SETS: usize = 4;
+
+/// The loaded sets, each with the tick of its last use.
+#[derive(Default)]
+struct DuplicateSetCache {
+    sets: HashMap<CacheKey, (Arc<DupSet>, u64)>,
+    tick: u64,
+}
+
+impl DuplicateSetCache {
+    fn get(&mut self, key: &CacheKey) -> Option<Arc<DupSet>> {
+        self.tick += 1;
+        let (set, used) = self.sets.get_mut(key)?;
+        *used = self.tick;
+        Some(Arc::clone(set))
+    }
+
+    /// Adds a set; drops the other versions of its path, the sets whose files are gone, and the
+    /// least recently used beyond [`CACHED_SETS`].
+    fn insert(&mut self, key: CacheKey, set: Arc<DupSet>) {
+        self.tick += 1;
+        self.sets.retain(|(p, ..), _| p != &key.0 && p.exists());
+        while self.sets.len() >= CACHED_SETS {
+            let Some(oldest) = self
+                .sets
+                .iter()
+                .min_by_key(|(_, (_, used))| *used)
+                .map(|(k, _)| k.clone())
+            else {
+                break;
+            };
+            self.sets.remove(&oldest);
+        }
+        self.sets.insert(key, (set, self.tick));
+    }
+}
+
+static DUPLICATE_SETS: LazyLock<Mutex<DuplicateSetCache>> = LazyLock::new(Default::default);
+
+/// How many duplicate sets the process holds loaded.
+pub fn cached_duplicate_sets() -> usize {
+    DUPLICATE_SETS
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .sets
+        .len()
+}
 
 /// The Parquet files of a duplicate set: the file itself, or the `.parquet` files of a folder.
 fn parquet_files(path: &Path) -> std::io::Result<Vec<PathBuf>> {
@@ -263,6 +311,9 @@ pub(crate) fn load_duplicates(function: &str, path: &str) -> Result<Arc<DupSet>>
     let fail = |e: String| -> Result<Arc<DupSet>> {
         plan_err!("{function}: cannot read the duplicate n-grams '{path}' (option duplicates): {e}")
     };
+    if let Err(e) = check_process_path(Path::new(path), Access::Read) {
+        return fail(e.to_string());
+    }
     let files = match parquet_files(Path::new(path)) {
         Ok(f) if !f.is_empty() => f,
         Ok(_) => return fail("no .parquet file in the folder".into()),
@@ -282,7 +333,7 @@ pub(crate) fn load_duplicates(function: &str, path: &str) -> Result<Arc<DupSet>>
     let key = (PathBuf::from(path), size, modified);
     let mut cache = DUPLICATE_SETS.lock().unwrap_or_else(|p| p.into_inner());
     if let Some(set) = cache.get(&key) {
-        return Ok(Arc::clone(set));
+        return Ok(set);
     }
     let hashes = match read_hashes(&files) {
         Ok(h) => h,
@@ -292,8 +343,6 @@ pub(crate) fn load_duplicates(function: &str, path: &str) -> Result<Arc<DupSet>>
         return fail("more than 4,294,967,295 hashes".into());
     };
     let set = Arc::new(set);
-    // One version per path: an updated file replaces the old set.
-    cache.retain(|(p, ..), _| p != &key.0);
     cache.insert(key, Arc::clone(&set));
     Ok(set)
 }

@@ -9,6 +9,7 @@ use datafusion::logical_expr::Documentation;
 use super::common::DOC_SECTION;
 use super::gopher_quality::TEXT_ARGUMENT;
 use super::text_struct::{Cell, Row, TextStructFunction, TextStructKernel, score_fields};
+use crate::data_roots::{Access, check_process_path};
 use crate::langid::{BUNDLED_MODEL, LanguageModel};
 
 /// `detect_language(text [, options])`.
@@ -97,6 +98,10 @@ impl TextStructKernel for DetectLanguageKernel {
                 "model" => model = value.to_owned(),
                 _ => return Err(format!("unknown option '{key}'; known: {KEYS}")),
             }
+        }
+        if !model.is_empty() && model != BUNDLED_MODEL {
+            check_process_path(std::path::Path::new(&model), Access::Read)
+                .map_err(|e| format!("option model: {e}"))?;
         }
         let model = LanguageModel::load(&model).map_err(|e| format!("option model: {e}"))?;
         Ok(LanguageConfig { model, top })

@@ -23,6 +23,7 @@ mod thread_store;
 pub use boilerpipe_common::BoilerpipeFunction;
 pub use common::JustextFunction;
 pub use common::{catch_row_panic, row_panics};
+pub use dedup_common::cached_duplicate_sets;
 pub use shared_parses::pages_parsed;
 pub use text_struct::TextStructFunction;
 pub mod boilerpipe;

@@ -56,7 +56,7 @@ pub(crate) struct CleanArgs {
 #[derive(Args)]
 pub(crate) struct ExtractionArgs {
     /// The column holding the page (string or binary; bytes are decoded as the extractor does)
-    #[arg(long, default_value = "html")]
+    #[arg(long, default_value = "html", value_parser = crate::column_name)]
     pub html_column: String,
     /// The boilerplate removal algorithm
     #[arg(long, value_enum, default_value = "justext")]

@@ -4,6 +4,8 @@
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
+#[cfg(feature = "cluster")]
+use std::sync::Arc;
 
 use clap::{Args, Subcommand};
 
@@ -22,15 +24,31 @@ pub(crate) enum ClusterCommand {
     Executor(ExecutorArgs),
 }
 
+/// What a process may open, and where it listens beyond this machine.
+#[derive(Args)]
+pub(crate) struct AccessArgs {
+    /// A folder (or object-store prefix, s3://bucket/prefix) whose files the SQL sent to this
+    /// process may read and write; repeat it for several. Every path a statement names (tables,
+    /// LOCATION, COPY ... TO, duplicate sets, models) must resolve inside one, symbolic links and
+    /// '..' resolved. Required with a --bind beyond 127.0.0.1: Ballista authenticates nobody
+    /// (--data-root / serves the whole file system, knowingly) [default on loopback: every path]
+    #[arg(long = "data-root", value_name = "DIR")]
+    data_roots: Vec<String>,
+}
+
 #[derive(Args)]
 pub(crate) struct SchedulerArgs {
-    /// The address of its gRPC service (clients use df://HOST:PORT of it with --cluster)
-    #[arg(long, default_value = "0.0.0.0:50050")]
+    /// The address of its gRPC service (clients use df://HOST:PORT of it with --cluster). Other
+    /// machines reach it only when it listens beyond loopback (0.0.0.0 or an interface's
+    /// address): anybody who reaches it can run SQL (see README, Security)
+    #[arg(long, default_value = "127.0.0.1:50050")]
     bind: SocketAddr,
     /// The host name executors and clients reach it at [default: the --bind host; localhost for
     /// 0.0.0.0]
     #[arg(long)]
     external_host: Option<String>,
+    #[command(flatten)]
+    access: AccessArgs,
     /// Seconds without a heartbeat after which an executor is taken for dead and its tasks run
     /// again on the others
     #[arg(long, value_name = "SECONDS", default_value_t = 180)]
@@ -42,8 +60,10 @@ pub(crate) struct ExecutorArgs {
     /// The scheduler's HOST:PORT
     #[arg(long, value_name = "HOST:PORT")]
     scheduler: String,
-    /// The address of its Arrow Flight service, where results and shuffle data are fetched
-    #[arg(long, default_value = "0.0.0.0:50051")]
+    /// The address of its Arrow Flight service, where results and shuffle data are fetched; its
+    /// gRPC service listens on the same host. Other machines reach it only when it listens beyond
+    /// loopback (see README, Security)
+    #[arg(long, default_value = "127.0.0.1:50051")]
     bind: SocketAddr,
     /// The port of its gRPC service, where the scheduler launches tasks [default: --bind's port + 1]
     #[arg(long, value_name = "PORT")]
@@ -62,6 +82,37 @@ pub(crate) struct ExecutorArgs {
     /// --executor-timeout)
     #[arg(long, value_name = "SECONDS", default_value_t = 60)]
     heartbeat_interval: u64,
+    #[command(flatten)]
+    access: AccessArgs,
+}
+
+/// The data roots of a process listening on `bind`: required beyond loopback, where a one-line
+/// warning says who can reach it.
+#[cfg(feature = "cluster")]
+fn data_roots(
+    process: &str,
+    bind: SocketAddr,
+    access: &AccessArgs,
+) -> Result<Option<Arc<datafusion_webtext::data_roots::DataRoots>>> {
+    let exposed = !bind.ip().is_loopback();
+    if exposed && access.data_roots.is_empty() {
+        return Err(CliError::Usage(format!(
+            "--bind {bind} listens beyond this machine, and Ballista authenticates nobody: give \
+             --data-root DIR for each folder its SQL may open (--data-root / for all, knowingly)"
+        )));
+    }
+    if exposed {
+        eprintln!(
+            "webtext cluster {process}: warning: listening on {bind}, beyond loopback: anybody who \
+             reaches it can run SQL over the data roots; keep it on a private network (README, Security)"
+        );
+    }
+    if access.data_roots.is_empty() {
+        return Ok(None);
+    }
+    let roots = datafusion_webtext::data_roots::DataRoots::new(&access.data_roots)
+        .map_err(|e| CliError::Usage(e.to_string()))?;
+    Ok(Some(Arc::new(roots)))
 }
 
 pub(crate) async fn run(command: ClusterCommand) -> Result<()> {
@@ -78,10 +129,12 @@ async fn scheduler(args: SchedulerArgs) -> Result<()> {
             "--executor-timeout must be at least 1 second".into(),
         ));
     }
+    let data_roots = data_roots("scheduler", args.bind, &args.access)?;
     let options = datafusion_webtext::cluster::SchedulerOptions {
         bind: args.bind,
         external_host: args.external_host,
         executor_timeout_seconds: args.executor_timeout,
+        data_roots,
     };
     eprintln!(
         "webtext cluster scheduler: listening on {} (Ballista {}, DataFusion {}); clients: --cluster df://HOST:{}",
@@ -108,13 +161,22 @@ async fn executor(args: ExecutorArgs) -> Result<()> {
                 CliError::Usage("--bind's port is 65535: give --grpc-port".into())
             })?,
         };
-    let work_dir = match args.work_dir {
+    let data_roots = data_roots("executor", args.bind, &args.access)?;
+    // Without --work-dir, a folder of its own (mode 0700, an unpredictable name), removed when
+    // the executor stops.
+    let (work_dir, _private_work_dir) = match args.work_dir {
         Some(dir) => {
             std::fs::create_dir_all(&dir)
                 .map_err(CliError::io(format!("cannot create {}", dir.display())))?;
-            Some(dir.display().to_string())
+            (dir, None)
         }
-        None => None,
+        None => {
+            let dir = tempfile::Builder::new()
+                .prefix("webtext-executor-")
+                .tempdir()
+                .map_err(CliError::io("cannot create a work folder"))?;
+            (dir.path().to_owned(), Some(dir))
+        }
     };
     let options = datafusion_webtext::cluster::ExecutorOptions {
         scheduler_host: host.to_owned(),
@@ -123,8 +185,9 @@ async fn executor(args: ExecutorArgs) -> Result<()> {
         grpc_port,
         external_host: args.external_host,
         concurrent_tasks: args.concurrent_tasks,
-        work_dir,
+        work_dir: Some(work_dir.display().to_string()),
         heartbeat_interval_seconds: args.heartbeat_interval,
+        data_roots,
     };
     eprintln!(
         "webtext cluster executor: Flight on {}, gRPC on port {grpc_port}, scheduler {}",

@@ -75,9 +75,7 @@ impl Drop for Scratch {
 
 /// A column name that can be put between double quotes in the SQL.
 pub(crate) fn quoted_identifier(name: &str) -> Result<&str> {
-    if name.is_empty() || name.contains('"') {
-        return Err(CliError::Usage(format!("unusable column name '{name}'")));
-    }
+    crate::column_name(name).map_err(CliError::Usage)?;
     Ok(name)
 }
 

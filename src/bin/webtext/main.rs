@@ -105,15 +105,30 @@ pub(crate) struct ExecArgs {
     cluster_folder: Option<PathBuf>,
 }
 
+/// A column name given on the command line: it goes between double quotes into SQL, so it may
+/// hold neither a double quote nor a control character (a line break would end a comment of the
+/// SQL around it).
+pub(crate) fn column_name(name: &str) -> std::result::Result<String, String> {
+    if name.is_empty() {
+        Err("a column name cannot be empty".into())
+    } else if name.contains('"') || name.chars().any(char::is_control) {
+        Err(format!(
+            "unusable column name {name:?}: no double quote or control character"
+        ))
+    } else {
+        Ok(name.to_owned())
+    }
+}
+
 /// The columns of a table of documents, for the de-duplication commands.
 #[derive(Args, Clone, Debug)]
 pub(crate) struct DocumentColumns {
     /// The unique id column: the documents' order (onion's processing order; for near-dedup, an
     /// integer column, and which document of a cluster is kept)
-    #[arg(long, default_value = "doc_id")]
+    #[arg(long, default_value = "doc_id", value_parser = column_name)]
     id_column: String,
     /// The text column (for dedup, one paragraph per line)
-    #[arg(long, default_value = "text")]
+    #[arg(long, default_value = "text", value_parser = column_name)]
     text_column: String,
 }
 

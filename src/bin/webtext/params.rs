@@ -1,5 +1,8 @@
 //! Parameters of SQL files: `-- @param NAME = VALUE` lines declare them with their default,
 //! `${NAME}` in the text is replaced, and `--param NAME=VALUE` overrides a default.
+//!
+//! A value is SQL text, pasted as it is (a file puts quotes around the values it takes as
+//! strings): whoever sets a parameter writes SQL. `$${` stands for a literal `${`.
 
 use std::collections::BTreeMap;
 
@@ -32,8 +35,9 @@ pub(crate) fn parse_assignment(s: &str) -> std::result::Result<(String, String),
     Ok((name.trim().to_owned(), value.to_owned()))
 }
 
-/// The text with every `${NAME}` replaced by its value (the override, else the declared default).
-/// An override of an undeclared parameter, or a `${NAME}` without a value, is an error.
+/// The text with every `${NAME}` replaced by its value (the override, else the declared default)
+/// and every `$${` by `${`. An override of an undeclared parameter, or a `${NAME}` without a
+/// value, is an error.
 pub(crate) fn substitute(sql: &str, overrides: &[(String, String)]) -> Result<String> {
     let mut values = declared(sql);
     for (name, value) in overrides {
@@ -52,9 +56,19 @@ pub(crate) fn substitute(sql: &str, overrides: &[(String, String)]) -> Result<St
     }
     let mut out = String::with_capacity(sql.len());
     let mut rest = sql;
-    while let Some(start) = rest.find("${") {
+    while let Some(start) = rest.find('$') {
         out.push_str(&rest[..start]);
-        let after = &rest[start + 2..];
+        let at = &rest[start..];
+        if let Some(after) = at.strip_prefix("$${") {
+            out.push_str("${");
+            rest = after;
+            continue;
+        }
+        let Some(after) = at.strip_prefix("${") else {
+            out.push('$');
+            rest = &at[1..];
+            continue;
+        };
         let Some(end) = after.find('}') else {
             return Err(CliError::Usage("unterminated ${ in the SQL".into()));
         };
@@ -92,6 +106,16 @@ mod tests {
                 .unwrap()
                 .ends_with("SELECT f(x, 5), 'a b.parquet', '$n'")
         );
+    }
+
+    #[test]
+    fn a_doubled_dollar_is_a_literal_dollar_brace() {
+        assert_eq!(
+            substitute("-- @param n = 7\nSELECT '$${n}', ${n}, '$$', '$'", &[]).unwrap(),
+            "-- @param n = 7\nSELECT '${n}', 7, '$$', '$'"
+        );
+        // Not substituted again: the literal's name need not be declared.
+        assert_eq!(substitute("SELECT '$${x}'", &[]).unwrap(), "SELECT '${x}'");
     }
 
     #[test]
