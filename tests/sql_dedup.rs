@@ -735,3 +735,48 @@ async fn positions_of_more_tokens_than_a_document_can_have_are_a_clear_error() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A long-lived session that de-duplicates corpus after corpus holds a few duplicate sets, not
+/// one per run; a set whose folder is gone is dropped.
+#[tokio::test]
+async fn the_duplicate_set_cache_stays_bounded_over_ten_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let ctx = context(1);
+    table_of(
+        &ctx,
+        "documents",
+        vec![
+            ("doc_id", Arc::new(Int64Array::from(vec![1, 2]))),
+            (
+                "text",
+                Arc::new(StringArray::from(vec![Some("a b c d"), Some("a b c e")])),
+            ),
+        ],
+    );
+    for run in 0..10 {
+        let dups = dir.path().join(format!("run-{run}"));
+        query(
+            &ctx,
+            &format!(
+                "COPY (SELECT arrow_cast({run}, 'UInt64') AS h) TO '{}/d.parquet' STORED AS PARQUET",
+                dups.display()
+            ),
+        )
+        .await
+        .unwrap();
+        query(
+            &ctx,
+            &format!(
+                "SELECT duplicate_fraction(text, 2, '{}') FROM documents",
+                dups.display()
+            ),
+        )
+        .await
+        .unwrap();
+        assert!(
+            datafusion_webtext::cached_duplicate_sets() <= 4,
+            "{} sets cached after run {run}",
+            datafusion_webtext::cached_duplicate_sets()
+        );
+    }
+}

@@ -1,7 +1,7 @@
 //! `webtext dedup`: paragraph-level de-duplication (onion) of a table of documents, by running
 //! `sql/dedup_paragraphs.sql` with the command's options as its parameters.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
 use datafusion::arrow::array::{Array, AsArray};
@@ -17,7 +17,7 @@ use crate::session::{
     context, query_context, register_parquet, register_parquet_with, require_column,
 };
 use crate::sql::run_all_but_last;
-use crate::{CliError, DocumentColumns, ExecArgs, Result, temporary_sibling};
+use crate::{CliError, DocumentColumns, ExecArgs, Result};
 
 /// The pipeline this command runs (the same file users run with `webtext sql`).
 const DEDUP_SQL: &str = include_str!("../../../sql/dedup_paragraphs.sql");
@@ -64,12 +64,35 @@ enum Order {
     DuplicateFraction,
 }
 
-/// Removes the scratch folder of the duplicate n-grams, however the run ends.
-struct Scratch(PathBuf);
+/// The scratch folder of the duplicate n-grams, beside the output (where executors can reach it
+/// too): created new under an unpredictable name, removed however the run ends.
+struct Scratch {
+    folder: tempfile::TempDir,
+    _registered: crate::cleanup::Registered,
+}
 
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
+impl Scratch {
+    fn beside(output: &Path) -> Result<Scratch> {
+        let name = output
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let parent = match output.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p,
+            _ => Path::new("."),
+        };
+        let folder = tempfile::Builder::new()
+            .prefix(&format!(".{name}.webtext-"))
+            .suffix(".duplicates")
+            .tempdir_in(parent)
+            .map_err(CliError::io(format!(
+                "cannot create a folder in {}",
+                parent.display()
+            )))?;
+        Ok(Scratch {
+            _registered: crate::cleanup::register(folder.path()),
+            folder,
+        })
     }
 }
 
@@ -155,8 +178,11 @@ pub(crate) async fn run(args: DedupArgs) -> Result<()> {
     ctx.deregister_table("documents")?;
     register_documents(&ctx, &args, sorted).await?;
 
-    let scratch = Scratch(temporary_sibling(&args.output).with_extension("duplicates"));
-    let duplicates = scratch.0.display().to_string();
+    let scratch = Scratch::beside(&args.output)?;
+    let duplicates = std::path::absolute(scratch.folder.path())
+        .map_err(CliError::io("the scratch folder"))?
+        .display()
+        .to_string();
     if duplicates.contains(['\'', ',']) {
         return Err(CliError::Usage(format!(
             "the output path may not contain ' or , (the scratch file {duplicates} is named in SQL)"

@@ -2,6 +2,7 @@
 //! cleaning job, and the function reference. A thin shell over the library and DataFusion.
 
 mod clean;
+mod cleanup;
 mod cluster;
 mod dedup;
 mod demo;
@@ -154,22 +155,34 @@ fn main() -> ExitCode {
         Ok(r) => r,
         Err(e) => return fail(&format!("cannot start the runtime: {e}")),
     };
+    // A cluster process stops on Ctrl-C by Ballista's own handling; every other command removes
+    // what it has created when it is interrupted.
+    let stoppable = !matches!(cli.command, Some(Command::Cluster(_)));
     let result = runtime.block_on(async {
-        match cli.command {
-            None | Some(Command::Demo) => demo::run().await,
-            Some(Command::Sql(args)) => sql::run(args).await,
-            Some(Command::Clean(args)) => clean::run(args).await.map(|_| ()),
-            Some(Command::Dedup(args)) => dedup::run(args).await,
-            Some(Command::NearDedup(args)) => near_dedup::run(args).await,
-            Some(Command::Report(args)) => report::run(args).await,
-            Some(Command::Functions(args)) => functions(args),
-            Some(Command::Cluster(command)) => cluster::run(command).await,
+        let work = run(cli.command);
+        if stoppable {
+            cleanup::until_stopped(work).await
+        } else {
+            work.await
         }
     });
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) if e.is_broken_pipe() => ExitCode::SUCCESS,
         Err(e) => fail(&e.to_string()),
+    }
+}
+
+async fn run(command: Option<Command>) -> Result<()> {
+    match command {
+        None | Some(Command::Demo) => demo::run().await,
+        Some(Command::Sql(args)) => sql::run(args).await,
+        Some(Command::Clean(args)) => clean::run(args).await.map(|_| ()),
+        Some(Command::Dedup(args)) => dedup::run(args).await,
+        Some(Command::NearDedup(args)) => near_dedup::run(args).await,
+        Some(Command::Report(args)) => report::run(args).await,
+        Some(Command::Functions(args)) => functions(args),
+        Some(Command::Cluster(command)) => cluster::run(command).await,
     }
 }
 
@@ -284,12 +297,50 @@ fn functions(args: FunctionsArgs) -> Result<()> {
         .map_err(CliError::io("stdout"))
 }
 
-/// The temporary file a result is written to before it is renamed to `path`, so that a failed
-/// run leaves nothing half-written under the name the user gave.
-pub(crate) fn temporary_sibling(path: &std::path::Path) -> PathBuf {
+/// A new file beside `path`, where a result is written before [`commit_file`] renames it to
+/// `path`, so that a failed run leaves nothing half-written under the name the user gave. Its name
+/// (`.NAME.webtext-XXXXXX.tmp`) is unpredictable and it is created only if nothing is there, so a
+/// link planted in its place is never followed. The caller removes it should the run fail.
+pub(crate) fn create_temporary_beside(path: &std::path::Path) -> Result<(std::fs::File, PathBuf)> {
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| "output".to_owned());
-    path.with_file_name(format!(".{name}.webtext-{}.tmp", std::process::id()))
+    let folder = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => std::path::Path::new("."),
+    };
+    let file = tempfile::Builder::new()
+        .prefix(&format!(".{name}.webtext-"))
+        .suffix(".tmp")
+        // Permissions as a file a user creates (the umask applies), not tempfile's private 0600.
+        .permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666))
+        .tempfile_in(folder)
+        .map_err(CliError::io(format!(
+            "cannot create a file in {}",
+            folder.display()
+        )))?;
+    file.keep()
+        .map_err(|e| CliError::io(format!("cannot create a file in {}", folder.display()))(e.error))
+}
+
+/// Makes a written temporary file the result: its data on disk first, then the rename (which
+/// replaces whatever is at `path`, a link included, without following it), then the folder's
+/// entry on disk, so that a crash never leaves an empty or partial file under the final name.
+pub(crate) fn commit_file(
+    file: std::fs::File,
+    temporary: &std::path::Path,
+    path: &std::path::Path,
+) -> Result<()> {
+    let context = || format!("cannot write {}", path.display());
+    file.sync_all().map_err(CliError::io(context()))?;
+    drop(file);
+    std::fs::rename(temporary, path).map_err(CliError::io(context()))?;
+    let folder = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => std::path::Path::new("."),
+    };
+    std::fs::File::open(folder)
+        .and_then(|f| f.sync_all())
+        .map_err(CliError::io(context()))
 }

@@ -13,7 +13,8 @@ use datafusion::parquet::basic::{Compression, ZstdLevel};
 use datafusion::parquet::file::properties::WriterProperties;
 use futures::StreamExt;
 
-use crate::{CliError, Format, Result, temporary_sibling};
+use crate::cleanup::{self, Registered};
+use crate::{CliError, Format, Result, commit_file, create_temporary_beside};
 
 /// Prints a query's result on stdout. Statements without result columns (CREATE, SET) print nothing.
 pub(crate) async fn print(df: DataFrame, format: Format) -> Result<()> {
@@ -89,9 +90,13 @@ pub(crate) fn scratch_properties() -> WriterProperties {
 /// removes the temporary file.
 pub(crate) struct ParquetFile {
     writer: Option<ArrowWriter<std::fs::File>>,
+    /// The same file, to put its data on disk once the writer has closed it.
+    file: Option<std::fs::File>,
     temporary: PathBuf,
     path: PathBuf,
     rows: u64,
+    /// Removed by an interrupt until committed.
+    _registered: Registered,
 }
 
 impl ParquetFile {
@@ -104,13 +109,15 @@ impl ParquetFile {
         schema: SchemaRef,
         properties: WriterProperties,
     ) -> Result<Self> {
-        let temporary = temporary_sibling(path);
-        let file = std::fs::File::create(&temporary).map_err(CliError::io(format!(
+        let (file, temporary) = create_temporary_beside(path)?;
+        let handle = file.try_clone().map_err(CliError::io(format!(
             "cannot create {}",
             temporary.display()
         )))?;
         let mut sink = ParquetFile {
             writer: None,
+            file: Some(handle),
+            _registered: cleanup::register(&temporary),
             temporary,
             path: path.to_owned(),
             rows: 0,
@@ -132,10 +139,12 @@ impl ParquetFile {
         if let Some(writer) = self.writer.take() {
             writer.close()?;
         }
-        std::fs::rename(&self.temporary, &self.path).map_err(CliError::io(format!(
-            "cannot write {}",
-            self.path.display()
-        )))?;
+        let Some(file) = self.file.take() else {
+            return Err(CliError::Usage(
+                "the Parquet file was already committed".into(),
+            ));
+        };
+        commit_file(file, &self.temporary, &self.path)?;
         Ok(self.rows)
     }
 }

@@ -37,33 +37,40 @@ pub(crate) async fn query_context(
 }
 
 /// Where the tables a statement creates on a cluster are written (`--cluster-folder`, or a new
-/// folder of the system's temporary directory); a folder made for the run is removed with the
-/// session.
+/// private folder of the system's temporary directory, removed with the session or by an
+/// interrupt).
 #[derive(Debug)]
 pub(crate) struct ClusterTables {
     folder: PathBuf,
-    remove: bool,
     made: AtomicUsize,
+    /// The folder made for the run.
+    _private: Option<(tempfile::TempDir, crate::cleanup::Registered)>,
 }
 
 impl ClusterTables {
     fn create(folder: Option<&Path>) -> Result<Self> {
-        let (folder, remove) = match folder {
-            Some(f) => (f.to_path_buf(), false),
+        let (folder, private) = match folder {
+            Some(f) => {
+                std::fs::create_dir_all(f)
+                    .map_err(CliError::io(format!("cannot create {}", f.display())))?;
+                (f.to_path_buf(), None)
+            }
             None => {
-                let name = format!("webtext-cluster-tables-{}", std::process::id());
-                (std::env::temp_dir().join(name), true)
+                let made = tempfile::Builder::new()
+                    .prefix("webtext-cluster-tables-")
+                    .tempdir()
+                    .map_err(CliError::io("cannot create a temporary folder"))?;
+                let registered = crate::cleanup::register(made.path());
+                (made.path().to_owned(), Some((made, registered)))
             }
         };
-        std::fs::create_dir_all(&folder)
-            .map_err(CliError::io(format!("cannot create {}", folder.display())))?;
         // Executors open the files by this path.
         let folder =
             std::path::absolute(&folder).map_err(CliError::io(format!("{}", folder.display())))?;
         Ok(ClusterTables {
             folder,
-            remove,
             made: AtomicUsize::new(0),
+            _private: private,
         })
     }
 
@@ -76,14 +83,6 @@ impl ClusterTables {
             .collect();
         self.folder
             .join(format!("{safe}-{}-{n}.parquet", std::process::id()))
-    }
-}
-
-impl Drop for ClusterTables {
-    fn drop(&mut self) {
-        if self.remove {
-            let _ = std::fs::remove_dir_all(&self.folder);
-        }
     }
 }
 

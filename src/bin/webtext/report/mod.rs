@@ -258,38 +258,40 @@ fn thresholds(language: &str, options: &str) -> Thresholds {
     }
 }
 
-/// Writes the file under a temporary name beside it, then renames it: a failed run leaves no
-/// half-written report.
+/// Writes the file under a temporary name beside it, then renames it: a failed or interrupted
+/// run leaves no half-written report.
 fn write_atomically(path: &Path, contents: &str) -> Result<()> {
-    let temporary = crate::temporary_sibling(path);
-    let written =
-        std::fs::write(&temporary, contents).and_then(|()| std::fs::rename(&temporary, path));
-    written.map_err(|e| {
+    let (mut file, temporary) = crate::create_temporary_beside(path)?;
+    let _registered = crate::cleanup::register(&temporary);
+    let written = std::io::Write::write_all(&mut file, contents.as_bytes())
+        .map_err(CliError::io(format!("cannot write {}", path.display())))
+        .and_then(|()| crate::commit_file(file, &temporary, path));
+    if written.is_err() {
         let _ = std::fs::remove_file(&temporary);
-        CliError::Io {
-            context: format!("cannot write {}", path.display()),
-            source: e,
-        }
-    })
+    }
+    written
 }
 
-/// A folder of the system's temporary directory for the run's tables, removed with it.
+/// A private folder of the system's temporary directory for the run's tables (mode 0700, an
+/// unpredictable name, created new), removed with it, or by an interrupt.
 struct TemporaryFolder {
+    _folder: tempfile::TempDir,
     path: PathBuf,
+    _registered: crate::cleanup::Registered,
 }
 
 impl TemporaryFolder {
     fn create() -> Result<Self> {
-        let path = std::env::temp_dir().join(format!("webtext-report-{}", std::process::id()));
-        std::fs::create_dir_all(&path)
-            .map_err(CliError::io(format!("cannot create {}", path.display())))?;
-        Ok(TemporaryFolder { path })
-    }
-}
-
-impl Drop for TemporaryFolder {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.path);
+        let folder = tempfile::Builder::new()
+            .prefix("webtext-report-")
+            .tempdir()
+            .map_err(CliError::io("cannot create a temporary folder"))?;
+        let path = folder.path().to_owned();
+        Ok(TemporaryFolder {
+            _registered: crate::cleanup::register(&path),
+            _folder: folder,
+            path,
+        })
     }
 }
 
