@@ -17,6 +17,8 @@ reference documentation as its docstring.
 from __future__ import annotations
 
 import os
+import tempfile
+import uuid
 from typing import Any, Union
 
 import pyarrow as pa
@@ -116,9 +118,10 @@ def clean(
     http_charset: bool = False,
     extractor: str = "justext",
     ctx: SessionContext | None = None,
-) -> pa.Table:
+    output: str | os.PathLike[str] | None = None,
+) -> pa.Table | int:
     """Cleans a crawl with jusText (or the crate's own extractor), as ``webtext clean`` does, and
-    returns the result.
+    returns the result, or streams it into a Parquet file.
 
     Args:
         source: a Parquet file, folder or glob; a WARC file, folder or glob (``.warc``,
@@ -134,12 +137,17 @@ def clean(
             ``http_charset`` column (``decode_html(html, http_charset)``).
         extractor: ``"justext"`` (jusText 3.0.2, ``justext_extract``) or ``"extract_content"``
             (the crate's own, ``extract_content_result``), as ``webtext clean --extractor``.
-        ctx: the context to run in (a new one from :func:`session` by default).
+        ctx: the context to run in (a new one from :func:`session` by default). Calls from
+            several threads may share it: each reads its input under a name of its own.
+        output: a Parquet file (zstd) to stream the result into, batch by batch, instead of
+            collecting it in memory: for crawls larger than memory. It is written under a
+            temporary name beside it and renamed once complete, so a failed run leaves nothing.
 
     Returns:
         Every input column (from WARC: every column of the selection but the page itself),
         then ``text`` (the kept paragraphs or segments joined by newlines; NULL where the page
-        could not be processed) and ``kept_share`` (the share of the page's text kept).
+        could not be processed) and ``kept_share`` (the share of the page's text kept); with
+        ``output``, the number of rows written.
 
     Raises:
         ValueError: the input lacks the html column (or ``http_charset``), already has a
@@ -169,25 +177,63 @@ def clean(
     arguments = [html, _sql_string(language)] if function == "justext_extract" else [html]
     if options is not None:
         arguments.append(_sql_string(options))
-    ctx.register_view(_INPUT_TABLE, pages)
+    # A name of this call's own: two threads cleaning on one context must not read each
+    # other's pages.
+    view = f"{_INPUT_TABLE}_{uuid.uuid4().hex}"
+    ctx.register_view(view, pages)
     # From WARC the page itself is not kept: the record's columns and the text.
     excluded = f"{_EXTRACTED}, {html_column_sql}" if from_warc else _EXTRACTED
     query = (
         f"SELECT * EXCLUDE ({excluded}), {_EXTRACTED}['text'] AS text, "
         f"{_EXTRACTED}['kept_share'] AS kept_share "
         f"FROM (SELECT *, {function}({', '.join(arguments)}) AS {_EXTRACTED} "
-        f"FROM {_INPUT_TABLE})"
+        f"FROM {view})"
     )
     try:
-        return ctx.sql(query).to_arrow_table()
+        result = ctx.sql(query)
+        if output is None:
+            return result.to_arrow_table()
+        return _write_parquet(result, os.fspath(output))
     finally:
-        ctx.deregister_table(_INPUT_TABLE)
+        ctx.deregister_table(view)
+
+
+def _write_parquet(frame: DataFrame, path: str) -> int:
+    """Streams ``frame`` into a Parquet file written beside ``path`` under a new temporary name,
+    synced and renamed once complete; returns the rows written."""
+    import pyarrow.parquet as pq
+
+    folder = os.path.dirname(os.path.abspath(path))
+    handle, temporary = tempfile.mkstemp(
+        prefix=f".{os.path.basename(path)}.webtext-", suffix=".tmp", dir=folder
+    )
+    rows = 0
+    try:
+        with os.fdopen(handle, "wb") as file:
+            stream = frame.execute_stream()
+            with pq.ParquetWriter(file, frame.schema(), compression="zstd") as writer:
+                for batch in stream:
+                    batch = batch.to_pyarrow()
+                    writer.write_batch(batch)
+                    rows += batch.num_rows
+            file.flush()
+            os.fsync(file.fileno())
+        # mkstemp's file is private (0600); the result gets a new file's usual permissions.
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(temporary, 0o666 & ~umask)
+        os.replace(temporary, path)
+    except BaseException:
+        os.unlink(temporary)
+        raise
+    return rows
 
 
 # clean()'s extractors and the function giving each one's text and kept_share.
 _EXTRACTORS = {"justext": "justext_extract", "extract_content": "extract_content_result"}
 
-# The view clean() reads its input through, on the caller's context, and its struct column.
+# The prefix of the view clean() reads its input through on the caller's context (each call adds
+# a unique suffix), and its struct column.
 _INPUT_TABLE = "datafusion_webtext_clean_input"
 _EXTRACTED = "datafusion_webtext_extracted"
 

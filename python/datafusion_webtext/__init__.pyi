@@ -27,9 +27,9 @@ def register(ctx: SessionContext) -> SessionContext:
 def session(config: SessionConfig | None = None) -> SessionContext:
     """A new context with everything of :func:`register`, and the information schema on."""
 
-def clean(source: Source, language: str = "English", options: str | None = None, *, html_column: str = "html", http_charset: bool = False, extractor: str = "justext", ctx: SessionContext | None = None) -> pa.Table:
+def clean(source: Source, language: str = "English", options: str | None = None, *, html_column: str = "html", http_charset: bool = False, extractor: str = "justext", ctx: SessionContext | None = None, output: str | os.PathLike[str] | None = None) -> pa.Table | int:
     """Cleans a crawl with jusText (or the crate's own extractor), as ``webtext clean`` does, and
-    returns the result.
+    returns the result, or streams it into a Parquet file.
 
     Args:
         source: a Parquet file, folder or glob; a WARC file, folder or glob (``.warc``,
@@ -45,12 +45,17 @@ def clean(source: Source, language: str = "English", options: str | None = None,
             ``http_charset`` column (``decode_html(html, http_charset)``).
         extractor: ``"justext"`` (jusText 3.0.2, ``justext_extract``) or ``"extract_content"``
             (the crate's own, ``extract_content_result``), as ``webtext clean --extractor``.
-        ctx: the context to run in (a new one from :func:`session` by default).
+        ctx: the context to run in (a new one from :func:`session` by default). Calls from
+            several threads may share it: each reads its input under a name of its own.
+        output: a Parquet file (zstd) to stream the result into, batch by batch, instead of
+            collecting it in memory: for crawls larger than memory. It is written under a
+            temporary name beside it and renamed once complete, so a failed run leaves nothing.
 
     Returns:
         Every input column (from WARC: every column of the selection but the page itself),
         then ``text`` (the kept paragraphs or segments joined by newlines; NULL where the page
-        could not be processed) and ``kept_share`` (the share of the page's text kept).
+        could not be processed) and ``kept_share`` (the share of the page's text kept); with
+        ``output``, the number of rows written.
 
     Raises:
         ValueError: the input lacks the html column (or ``http_charset``), already has a

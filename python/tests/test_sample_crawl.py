@@ -96,6 +96,31 @@ def test_clean_takes_paths_tables_and_frames_alike(sample_crawl):
     assert isinstance(small.to_pandas(), pd.DataFrame)
 
 
+def test_clean_streams_into_a_parquet_file_what_it_would_return(tmp_path):
+    out = tmp_path / "cleaned.parquet"
+    rows = webtext.clean(SAMPLE_CRAWL, output=out)
+    assert rows == 156
+    assert by_id(pq.read_table(out).to_pylist()) == by_id(webtext.clean(SAMPLE_CRAWL).to_pylist())
+    # Nothing but the output: the temporary file was renamed.
+    assert [p.name for p in tmp_path.iterdir()] == ["cleaned.parquet"]
+    # A failed run leaves nothing.
+    with pytest.raises(Exception):
+        webtext.clean(SAMPLE_CRAWL, output=tmp_path / "bad.parquet", options="no_such_option=1")
+    assert [p.name for p in tmp_path.iterdir()] == ["cleaned.parquet"]
+
+
+def test_two_threads_cleaning_on_one_context_each_get_their_own_pages(sample_crawl):
+    from concurrent.futures import ThreadPoolExecutor
+
+    halves = [sample_crawl.slice(0, 78), sample_crawl.slice(78)]
+    ctx = webtext.session()
+    for _ in range(3):
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            results = list(pool.map(lambda half: webtext.clean(half, ctx=ctx), halves))
+        for half, result in zip(halves, results):
+            assert sorted(result["url"].to_pylist()) == sorted(half["url"].to_pylist())
+
+
 def test_clean_of_a_warc_file_equals_webtext_clean(tmp_path):
     warc = REPO / "tests" / "data" / "http_charset.warc"
     for flags, http_charset in [([], False), (["--http-charset"], True)]:

@@ -3,6 +3,11 @@
 //! continues the previous value (appended as it is, without a separator); a line without a colon
 //! is dropped; the name loses the blanks before the colon, the value the white space after it.
 //! The block ends at the first line that is empty once trailing white space is removed.
+//!
+//! What a block keeps is bounded, whatever its size: [`MAX_FIELDS`] fields and [`MAX_FIELD_BYTES`]
+//! bytes of names and values; the lines past them are read to find the block's end (so the
+//! payload starts where warcio's does) and dropped. An HTTP head of real pages is a few kilobytes;
+//! a hostile one of 64 MiB of `a:b` lines would otherwise take tens of bytes of memory per byte.
 
 use std::borrow::Cow;
 
@@ -63,6 +68,11 @@ impl<'a> Iterator for Lines<'a> {
     }
 }
 
+/// The most fields a header block keeps.
+pub const MAX_FIELDS: usize = 1000;
+/// The most bytes of names and values a header block keeps.
+pub const MAX_FIELD_BYTES: usize = 1 << 20;
+
 /// Parses the header block at the start of `bytes`. `None` when `bytes` is empty.
 pub fn parse_header_block(bytes: &[u8]) -> Option<HeaderBlock> {
     if bytes.is_empty() {
@@ -89,9 +99,11 @@ pub fn parse_header_block(bytes: &[u8]) -> Option<HeaderBlock> {
         block.len = len;
         return Some(block);
     }
+    let mut kept_bytes = 0;
     let mut line = next_line(&mut len);
     while !line.is_empty() {
-        let mut field = line.split_once(':').map(|(name, value)| {
+        let room = block.fields.len() < MAX_FIELDS && kept_bytes < MAX_FIELD_BYTES;
+        let mut field = line.split_once(':').filter(|_| room).map(|(name, value)| {
             (
                 name.trim_end_matches([' ', '\t']).to_owned(),
                 value.trim_start_matches(is_py_space).to_owned(),
@@ -99,12 +111,17 @@ pub fn parse_header_block(bytes: &[u8]) -> Option<HeaderBlock> {
         });
         let mut following = next_line(&mut len);
         while following.starts_with([' ', '\t']) {
-            if let Some((_, value)) = field.as_mut() {
+            if let Some((_, value)) = field.as_mut()
+                && value.len() < MAX_FIELD_BYTES
+            {
                 value.push_str(&following);
             }
             following = next_line(&mut len);
         }
-        block.fields.extend(field);
+        if let Some((name, value)) = field {
+            kept_bytes += name.len() + value.len();
+            block.fields.push((name, value));
+        }
         line = following;
     }
     block.len = len;
@@ -303,6 +320,29 @@ mod tests {
             block.len,
             "WARC/1.0\r\nA: one\r\n two\r\nno colon\r\nB :\t x \r\n\r\n".len()
         );
+    }
+
+    #[test]
+    fn a_huge_block_keeps_bounded_fields_and_ends_where_it_ends() {
+        let mut block = b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n".to_vec();
+        let lines = (64 << 20) / 5;
+        for _ in 0..lines {
+            block.extend_from_slice(b"a:b\r\n");
+        }
+        block.extend_from_slice(b" continued\r\n\r\n<html>");
+        let parsed = parse_header_block(&block).unwrap();
+        assert_eq!(parsed.fields.len(), MAX_FIELDS);
+        assert_eq!(parsed.get("content-type"), Some("text/html"));
+        assert_eq!(parsed.len, block.len() - b"<html>".len());
+        // One value of continuation lines stops growing too.
+        let mut block = b"HTTP/1.1 200 OK\r\nX: a\r\n".to_vec();
+        for _ in 0..(8 << 20) / 4 {
+            block.extend_from_slice(b" b\r\n");
+        }
+        block.extend_from_slice(b"\r\n");
+        let parsed = parse_header_block(&block).unwrap();
+        assert!(parsed.fields[0].1.len() <= MAX_FIELD_BYTES + 64);
+        assert_eq!(parsed.len, block.len());
     }
 
     #[test]
