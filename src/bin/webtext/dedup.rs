@@ -84,6 +84,9 @@ impl Scratch {
         let folder = tempfile::Builder::new()
             .prefix(&format!(".{name}.webtext-"))
             .suffix(".duplicates")
+            // A folder's usual permissions (the umask applies), not tempfile's private 0700:
+            // on a cluster, executors running as another user write the n-grams into it.
+            .permissions(std::os::unix::fs::PermissionsExt::from_mode(0o777))
             .tempdir_in(parent)
             .map_err(CliError::io(format!(
                 "cannot create a folder in {}",
