@@ -1,4 +1,4 @@
-//! A main-content extractor of our own (issue 20), the SQL function
+//! A main-content extractor of our own, the SQL function
 //! `extract_content`.
 //!
 //! It scores containers as Arc90's Readability does, over the html5ever tree the crate

@@ -1,5 +1,5 @@
 //! Near-duplicate documents as datatrove 0.10.1's MinHash de-duplication finds them
-//! (`../shared/specs/datatrove-0.10.1.md` §8): the signature of a document's word 5-gram shingles,
+//! (<https://github.com/huggingface/datatrove>, `datatrove.pipeline.dedup.minhash`): the signature of a document's word 5-gram shingles,
 //! one hash per band of the signature, and the union-find over documents that share a band.
 
 mod cluster;

@@ -1,6 +1,7 @@
 //! WARC and WET files (WARC/1.0, 1.1 and the 0.17/0.18 drafts; uncompressed, gzip per record or
 //! whole-file, zstd) read record by record, as warcio 1.8.1 reads them where it reads a file, and
-//! on where it gives up and FastWARC 2.0.0 goes on (see `../shared/eval/warc/README.md` for both).
+//! on where it gives up and FastWARC 2.0.0 goes on (<https://github.com/webrecorder/warcio>,
+//! <https://github.com/chatnoir-eu/chatnoir-resiliparse>).
 //!
 //! Plain Rust over `Read`: the SQL table of records is in `crate::datasource`.
 //!

@@ -77,10 +77,7 @@ impl Scratch {
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
-        let parent = match output.parent() {
-            Some(p) if !p.as_os_str().is_empty() => p,
-            _ => Path::new("."),
-        };
+        let parent = crate::folder_of(output);
         let folder = tempfile::Builder::new()
             .prefix(&format!(".{name}.webtext-"))
             .suffix(".duplicates")

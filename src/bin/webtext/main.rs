@@ -297,6 +297,14 @@ fn functions(args: FunctionsArgs) -> Result<()> {
         .map_err(CliError::io("stdout"))
 }
 
+/// The folder holding `path` (`.` for a bare file name).
+pub(crate) fn folder_of(path: &std::path::Path) -> &std::path::Path {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => std::path::Path::new("."),
+    }
+}
+
 /// A new file beside `path`, where a result is written before [`commit_file`] renames it to
 /// `path`, so that a failed run leaves nothing half-written under the name the user gave. Its name
 /// (`.NAME.webtext-XXXXXX.tmp`) is unpredictable and it is created only if nothing is there, so a
@@ -306,10 +314,7 @@ pub(crate) fn create_temporary_beside(path: &std::path::Path) -> Result<(std::fs
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| "output".to_owned());
-    let folder = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => std::path::Path::new("."),
-    };
+    let folder = folder_of(path);
     let file = tempfile::Builder::new()
         .prefix(&format!(".{name}.webtext-"))
         .suffix(".tmp")
@@ -336,10 +341,7 @@ pub(crate) fn commit_file(
     file.sync_all().map_err(CliError::io(context()))?;
     drop(file);
     std::fs::rename(temporary, path).map_err(CliError::io(context()))?;
-    let folder = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => std::path::Path::new("."),
-    };
+    let folder = folder_of(path);
     std::fs::File::open(folder)
         .and_then(|f| f.sync_all())
         .map_err(CliError::io(context()))
