@@ -33,7 +33,7 @@ pub mod justext;
 pub mod langid;
 pub mod metadata;
 pub mod minhash;
-mod options;
+pub mod options;
 pub mod stoplists;
 pub mod udf;
 mod unicode;

@@ -3,6 +3,9 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+mod common;
+use common::warc::{gzip_bomb, response};
+
 fn webtext(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_webtext"))
         .args(args)
@@ -983,5 +986,86 @@ fn a_planted_link_is_never_followed() {
         .unwrap();
     assert_fails_naming(&o, "is not a private folder of this user");
     assert_eq!(files_in(&elsewhere), Vec::<String>::new());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A hostile archive cleaned on 16 threads under a 4 GiB address-space limit: a response of 64 MiB
+/// of HTTP header lines without an end, and 64 gzip bombs of 1 MiB that would inflate to 1 GiB
+/// each, 48 of them HTML pages and 16 behind a 404. The run ends; the pages' bombs are decoded
+/// up to the ceiling only, given a NULL page and counted; the 404s are never decoded; the one
+/// real page is cleaned.
+#[test]
+fn a_hostile_archive_is_cleaned_within_four_gibibytes() {
+    use std::io::Write;
+    let dir = scratch("hostile-archive");
+    let archive = dir.join("hostile.warc");
+    let mut file = std::io::BufWriter::new(std::fs::File::create(&archive).unwrap());
+    let endless_head: Vec<u8> = b"a:b\r\n".repeat((64 << 20) / 5);
+    let mut head_block = b"HTTP/1.1 200 OK\r\n".to_vec();
+    head_block.extend_from_slice(&endless_head);
+    write!(
+        file,
+        "WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: http://a.example/head\r\n\
+         Content-Length: {}\r\n\r\n",
+        head_block.len()
+    )
+    .unwrap();
+    file.write_all(&head_block).unwrap();
+    file.write_all(b"\r\n\r\n").unwrap();
+    let bomb = gzip_bomb(1 << 30);
+    assert!(bomb.len() < 2 << 20, "{}", bomb.len());
+    for i in 0..64 {
+        let status = if i % 4 == 3 { 404 } else { 200 };
+        let url = format!("http://a.example/bomb-{i}");
+        file.write_all(&response(&url, status, "text/html", true, &bomb))
+            .unwrap();
+    }
+    let page = format!(
+        "<html><body><h1>A real page</h1><p>{}</p></body></html>",
+        "This is a paragraph of plain English text, written to be kept by the extractor. "
+            .repeat(8)
+    );
+    let real = response(
+        "http://a.example/real",
+        200,
+        "text/html",
+        false,
+        page.as_bytes(),
+    );
+    file.write_all(&real).unwrap();
+    drop(file);
+
+    let out = dir.join("cleaned.parquet").display().to_string();
+    let o = Command::new("sh")
+        .args([
+            "-c",
+            "ulimit -v 4194304 && exec \"$@\"",
+            "sh",
+            env!("CARGO_BIN_EXE_webtext"),
+        ])
+        .args([
+            "clean",
+            &archive.display().to_string(),
+            &out,
+            "--partitions",
+            "16",
+        ])
+        // Decoding stops one byte past the ceiling; a ceiling lower than the default (64 MiB)
+        // keeps the tests' unoptimised zlib quick.
+        .args(["--max-payload-bytes", "8388608"])
+        .output()
+        .expect("sh runs");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("48 response(s) had a payload over --max-payload-bytes"),
+        "{}",
+        stderr(&o)
+    );
+    let o = sql_csv(
+        &[format!("cleaned={out}")],
+        "SELECT count(*) AS pages, count(text) AS texts, max(url) FILTER (WHERE text <> '') AS url FROM cleaned",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "pages,texts,url\n49,1,http://a.example/real\n");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -101,6 +101,8 @@ struct Cluster {
     url: String,
     scheduler: Process,
     executors: Vec<Process>,
+    /// The executors' Flight ports, in order.
+    flight_ports: Vec<u16>,
 }
 
 impl Cluster {
@@ -112,6 +114,7 @@ impl Cluster {
     fn start_with(dir: &Path, executors: usize, extra: &[&str]) -> Cluster {
         let port = free_port();
         let bind = format!("127.0.0.1:{port}");
+        let mut flight_ports = Vec::new();
         let mut args = vec![
             "cluster",
             "scheduler",
@@ -126,6 +129,7 @@ impl Cluster {
         let executors = (0..executors)
             .map(|i| {
                 let (flight, grpc) = (free_port(), free_port());
+                flight_ports.push(flight);
                 let work = dir.join(format!("executor-{i}"));
                 let (flight_bind, grpc, work) = (
                     format!("127.0.0.1:{flight}"),
@@ -165,6 +169,7 @@ impl Cluster {
             url: format!("df://{bind}"),
             scheduler,
             executors,
+            flight_ports,
         }
     }
 }
@@ -755,6 +760,105 @@ async fn with_data_roots_the_cluster_opens_nothing_outside_them() {
         written,
         ["crawl.parquet", "duplicates.parquet"],
         "files outside the root"
+    );
+    drop(cluster);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A Flight fetch from the executor of `port` for the shuffle file of job `job_id`, stage 7,
+/// partition 0, as a ticket (`do_get`) and as Ballista's block transport action: the error, or
+/// the bytes the action streams.
+async fn fetch_shuffle_file(
+    port: u16,
+    job_id: &str,
+) -> (tonic::Status, Result<Vec<u8>, tonic::Status>) {
+    use arrow_flight::flight_service_client::FlightServiceClient;
+    use ballista_core::serde::protobuf::{Action, FetchPartition, action::ActionType};
+    use futures::StreamExt;
+    use prost::Message;
+    let fetch = Action {
+        action_type: Some(ActionType::FetchPartition(FetchPartition {
+            job_id: job_id.to_owned(),
+            stage_id: 7,
+            partition_id: 0,
+            ..Default::default()
+        })),
+        ..Default::default()
+    }
+    .encode_to_vec();
+    let channel = tonic::transport::Endpoint::from_shared(format!("http://127.0.0.1:{port}"))
+        .unwrap()
+        .connect()
+        .await
+        .unwrap();
+    let mut client = FlightServiceClient::new(channel);
+    let ticket = arrow_flight::Ticket::new(fetch.clone());
+    let get_error = match client.do_get(ticket).await {
+        Ok(response) => {
+            let mut stream = response.into_inner();
+            loop {
+                match stream.next().await {
+                    Some(Ok(_)) => continue,
+                    Some(Err(e)) => break e,
+                    None => break tonic::Status::ok("served"),
+                }
+            }
+        }
+        Err(e) => e,
+    };
+    let action = arrow_flight::Action::new("IO_BLOCK_TRANSPORT", fetch);
+    let streamed = async {
+        let mut stream = client.do_action(action).await?.into_inner();
+        let mut bytes = Vec::new();
+        while let Some(result) = stream.next().await {
+            bytes.extend_from_slice(&result?.body);
+        }
+        Ok(bytes)
+    }
+    .await;
+    (get_error, streamed)
+}
+
+/// Ballista builds the path an executor serves from the job id a fetch names: the executor
+/// refuses an id that would lead out of its work folder (`..`, an absolute path), so a client
+/// cannot read a file planted, or lying, elsewhere; a plain id is looked up as before.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_executor_serves_no_file_outside_its_work_folder() {
+    let dir = scratch("flight-fetch");
+    let planted = dir.join("outside/7/0");
+    std::fs::create_dir_all(&planted).unwrap();
+    std::fs::write(
+        planted.join("data.arrow"),
+        b"a secret outside the work folder",
+    )
+    .unwrap();
+    let cluster = Cluster::start(&dir, 1);
+    let port = cluster.flight_ports[0];
+    let absolute = path(&dir.join("outside"));
+    for job_id in ["../outside", absolute.as_str()] {
+        let (get_error, streamed) = fetch_shuffle_file(port, job_id).await;
+        assert_eq!(
+            get_error.code(),
+            tonic::Code::InvalidArgument,
+            "{job_id}: {get_error}"
+        );
+        assert!(
+            get_error.message().contains("not a plain name"),
+            "{get_error}"
+        );
+        let action_error = streamed.expect_err(&format!("{job_id}: the planted file was served"));
+        assert!(
+            action_error.message().contains("not a plain name"),
+            "{action_error}"
+        );
+    }
+    // A plain id passes the check and is looked up in the work folder, where it is not.
+    let (get_error, streamed) = fetch_shuffle_file(port, "aBc1234").await;
+    assert!(!get_error.message().contains("plain name"), "{get_error}");
+    let action_error = streamed.expect_err("no such shuffle file");
+    assert!(
+        !action_error.message().contains("plain name"),
+        "{action_error}"
     );
     drop(cluster);
     let _ = std::fs::remove_dir_all(&dir);

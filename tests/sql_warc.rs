@@ -8,6 +8,9 @@ use datafusion::arrow::array::{Array, AsArray, RecordBatch};
 use datafusion::arrow::datatypes::Int64Type;
 use datafusion::prelude::SessionContext;
 
+mod common;
+use common::warc::{gzip, gzip_bomb, response};
+
 const FILES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/eval/warc/files");
 
 fn context() -> SessionContext {
@@ -356,4 +359,121 @@ async fn the_warc_table_factory_gives_the_same_table_as_the_file_format() {
         error.contains("WARC tables: unknown option 'bogus'"),
         "{error}"
     );
+}
+
+/// The filters on headers run in the scan before payloads are decoded: the bombs of a 404 and of
+/// an image are never inflated. A payload over `max_payload_bytes` is NULL and counted, decoding
+/// stopping one byte past the ceiling; under the default ceiling the same bomb decodes whole.
+#[tokio::test]
+async fn payloads_are_decoded_after_the_header_filters_and_held_to_a_ceiling() {
+    let dir = std::env::temp_dir().join(format!("webtext-sql-warc-bombs-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bomb = gzip_bomb(16 << 20);
+    let mut file = Vec::new();
+    file.extend(response(
+        "http://a.example/bomb",
+        200,
+        "text/html",
+        true,
+        &bomb,
+    ));
+    file.extend(response(
+        "http://a.example/missing",
+        404,
+        "text/html",
+        true,
+        &bomb,
+    ));
+    file.extend(response(
+        "http://a.example/image",
+        200,
+        "image/png",
+        true,
+        &bomb,
+    ));
+    file.extend(response(
+        "http://a.example/plain",
+        200,
+        "text/html",
+        false,
+        b"<p>kept</p>",
+    ));
+    file.extend(response(
+        "http://a.example/small",
+        200,
+        "text/html",
+        true,
+        &gzip(b"<p>small</p>"),
+    ));
+    let path = dir.join("bombs.warc");
+    std::fs::write(&path, &file).unwrap();
+    let path = path.display().to_string();
+    let ctx = context();
+    let over = datafusion_webtext::datasource::warc_payloads_over_limit;
+
+    let table = format!("read_warc('{path}', 'max_payload_bytes=1048576')");
+    let pages = format!(
+        "SELECT url, payload FROM {table} \
+         WHERE http_status BETWEEN 200 AND 299 AND http_content_type ILIKE '%html%' ORDER BY url"
+    );
+    let before = over();
+    let rows = query(&ctx, &pages).await.unwrap();
+    assert_eq!(
+        strings(&rows, "url"),
+        [
+            Some("http://a.example/bomb"),
+            Some("http://a.example/plain"),
+            Some("http://a.example/small")
+        ]
+        .map(|u| u.map(str::to_owned))
+    );
+    assert_eq!(
+        strings(&rows, "payload"),
+        [
+            None,
+            Some("<p>kept</p>".to_owned()),
+            Some("<p>small</p>".to_owned())
+        ]
+    );
+    assert_eq!(over() - before, 1, "only the page's bomb was decoded");
+    let plan: String = strings(
+        &query(&ctx, &format!("EXPLAIN {pages}")).await.unwrap(),
+        "plan",
+    )
+    .into_iter()
+    .flatten()
+    .collect();
+    assert!(plan.contains("decoded_after=["), "{plan}");
+
+    // Without a filter every payload is decoded: three bombs over the ceiling.
+    let before = over();
+    let all = format!("SELECT count(payload) FROM {table}");
+    assert_eq!(count(&ctx, &all).await, 2);
+    assert_eq!(over() - before, 3);
+
+    // A filter that reads the payload cannot run before it is decoded, and is still right.
+    let on_payload = format!("SELECT count(*) FROM {table} WHERE payload IS NULL");
+    assert_eq!(count(&ctx, &on_payload).await, 3);
+
+    // The default ceiling (64 MiB) holds the whole bomb.
+    let whole = format!(
+        "SELECT byte_length(payload) FROM read_warc('{path}') WHERE url = 'http://a.example/bomb'"
+    );
+    assert_eq!(count(&ctx, &whole).await, 16 << 20);
+
+    for bad in [
+        "max_payload_bytes=0",
+        "max_payload_bytes=2000000000",
+        "max_payload_bytes=lots",
+    ] {
+        let error = query(&ctx, &format!("SELECT * FROM read_warc('{path}', '{bad}')"))
+            .await
+            .unwrap_err()
+            .to_string();
+        assert!(
+            error.contains("max_payload_bytes is a number of bytes from 1 to 1073741824"),
+            "{bad}: {error}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -109,6 +109,44 @@ def test_clean_streams_into_a_parquet_file_what_it_would_return(tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == ["cleaned.parquet"]
 
 
+# Run in a process of its own, so that its peak resident memory is the clean's.
+_CLEAN_AND_MEASURE = """
+import resource, sys
+from datafusion import SessionConfig
+import datafusion_webtext as webtext
+ctx = webtext.session(SessionConfig().with_batch_size(16))
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+rows = webtext.clean(sys.argv[1], ctx=ctx, output=sys.argv[2])
+after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+print(rows, (after - before) // 1024)
+"""
+
+
+def test_a_crawl_larger_than_the_memory_it_may_use_is_streamed_through(tmp_path, sample_crawl):
+    import os
+    import subprocess
+    import sys
+
+    # 384 pages of the sample, each with a column of 1 MiB that does not compress: 384 MiB in,
+    # and every input column is written out again.
+    pages = sample_crawl.select(["id", "url", "html"]).slice(0, 96)
+    pages = pa.concat_tables([pages] * 4)
+    blobs = pa.array([os.urandom(1 << 20) for _ in range(pages.num_rows)], pa.binary())
+    crawl = tmp_path / "big_crawl.parquet"
+    pq.write_table(pages.append_column("blob", blobs), crawl, row_group_size=16)
+    out = tmp_path / "cleaned.parquet"
+    result = subprocess.run(
+        [sys.executable, "-c", _CLEAN_AND_MEASURE, str(crawl), str(out)],
+        capture_output=True, text=True, timeout=600, check=True,
+    )
+    rows, grown_mib = map(int, result.stdout.split())
+    assert rows == 384
+    # Collecting the result would hold its 384 MiB of blobs at once.
+    assert grown_mib < 192, f"the peak memory grew by {grown_mib} MiB"
+    written = pq.read_table(out, columns=["id", "text"])
+    assert written.num_rows == 384 and written["text"].null_count < 384
+
+
 def test_two_threads_cleaning_on_one_context_each_get_their_own_pages(sample_crawl):
     from concurrent.futures import ThreadPoolExecutor
 

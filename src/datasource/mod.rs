@@ -1,6 +1,7 @@
 //! Crawl files as tables: WARC and WET files read by DataFusion (the file format, the
 //! `read_warc()` table function, and the one call that registers both).
 
+mod head_filter;
 mod read_warc;
 pub mod rooted_store;
 mod warc;
@@ -20,7 +21,9 @@ use datafusion::logical_expr::CreateExternalTable;
 
 pub use read_warc::ReadWarc;
 pub use warc::{WarcFormat, WarcFormatFactory, WarcOptions, WarcSource, parse_on_error};
-pub use warc_batches::{OnError, recent_warc_faults, warc_faults_skipped, warc_schema};
+pub use warc_batches::{
+    OnError, recent_warc_faults, warc_faults_skipped, warc_payloads_over_limit, warc_schema,
+};
 
 /// Whether a path names a WARC or WET file (`.warc`, `.warc.gz`, `.warc.zst`, `.wet`, `.wet.gz`,
 /// `.wet.zst`, and WAT alike), by its name.

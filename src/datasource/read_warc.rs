@@ -1,4 +1,5 @@
-//! `read_warc('path' [, 'on_error=skip'])`: the records of WARC files, for ad-hoc queries.
+//! `read_warc('path' [, 'on_error=skip, max_payload_bytes=N'])`: the records of WARC files, for
+//! ad-hoc queries.
 
 use std::sync::Arc;
 
@@ -6,13 +7,15 @@ use datafusion::catalog::{TableFunctionArgs, TableFunctionImpl, TableProvider};
 use datafusion::common::{Result, ScalarValue, plan_err};
 use datafusion::logical_expr::Expr;
 
-use super::{WarcOptions, parse_on_error, warc_table};
+use super::{WarcOptions, warc_table};
 
 /// The `read_warc` table function.
 #[derive(Debug, Default)]
 pub struct ReadWarc;
 
-const USAGE: &str = "read_warc(path [, options]): path is a WARC file, a folder or a glob; options is 'on_error=fail' (the default) or 'on_error=skip'";
+const USAGE: &str = "read_warc(path [, options]): path is a WARC file, a folder or a glob; options are \
+                     'on_error=fail' (the default) or 'on_error=skip', and 'max_payload_bytes=N' \
+                     (1 to 1073741824, default 67108864), separated by commas";
 
 impl TableFunctionImpl for ReadWarc {
     fn call_with_args(&self, args: TableFunctionArgs) -> Result<Arc<dyn TableProvider>> {
@@ -40,13 +43,17 @@ impl TableFunctionImpl for ReadWarc {
     }
 }
 
-/// `on_error=skip` (comma-separated `key=value`).
+/// `on_error=skip, max_payload_bytes=N` (comma-separated `key=value`).
 fn parse_options(text: &str) -> Result<WarcOptions> {
     let mut options = WarcOptions::default();
-    for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-        match part.split_once('=').map(|(k, v)| (k.trim(), v.trim())) {
-            Some(("on_error", value)) => options.on_error = parse_on_error(value)?,
-            _ => return plan_err!("read_warc: unknown option '{part}'; {USAGE}"),
+    for item in crate::options::key_values(text) {
+        match item {
+            Ok((key, value)) => {
+                if let Err(e) = options.set(&key, value) {
+                    return plan_err!("read_warc: {}; {USAGE}", e.message());
+                }
+            }
+            Err(part) => return plan_err!("read_warc: '{part}' is not key=value; {USAGE}"),
         }
     }
     Ok(options)

@@ -29,30 +29,68 @@ use datafusion::physical_plan::metrics::ExecutionPlanMetricsSet;
 use datafusion::physical_plan::projection::ProjectionExprs;
 use futures::StreamExt;
 
-use super::warc_batches::{BatchBuilder, OnError, block_need, handle_fault, warc_schema};
-use crate::warc::{ReadOptions, WarcReader};
+use super::head_filter::HeadFilter;
+use super::warc_batches::{
+    BatchBuilder, MAX_BATCH_BYTES, OnError, block_need, decodes_payload, handle_fault, warc_schema,
+};
+use crate::warc::{
+    DEFAULT_MAX_PAYLOAD_BYTES, MAX_PAYLOAD_BYTES_LIMIT, ReadOptions, WarcReader, WarcRecord,
+};
 
-/// The options of a WARC table: `OPTIONS ('on_error' 'skip')` in SQL.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+/// The options of a WARC table: `OPTIONS ('on_error' 'skip', 'max_payload_bytes' '1048576')` in
+/// SQL, `'on_error=skip, max_payload_bytes=1048576'` in `read_warc`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct WarcOptions {
     pub on_error: OnError,
+    /// The `payload` column is NULL for a record whose payload is, or decodes to, more than this
+    /// (counted: [`super::warc_payloads_over_limit`]); decoding stops one byte past it.
+    pub max_payload_bytes: u64,
 }
 
+impl Default for WarcOptions {
+    fn default() -> Self {
+        WarcOptions {
+            on_error: OnError::default(),
+            max_payload_bytes: DEFAULT_MAX_PAYLOAD_BYTES,
+        }
+    }
+}
+
+/// The options a WARC table takes, for error messages.
+const VALID_OPTIONS: &str = "on_error ('fail' or 'skip') and max_payload_bytes (1 to 1073741824; \
+                             default 67108864)";
+
 impl WarcOptions {
-    /// From SQL table options (`on_error`, also as `format.on_error`).
+    /// From SQL table options (also as `format.on_error`, …).
     pub fn from_map(options: &HashMap<String, String>) -> Result<WarcOptions> {
         let mut parsed = WarcOptions::default();
         for (key, value) in options {
-            match key.strip_prefix("format.").unwrap_or(key) {
-                "on_error" => parsed.on_error = parse_on_error(value)?,
-                other => {
-                    return plan_err!(
-                        "WARC tables: unknown option '{other}'; the valid option is on_error ('fail' or 'skip')"
-                    );
-                }
-            }
+            parsed.set(key.strip_prefix("format.").unwrap_or(key), value)?;
         }
         Ok(parsed)
+    }
+
+    /// Sets one option by name.
+    pub fn set(&mut self, key: &str, value: &str) -> Result<()> {
+        match key {
+            "on_error" => self.on_error = parse_on_error(value)?,
+            "max_payload_bytes" => self.max_payload_bytes = parse_max_payload_bytes(value)?,
+            other => {
+                return plan_err!(
+                    "WARC tables: unknown option '{other}'; the valid options are {VALID_OPTIONS}"
+                );
+            }
+        }
+        Ok(())
+    }
+}
+
+fn parse_max_payload_bytes(value: &str) -> Result<u64> {
+    match value.trim().parse::<u64>() {
+        Ok(n) if (1..=MAX_PAYLOAD_BYTES_LIMIT).contains(&n) => Ok(n),
+        _ => plan_err!(
+            "WARC tables: max_payload_bytes is a number of bytes from 1 to {MAX_PAYLOAD_BYTES_LIMIT}, not '{value}'"
+        ),
     }
 }
 
@@ -162,6 +200,8 @@ pub struct WarcSource {
     batch_size: usize,
     /// WARC-Type values a pushed-down filter allows (the filter is still applied above the scan).
     types: Option<Vec<String>>,
+    /// Pushed-down filters on headers, evaluated before payloads are decoded.
+    head_filter: HeadFilter,
 }
 
 impl WarcSource {
@@ -173,6 +213,7 @@ impl WarcSource {
             metrics: ExecutionPlanMetricsSet::new(),
             batch_size: 8192,
             types: None,
+            head_filter: HeadFilter::default(),
         }
     }
 }
@@ -195,8 +236,9 @@ impl FileSource for WarcSource {
             },
             projection: self.projection.file_indices.clone(),
             batch_size: self.batch_size,
-            on_error: self.options.on_error,
+            options: self.options.clone(),
             types: self.types.clone(),
+            head_filter: self.head_filter.clone(),
         });
         ProjectionOpener::try_new(
             self.projection.clone(),
@@ -250,13 +292,14 @@ impl FileSource for WarcSource {
         _config: &datafusion::common::config::ConfigOptions,
     ) -> Result<FilterPushdownPropagation<Arc<dyn FileSource>>> {
         let unchanged = vec![PushedDown::No; filters.len()];
-        let types = filters
-            .iter()
-            .find_map(|f| warc_types_allowed(f, self.table_schema.file_schema()));
+        let schema = self.table_schema.file_schema();
+        let types = filters.iter().find_map(|f| warc_types_allowed(f, schema));
+        let head_filter = HeadFilter::from_pushed(&filters, schema);
         let mut result = FilterPushdownPropagation::with_parent_pushdown_result(unchanged);
-        if let Some(types) = types {
+        if types.is_some() || !head_filter.is_empty() {
             result = result.with_updated_node(Arc::new(WarcSource {
-                types: Some(types),
+                types: types.or_else(|| self.types.clone()),
+                head_filter,
                 ..self.clone()
             }) as _);
         }
@@ -277,6 +320,9 @@ impl FileSource for WarcSource {
     ) -> std::fmt::Result {
         if let Some(types) = &self.types {
             write!(f, ", warc_types={types:?}")?;
+        }
+        if !self.head_filter.is_empty() {
+            write!(f, ", {}", self.head_filter)?;
         }
         Ok(())
     }
@@ -329,8 +375,9 @@ struct WarcOpener {
     name_prefix: String,
     projection: Vec<usize>,
     batch_size: usize,
-    on_error: OnError,
+    options: WarcOptions,
     types: Option<Vec<String>>,
+    head_filter: HeadFilter,
 }
 
 impl FileOpener for WarcOpener {
@@ -341,7 +388,14 @@ impl FileOpener for WarcOpener {
             block: block_need(&projection),
             types: self.types.clone(),
         };
-        let (batch_size, on_error) = (self.batch_size.max(1), self.on_error);
+        let batch_size = self.batch_size.max(1);
+        let table_options = self.options.clone();
+        // The filter is useful only where payloads are decoded.
+        let head_filter = if decodes_payload(&projection) {
+            self.head_filter.clone()
+        } else {
+            HeadFilter::default()
+        };
         let name = format!("{}{}", self.name_prefix, file.object_meta.location);
         Ok(Box::pin(async move {
             let location = file.object_meta.location.clone();
@@ -353,19 +407,39 @@ impl FileOpener for WarcOpener {
                     Box::new(std::io::Cursor::new(fetched.bytes().await?))
                 }
             };
-            let batches = Batches::new(&name, reader, options, &projection, batch_size, on_error)?;
+            let read = ScanOptions {
+                read: options,
+                table: table_options,
+                head_filter,
+                batch_size,
+            };
+            let batches = Batches::new(&name, reader, read, &projection)?;
             Ok(futures::stream::iter(batches).boxed())
         }))
     }
 }
 
-/// A file's records as batches.
+/// How one file is read.
+struct ScanOptions {
+    read: ReadOptions,
+    table: WarcOptions,
+    head_filter: HeadFilter,
+    batch_size: usize,
+}
+
+/// A file's records as batches. Records are read a group at a time (up to the batch size or
+/// `MAX_BATCH_BYTES` of blocks), the group's headers are filtered, then its records are appended,
+/// payloads decoded only for those that passed, and a batch goes out whenever it holds
+/// `batch_size` rows or `MAX_BATCH_BYTES` of payloads.
 struct Batches {
     file: String,
     records: Option<WarcReader<Box<dyn std::io::Read + Send>>>,
     builder: BatchBuilder,
     batch_size: usize,
     on_error: OnError,
+    head_filter: HeadFilter,
+    /// The group read and filtered, not yet appended: each record and whether it passed.
+    pending: std::collections::VecDeque<(WarcRecord, bool)>,
     error: Option<datafusion::error::DataFusionError>,
 }
 
@@ -373,12 +447,11 @@ impl Batches {
     fn new(
         file: &str,
         reader: Box<dyn std::io::Read + Send>,
-        options: ReadOptions,
+        options: ScanOptions,
         projection: &[usize],
-        batch_size: usize,
-        on_error: OnError,
     ) -> Result<Batches> {
-        let records = match WarcReader::new(reader, options) {
+        let on_error = options.table.on_error;
+        let records = match WarcReader::new(reader, options.read) {
             Ok(records) => Some(records),
             Err(fault) => {
                 handle_fault(file, &fault, on_error)?;
@@ -388,15 +461,48 @@ impl Batches {
         Ok(Batches {
             file: file.to_owned(),
             records,
-            builder: BatchBuilder::new(projection)?,
-            batch_size,
+            builder: BatchBuilder::new(projection, options.table.max_payload_bytes)?,
+            batch_size: options.batch_size,
             on_error,
+            head_filter: options.head_filter,
+            pending: Default::default(),
             error: None,
         })
     }
 
     fn flush(&mut self) -> Option<Result<datafusion::arrow::array::RecordBatch>> {
         (self.builder.rows() > 0).then(|| self.builder.finish())
+    }
+
+    fn batch_is_full(&self) -> bool {
+        self.builder.rows() >= self.batch_size || self.builder.is_full()
+    }
+
+    /// Reads the next group of records into `pending`, with whether each passes the filter.
+    fn read_group(&mut self) {
+        let (mut group, mut block_bytes) = (Vec::new(), 0);
+        while let Some(records) = self.records.as_mut() {
+            if group.len() >= self.batch_size || block_bytes >= MAX_BATCH_BYTES {
+                break;
+            }
+            match records.next() {
+                None => self.records = None,
+                Some(Ok(record)) => {
+                    block_bytes += record.block.len();
+                    group.push(record);
+                }
+                Some(Err(fault)) => {
+                    if let Err(error) = handle_fault(&self.file, &fault, self.on_error) {
+                        self.records = None;
+                        self.error = Some(error);
+                    }
+                    // A fault ends the group: the records before it go out before its error.
+                    break;
+                }
+            }
+        }
+        let passing = self.head_filter.passing(&self.file, &group);
+        self.pending.extend(group.into_iter().zip(passing));
     }
 }
 
@@ -405,30 +511,20 @@ impl Iterator for Batches {
 
     fn next(&mut self) -> Option<Self::Item> {
         loop {
-            let Some(records) = self.records.as_mut() else {
+            while !self.batch_is_full() {
+                let Some((record, passed)) = self.pending.pop_front() else {
+                    break;
+                };
+                self.builder.append(&self.file, &record, passed);
+            }
+            if self.batch_is_full() {
+                return self.flush();
+            }
+            if self.records.is_none() {
                 // The records before a fault go out first, then its error.
                 return self.flush().or_else(|| self.error.take().map(Err));
-            };
-            match records.next() {
-                None => self.records = None,
-                Some(Ok(record)) => {
-                    let full = self.builder.full_for(record.block.len());
-                    let flushed = if full { self.flush() } else { None };
-                    self.builder.append(&self.file, &record);
-                    if flushed.is_some() {
-                        return flushed;
-                    }
-                    if self.builder.rows() >= self.batch_size {
-                        return self.flush();
-                    }
-                }
-                Some(Err(fault)) => {
-                    if let Err(error) = handle_fault(&self.file, &fault, self.on_error) {
-                        self.records = None;
-                        self.error = Some(error);
-                    }
-                }
             }
+            self.read_group();
         }
     }
 }

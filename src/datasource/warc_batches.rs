@@ -115,6 +115,23 @@ pub fn warc_schema() -> SchemaRef {
     Arc::clone(&SCHEMA)
 }
 
+/// Whether the column at `index` of [`warc_schema`] holds the payload (`payload`, `payload_raw`):
+/// what a filter on the record's headers cannot read before it is decoded.
+pub fn is_payload_column(index: usize) -> bool {
+    COLUMNS
+        .get(index)
+        .is_some_and(|(_, kind)| matches!(kind, ColumnKind::Payload | ColumnKind::PayloadRaw))
+}
+
+/// Whether the columns at `projection` decode payloads.
+pub fn decodes_payload(projection: &[usize]) -> bool {
+    projection.iter().any(|&i| {
+        COLUMNS
+            .get(i)
+            .is_some_and(|(_, kind)| *kind == ColumnKind::Payload)
+    })
+}
+
 /// How much of each block the columns at `projection` (indices into [`warc_schema`]) need.
 pub fn block_need(projection: &[usize]) -> BlockNeed {
     let needs = projection
@@ -144,16 +161,20 @@ pub struct BatchBuilder {
     columns: Vec<(ColumnKind, Builder)>,
     rows: usize,
     bytes: usize,
+    max_payload_bytes: u64,
 }
 
-/// Payload bytes in one batch before it is flushed: batches of a few MiB keep the memory of a
-/// query low (a batch of 8,192 Common Crawl pages would hold ~600 MiB) at no cost in reading speed
-/// (the same as with 512 MiB on the eval archive). Arrow's Binary offsets (i32) need < 2 GiB.
-const MAX_BATCH_BYTES: usize = 16 << 20;
+/// Payload bytes (decoded, as the column holds them) in one batch before it is flushed, and block
+/// bytes read ahead to filter: batches of a few MiB keep the memory of a query low (a batch of
+/// 8,192 Common Crawl pages would hold ~600 MiB) at no cost in reading speed (the same as with
+/// 512 MiB on the eval archive). A batch goes past it by one record at most, whose payload is at
+/// most `max_payload_bytes` (≤ 1 GiB): Arrow's Binary offsets (i32) need < 2 GiB.
+pub const MAX_BATCH_BYTES: usize = 16 << 20;
 
 impl BatchBuilder {
-    /// A builder of the columns at `projection`, in that order.
-    pub fn new(projection: &[usize]) -> Result<BatchBuilder> {
+    /// A builder of the columns at `projection`, in that order; payloads over `max_payload_bytes`
+    /// are NULL.
+    pub fn new(projection: &[usize], max_payload_bytes: u64) -> Result<BatchBuilder> {
         let schema = Arc::new(warc_schema().project(projection)?);
         let columns = projection
             .iter()
@@ -184,6 +205,7 @@ impl BatchBuilder {
             columns,
             rows: 0,
             bytes: 0,
+            max_payload_bytes,
         })
     }
 
@@ -191,12 +213,14 @@ impl BatchBuilder {
         self.rows
     }
 
-    /// Whether a record with a payload of `payload_len` bytes should start a new batch.
-    pub fn full_for(&self, payload_len: usize) -> bool {
-        self.rows > 0 && self.bytes + payload_len > MAX_BATCH_BYTES
+    /// Whether the batch holds `MAX_BATCH_BYTES` of payloads.
+    pub fn is_full(&self) -> bool {
+        self.bytes >= MAX_BATCH_BYTES
     }
 
-    pub fn append(&mut self, file: &str, record: &WarcRecord) {
+    /// Appends a record. Its `payload` is decoded only when `decode` (else NULL: a filter pushed
+    /// into the scan has already dropped the row), and is NULL when longer than the ceiling.
+    pub fn append(&mut self, file: &str, record: &WarcRecord, decode: bool) {
         let mut payload_len = 0;
         for (kind, builder) in &mut self.columns {
             match (kind, builder) {
@@ -224,10 +248,18 @@ impl BatchBuilder {
                 }
                 (ColumnKind::Date, Builder::Time(b)) => b.append_option(record.date_micros()),
                 (ColumnKind::Truncated, Builder::Bool(b)) => b.append_value(record.truncated),
+                (ColumnKind::Payload, Builder::Bytes(b)) if !decode => b.append_null(),
                 (ColumnKind::Payload, Builder::Bytes(b)) => {
-                    let payload = record.payload();
-                    payload_len += payload.len();
-                    b.append_value(payload);
+                    match record.payload_within(self.max_payload_bytes) {
+                        Ok(payload) => {
+                            payload_len += payload.len();
+                            b.append_value(payload);
+                        }
+                        Err(_) => {
+                            PAYLOADS_OVER_LIMIT.fetch_add(1, Ordering::Relaxed);
+                            b.append_null();
+                        }
+                    }
                 }
                 (ColumnKind::PayloadRaw, Builder::Bytes(b)) => {
                     payload_len += record.payload_raw().len();
@@ -289,6 +321,14 @@ fn append_map(
     }
     // Keys and values were appended in pairs, so the lengths agree.
     let _ = builder.append(true);
+}
+
+static PAYLOADS_OVER_LIMIT: AtomicU64 = AtomicU64::new(0);
+
+/// Payloads given as NULL since the process started because they were, or decoded to, more than
+/// the table's `max_payload_bytes`.
+pub fn warc_payloads_over_limit() -> u64 {
+    PAYLOADS_OVER_LIMIT.load(Ordering::Relaxed)
 }
 
 static SKIPPED: AtomicU64 = AtomicU64::new(0);

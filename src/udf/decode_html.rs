@@ -1,5 +1,6 @@
-//! `decode_html(html [, charset])`: a page's bytes as text, decoded as jusText decodes them, with
-//! a charset from outside the page (a crawl record's HTTP `Content-Type`) where the page names none.
+//! `decode_html(html [, charset [, options]])`: a page's bytes as text, decoded as jusText decodes
+//! them, with a charset from outside the page (a crawl record's HTTP `Content-Type`) where the
+//! page names none.
 
 use std::borrow::Cow;
 use std::sync::{Arc, LazyLock};
@@ -13,7 +14,10 @@ use datafusion::logical_expr::{
     Volatility,
 };
 
-use super::common::{DOC_SECTION, HTML_ARGUMENT, PageRef, RowPolicy, for_each_page, large_type};
+use super::common::{
+    DOC_SECTION, HTML_ARGUMENT, PageRef, ROW_OPTIONS, RowPolicy, execution_constants,
+    for_each_page, large_type,
+};
 use super::common::{is_text, is_text_or_binary};
 use crate::justext::decode_for_justext_with_hint;
 
@@ -41,9 +45,10 @@ static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
          use. With a WARC crawl, `justext(decode_html(payload, http_charset))` reads pages that \
          declare their encoding only in the HTTP Content-Type header; `justext(payload)` keeps \
          jusText's own decoding, byte for byte the reference's. String input is returned as is. NULL \
-         for NULL input and where jusText cannot decode the page (a non-ASCII or 'undefined' meta \
-         charset label).",
-        "decode_html(html [, charset])",
+         for NULL input, where jusText cannot decode the page (a non-ASCII or 'undefined' meta \
+         charset label), and for a page over max_bytes, which the page functions would not \
+         process either.",
+        "decode_html(html [, charset [, options]])",
     )
     .with_sql_example(
         "SELECT url, justext(decode_html(payload, http_charset)) AS text\nFROM read_warc('crawl.warc.gz') WHERE warc_type = 'response';",
@@ -53,6 +58,10 @@ static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
         "charset",
         "A string column or constant: a charset label (e.g. 'ISO-8859-1', 'windows-1251', 'Shift_JIS'), \
          looked up as Python's codecs look up a name; NULL, or a label naming no codec, is no hint.",
+    )
+    .with_argument(
+        "options",
+        format!("Constant 'key=value, ...': {ROW_OPTIONS} max_depth and max_attributes are accepted and unused."),
     )
     .with_related_udf("justext")
     .build()
@@ -68,10 +77,11 @@ impl ScalarUDFImpl for DecodeHtmlFunc {
     }
 
     fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
-        let (html, charset) = match arg_types {
-            [html] => (html, None),
-            [html, charset] => (html, Some(charset)),
-            _ => return plan_err!("{NAME}: takes 1 or 2 arguments, got {}", arg_types.len()),
+        let (html, charset, options) = match arg_types {
+            [html] => (html, None, None),
+            [html, charset] => (html, Some(charset), None),
+            [html, charset, options] => (html, Some(charset), Some(options)),
+            _ => return plan_err!("{NAME}: takes 1 to 3 arguments, got {}", arg_types.len()),
         };
         if !is_text_or_binary(html) {
             return plan_err!(
@@ -86,6 +96,13 @@ impl ScalarUDFImpl for DecodeHtmlFunc {
             }
             None => {}
         }
+        match options {
+            Some(t) if is_text(t) => types.push(DataType::Utf8),
+            Some(t) => {
+                return plan_err!("{NAME}: argument 3 (options) must be a string, got {t}");
+            }
+            None => {}
+        }
         Ok(types)
     }
 
@@ -93,7 +110,9 @@ impl ScalarUDFImpl for DecodeHtmlFunc {
         Ok(DataType::Utf8)
     }
 
-    fn return_field_from_args(&self, _args: ReturnFieldArgs) -> Result<FieldRef> {
+    fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
+        // Checked while planning: bad options fail the statement, not a row.
+        RowPolicy::from_constant(NAME, 3, args.scalar_arguments.get(2).copied())?;
         Ok(Arc::new(Field::new(NAME, DataType::Utf8, true)))
     }
 
@@ -112,7 +131,9 @@ impl ScalarUDFImpl for DecodeHtmlFunc {
             Some(charsets) => cast(charsets, &DataType::Utf8)?,
             None => Arc::new(StringArray::new_null(html.len())),
         };
-        let decoded = decoded_pages(html.as_ref(), charsets.as_string::<i32>())?;
+        let constants = execution_constants(&args.args)?;
+        let policy = RowPolicy::from_constant(NAME, 3, constants.get(2).map(Option::as_ref))?;
+        let decoded = decoded_pages(html.as_ref(), charsets.as_string::<i32>(), &policy)?;
         if all_scalar {
             Ok(ColumnarValue::Scalar(ScalarValue::try_from_array(
                 &decoded, 0,
@@ -127,8 +148,11 @@ impl ScalarUDFImpl for DecodeHtmlFunc {
     }
 }
 
-fn decoded_pages(pages: &dyn Array, charsets: &StringArray) -> Result<ArrayRef> {
-    let policy = RowPolicy::for_text(false);
+fn decoded_pages(
+    pages: &dyn Array,
+    charsets: &StringArray,
+    policy: &RowPolicy,
+) -> Result<ArrayRef> {
     let mut out = StringBuilder::with_capacity(pages.len(), pages.get_buffer_memory_size());
     let mut row = 0;
     for_each_page(pages, |page| {

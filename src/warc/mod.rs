@@ -9,7 +9,7 @@
 //! use datafusion_webtext::warc::{ReadOptions, WarcReader};
 //! let file = b"WARC/1.0\r\nWARC-Type: resource\r\nContent-Length: 5\r\n\r\nhello\r\n\r\n";
 //! let records: Vec<_> = WarcReader::new(&file[..], ReadOptions::default()).unwrap().collect();
-//! assert_eq!(records[0].as_ref().unwrap().payload().as_ref(), b"hello");
+//! assert_eq!(records[0].as_ref().unwrap().payload().unwrap().as_ref(), b"hello");
 //! ```
 
 mod headers;
@@ -21,7 +21,9 @@ use std::borrow::Cow;
 
 pub use headers::{HeaderBlock, charset_of_content_type, parse_warc_date};
 pub use input::Compression;
-pub use payload::{ContentCoding, MAX_DECODED_BYTES};
+pub use payload::{
+    ContentCoding, DEFAULT_MAX_PAYLOAD_BYTES, MAX_PAYLOAD_BYTES_LIMIT, PayloadTooLarge,
+};
 pub use reader::WarcReader;
 
 /// How much of each record's block the reader keeps.
@@ -189,17 +191,24 @@ impl WarcRecord {
         self.block.get(self.http_head_len..).unwrap_or_default()
     }
 
-    /// The payload as warcio's `content_stream()` gives it: de-chunked and content-decoded.
-    pub fn payload(&self) -> Cow<'_, [u8]> {
+    /// The payload as warcio's `content_stream()` gives it: de-chunked and content-decoded, when
+    /// it is at most [`DEFAULT_MAX_PAYLOAD_BYTES`] long.
+    pub fn payload(&self) -> Result<Cow<'_, [u8]>, PayloadTooLarge> {
+        self.payload_within(DEFAULT_MAX_PAYLOAD_BYTES)
+    }
+
+    /// [`WarcRecord::payload`] with a ceiling of `max_bytes`: decoding stops one byte past it.
+    pub fn payload_within(&self, max_bytes: u64) -> Result<Cow<'_, [u8]>, PayloadTooLarge> {
         let raw = self.payload_raw();
-        if self.http.is_none() {
-            return Cow::Borrowed(raw);
-        }
-        let chunked = self.http_header("Transfer-Encoding") == Some("chunked");
-        let coding = self
-            .http_header("Content-Encoding")
-            .and_then(ContentCoding::from_header);
-        payload::content(raw, chunked, coding)
+        let (chunked, coding) = match self.http {
+            None => (false, None),
+            Some(_) => (
+                self.http_header("Transfer-Encoding") == Some("chunked"),
+                self.http_header("Content-Encoding")
+                    .and_then(ContentCoding::from_header),
+            ),
+        };
+        payload::content(raw, chunked, coding, max_bytes)
     }
 }
 
@@ -227,7 +236,7 @@ HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=ISO-8859-1\r\n\r\n<p>hi</p>\
         assert_eq!(record.target_uri.as_deref(), Some("http://example.com/"));
         assert_eq!(record.http_status(), Some(200));
         assert_eq!(record.http_charset().as_deref(), Some("iso-8859-1"));
-        assert_eq!(record.payload().as_ref(), b"<p>hi</p>");
+        assert_eq!(record.payload().unwrap().as_ref(), b"<p>hi</p>");
         assert_eq!(
             (record.offset, record.length),
             (0, Some(RESPONSE.len() as u64 - 4))
@@ -266,7 +275,7 @@ HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=ISO-8859-1\r\n\r\n<p>hi</p>\
         assert_eq!(results.len(), 2);
         let record = results[0].as_ref().unwrap();
         assert!(record.truncated);
-        assert_eq!(record.payload().as_ref(), b"short");
+        assert_eq!(record.payload().unwrap().as_ref(), b"short");
         assert!(
             results[1]
                 .as_ref()
@@ -285,7 +294,7 @@ HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=ISO-8859-1\r\n\r\n<p>hi</p>\
         assert_eq!(records.len(), 2);
         // Offsets in a zstd file are uncompressed positions.
         assert_eq!(records[1].offset, RESPONSE.len() as u64);
-        assert_eq!(records[1].payload().as_ref(), b"<p>hi</p>");
+        assert_eq!(records[1].payload().unwrap().as_ref(), b"<p>hi</p>");
     }
 
     #[test]

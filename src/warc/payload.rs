@@ -6,12 +6,32 @@
 //!   are kept as they are; a chunk cut short ends the body;
 //! - a body that fails to decode before giving any byte is kept as it is (deflate is tried with
 //!   and without its zlib wrapper first); one that fails later gives what was decoded.
+//!
+//! Unlike warcio, a body has a ceiling: a few KiB of gzip can inflate to gigabytes, so a body
+//! that is, or would decode to, more than the caller's `max_bytes` is refused
+//! ([`PayloadTooLarge`]) after reading at most one byte past it.
 
 use std::borrow::Cow;
 use std::io::Read;
 
-/// Decoded bodies stop here: a small body can inflate without bound.
-pub const MAX_DECODED_BYTES: u64 = 1 << 30;
+/// The default ceiling of a delivered body: twice the page functions' default `max_bytes`
+/// (32 MiB), so no page they would process is refused here, even one that grows when transcoded.
+pub const DEFAULT_MAX_PAYLOAD_BYTES: u64 = 64 << 20;
+
+/// The highest ceiling a caller can set: a batch's Binary column addresses < 2 GiB.
+pub const MAX_PAYLOAD_BYTES_LIMIT: u64 = 1 << 30;
+
+/// A body that is, or decodes to, more than the ceiling it was given.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PayloadTooLarge {
+    pub max_bytes: u64,
+}
+
+impl std::fmt::Display for PayloadTooLarge {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "a payload of more than {} bytes", self.max_bytes)
+    }
+}
 
 /// The content coding of a body, from its `Content-Encoding` value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -33,20 +53,30 @@ impl ContentCoding {
     }
 }
 
-/// The body as delivered: `raw` de-chunked if `chunked`, then decoded.
-pub fn content<'a>(raw: &'a [u8], chunked: bool, coding: Option<ContentCoding>) -> Cow<'a, [u8]> {
+/// The body as delivered: `raw` de-chunked if `chunked`, then decoded; refused when the body
+/// delivered would be longer than `max_bytes`.
+pub fn content<'a>(
+    raw: &'a [u8],
+    chunked: bool,
+    coding: Option<ContentCoding>,
+    max_bytes: u64,
+) -> Result<Cow<'a, [u8]>, PayloadTooLarge> {
     let body = if chunked {
         dechunk(raw)
     } else {
         Cow::Borrowed(raw)
     };
-    match coding {
+    let delivered = match coding {
         None => body,
-        Some(coding) => match decode(&body, coding) {
+        Some(coding) => match decode(&body, coding, max_bytes) {
             Some(decoded) => Cow::Owned(decoded),
             None => body,
         },
+    };
+    if delivered.len() as u64 > max_bytes {
+        return Err(PayloadTooLarge { max_bytes });
     }
+    Ok(delivered)
 }
 
 /// De-chunks leniently (see the module's comment).
@@ -116,19 +146,23 @@ fn chunk_size(line: &[u8]) -> Option<usize> {
     (size <= 1 << 31).then_some(size as usize)
 }
 
-/// The decoded body; `None` when decoding failed before giving any byte (keep the body as is).
-fn decode(body: &[u8], coding: ContentCoding) -> Option<Vec<u8>> {
+/// The decoded body, at most one byte past `max_bytes` (enough to tell it is too long); `None`
+/// when decoding failed before giving any byte (keep the body as is).
+fn decode(body: &[u8], coding: ContentCoding, max_bytes: u64) -> Option<Vec<u8>> {
+    let limit = max_bytes.saturating_add(1);
     match coding {
-        ContentCoding::Gzip => read_leniently(flate2::bufread::GzDecoder::new(body)),
-        ContentCoding::Deflate => read_leniently(flate2::bufread::ZlibDecoder::new(body))
-            .or_else(|| read_leniently(flate2::bufread::DeflateDecoder::new(body))),
-        ContentCoding::Brotli => read_leniently(brotli_decompressor::Decompressor::new(body, 4096)),
+        ContentCoding::Gzip => read_leniently(flate2::bufread::GzDecoder::new(body), limit),
+        ContentCoding::Deflate => read_leniently(flate2::bufread::ZlibDecoder::new(body), limit)
+            .or_else(|| read_leniently(flate2::bufread::DeflateDecoder::new(body), limit)),
+        ContentCoding::Brotli => {
+            read_leniently(brotli_decompressor::Decompressor::new(body, 4096), limit)
+        }
     }
 }
 
-fn read_leniently(decoder: impl Read) -> Option<Vec<u8>> {
+fn read_leniently(decoder: impl Read, limit: u64) -> Option<Vec<u8>> {
     let mut out = Vec::new();
-    let result = decoder.take(MAX_DECODED_BYTES).read_to_end(&mut out);
+    let result = decoder.take(limit).read_to_end(&mut out);
     match result {
         Ok(_) => Some(out),
         Err(_) if !out.is_empty() => Some(out),
@@ -170,7 +204,7 @@ mod tests {
         gz.write_all(b"hello gzip").unwrap();
         let gz = gz.finish().unwrap();
         assert_eq!(
-            &*content(&gz, false, Some(ContentCoding::Gzip)),
+            &*content(&gz, false, Some(ContentCoding::Gzip), 100).unwrap(),
             b"hello gzip"
         );
         let mut raw =
@@ -178,18 +212,40 @@ mod tests {
         raw.write_all(b"raw deflate").unwrap();
         let raw = raw.finish().unwrap();
         assert_eq!(
-            &*content(&raw, false, Some(ContentCoding::Deflate)),
+            &*content(&raw, false, Some(ContentCoding::Deflate), 100).unwrap(),
             b"raw deflate"
         );
         assert_eq!(
-            &*content(b"<p>plain</p>", false, Some(ContentCoding::Gzip)),
+            &*content(b"<p>plain</p>", false, Some(ContentCoding::Gzip), 100).unwrap(),
             b"<p>plain</p>"
         );
         // A cut gzip body gives what inflated.
         let cut = &gz[..gz.len() - 6];
         assert_eq!(
-            &*content(cut, false, Some(ContentCoding::Gzip)),
+            &*content(cut, false, Some(ContentCoding::Gzip), 100).unwrap(),
             b"hello gzip"
         );
+    }
+
+    #[test]
+    fn a_body_over_the_ceiling_is_refused_after_reading_one_byte_past_it() {
+        // 64 MiB of zeros gzip to ~64 KiB: decoding stops at the ceiling, not at the end.
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+        gz.write_all(&vec![0u8; 64 << 20]).unwrap();
+        let bomb = gz.finish().unwrap();
+        assert!(bomb.len() < 1 << 20);
+        let refused = content(&bomb, false, Some(ContentCoding::Gzip), 1 << 20);
+        assert_eq!(refused, Err(PayloadTooLarge { max_bytes: 1 << 20 }));
+        let decoded = decode(&bomb, ContentCoding::Gzip, 1 << 20).unwrap();
+        assert_eq!(decoded.len(), (1 << 20) + 1);
+        // At the ceiling exactly, the body is delivered; plain and chunked bodies are held to it too.
+        let exact = content(&bomb, false, Some(ContentCoding::Gzip), 64 << 20).unwrap();
+        assert_eq!(exact.len(), 64 << 20);
+        assert_eq!(
+            content(b"12345", false, None, 4),
+            Err(PayloadTooLarge { max_bytes: 4 })
+        );
+        assert_eq!(&*content(b"12345", false, None, 5).unwrap(), b"12345");
+        assert!(content(b"5\r\n12345\r\n0\r\n\r\n", true, None, 4).is_err());
     }
 }

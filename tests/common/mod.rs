@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 pub mod hostile;
+pub mod warc;
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};

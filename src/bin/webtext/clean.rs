@@ -29,6 +29,7 @@ use crate::session::{
 };
 use crate::{CliError, ExecArgs, Result};
 use datafusion_webtext::datasource::{OnError, WarcOptions};
+use datafusion_webtext::warc::DEFAULT_MAX_PAYLOAD_BYTES;
 
 #[derive(Args)]
 pub(crate) struct CleanArgs {
@@ -48,6 +49,11 @@ pub(crate) struct CleanArgs {
     /// Off by default: pages are decoded as jusText decodes them, which parity is measured on
     #[arg(long)]
     http_charset: bool,
+    /// WARC input: a response whose HTTP payload is, or decodes to, more than this many bytes is
+    /// left out and counted (decoding stops one byte past it, so a small archive of compressed
+    /// zeros cannot fill the memory); at most 1073741824
+    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_PAYLOAD_BYTES)]
+    max_payload_bytes: u64,
     #[command(flatten)]
     exec: ExecArgs,
 }
@@ -100,6 +106,7 @@ impl CleanArgs {
                 options: String::new(),
             },
             http_charset: false,
+            max_payload_bytes: DEFAULT_MAX_PAYLOAD_BYTES,
             exec: ExecArgs {
                 partitions: None,
                 batch_rows: None,
@@ -128,16 +135,18 @@ pub(crate) async fn run(args: CleanArgs) -> Result<CleanSummary> {
     let crawl = if from_warc {
         // A WARC crawl: its HTML responses, the page as `html`; a fault of an archive is
         // skipped and counted (reported at the end), so one bad file does not end the job.
-        let options = WarcOptions {
+        let mut options = WarcOptions {
             on_error: OnError::Skip,
+            ..Default::default()
         };
+        options.set("max_payload_bytes", &args.max_payload_bytes.to_string())?;
         register_warc(&ctx, "warc", &args.input, options)?;
         ctx.sql(WARC_PAGES).await?
     } else {
         register_parquet(&ctx, "crawl", &args.input).await?;
         ctx.table("crawl").await?
     };
-    let skipped_before = datafusion_webtext::datasource::warc_faults_skipped();
+    let warc_counts = WarcCounts::now();
     let schema = crawl.schema().clone();
     let extract = ctx.create_physical_expr(extract_expr(&args, &schema)?, &schema)?;
     // Parquet counts its rows from the footers; WARC would be read twice, so a spinner it is.
@@ -221,21 +230,44 @@ pub(crate) async fn run(args: CleanArgs) -> Result<CleanSummary> {
         partitions: workers,
     };
     summary.report("cleaning thread(s)", &args.output);
-    report_warc_faults("clean", skipped_before);
+    warc_counts.report_since("clean");
     Ok(summary)
 }
 
-/// Tells how many faults of the WARC input a command skipped since the count was
-/// `skipped_before`, and the last ones.
-pub(crate) fn report_warc_faults(command: &str, skipped_before: u64) {
-    let skipped = datafusion_webtext::datasource::warc_faults_skipped() - skipped_before;
-    if skipped > 0 {
-        eprintln!("webtext {command}: skipped {skipped} fault(s) in the WARC input:");
-        for fault in datafusion_webtext::datasource::recent_warc_faults()
-            .iter()
-            .take(10)
-        {
-            eprintln!("  {fault}");
+/// What the WARC reader has counted (faults skipped, payloads over the limit) at one time.
+pub(crate) struct WarcCounts {
+    faults_skipped: u64,
+    payloads_over_limit: u64,
+}
+
+impl WarcCounts {
+    pub(crate) fn now() -> WarcCounts {
+        WarcCounts {
+            faults_skipped: datafusion_webtext::datasource::warc_faults_skipped(),
+            payloads_over_limit: datafusion_webtext::datasource::warc_payloads_over_limit(),
+        }
+    }
+
+    /// Tells what the WARC input of `command` skipped since `self`: faults (the first ten
+    /// named) and payloads over `--max-payload-bytes`.
+    pub(crate) fn report_since(&self, command: &str) {
+        let later = WarcCounts::now();
+        let skipped = later.faults_skipped - self.faults_skipped;
+        if skipped > 0 {
+            eprintln!("webtext {command}: skipped {skipped} fault(s) in the WARC input:");
+            for fault in datafusion_webtext::datasource::recent_warc_faults()
+                .iter()
+                .take(10)
+            {
+                eprintln!("  {fault}");
+            }
+        }
+        let over = later.payloads_over_limit - self.payloads_over_limit;
+        if over > 0 {
+            eprintln!(
+                "webtext {command}: {over} response(s) had a payload over --max-payload-bytes \
+                 (as stored or once decoded): their page is NULL"
+            );
         }
     }
 }
@@ -263,8 +295,13 @@ fn extract_expr(args: &CleanArgs, schema: &DFSchema) -> Result<Expr> {
     let mut html = Expr::Column(Column::from_name(&args.extraction.html_column));
     if args.http_charset {
         require_column(schema, &args.input, HTTP_CHARSET, "--http-charset")?;
-        html = datafusion_webtext::udf::decode_html_udf()
-            .call(vec![html, Expr::Column(Column::from_name(HTTP_CHARSET))]);
+        // Under the extractor's own limit and error policy: a page it would not process is not
+        // transcoded either.
+        html = datafusion_webtext::udf::decode_html_udf().call(vec![
+            html,
+            Expr::Column(Column::from_name(HTTP_CHARSET)),
+            lit(row_options(&args.extraction.options)),
+        ]);
     }
     let options = lit(args.extraction.options.as_str());
     Ok(match args.extraction.extractor {
@@ -277,6 +314,17 @@ fn extract_expr(args: &CleanArgs, schema: &DFSchema) -> Result<Expr> {
             datafusion_webtext::udf::extract_content_result_udf().call(vec![html, options])
         }
     })
+}
+
+/// The items of the extractor's options that every page function takes (`max_bytes`,
+/// `on_error`), for `decode_html`.
+fn row_options(options: &str) -> String {
+    datafusion_webtext::options::key_values(options)
+        .filter_map(|item| item.ok())
+        .filter(|(key, _)| key == "max_bytes" || key == "on_error")
+        .map(|(key, value)| format!("{key}={value}"))
+        .collect::<Vec<_>>()
+        .join(",")
 }
 
 /// `clean --cluster`: the same extraction as one query on the cluster, every input column then

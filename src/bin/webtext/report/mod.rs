@@ -64,7 +64,7 @@ pub(crate) async fn run(args: ReportArgs) -> Result<()> {
         Some(args.exec.batch_rows.unwrap_or(64)),
     )?;
     let total = register_crawl(&ctx, &input, &args.extraction.html_column).await?;
-    let skipped_before = datafusion_webtext::datasource::warc_faults_skipped();
+    let warc_counts = crate::clean::WarcCounts::now();
     let sql = crate::params::substitute(REPORT_SQL, &parameters(&args))?;
     let mut progress = Progress::new(total, "pages");
     let tables = TemporaryFolder::create()?;
@@ -87,7 +87,7 @@ pub(crate) async fn run(args: ReportArgs) -> Result<()> {
         data.headline.pages_with_text,
         args.output.display()
     );
-    crate::clean::report_warc_faults("report", skipped_before);
+    warc_counts.report_since("report");
     Ok(())
 }
 
@@ -154,6 +154,7 @@ async fn register_crawl(ctx: &SessionContext, input: &str, html: &str) -> Result
     if datafusion_webtext::datasource::is_warc_path(input) {
         let options = WarcOptions {
             on_error: OnError::Skip,
+            ..Default::default()
         };
         register_warc(ctx, "warc", input, options)?;
         let pages = ctx.sql(WARC_PAGES).await?.into_view();

@@ -52,6 +52,10 @@ use datafusion::execution::runtime_env::{RuntimeEnv, RuntimeEnvBuilder};
 use datafusion::execution::session_state::SessionState;
 use datafusion::prelude::{SessionConfig, SessionContext};
 
+mod flight;
+
+pub use flight::is_plain_job_id;
+
 use crate::data_roots::DataRoots;
 use crate::datasource::rooted_store::RootedObjectStoreRegistry;
 
@@ -234,6 +238,13 @@ impl ExecutorOptions {
         if let Some(n) = self.concurrent_tasks {
             config.vcores = n;
         }
+        // Ballista's Flight service, with fetches that name a path outside the work folder
+        // refused.
+        let max_message_bytes = config.grpc_max_decoding_message_size as usize;
+        config.override_arrow_flight_service =
+            Some(Arc::new(move |work_dir, address, shutdown, grpc| {
+                flight::serve(work_dir, address, shutdown, grpc, max_message_bytes)
+            }));
         if let Some(roots) = &self.data_roots {
             // Ballista's own runtime, with the work folder for spills, and rooted stores.
             let (roots, work_dir) = (Arc::clone(roots), self.work_dir.clone());
