@@ -587,9 +587,13 @@ fn sql_file_parameters_are_declared_and_overridden() {
 
 #[test]
 fn clean_reads_warc_files_and_keeps_their_html_responses() {
+    let Some(shared) = common::shared_dir("clean_reads_warc_files_and_keeps_their_html_responses")
+    else {
+        return;
+    };
     let dir = scratch("clean-warc");
-    let warc = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/eval/warc/files/pywb/iana.warc.gz")
+    let warc = shared
+        .join("eval/warc/files/pywb/iana.warc.gz")
         .display()
         .to_string();
     let out = dir.join("clean.parquet");

@@ -1,10 +1,11 @@
 //! The English words of `datafusion_webtext::words` against datatrove 0.10.1's `split_into_words`
-//! (spaCy 3.8.18) in `../shared/oracle/datatrove/`: the full token lists of its 252 sample texts.
+//! (spaCy 3.8.18) recorded in the evaluation data (`WEBTEXT_SHARED`): the full token lists of its
+//! 252 sample texts.
 //! Every text of both oracle corpora is compared by the `parity_datatrove` example (.ci/run).
 
 use std::io::{BufRead, BufReader};
 
-const ORACLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/oracle");
+mod common;
 
 fn jsonl_gz(path: &str) -> Vec<serde_json::Value> {
     let file = std::fs::File::open(path).unwrap_or_else(|e| panic!("{path}: {e}"));
@@ -16,7 +17,11 @@ fn jsonl_gz(path: &str) -> Vec<serde_json::Value> {
 
 #[test]
 fn the_words_of_the_sample_texts_are_datatroves() {
-    let samples = jsonl_gz(&format!("{ORACLE}/datatrove/sample_texts.jsonl.gz"));
+    let Some(shared) = common::shared_dir("the_words_of_the_sample_texts_are_datatroves") else {
+        return;
+    };
+    let oracle = shared.join("oracle").display().to_string();
+    let samples = jsonl_gz(&format!("{oracle}/datatrove/sample_texts.jsonl.gz"));
     assert_eq!(samples.len(), 252);
     let mut differing = Vec::new();
     for sample in &samples {

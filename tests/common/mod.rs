@@ -16,6 +16,34 @@ use datafusion::arrow::array::{
 use datafusion::arrow::datatypes::Int32Type;
 use serde_json::Value;
 
+/// The evaluation data (real pages with gold text, third-party WARC files, the reference tools'
+/// outputs), which is not part of the repository: the folder `WEBTEXT_SHARED` names, else a
+/// `shared` folder beside the repository. `None` when there is none: the caller returns, after
+/// one line on stderr saying how to run it. With `WEBTEXT_REQUIRE_SHARED=1` (CI) a missing
+/// folder fails the test instead.
+pub fn shared_dir(test: &str) -> Option<PathBuf> {
+    let dir = match std::env::var_os("WEBTEXT_SHARED") {
+        Some(dir) => PathBuf::from(dir),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"),
+    };
+    if dir.join("eval").is_dir() {
+        return Some(dir);
+    }
+    let message = format!(
+        "{test}: skipped, no evaluation data at {} (set WEBTEXT_SHARED to its folder to run it)",
+        dir.display()
+    );
+    assert!(
+        std::env::var_os("WEBTEXT_REQUIRE_SHARED").is_none(),
+        "{message}"
+    );
+    // Written to stderr itself, not through eprintln!, which the test harness captures and
+    // shows only for a failing test.
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "{message}");
+    None
+}
+
 pub fn data_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data")
 }
