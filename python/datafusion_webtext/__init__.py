@@ -210,10 +210,11 @@ def _write_parquet(frame: DataFrame, path: str) -> int:
     rows = 0
     try:
         with os.fdopen(handle, "wb") as file:
-            stream = frame.execute_stream()
-            with pq.ParquetWriter(file, frame.schema(), compression="zstd") as writer:
-                for batch in stream:
-                    batch = batch.to_pyarrow()
+            # Through the Arrow C stream: iterating execute_stream() instead holds memory in
+            # proportion to the input (measured: +1.2 GB for a 768 MB crawl, against +0.5 GB).
+            reader = pa.RecordBatchReader.from_stream(frame)
+            with pq.ParquetWriter(file, reader.schema, compression="zstd") as writer:
+                for batch in reader:
                     writer.write_batch(batch)
                     rows += batch.num_rows
             file.flush()

@@ -207,13 +207,14 @@ Example:
 """
 
 decode_html: ScalarUDF
-"""A page's bytes as text, decoded as the page functions decode binary input (jusText 3.0.2's rules: the first <meta charset> with Python's codecs, then UTF-8, then UTF-8 with replacement), except that `charset` is used when the page names no charset those rules can use. With a WARC crawl, `justext(decode_html(payload, http_charset))` reads pages that declare their encoding only in the HTTP Content-Type header; `justext(payload)` keeps jusText's own decoding, byte for byte the reference's. String input is returned as is. NULL for NULL input and where jusText cannot decode the page (a non-ASCII or 'undefined' meta charset label).
+"""A page's bytes as text, decoded as the page functions decode binary input (jusText 3.0.2's rules: the first <meta charset> with Python's codecs, then UTF-8, then UTF-8 with replacement), except that `charset` is used when the page names no charset those rules can use. With a WARC crawl, `justext(decode_html(payload, http_charset))` reads pages that declare their encoding only in the HTTP Content-Type header; `justext(payload)` keeps jusText's own decoding, byte for byte the reference's. String input is returned as is. NULL for NULL input, where jusText cannot decode the page (a non-ASCII or 'undefined' meta charset label), and for a page over max_bytes, which the page functions would not process either.
 
-SQL: ``decode_html(html [, charset])``
+SQL: ``decode_html(html [, charset [, options]])``
 
 Args:
     html: The page: Utf8, LargeUtf8, Utf8View, Binary, LargeBinary, BinaryView or a dictionary of those.
     charset: A string column or constant: a charset label (e.g. 'ISO-8859-1', 'windows-1251', 'Shift_JIS'), looked up as Python's codecs look up a name; NULL, or a label naming no codec, is no hint.
+    options: Constant 'key=value, ...': max_bytes (33554432: a longer page, counted in stored bytes, is not processed and gives NULL; 0 = no limit), max_depth (512: elements opened deeper are closed at once and their content joins their parent, as browsers do), max_attributes (1000: a tag's further attributes are ignored), on_error (null: a page that cannot be processed gives NULL; fail: the query fails with the reason). max_depth and max_attributes are accepted and unused.
 
 Example:
     SELECT url, justext(decode_html(payload, http_charset)) AS text
