@@ -1,7 +1,7 @@
 //! `extract_metadata` alone (the extract target runs it after the heavier extractor): meta tags,
 //! `<link rel=canonical>`, `<time>` and JSON-LD read from hostile markup, under the default
-//! limits and tiny ones. A field found is never longer than the page it came from allows
-//! (character references expand at most to 4 UTF-8 bytes per 2 input bytes).
+//! limits and tiny ones. A field found is never longer than the page it came from allows: the
+//! HTML tokenizer turns a NUL into U+FFFD (1 byte into 3), the widest expansion there is.
 #![no_main]
 
 use datafusion_webtext::html::limits::Limits;
@@ -26,7 +26,7 @@ fuzz_target!(|bytes: &[u8]| {
             &metadata.canonical_url,
         ];
         for field in fields.into_iter().flatten() {
-            assert!(field.len() <= 2 * html.len() + 4, "{field:?}");
+            assert!(field.len() <= 3 * html.len() + 4, "{field:?}");
         }
     }
 });
