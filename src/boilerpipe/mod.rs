@@ -1,5 +1,5 @@
-//! boilerpipe 1.2.0 (Kohlschütter et al., WSDM 2010) as `../shared/specs/boilerpipe-1.2.0.md`
-//! describes it: text blocks from the html5ever tree ([`segment`]), their shallow text features,
+//! boilerpipe 1.2.0 (Kohlschütter et al., "Boilerplate Detection using Shallow Text Features",
+//! WSDM 2010; <https://github.com/kohlschutter/boilerpipe>): text blocks from the html5ever tree ([`segment`]), their shallow text features,
 //! and the filter pipelines of the extractors ([`filters`]).
 
 pub mod filters;

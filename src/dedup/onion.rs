@@ -1,5 +1,6 @@
-//! onion 1.2's paragraph de-duplication (Pomikálek), as `../shared/specs/onion-dedup.md` §5
-//! describes it: documents one after another, paragraphs = lines of a document's text.
+//! onion 1.2's paragraph de-duplication (Jan Pomikálek, "Removing Boilerplate and Duplicate
+//! Content from Web Corpora", PhD thesis, Masaryk University, 2011; <https://corpus.tools/wiki/Onion>):
+//! documents one after another, paragraphs = lines of a document's text.
 //!
 //! For each document: every n-gram (the window spans paragraphs, restarting at the document start)
 //! is a hit if it occurred earlier in this document or was registered by a kept paragraph of an

@@ -1,5 +1,6 @@
-//! The de-duplication tokenizer: the one `../shared/eval/dedup/to_vertical.py` uses for onion's
-//! vertical input, so a paragraph's tokens here are exactly the token lines onion reads.
+//! The de-duplication tokenizer: the one that turns text into onion 1.2's vertical input (one
+//! token per line) in the project's evaluation of onion, so a paragraph's tokens here are exactly
+//! the token lines onion reads.
 //!
 //! ```text
 //! token := WORD+ | OTHER

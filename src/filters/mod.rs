@@ -1,5 +1,5 @@
-//! The pre-training data filters of HuggingFace datatrove 0.10.1, restated from
-//! `../shared/specs/datatrove-0.10.1.md` over the words of [`crate::words`]: each gives the
+//! The pre-training data filters of HuggingFace datatrove 0.10.1
+//! (<https://github.com/huggingface/datatrove>), restated over the words of [`crate::words`]: each gives the
 //! statistics its rules are computed from and the reason of the first rule that fails.
 
 pub mod c4_quality;

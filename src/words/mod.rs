@@ -1,6 +1,6 @@
 //! English words and sentences as datatrove 0.10.1 gets them: spaCy 3.8.18's blank English
-//! tokenizer and its rule-based sentencizer, restated from
-//! `../shared/specs/datatrove-0.10.1.md` §2.2–2.3 over spaCy's own rule tables
+//! tokenizer and its rule-based sentencizer (datatrove's `split_into_words` and
+//! `split_into_sentences`, <https://github.com/huggingface/datatrove>), restated over spaCy's own rule tables
 //! (`tokenizers/spacy_en_3.8.18.json.gz`, MIT, see `tokenizers/README.md`).
 //!
 //! The prefix, suffix, infix and URL patterns are Python `re` patterns with look-around, run here

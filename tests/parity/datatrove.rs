@@ -372,11 +372,7 @@ fn compare_sql(
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let shared = args
-        .first()
-        .filter(|a| !a.starts_with("--"))
-        .cloned()
-        .unwrap_or_else(|| "../shared".to_owned());
+    let shared = floors::shared_folder(&args);
     // Read first: a missing or malformed floors file fails before the long run.
     let floors = match floors::Floors::from_args(&args) {
         Ok(floors) => floors,

@@ -83,16 +83,22 @@ impl Floors {
     }
 }
 
-/// The shared folder (the first argument unless it is a flag; `../shared` by default) and the
-/// floors after `--floor`: read before the long run, so a bad floors file fails first.
+/// The evaluation data's folder: the first argument unless it is a flag, else the folder
+/// `WEBTEXT_SHARED` names, else `../shared`.
 #[allow(dead_code)]
-pub fn shared_and_floors(args: &[String]) -> Result<(String, Option<Floors>), String> {
-    let shared = args
-        .first()
+pub fn shared_folder(args: &[String]) -> String {
+    args.first()
         .filter(|a| !a.starts_with("--"))
         .cloned()
-        .unwrap_or_else(|| "../shared".to_owned());
-    Ok((shared, Floors::from_args(args)?))
+        .or_else(|| std::env::var("WEBTEXT_SHARED").ok())
+        .unwrap_or_else(|| "../shared".to_owned())
+}
+
+/// The evaluation data's folder ([`shared_folder`]) and the floors after `--floor`: read before
+/// the long run, so a bad floors file fails first.
+#[allow(dead_code)]
+pub fn shared_and_floors(args: &[String]) -> Result<(String, Option<Floors>), String> {
+    Ok((shared_folder(args), Floors::from_args(args)?))
 }
 
 /// Whether `value` reaches the floor of `key` (a FAIL line is printed when it does not); true

@@ -1,5 +1,5 @@
 //! detect_language against fastText's lid.176.ftz on the language identification set
-//! (`../shared/eval/langid`: 67,369 labelled texts in 75 languages, and the model's top-3 through
+//! (the evaluation data's `eval/langid`: 67,369 labelled texts in 75 languages, and the model's top-3 through
 //! fastText's Python binding for each): per kind, the share of texts whose top-1 language is
 //! lid.176's, whose top 3 are, and the largest difference of probability; then the accuracy
 //! against the true language beside lid.176's recorded accuracy (the 67 languages lid.176 knows,
@@ -145,11 +145,7 @@ async fn run(shared: &str) -> datafusion::error::Result<BTreeMap<String, Tally>>
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let shared = args
-        .first()
-        .filter(|a| !a.starts_with("--"))
-        .cloned()
-        .unwrap_or_else(|| "../shared".to_owned());
+    let shared = floors::shared_folder(&args);
     // Read first: a missing or malformed floors file fails before the long run.
     let floors = match floors::Floors::from_args(&args) {
         Ok(floors) => floors,
