@@ -1,11 +1,11 @@
-//! Cost of the hostile pages (tests/common/hostile.rs): time and peak heap of each algorithm on
+//! Cost of the hostile pages (tests/integration/common/hostile.rs): time and peak heap of each algorithm on
 //! each page at full size and at half size, with limits lifted where a limit would skip the work.
 //!
 //! `cargo bench --bench hostile [-- FILTER]` prints, per page and algorithm: size, time, peak heap
 //! above the input, peak / size, and the time ratio full / half (linear: about 2; the goal is at
 //! most 2.5). Peak heap is counted by a wrapping global allocator, so it is exact and per call.
 
-#[path = "../tests/common/hostile.rs"]
+#[path = "../tests/integration/common/hostile.rs"]
 mod hostile;
 
 use std::alloc::{GlobalAlloc, Layout, System};

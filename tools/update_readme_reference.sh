@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Rewrites the README's function reference (between the functions:start/end markers) from the
-# functions' own Documentation. tests/readme.rs fails until this has been run after a change.
+# functions' own Documentation. tests/integration/readme.rs fails until this has been run after a change.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo run --quiet --example function_reference > target/function_reference.md

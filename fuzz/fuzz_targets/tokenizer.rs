@@ -1,10 +1,10 @@
 //! The crate's tokenizer against html5ever's: the same tree builder and sink, so the trees of any
 //! page must be identical. Pages are UTF-8 (lossy) so every byte string is a page. A U+FEFF right
 //! after an end tag that html5ever's tokenizer paused on is dropped by the reference loop only
-//! (see tests/tokenizer.rs), so inputs with U+FEFF past their start are not compared. Attributes
+//! (see tests/integration/tokenizer.rs), so inputs with U+FEFF past their start are not compared. Attributes
 //! are not capped: the reference caps them with a scan that reads escaped scripts roughly (found
 //! by this target: a `<script><!--<script </script` holding 1,000 space-separated words lost
-//! its end there); the cap itself is tested in tests/tokenizer.rs.
+//! its end there); the cap itself is tested in tests/integration/tokenizer.rs.
 #![no_main]
 
 use datafusion_webtext::html::{Limits, NodeKind, Page};

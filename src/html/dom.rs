@@ -160,7 +160,7 @@ impl Page {
     }
 
     /// [`Page::parse_with`] through html5ever's own tokenizer: the reference the crate's
-    /// tokenizer is tested against (`tests/tokenizer.rs`), not for use.
+    /// tokenizer is tested against (`tests/integration/tokenizer.rs`), not for use.
     #[doc(hidden)]
     pub fn parse_with_html5ever_tokenizer(html: &str, limits: &Limits) -> Page {
         let html: Cow<str> = if html.contains('\0') {

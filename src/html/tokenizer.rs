@@ -8,7 +8,7 @@
 //! are built only for the elements whose attributes can change the tree or what the algorithms
 //! read (see [`keeps_attributes`]). The states and their transitions are the WHATWG tokenizer's
 //! (§13.2.5), so the tokens, and the tree the builder makes of them, are the same as html5ever's;
-//! `tests/tokenizer.rs` and the `tokenizer_differential` example check that on generated pages and
+//! `tests/integration/tokenizer.rs` and the `tokenizer_differential` example check that on generated pages and
 //! on every evaluation page. DOCTYPE tokens (one per page, with their quirks-mode rules) are
 //! still read by html5ever's tokenizer.
 

@@ -8,8 +8,8 @@ use datafusion::arrow::array::{Array, AsArray, RecordBatch};
 use datafusion::arrow::datatypes::Int64Type;
 use datafusion::prelude::SessionContext;
 
-mod common;
-use common::warc::{gzip, gzip_bomb, response};
+use crate::common;
+use crate::common::warc::{gzip, gzip_bomb, response};
 
 /// The third-party WARC files of the evaluation data; `None` (the test skips) without it.
 fn files(test: &str) -> Option<String> {

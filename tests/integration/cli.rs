@@ -3,8 +3,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-mod common;
-use common::warc::{gzip_bomb, response};
+use crate::common;
+use crate::common::warc::{gzip_bomb, response};
 
 fn webtext(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_webtext"))

@@ -1,13 +1,11 @@
 //! The hostile-input suite: every SQL function of the crate over generated pages that a crawl of a
-//! billion pages contains somewhere (tests/common/hostile.rs). No query may fail or panic, each
+//! billion pages contains somewhere (tests/integration/common/hostile.rs). No query may fail or panic, each
 //! gives one row per page, and what can be checked by hand is.
-
-mod common;
 
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use common::hostile::{HostilePage, pages};
+use crate::common::hostile::{HostilePage, pages};
 use datafusion::arrow::array::{
     Array, ArrayRef, AsArray, BinaryArray, BinaryViewBuilder, DictionaryArray, Int32Array,
     RecordBatch, StringArray,

@@ -1,9 +1,7 @@
 //! Every paragraph field of our jusText equals Python jusText 3.0.2's on the fixture pages
 //! (the edge pages, each pinning one quirk, and small pages of our own).
 
-mod common;
-
-use common::{OraclePage, data_dir, read_oracle};
+use crate::common::{OraclePage, data_dir, read_oracle};
 use datafusion_webtext::justext::{Paragraph, Params, justext_bytes};
 use datafusion_webtext::stoplists::Stoplist;
 use serde_json::Value;

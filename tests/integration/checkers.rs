@@ -1,10 +1,10 @@
 //! The parity checkers' own guards, so that no check can pass on nothing: the floors file is read
 //! strictly and every set must be compared whole (tests/parity/floors.rs, eval_pages.rs).
 
-#[path = "parity/eval_pages.rs"]
+#[path = "../parity/eval_pages.rs"]
 #[allow(dead_code)]
 mod eval_pages;
-#[path = "parity/floors.rs"]
+#[path = "../parity/floors.rs"]
 mod floors;
 
 use std::path::Path;

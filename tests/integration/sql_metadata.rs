@@ -1,11 +1,9 @@
 //! `extract_metadata` as a user calls it: the documented example, every input type, NULLs, bytes
 //! decoded by their declared charset, and its options.
 
-mod common;
-
 use std::sync::Arc;
 
-use common::{columns_of_every_type, context_with_pages, webtext_context};
+use crate::common::{columns_of_every_type, context_with_pages, webtext_context};
 use datafusion::arrow::array::{Array, AsArray};
 use datafusion::arrow::datatypes::DataType;
 use datafusion::prelude::*;

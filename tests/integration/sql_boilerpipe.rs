@@ -1,8 +1,6 @@
 //! The boilerpipe SQL functions as a user calls them: every input type, NULLs, errors, blocks.
 
-mod common;
-
-use common::{columns_of_every_type, context_with_pages, first_column, webtext_context};
+use crate::common::{columns_of_every_type, context_with_pages, first_column, webtext_context};
 use datafusion::arrow::array::AsArray;
 use datafusion_webtext::boilerpipe::{Extractor, TextDocument};
 use datafusion_webtext::html::dom::Page;

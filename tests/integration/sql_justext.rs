@@ -1,10 +1,8 @@
 //! The jusText SQL functions as a user calls them: every input type, NULLs, errors, UNNEST.
 
-mod common;
-
 use std::sync::Arc;
 
-use common::{columns_of_every_type, data_dir, oracle_kept_text, read_oracle};
+use crate::common::{columns_of_every_type, data_dir, oracle_kept_text, read_oracle};
 use datafusion::arrow::array::{Array, ArrayRef, AsArray, BinaryArray, RecordBatch, StringArray};
 use datafusion::arrow::datatypes::{Float64Type, Int32Type};
 use datafusion::prelude::*;

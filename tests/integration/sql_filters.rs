@@ -2,14 +2,12 @@
 //! examples, every string type, NULLs, options and their errors, and hostile text.
 #![cfg(feature = "langid")]
 
-mod common;
-
 use std::sync::Arc;
 
 use datafusion::arrow::array::{ArrayRef, RecordBatch, StringArray};
 use datafusion::prelude::*;
 
-use common::{cells, error_of, one_row, string_columns};
+use crate::common::{cells, error_of, one_row, string_columns};
 
 const FUNCTIONS: [&str; 5] = [
     "gopher_quality",

@@ -1,5 +1,5 @@
 //! Hostile pages, generated rather than stored: what a crawl of a billion pages contains somewhere.
-//! Shared by the hostile-input suite (tests/hostile.rs) and its benchmark (benches/hostile.rs).
+//! Shared by the hostile-input suite (tests/integration/hostile.rs) and its benchmark (benches/hostile.rs).
 #![allow(dead_code)]
 
 use std::io::Write;

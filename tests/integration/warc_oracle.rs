@@ -18,7 +18,7 @@ use datafusion_webtext::warc::{
 };
 use serde_json::Value;
 
-mod common;
+use crate::common;
 
 /// The WARC files of the evaluation data and warcio's and FastWARC's readings of them; the tests
 /// return first when there is none.

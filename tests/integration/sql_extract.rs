@@ -1,9 +1,9 @@
 //! `extract_content` as a user calls it: the same text as the library call in every input type,
 //! NULLs, its options and their errors.
 
-mod common;
-
-use common::{cells, columns_of_every_type, context_with_pages, first_column, webtext_context};
+use crate::common::{
+    cells, columns_of_every_type, context_with_pages, first_column, webtext_context,
+};
 use datafusion::arrow::array::AsArray;
 use datafusion::arrow::datatypes::DataType;
 use datafusion::prelude::*;

@@ -8,9 +8,7 @@ use datafusion::arrow::array::{Array, ArrayRef, AsArray, Int64Array, RecordBatch
 use datafusion::arrow::datatypes::Int64Type;
 use datafusion::prelude::*;
 
-mod common;
-
-use common::{cells, error_of, one_row, string_columns};
+use crate::common::{cells, error_of, one_row, string_columns};
 use datafusion_webtext::minhash::{
     DocumentCluster, MinHasher, MinhashConfig, band_hashes, cluster_documents,
 };

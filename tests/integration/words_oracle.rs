@@ -5,7 +5,7 @@
 
 use std::io::{BufRead, BufReader};
 
-mod common;
+use crate::common;
 
 fn jsonl_gz(path: &str) -> Vec<serde_json::Value> {
     let file = std::fs::File::open(path).unwrap_or_else(|e| panic!("{path}: {e}"));

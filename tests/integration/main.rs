@@ -1,0 +1,26 @@
+//! The crate's integration tests, in one binary (as DataFusion's `core_integration`): one link of
+//! DataFusion instead of one per file, which was much of the test build's time. A module per
+//! subject; `common` holds the helpers they share.
+//!
+//! Two suites stay binaries of their own: `shared_parse`, whose parse count is process-wide, and
+//! `cluster`, which needs the `cluster` feature and starts its own processes.
+
+mod common;
+
+mod checkers;
+mod cli;
+mod hostile;
+mod justext_fixtures;
+mod readme;
+mod report;
+mod sql_boilerpipe;
+mod sql_dedup;
+mod sql_extract;
+mod sql_filters;
+mod sql_justext;
+mod sql_metadata;
+mod sql_minhash;
+mod sql_warc;
+mod tokenizer;
+mod warc_oracle;
+mod words_oracle;
