@@ -20,7 +20,7 @@ cargo build --profile profiling --quiet --bin webtext --example build_crawl
   --output "$WORK/crawl_x4.parquet" \
   "SELECT * FROM crawl UNION ALL SELECT * FROM crawl UNION ALL SELECT * FROM crawl UNION ALL SELECT * FROM crawl"
 # The same pages as a Common-Crawl-like WARC.
-WARC="$(bash tools/eval_warc.sh "$SHARED")"
+WARC="$(bash eval/quality/eval_warc.sh "$SHARED")"
 declare -A input=([crawl]="$WORK/crawl.parquet" [crawl_x4]="$WORK/crawl_x4.parquet" [warc]="$WARC")
 tables="crawl crawl_x4 warc"
 

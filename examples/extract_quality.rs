@@ -1,6 +1,6 @@
 //! Runs the extractor of `extract_content` (`datafusion_webtext::extract`) over the six
 //! shared evaluation sets and writes `OUT/<set>.jsonl` ({"id", "text"} per page) for
-//! `shared/tools/score.py`; `tools/extract_quality.sh` scores them.
+//! `shared/tools/score.py`; `eval/quality/extract_quality.sh` scores them.
 //!
 //! Usage: cargo run --release --example extract_quality -- SHARED_DIR OUT_DIR [--pages DIR]
 //!        [--mass ALPHA (negative: Readability's choice alone)] [--keep-dense SHARE]
@@ -15,7 +15,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-#[path = "../tests/parity/eval_pages.rs"]
+#[path = "../eval/parity/eval_pages.rs"]
 mod eval_pages;
 
 use datafusion_webtext::extract::{Format, Params, extract_text};

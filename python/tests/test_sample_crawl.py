@@ -47,7 +47,7 @@ def test_every_function_on_the_sample_crawl_equals_the_rust_side(tmp_path):
     assert len(python) == len(rust) == 156
     for ours, theirs in zip(python, rust):
         assert ours == theirs, ours["url"]
-    assert sum(1 for r in python if r["justext"]) == 129  # pinned in tools/check_clean_output.py
+    assert sum(1 for r in python if r["justext"]) == 129  # pinned in eval/parity/check_clean_output.py
 
 
 def by_id(rows: list[dict]) -> dict[str, dict]:

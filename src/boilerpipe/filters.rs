@@ -1,8 +1,9 @@
 //! The filters of boilerpipe 1.2.0 that its extractors use (spec §6). Densities are `f32`, as
 //! Java's `float`, compared with the `double` literals of the original.
 
+use super::block::{Label, TextBlock};
+use super::segment::Version;
 use super::segment::{java_trim, utf16_len};
-use super::{Label, TextBlock, Version};
 
 /// Classifies every block from its neighbours' features (`EMPTY_START` at both edges).
 fn classify_with_neighbours(

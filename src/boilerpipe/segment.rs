@@ -4,7 +4,7 @@
 
 use html5ever::{LocalName, local_name};
 
-use super::{Label, TextBlock};
+use super::block::{Label, TextBlock};
 use crate::html::dom::{DOCUMENT, NodeId, NodeKind, Page};
 use crate::unicode::{LETTER_OR_DIGIT, LETTER_OR_NUMBER, NON_SPACING_MARK};
 

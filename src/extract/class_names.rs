@@ -110,7 +110,7 @@ impl DroppedNames {
 }
 
 /// The names whose elements are left out (`drop_boilerplate_names`): each of them, alone,
-/// raised the mean F1 over the six shared sets by more than 0.00005 (`tools/extract_loso.py`
+/// raised the mean F1 over the six shared sets by more than 0.00005 (`eval/quality/extract_loso.py`
 /// runs the rule), while `sidebar`, `widget`, `menu`, `pager`, `navigation`, `ad`, `share` and
 /// `hidden` lowered it: page builders put those on wrappers of the text too
 /// (`elementor-widget-text-editor`, `has-sidebar`, `visually-hidden`).

@@ -1,7 +1,7 @@
 //! datatrove's C4QualityFilter (spec §6; Raffel et al. 2020): line filters that also rewrite the
 //! text of the documents they keep.
 
-use super::{python_lines, python_strip};
+use super::python_text::{python_lines, python_strip};
 use crate::unicode::DECIMAL_DIGIT;
 use crate::words::is_python_space;
 

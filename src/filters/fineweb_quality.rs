@@ -73,7 +73,7 @@ pub fn fineweb_quality_of_words(
             .iter()
             .filter(|l| l.chars().count() <= params.short_line_length)
             .count(),
-        dup_chars: super::find_duplicates(&lines).1,
+        dup_chars: super::python_text::find_duplicates(&lines).1,
         chars_no_newline: text.chars().count() - newlines,
         newlines,
         n_words,

@@ -1,6 +1,8 @@
 //! datatrove's GopherQualityFilter (spec §4; Rae et al. 2021).
 
-use super::{is_datatrove_punctuation, python_count, python_lines, python_lstrip, python_rstrip};
+use super::python_text::{
+    is_datatrove_punctuation, python_count, python_lines, python_lstrip, python_rstrip,
+};
 use crate::unicode::LETTER;
 
 /// The thresholds (datatrove's defaults). As in datatrove, a threshold of 0 turns its rule off.

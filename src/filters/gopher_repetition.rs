@@ -2,7 +2,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::find_duplicates;
+use super::python_text::find_duplicates;
 
 use crate::words::is_python_space;
 

@@ -1,6 +1,9 @@
 //! The filters' thresholds from `'key=value, ...'`, under datatrove's own parameter names.
 
-use super::{C4QualityParams, FineWebQualityParams, GopherQualityParams, GopherRepetitionParams};
+use super::c4_quality::C4QualityParams;
+use super::fineweb_quality::FineWebQualityParams;
+use super::gopher_quality::GopherQualityParams;
+use super::gopher_repetition::GopherRepetitionParams;
 
 /// Thresholds a user can set by name.
 pub trait FilterParams: Default {

@@ -6,7 +6,7 @@
 //! libxml2; HTML5 clones formatting elements across blocks, libxml2 never does. So jusText's
 //! tree is built by the rules below rather than by html5ever's tree builder. They were
 //! established by feeding lxml 6.1.3 (libxml2 2.14.6) every pair of about 130 tag names in each
-//! position and are checked against it page by page (`tests/parity/libxml2_tree.py`):
+//! position and are checked against it page by page (`eval/parity/libxml2_tree.py`):
 //!
 //! - A start tag first closes the current element while the pair (current, new) is in
 //!   [`start_closes`]; then `html`, `head` and `body` are implied as needed (see

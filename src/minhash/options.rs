@@ -1,6 +1,6 @@
 //! A MinHash configuration from `'key=value, ...'`, under datatrove's `MinhashConfig` names.
 
-use super::{MinhashConfig, ShingleHash};
+use super::config::{MinhashConfig, ShingleHash};
 
 /// The option names, `config` (a preset) first.
 pub const MINHASH_KEYS: &[&str] = &[

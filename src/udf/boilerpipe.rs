@@ -1,20 +1,20 @@
 //! `boilerpipe(html [, extractor])`: the text a boilerpipe 1.2.0 extractor keeps.
 
-use std::sync::{Arc, LazyLock};
+use std::sync::LazyLock;
 
-use datafusion::arrow::array::{Array, ArrayRef, StringBuilder};
+use datafusion::arrow::array::{Array, ArrayRef};
 use datafusion::arrow::datatypes::DataType;
 use datafusion::common::Result;
 use datafusion::logical_expr::Documentation;
 
-use super::boilerpipe_common::options_argument;
-use super::boilerpipe_common::{
-    BoilerpipeConfig, BoilerpipeFunction, BoilerpipeKernel, EXTRACTOR_ARGUMENT,
-};
-use super::common::{DOC_SECTION, HTML_ARGUMENT, for_each_page};
+use super::arguments::Input;
+use super::boilerpipe_common::{BoilerpipeConfig, EXTRACTOR_ARGUMENT, options_argument};
+use super::documentation::{DOC_SECTION, HTML_ARGUMENT};
+use super::function::{Kernel, WebtextFunction};
+use super::row_policy::string_per_page;
 
 /// `boilerpipe(html [, extractor [, options]])`.
-pub type BoilerpipeFunc = BoilerpipeFunction<ExtractedText>;
+pub type BoilerpipeFunc = WebtextFunction<ExtractedText>;
 
 #[derive(Debug, Default, PartialEq, Eq, Hash)]
 pub struct ExtractedText;
@@ -41,9 +41,10 @@ static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
     .build()
 });
 
-impl BoilerpipeKernel for ExtractedText {
+impl Kernel for ExtractedText {
     const NAME: &'static str = "boilerpipe";
-    const TAKES_EXTRACTOR: bool = true;
+    const INPUT: Input = Input::Page;
+    type Arguments = BoilerpipeConfig;
 
     fn documentation() -> &'static Documentation {
         &DOCUMENTATION
@@ -54,20 +55,13 @@ impl BoilerpipeKernel for ExtractedText {
     }
 
     fn compute(pages: &dyn Array, config: &BoilerpipeConfig) -> Result<ArrayRef> {
-        let mut out = StringBuilder::with_capacity(pages.len(), pages.get_buffer_memory_size() / 8);
         let mut parses = config.shared_parses(pages);
-        for_each_page(pages, |page| {
-            let appended = match config.document(Self::NAME, page, &mut parses)? {
-                Some(doc) => config
-                    .policy
-                    .append_written(Self::NAME, &mut out, |w| doc.write_content(&mut &mut *w))?,
-                None => false,
-            };
-            if !appended {
-                out.append_null();
-            }
-            Ok(())
-        })?;
-        Ok(Arc::new(out.finish()))
+        string_per_page(
+            Self::NAME,
+            pages,
+            &config.policy,
+            |page| config.document(Self::NAME, page, &mut parses),
+            |doc, w| doc.write_content(&mut &mut *w),
+        )
     }
 }

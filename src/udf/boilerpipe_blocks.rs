@@ -11,12 +11,11 @@ use datafusion::arrow::datatypes::{DataType, Field, Fields};
 use datafusion::common::Result;
 use datafusion::logical_expr::Documentation;
 
-use super::boilerpipe_common::{
-    BoilerpipeConfig, BoilerpipeFunction, BoilerpipeKernel, EXTRACTOR_ARGUMENT,
-};
-use super::common::{
-    DOC_SECTION, HTML_ARGUMENT, StructRows, saturating_i32, struct_list_type, struct_lists,
-};
+use super::arguments::Input;
+use super::arrays::{StructRows, saturating_i32, struct_list_type, struct_lists};
+use super::boilerpipe_common::{BoilerpipeConfig, EXTRACTOR_ARGUMENT};
+use super::documentation::{DOC_SECTION, HTML_ARGUMENT};
+use super::function::{Kernel, WebtextFunction};
 use crate::boilerpipe::TextBlock;
 
 static FIELDS: LazyLock<Fields> = LazyLock::new(|| {
@@ -42,7 +41,7 @@ fn list_type() -> DataType {
 }
 
 /// `boilerpipe_blocks(html [, extractor])`.
-pub type BoilerpipeBlocksFunc = BoilerpipeFunction<BlockList>;
+pub type BoilerpipeBlocksFunc = WebtextFunction<BlockList>;
 
 #[derive(Debug, Default, PartialEq, Eq, Hash)]
 pub struct BlockList;
@@ -139,9 +138,10 @@ impl StructRows for Columns {
     }
 }
 
-impl BoilerpipeKernel for BlockList {
+impl Kernel for BlockList {
     const NAME: &'static str = "boilerpipe_blocks";
-    const TAKES_EXTRACTOR: bool = true;
+    const INPUT: Input = Input::Page;
+    type Arguments = BoilerpipeConfig;
 
     fn documentation() -> &'static Documentation {
         &DOCUMENTATION

@@ -1,19 +1,16 @@
-//! What the boilerpipe functions share: the extractor argument, one parse per page, and the SQL
-//! function shell around a kernel (as [`super::common::JustextFunction`] is for jusText).
+//! What the boilerpipe functions share: the extractor and options arguments, and boilerpipe's
+//! text document of a page, segmented from the tree the batch's page functions share.
 
-use std::sync::{Arc, LazyLock};
+use std::sync::LazyLock;
 
-use datafusion::arrow::array::{Array, ArrayRef};
-use datafusion::arrow::datatypes::{DataType, Field, FieldRef};
+use datafusion::arrow::array::Array;
 use datafusion::common::{Result, ScalarValue, plan_err};
-use datafusion::logical_expr::{
-    ColumnarValue, Documentation, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature,
-    Volatility,
-};
 
-use super::common::{
-    PageRef, ROW_OPTIONS, RowPolicy, apply, check_arg_types, constant_string, execution_constants,
-};
+use super::arguments::constant_string;
+use super::arrays::PageRef;
+use super::documentation::ROW_OPTIONS;
+use super::function::Arguments;
+use super::row_policy::RowPolicy;
 use super::shared_parses::{SharedParses, Tree};
 use crate::boilerpipe::{Extractor, TextDocument};
 
@@ -63,19 +60,17 @@ pub(crate) struct BoilerpipeConfig {
 }
 
 impl BoilerpipeConfig {
-    fn from_constants(
+    /// The arguments of the functions that read the segmented document only, `(html [, options])`
+    /// (`html_title`, `extract_metadata`).
+    pub(crate) fn without_extractor(
         function: &str,
-        takes_extractor: bool,
         constants: &[Option<&ScalarValue>],
     ) -> Result<Self> {
-        let (extractor, options_at) = if takes_extractor {
-            (Some(extractor_of(function, constants.get(1).copied())?), 3)
-        } else {
-            (None, 2)
-        };
-        let policy =
-            RowPolicy::from_constant(function, options_at, constants.get(options_at - 1).copied())?;
-        Ok(BoilerpipeConfig { extractor, policy })
+        let policy = RowPolicy::from_constant(function, 2, constants.get(1).copied())?;
+        Ok(BoilerpipeConfig {
+            extractor: None,
+            policy,
+        })
     }
 
     /// Decodes (bytes as jusText decodes them), parses (or takes the batch's shared parse) and
@@ -105,72 +100,16 @@ impl BoilerpipeConfig {
     }
 }
 
-/// What one boilerpipe-based function computes from a batch of pages.
-pub(crate) trait BoilerpipeKernel:
-    std::fmt::Debug + Default + PartialEq + Eq + std::hash::Hash + Send + Sync + 'static
-{
-    const NAME: &'static str;
-    /// Whether the function takes the extractor argument.
-    const TAKES_EXTRACTOR: bool;
-    fn documentation() -> &'static Documentation;
-    fn return_type() -> DataType;
-    /// One output row per page; NULL where the page is NULL or cannot be processed.
-    fn compute(pages: &dyn Array, config: &BoilerpipeConfig) -> Result<ArrayRef>;
-}
+impl Arguments for BoilerpipeConfig {
+    /// `(html [, extractor [, options]])`.
+    const MAX_ARGS: usize = 3;
 
-/// A SQL function `name(html [, extractor])` over boilerpipe's text document.
-#[derive(Debug, PartialEq, Eq, Hash)]
-pub struct BoilerpipeFunction<K> {
-    signature: Signature,
-    kernel: K,
-}
-
-impl<K: BoilerpipeKernel> Default for BoilerpipeFunction<K> {
-    fn default() -> Self {
-        BoilerpipeFunction {
-            // Volatile for the same reason as the jusText functions: DataFusion 55 copies an
-            // immutable call into filters pushed below it, parsing each page twice.
-            signature: Signature::user_defined(Volatility::Volatile),
-            kernel: K::default(),
-        }
-    }
-}
-
-impl<K: BoilerpipeKernel> ScalarUDFImpl for BoilerpipeFunction<K> {
-    fn name(&self) -> &str {
-        K::NAME
-    }
-
-    fn signature(&self) -> &Signature {
-        &self.signature
-    }
-
-    fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
-        check_arg_types(
-            K::NAME,
-            arg_types,
-            if K::TAKES_EXTRACTOR { 3 } else { 2 },
-            "html",
-        )
-    }
-
-    fn return_type(&self, _arg_types: &[DataType]) -> Result<DataType> {
-        Ok(K::return_type())
-    }
-
-    fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
-        BoilerpipeConfig::from_constants(K::NAME, K::TAKES_EXTRACTOR, args.scalar_arguments)?;
-        Ok(Arc::new(Field::new(K::NAME, K::return_type(), true)))
-    }
-
-    fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
-        let constants = execution_constants(&args.args)?;
-        let refs: Vec<Option<&ScalarValue>> = constants.iter().map(Option::as_ref).collect();
-        let config = BoilerpipeConfig::from_constants(K::NAME, K::TAKES_EXTRACTOR, &refs)?;
-        apply(&args.args[0], |pages| K::compute(pages, &config))
-    }
-
-    fn documentation(&self) -> Option<&Documentation> {
-        Some(K::documentation())
+    fn parse(function: &str, constants: &[Option<&ScalarValue>]) -> Result<Self> {
+        let extractor = extractor_of(function, constants.get(1).copied())?;
+        let policy = RowPolicy::from_constant(function, 3, constants.get(2).copied())?;
+        Ok(BoilerpipeConfig {
+            extractor: Some(extractor),
+            policy,
+        })
     }
 }

@@ -13,7 +13,9 @@ use datafusion::logical_expr::{
     ColumnarValue, Documentation, ScalarFunctionArgs, ScalarUDFImpl, Signature, Volatility,
 };
 
-use super::common::{DOC_SECTION, apply, is_text_or_binary};
+use super::arguments::is_text_or_binary;
+use super::arrays::apply;
+use super::documentation::DOC_SECTION;
 
 const NAME: &str = "byte_length";
 

@@ -10,10 +10,13 @@ use datafusion::logical_expr::{
     Volatility,
 };
 
-use super::common::{DOC_SECTION, RowPolicy, apply, execution_constants, for_each_text};
+use super::arguments::execution_constants;
+use super::arrays::{apply, for_each_text};
 use super::dedup_common::{
     ArgKind, TEXT_ARGUMENT, TOKEN_OPTIONS_ARGUMENT, coerce_dedup_args, constant_options,
 };
+use super::documentation::DOC_SECTION;
+use super::row_policy::RowPolicy;
 use crate::dedup::options::TOKEN_KEYS;
 use crate::dedup::{DedupOptions, content_hash};
 

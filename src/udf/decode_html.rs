@@ -14,11 +14,10 @@ use datafusion::logical_expr::{
     Volatility,
 };
 
-use super::common::{
-    DOC_SECTION, HTML_ARGUMENT, PageRef, ROW_OPTIONS, RowPolicy, execution_constants,
-    for_each_page, large_type,
-};
-use super::common::{is_text, is_text_or_binary};
+use super::arguments::{execution_constants, is_text, is_text_or_binary};
+use super::arrays::{PageRef, for_each_page, large_type};
+use super::documentation::{DOC_SECTION, HTML_ARGUMENT, ROW_OPTIONS};
+use super::row_policy::RowPolicy;
 use crate::justext::decode_for_justext_with_hint;
 
 const NAME: &str = "decode_html";

@@ -13,7 +13,8 @@ use datafusion::arrow::datatypes::{DataType, UInt64Type};
 use datafusion::common::{Result, ScalarValue, plan_err};
 use datafusion::parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 
-use super::common::{ON_ERROR_KEY, RowPolicy, constant_string};
+use super::arguments::constant_string;
+use super::row_policy::{ON_ERROR_KEY, RowPolicy};
 use crate::data_roots::{Access, check_process_path};
 use crate::dedup::options::TOKEN_KEYS;
 use crate::dedup::{DedupOptions, DupSet};

@@ -13,7 +13,9 @@ use datafusion::logical_expr::{
     Accumulator, AggregateUDFImpl, Documentation, Signature, Volatility,
 };
 
-use super::common::{DOC_SECTION, catch_row_panic, constant_value};
+use super::arguments::constant_value;
+use super::documentation::DOC_SECTION;
+use super::row_policy::catch_row_panic;
 use crate::dedup::{DuplicateCounter, HashRange};
 
 const NAME: &str = "duplicate_ngrams";

@@ -13,11 +13,14 @@ use datafusion::logical_expr::{
     Volatility,
 };
 
-use super::common::{DOC_SECTION, RowPolicy, apply, execution_constants, for_each_text};
+use super::arguments::execution_constants;
+use super::arrays::{apply, for_each_text};
 use super::dedup_common::{
     DUPLICATES_ARGS, N_ARGUMENT, TEXT_ARGUMENT, TOKEN_OPTIONS_ARGUMENT, coerce_dedup_args,
     duplicates_config,
 };
+use super::documentation::DOC_SECTION;
+use super::row_policy::RowPolicy;
 use crate::dedup::{DedupOptions, DupSet, DuplicatePositions, PositionFinder};
 
 const NAME: &str = "duplicate_positions";

@@ -1,20 +1,14 @@
-//! What the `extract_content` functions share: the options, one parse per page, and the SQL
-//! function shell around a kernel (as [`super::common::JustextFunction`] is for jusText).
+//! What the `extract_content` functions share: the options argument, and one run of the
+//! extractor per page over the tree the batch's page functions share.
 
-use std::sync::Arc;
-
-use datafusion::arrow::array::{Array, ArrayRef};
-use datafusion::arrow::datatypes::{DataType, Field, FieldRef};
+use datafusion::arrow::array::Array;
 use datafusion::common::{Result, ScalarValue, plan_err};
-use datafusion::logical_expr::{
-    ColumnarValue, Documentation, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature,
-    Volatility,
-};
 
-use super::common::{
-    ON_ERROR_KEY, PageRef, ROW_OPTIONS, RowPolicy, apply, check_arg_types, constant_string,
-    execution_constants,
-};
+use super::arguments::constant_string;
+use super::arrays::PageRef;
+use super::documentation::ROW_OPTIONS;
+use super::function::Arguments;
+use super::row_policy::{ON_ERROR_KEY, RowPolicy};
 use super::shared_parses::{SharedParses, Tree};
 use crate::extract::{OPTION_KEYS, Params};
 use crate::html::dom::Page;
@@ -72,15 +66,6 @@ impl ExtractConfig {
         })
     }
 
-    fn from_constants(function: &str, constants: &[Option<&ScalarValue>]) -> Result<Self> {
-        let options = match constants.get(1) {
-            Some(v) => constant_string(function, 2, "options", *v)?.unwrap_or_default(),
-            None => String::new(),
-        };
-        ExtractConfig::from_options(&options)
-            .or_else(|e| plan_err!("{function}: invalid options (argument 2): {e}"))
-    }
-
     /// Decodes, parses (or takes the batch's shared parse) and runs `extractor` (`extract` or
     /// `extract_text`) on a page: `None` for a NULL page, and where the page cannot be processed
     /// (undecodable, over a limit, or a bug of ours that panicked) unless `on_error=fail`.
@@ -107,65 +92,16 @@ impl ExtractConfig {
     }
 }
 
-/// What one `extract_content` function computes from a batch of pages.
-pub(crate) trait ExtractKernel:
-    std::fmt::Debug + Default + PartialEq + Eq + std::hash::Hash + Send + Sync + 'static
-{
-    const NAME: &'static str;
-    fn documentation() -> &'static Documentation;
-    fn return_type() -> DataType;
-    /// One output row per page; NULL where the page is NULL or cannot be processed.
-    fn compute(pages: &dyn Array, config: &ExtractConfig) -> Result<ArrayRef>;
-}
+impl Arguments for ExtractConfig {
+    /// `(html [, options])`.
+    const MAX_ARGS: usize = 2;
 
-/// A SQL function `name(html [, options])` over the extractor's result.
-#[derive(Debug, PartialEq, Eq, Hash)]
-pub struct ExtractFunction<K> {
-    signature: Signature,
-    kernel: K,
-}
-
-impl<K: ExtractKernel> Default for ExtractFunction<K> {
-    fn default() -> Self {
-        ExtractFunction {
-            // Volatile as the other page functions: DataFusion 55 copies an immutable call into
-            // filters pushed below it, parsing each page twice.
-            signature: Signature::user_defined(Volatility::Volatile),
-            kernel: K::default(),
-        }
-    }
-}
-
-impl<K: ExtractKernel> ScalarUDFImpl for ExtractFunction<K> {
-    fn name(&self) -> &str {
-        K::NAME
-    }
-
-    fn signature(&self) -> &Signature {
-        &self.signature
-    }
-
-    fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
-        check_arg_types(K::NAME, arg_types, 2, "html")
-    }
-
-    fn return_type(&self, _arg_types: &[DataType]) -> Result<DataType> {
-        Ok(K::return_type())
-    }
-
-    fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
-        ExtractConfig::from_constants(K::NAME, args.scalar_arguments)?;
-        Ok(Arc::new(Field::new(K::NAME, K::return_type(), true)))
-    }
-
-    fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
-        let constants = execution_constants(&args.args)?;
-        let refs: Vec<Option<&ScalarValue>> = constants.iter().map(Option::as_ref).collect();
-        let config = ExtractConfig::from_constants(K::NAME, &refs)?;
-        apply(&args.args[0], |pages| K::compute(pages, &config))
-    }
-
-    fn documentation(&self) -> Option<&Documentation> {
-        Some(K::documentation())
+    fn parse(function: &str, constants: &[Option<&ScalarValue>]) -> Result<Self> {
+        let options = match constants.get(1) {
+            Some(v) => constant_string(function, 2, "options", *v)?.unwrap_or_default(),
+            None => String::new(),
+        };
+        ExtractConfig::from_options(&options)
+            .or_else(|e| plan_err!("{function}: invalid options (argument 2): {e}"))
     }
 }

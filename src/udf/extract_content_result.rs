@@ -8,15 +8,18 @@ use datafusion::arrow::datatypes::{DataType, Field, Fields};
 use datafusion::common::Result;
 use datafusion::logical_expr::Documentation;
 
-use super::common::{DOC_SECTION, HTML_ARGUMENT, for_each_page};
-use super::extract_common::{ExtractConfig, ExtractFunction, ExtractKernel, options_argument};
+use super::arguments::Input;
+use super::arrays::for_each_page;
+use super::documentation::{DOC_SECTION, HTML_ARGUMENT};
+use super::extract_common::{ExtractConfig, options_argument};
+use super::function::{Kernel, WebtextFunction};
 use super::text_struct::{Cell, StructColumns};
 use crate::extract::extract;
 
 const NAME: &str = "extract_content_result";
 
 /// `extract_content_result(html [, options])`.
-pub type ExtractContentResultFunc = ExtractFunction<ExtractContentResult>;
+pub type ExtractContentResultFunc = WebtextFunction<ExtractContentResult>;
 
 #[derive(Debug, Default, PartialEq, Eq, Hash)]
 pub struct ExtractContentResult;
@@ -61,8 +64,10 @@ static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
     .build()
 });
 
-impl ExtractKernel for ExtractContentResult {
+impl Kernel for ExtractContentResult {
     const NAME: &'static str = NAME;
+    const INPUT: Input = Input::Page;
+    type Arguments = ExtractConfig;
 
     fn documentation() -> &'static Documentation {
         &DOCUMENTATION

@@ -6,11 +6,14 @@ use std::sync::{Arc, LazyLock};
 use datafusion::arrow::array::{Array, ArrayRef, StringBuilder, StructArray};
 use datafusion::arrow::buffer::NullBuffer;
 use datafusion::arrow::datatypes::{DataType, Field, Fields};
-use datafusion::common::Result;
+use datafusion::common::{Result, ScalarValue};
 use datafusion::logical_expr::Documentation;
 
-use super::boilerpipe_common::{BoilerpipeConfig, BoilerpipeFunction, BoilerpipeKernel};
-use super::common::{DOC_SECTION, HTML_ARGUMENT, PageRef, for_each_page};
+use super::arguments::Input;
+use super::arrays::{PageRef, for_each_page};
+use super::boilerpipe_common::BoilerpipeConfig;
+use super::documentation::{DOC_SECTION, HTML_ARGUMENT};
+use super::function::{Kernel, WebtextFunction};
 use crate::metadata::{Metadata, extract_metadata};
 
 const NAME: &str = "extract_metadata";
@@ -32,7 +35,7 @@ static FIELDS: LazyLock<Fields> = LazyLock::new(|| {
 });
 
 /// `extract_metadata(html [, options])`.
-pub type ExtractMetadataFunc = BoilerpipeFunction<MetadataStruct>;
+pub type ExtractMetadataFunc = WebtextFunction<MetadataStruct>;
 
 #[derive(Debug, Default, PartialEq, Eq, Hash)]
 pub struct MetadataStruct;
@@ -86,9 +89,12 @@ impl Columns {
     }
 }
 
-impl BoilerpipeKernel for MetadataStruct {
+impl Kernel for MetadataStruct {
     const NAME: &'static str = NAME;
-    const TAKES_EXTRACTOR: bool = false;
+    const INPUT: Input = Input::Page;
+    type Arguments = BoilerpipeConfig;
+    /// `(html [, options])`: no extractor.
+    const MAX_ARGS: usize = 2;
 
     fn documentation() -> &'static Documentation {
         &DOCUMENTATION
@@ -96,6 +102,10 @@ impl BoilerpipeKernel for MetadataStruct {
 
     fn return_type() -> DataType {
         DataType::Struct(FIELDS.clone())
+    }
+
+    fn arguments(constants: &[Option<&ScalarValue>]) -> Result<BoilerpipeConfig> {
+        BoilerpipeConfig::without_extractor(Self::NAME, constants)
     }
 
     fn compute(pages: &dyn Array, config: &BoilerpipeConfig) -> Result<ArrayRef> {

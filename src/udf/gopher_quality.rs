@@ -5,7 +5,7 @@ use std::sync::LazyLock;
 use datafusion::arrow::datatypes::{DataType, Field, Fields};
 use datafusion::logical_expr::Documentation;
 
-use super::common::DOC_SECTION;
+use super::documentation::DOC_SECTION;
 use super::text_struct::{Cell, Row, TextStructFunction, TextStructKernel, share};
 use crate::filters::{GopherQualityParams, gopher_quality_of_words, parse_params};
 

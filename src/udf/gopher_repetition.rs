@@ -6,7 +6,7 @@ use std::sync::LazyLock;
 use datafusion::arrow::datatypes::{DataType, Field, Fields};
 use datafusion::logical_expr::Documentation;
 
-use super::common::DOC_SECTION;
+use super::documentation::DOC_SECTION;
 use super::gopher_quality::TEXT_ARGUMENT;
 use super::text_struct::{Cell, Row, TextStructFunction, TextStructKernel, share};
 use crate::filters::{

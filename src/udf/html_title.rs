@@ -1,17 +1,20 @@
 //! `html_title(html)`: the page title boilerpipe reads.
 
-use std::sync::{Arc, LazyLock};
+use std::sync::LazyLock;
 
-use datafusion::arrow::array::{Array, ArrayRef, StringBuilder};
+use datafusion::arrow::array::{Array, ArrayRef};
 use datafusion::arrow::datatypes::DataType;
-use datafusion::common::Result;
+use datafusion::common::{Result, ScalarValue};
 use datafusion::logical_expr::Documentation;
 
-use super::boilerpipe_common::{BoilerpipeConfig, BoilerpipeFunction, BoilerpipeKernel};
-use super::common::{DOC_SECTION, HTML_ARGUMENT, for_each_page};
+use super::arguments::Input;
+use super::boilerpipe_common::BoilerpipeConfig;
+use super::documentation::{DOC_SECTION, HTML_ARGUMENT};
+use super::function::{Kernel, WebtextFunction};
+use super::row_policy::string_per_page;
 
 /// `html_title(html)`.
-pub type HtmlTitleFunc = BoilerpipeFunction<Title>;
+pub type HtmlTitleFunc = WebtextFunction<Title>;
 
 #[derive(Debug, Default, PartialEq, Eq, Hash)]
 pub struct Title;
@@ -31,9 +34,12 @@ static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
     .build()
 });
 
-impl BoilerpipeKernel for Title {
+impl Kernel for Title {
     const NAME: &'static str = "html_title";
-    const TAKES_EXTRACTOR: bool = false;
+    const INPUT: Input = Input::Page;
+    type Arguments = BoilerpipeConfig;
+    /// `(html [, options])`: no extractor.
+    const MAX_ARGS: usize = 2;
 
     fn documentation() -> &'static Documentation {
         &DOCUMENTATION
@@ -43,24 +49,22 @@ impl BoilerpipeKernel for Title {
         DataType::Utf8
     }
 
+    fn arguments(constants: &[Option<&ScalarValue>]) -> Result<BoilerpipeConfig> {
+        BoilerpipeConfig::without_extractor(Self::NAME, constants)
+    }
+
     fn compute(pages: &dyn Array, config: &BoilerpipeConfig) -> Result<ArrayRef> {
-        let mut out = StringBuilder::with_capacity(pages.len(), pages.len() * 64);
         let mut parses = config.shared_parses(pages);
-        for_each_page(pages, |page| {
-            let title = config
-                .document(Self::NAME, page, &mut parses)?
-                .and_then(|d| d.title);
-            let appended = match title {
-                Some(title) => config
-                    .policy
-                    .append_written(Self::NAME, &mut out, |w| w.write_str(&title))?,
-                None => false,
-            };
-            if !appended {
-                out.append_null();
-            }
-            Ok(())
-        })?;
-        Ok(Arc::new(out.finish()))
+        string_per_page(
+            Self::NAME,
+            pages,
+            &config.policy,
+            |page| {
+                Ok(config
+                    .document(Self::NAME, page, &mut parses)?
+                    .and_then(|d| d.title))
+            },
+            |title, w| w.write_str(title),
+        )
     }
 }

@@ -11,8 +11,9 @@ use datafusion::logical_expr::{
     Volatility,
 };
 
-use super::common::{DOC_SECTION, execution_constants, is_text};
+use super::arguments::{execution_constants, is_text};
 use super::dedup_common::{TEXT_ARGUMENT, TEXT_ON_ERROR};
+use super::documentation::DOC_SECTION;
 use super::minhash::{MINHASH_OPTIONS, hasher_for, minhash_options};
 use crate::minhash::jaccard;
 

@@ -1,22 +1,23 @@
 //! `justext(html [, language [, options]])`: the text jusText keeps.
 
-use std::sync::{Arc, LazyLock};
+use std::sync::LazyLock;
 
-use datafusion::arrow::array::{Array, ArrayRef, StringBuilder};
+use datafusion::arrow::array::{Array, ArrayRef};
 use datafusion::arrow::datatypes::DataType;
 use datafusion::common::Result;
 use datafusion::logical_expr::Documentation;
 
-use super::common::{
-    DOC_SECTION, HTML_ARGUMENT, JustextConfig, JustextFunction, JustextKernel, ROW_OPTIONS,
-    for_each_page,
-};
+use super::arguments::Input;
+use super::documentation::{DOC_SECTION, HTML_ARGUMENT, ROW_OPTIONS};
+use super::function::{Kernel, WebtextFunction};
+use super::justext_common::JustextConfig;
+use super::row_policy::string_per_page;
 use crate::justext::write_kept_text;
 
 const NAME: &str = "justext";
 
 /// `justext(html [, language [, options]])`.
-pub type JustextFunc = JustextFunction<KeptText>;
+pub type JustextFunc = WebtextFunction<KeptText>;
 
 #[derive(Debug, Default, PartialEq, Eq, Hash)]
 pub struct KeptText;
@@ -54,8 +55,10 @@ static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
     .build()
 });
 
-impl JustextKernel for KeptText {
+impl Kernel for KeptText {
     const NAME: &'static str = NAME;
+    const INPUT: Input = Input::Page;
+    type Arguments = JustextConfig;
 
     fn documentation() -> &'static Documentation {
         &DOCUMENTATION
@@ -66,24 +69,13 @@ impl JustextKernel for KeptText {
     }
 
     fn compute(pages: &dyn Array, config: &JustextConfig) -> Result<ArrayRef> {
-        kept_texts(pages, config)
+        let mut parses = config.shared_parses(pages);
+        string_per_page(
+            NAME,
+            pages,
+            &config.policy,
+            |page| config.run(NAME, page, &mut parses),
+            |paragraphs, w| write_kept_text(paragraphs, &mut &mut *w),
+        )
     }
-}
-
-fn kept_texts(pages: &dyn Array, config: &JustextConfig) -> Result<ArrayRef> {
-    let mut out = StringBuilder::with_capacity(pages.len(), pages.get_buffer_memory_size() / 8);
-    let mut parses = config.shared_parses(pages);
-    for_each_page(pages, |page| {
-        let appended = match config.run(NAME, page, &mut parses)? {
-            Some(paragraphs) => config.policy.append_written(NAME, &mut out, |w| {
-                write_kept_text(&paragraphs, &mut &mut *w)
-            })?,
-            None => false,
-        };
-        if !appended {
-            out.append_null();
-        }
-        Ok(())
-    })?;
-    Ok(Arc::new(out.finish()))
 }

@@ -11,16 +11,18 @@ use datafusion::arrow::datatypes::{DataType, Field, Fields};
 use datafusion::common::Result;
 use datafusion::logical_expr::Documentation;
 
-use super::common::{
-    DOC_SECTION, HTML_ARGUMENT, JustextConfig, JustextFunction, JustextKernel,
-    LANGUAGE_AS_FOR_JUSTEXT, OPTIONS_AS_FOR_JUSTEXT, for_each_page,
-};
+use super::arguments::Input;
+use super::arrays::for_each_page;
+use super::documentation::{DOC_SECTION, HTML_ARGUMENT};
+use super::function::{Kernel, WebtextFunction};
+use super::justext_common::{JustextConfig, LANGUAGE_AS_FOR_JUSTEXT, OPTIONS_AS_FOR_JUSTEXT};
+
 use crate::justext::{PageTotals, write_kept_text};
 
 const NAME: &str = "justext_extract";
 
 /// `justext_extract(html [, language [, options]])`.
-pub type JustextExtractFunc = JustextFunction<Extract>;
+pub type JustextExtractFunc = WebtextFunction<Extract>;
 
 #[derive(Debug, Default, PartialEq, Eq, Hash)]
 pub struct Extract;
@@ -64,8 +66,10 @@ static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
     .build()
 });
 
-impl JustextKernel for Extract {
+impl Kernel for Extract {
     const NAME: &'static str = NAME;
+    const INPUT: Input = Input::Page;
+    type Arguments = JustextConfig;
 
     fn documentation() -> &'static Documentation {
         &DOCUMENTATION

@@ -10,11 +10,12 @@ use datafusion::arrow::datatypes::{DataType, Field, Fields};
 use datafusion::common::Result;
 use datafusion::logical_expr::Documentation;
 
-use super::common::{
-    DOC_SECTION, HTML_ARGUMENT, JustextConfig, JustextFunction, JustextKernel,
-    LANGUAGE_AS_FOR_JUSTEXT, OPTIONS_AS_FOR_JUSTEXT, StructRows, saturating_i32, struct_list_type,
-    struct_lists,
-};
+use super::arguments::Input;
+use super::arrays::{StructRows, saturating_i32, struct_list_type, struct_lists};
+use super::documentation::{DOC_SECTION, HTML_ARGUMENT};
+use super::function::{Kernel, WebtextFunction};
+use super::justext_common::{JustextConfig, LANGUAGE_AS_FOR_JUSTEXT, OPTIONS_AS_FOR_JUSTEXT};
+
 use crate::justext::Paragraph;
 
 const NAME: &str = "justext_paragraphs";
@@ -42,7 +43,7 @@ fn list_type() -> DataType {
 }
 
 /// `justext_paragraphs(html [, language [, options]])`.
-pub type JustextParagraphsFunc = JustextFunction<ParagraphList>;
+pub type JustextParagraphsFunc = WebtextFunction<ParagraphList>;
 
 #[derive(Debug, Default, PartialEq, Eq, Hash)]
 pub struct ParagraphList;
@@ -68,8 +69,10 @@ static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
     .build()
 });
 
-impl JustextKernel for ParagraphList {
+impl Kernel for ParagraphList {
     const NAME: &'static str = NAME;
+    const INPUT: Input = Input::Page;
+    type Arguments = JustextConfig;
 
     fn documentation() -> &'static Documentation {
         &DOCUMENTATION

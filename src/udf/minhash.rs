@@ -10,11 +10,11 @@ use datafusion::logical_expr::{
     Volatility,
 };
 
-use super::common::{
-    DOC_SECTION, RowPolicy, apply, check_arg_types, constant_string, execution_constants,
-    for_each_text,
-};
+use super::arguments::{Input, check_arg_types, constant_string, execution_constants};
+use super::arrays::{apply, for_each_text};
 use super::dedup_common::{TEXT_ARGUMENT, TEXT_ON_ERROR};
+use super::documentation::DOC_SECTION;
+use super::row_policy::RowPolicy;
 use crate::minhash::{MinHasher, MinhashConfig};
 
 const NAME: &str = "minhash";
@@ -32,7 +32,7 @@ pub struct MinhashFunc {
 impl Default for MinhashFunc {
     fn default() -> Self {
         MinhashFunc {
-            // Volatile for the reason JustextFunction gives: DataFusion copies an immutable
+            // Volatile for the reason WebtextFunction gives: DataFusion copies an immutable
             // expression into the filters pushed below it, so a signature would be computed twice.
             signature: Signature::user_defined(Volatility::Volatile),
         }
@@ -112,7 +112,7 @@ impl ScalarUDFImpl for MinhashFunc {
     }
 
     fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
-        check_arg_types(NAME, arg_types, 2, "text")
+        check_arg_types(NAME, arg_types, 2, Input::Text)
     }
 
     fn return_type(&self, _arg_types: &[DataType]) -> Result<DataType> {

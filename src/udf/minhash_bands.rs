@@ -11,7 +11,8 @@ use datafusion::logical_expr::{
     Volatility,
 };
 
-use super::common::{DOC_SECTION, execution_constants};
+use super::arguments::execution_constants;
+use super::documentation::DOC_SECTION;
 use super::minhash::signature_type;
 use crate::minhash::band_hashes;
 

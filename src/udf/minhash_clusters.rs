@@ -15,7 +15,9 @@ use datafusion::logical_expr::{
     Accumulator, AggregateUDFImpl, Documentation, Signature, Volatility,
 };
 
-use super::common::{DOC_SECTION, catch_row_panic, struct_list_type};
+use super::arrays::struct_list_type;
+use super::documentation::DOC_SECTION;
+use super::row_policy::catch_row_panic;
 use crate::minhash::cluster_documents;
 
 const NAME: &str = "minhash_clusters";

@@ -1,4 +1,8 @@
-//! The DataFusion layer: one file per SQL function, all sharing [`common`]'s row loop.
+//! The DataFusion layer: one file per SQL function. Most are a kernel over one shell,
+//! `function`'s `WebtextFunction`; a family of functions shares its arguments
+//! (`justext_common`, `boilerpipe_common`, `extract_common`, `text_struct`, `dedup_common`), and
+//! all share the row loops (`arrays`), the constant arguments (`arguments`) and the row policy
+//! (`row_policy`).
 //!
 //! ```no_run
 //! # fn demo() -> datafusion::error::Result<()> {
@@ -11,19 +15,23 @@
 //! # let _ = expr; Ok(()) }
 //! ```
 
+mod arguments;
+mod arrays;
 mod boilerpipe_common;
-mod common;
 mod dedup_common;
+mod documentation;
 mod extract_common;
+mod function;
+mod justext_common;
+mod row_policy;
 mod shared_parses;
 mod shared_words;
 mod text_struct;
 mod thread_store;
 
-pub use boilerpipe_common::BoilerpipeFunction;
-pub use common::JustextFunction;
-pub use common::{catch_row_panic, row_panics};
 pub use dedup_common::cached_duplicate_sets;
+pub use function::WebtextFunction;
+pub use row_policy::{catch_row_panic, row_panics};
 pub use shared_parses::pages_parsed;
 pub use text_struct::TextStructFunction;
 pub mod boilerpipe;
@@ -37,7 +45,7 @@ pub mod detect_language;
 pub mod duplicate_fraction;
 pub mod duplicate_ngrams;
 pub mod duplicate_positions;
-pub mod extract;
+pub mod extract_content;
 pub mod extract_content_result;
 pub mod extract_metadata;
 pub mod fineweb_quality;
@@ -86,7 +94,7 @@ singleton!(
     boilerpipe_blocks::BoilerpipeBlocksFunc
 );
 singleton!(html_title_udf, html_title::HtmlTitleFunc);
-singleton!(extract_content_udf, extract::ExtractFunc);
+singleton!(extract_content_udf, extract_content::ExtractContentFunc);
 singleton!(
     extract_content_result_udf,
     extract_content_result::ExtractContentResultFunc

@@ -11,10 +11,13 @@ use datafusion::logical_expr::{
     Volatility,
 };
 
-use super::common::{DOC_SECTION, RowPolicy, apply, execution_constants, for_each_text};
+use super::arguments::execution_constants;
+use super::arrays::{apply, for_each_text};
 use super::dedup_common::{
     ArgKind, N_ARGUMENT, TEXT_ARGUMENT, coerce_dedup_args, constant_n, constant_options,
 };
+use super::documentation::DOC_SECTION;
+use super::row_policy::RowPolicy;
 use crate::dedup::options::{PER_LINE_KEY, TOKEN_KEYS};
 use crate::dedup::{DedupOptions, NgramWindow, for_each_ngram_hash};
 

@@ -14,12 +14,14 @@ use datafusion::logical_expr::{
     Documentation, PartitionEvaluator, Signature, Volatility, WindowUDFImpl,
 };
 
-use super::common::{DOC_SECTION, RowPolicy, catch_row_panic, constant_value};
+use super::arguments::constant_value;
 use super::dedup_common::{
     ArgKind, N_ARGUMENT, TEXT_ARGUMENT, coerce_dedup_args, constant_n, constant_options,
     constant_ratio, load_duplicates,
 };
+use super::documentation::DOC_SECTION;
 use super::duplicate_positions;
+use super::row_policy::{RowPolicy, catch_row_panic};
 use crate::dedup::options::{ONION_KEYS, TOKEN_KEYS};
 use crate::dedup::{Onion, OnionParams, PositionsRef};
 

@@ -16,7 +16,7 @@ use std::sync::{Arc, OnceLock};
 
 use datafusion::arrow::array::Array;
 
-use super::common::PageRef;
+use super::arrays::PageRef;
 use crate::html::dom::{Node, Page};
 use crate::html::limits::Limits;
 use crate::justext::{JustextError, decode_for_justext};

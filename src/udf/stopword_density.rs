@@ -3,35 +3,26 @@
 use std::sync::{Arc, LazyLock};
 
 use datafusion::arrow::array::{Array, ArrayRef, Float64Builder};
-use datafusion::arrow::datatypes::{DataType, Field, FieldRef};
+use datafusion::arrow::datatypes::DataType;
 use datafusion::common::{Result, ScalarValue};
-use datafusion::logical_expr::{
-    ColumnarValue, Documentation, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature,
-    Volatility,
-};
+use datafusion::logical_expr::{Documentation, Volatility};
 
-use super::common::{
-    DOC_SECTION, RowPolicy, apply, check_arg_types, constant_string, execution_constants,
-    for_each_text, stoplist_for,
-};
+use super::arguments::{Input, constant_string};
+use super::arrays::for_each_text;
 use super::dedup_common::{TEXT_ON_ERROR, constant_policy};
+use super::documentation::DOC_SECTION;
+use super::function::{Arguments, Kernel, WebtextFunction};
+use super::justext_common::stoplist_for;
+use super::row_policy::RowPolicy;
 use crate::justext::classify::stopword_density;
 use crate::stoplists::Stoplist;
 
 const NAME: &str = "stopword_density";
 
-#[derive(Debug, PartialEq, Eq, Hash)]
-pub struct StopwordDensityFunc {
-    signature: Signature,
-}
+pub type StopwordDensityFunc = WebtextFunction<StopwordDensity>;
 
-impl Default for StopwordDensityFunc {
-    fn default() -> Self {
-        StopwordDensityFunc {
-            signature: Signature::user_defined(Volatility::Immutable),
-        }
-    }
-}
+#[derive(Debug, Default, PartialEq, Eq, Hash)]
+pub struct StopwordDensity;
 
 static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
     Documentation::builder(
@@ -49,46 +40,44 @@ static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
     .build()
 });
 
-fn config(constants: &[Option<&ScalarValue>]) -> Result<(&'static Stoplist, RowPolicy)> {
-    let name = match constants.get(1) {
-        Some(v) => constant_string(NAME, 2, "language", *v)?.unwrap_or_default(),
-        None => "English".to_owned(),
-    };
-    let policy = constant_policy(NAME, 3, constants.get(2).copied())?;
-    Ok((stoplist_for(NAME, 2, &name)?.0, policy))
+/// The stoplist and the row policy of a call.
+pub(crate) struct StopwordArguments {
+    stoplist: &'static Stoplist,
+    policy: RowPolicy,
 }
 
-impl ScalarUDFImpl for StopwordDensityFunc {
-    fn name(&self) -> &str {
-        NAME
+impl Arguments for StopwordArguments {
+    /// `(text [, language [, options]])`.
+    const MAX_ARGS: usize = 3;
+
+    fn parse(function: &str, constants: &[Option<&ScalarValue>]) -> Result<Self> {
+        let name = match constants.get(1) {
+            Some(v) => constant_string(function, 2, "language", *v)?.unwrap_or_default(),
+            None => "English".to_owned(),
+        };
+        let policy = constant_policy(function, 3, constants.get(2).copied())?;
+        let stoplist = stoplist_for(function, 2, &name)?.0;
+        Ok(StopwordArguments { stoplist, policy })
+    }
+}
+
+impl Kernel for StopwordDensity {
+    const NAME: &'static str = NAME;
+    const INPUT: Input = Input::Text;
+    type Arguments = StopwordArguments;
+    /// A word count: cheap enough to run twice, and constant folding may apply.
+    const VOLATILITY: Volatility = Volatility::Immutable;
+
+    fn documentation() -> &'static Documentation {
+        &DOCUMENTATION
     }
 
-    fn signature(&self) -> &Signature {
-        &self.signature
+    fn return_type() -> DataType {
+        DataType::Float64
     }
 
-    fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
-        check_arg_types(NAME, arg_types, 3, "text")
-    }
-
-    fn return_type(&self, _arg_types: &[DataType]) -> Result<DataType> {
-        Ok(DataType::Float64)
-    }
-
-    fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
-        config(args.scalar_arguments)?;
-        Ok(Arc::new(Field::new(NAME, DataType::Float64, true)))
-    }
-
-    fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
-        let constants = execution_constants(&args.args)?;
-        let refs: Vec<Option<&ScalarValue>> = constants.iter().map(Option::as_ref).collect();
-        let (stoplist, policy) = config(&refs)?;
-        apply(&args.args[0], |texts| densities(texts, stoplist, &policy))
-    }
-
-    fn documentation(&self) -> Option<&Documentation> {
-        Some(&DOCUMENTATION)
+    fn compute(texts: &dyn Array, arguments: &StopwordArguments) -> Result<ArrayRef> {
+        densities(texts, arguments.stoplist, &arguments.policy)
     }
 }
 

@@ -1,7 +1,6 @@
 //! The functions `name(text [, options])` that give one struct per text (the pre-training data
-//! filters and `detect_language`): a kernel computes a row's cells, [`TextStructFunction`]
-//! supplies the SQL function (signature, argument checks, options, dictionaries, scalars, NULLs
-//! and the row policy).
+//! filters and `detect_language`): a [`TextStructKernel`] computes a row's cells; this module
+//! builds the struct column under the row policy, and [`WebtextFunction`] the SQL function.
 
 use std::sync::Arc;
 
@@ -10,16 +9,14 @@ use datafusion::arrow::array::{
     StructArray, StructBuilder,
 };
 use datafusion::arrow::buffer::NullBuffer;
-use datafusion::arrow::datatypes::{DataType, Field, FieldRef, Fields};
+use datafusion::arrow::datatypes::{DataType, Field, Fields};
 use datafusion::common::{Result, ScalarValue, exec_err, plan_err};
-use datafusion::logical_expr::{
-    ColumnarValue, Documentation, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature,
-    Volatility,
-};
+use datafusion::logical_expr::Documentation;
 
-use super::common::{
-    RowPolicy, apply, check_arg_types, constant_string, execution_constants, for_each_text,
-};
+use super::arguments::{Input, constant_string};
+use super::arrays::for_each_text;
+use super::function::{Arguments, Kernel, WebtextFunction};
+use super::row_policy::RowPolicy;
 use super::shared_words::SharedWords;
 
 /// One value of a row's struct, in the order of the kernel's fields.
@@ -80,73 +77,53 @@ impl<'t> Row<'_, 't> {
     }
 }
 
-/// A SQL function `name(text [, options])` giving a struct per text.
-#[derive(Debug, PartialEq, Eq, Hash)]
-pub struct TextStructFunction<K> {
-    signature: Signature,
-    kernel: K,
+/// The SQL function of a [`TextStructKernel`].
+pub type TextStructFunction<K> = WebtextFunction<TextStruct<K>>;
+
+/// A [`TextStructKernel`] as a [`Kernel`]: one struct per text.
+#[derive(Debug, Default, PartialEq, Eq, Hash)]
+pub struct TextStruct<K>(K);
+
+/// The options argument of a text function: the kernel's configuration and the rows' policy.
+pub(crate) struct TextOptions<K: TextStructKernel> {
+    config: K::Config,
+    policy: RowPolicy,
 }
 
-impl<K: TextStructKernel> Default for TextStructFunction<K> {
-    fn default() -> Self {
-        TextStructFunction {
-            // Volatile for the reason JustextFunction gives: DataFusion copies an immutable
-            // expression into every filter it pushes down, so `WHERE q.passed` over a projection
-            // of `gopher_quality(text) AS q` would tokenize each text twice.
-            signature: Signature::user_defined(Volatility::Volatile),
-            kernel: K::default(),
-        }
+impl<K: TextStructKernel> Arguments for TextOptions<K> {
+    /// `(text [, options])`.
+    const MAX_ARGS: usize = 2;
+
+    fn parse(function: &str, constants: &[Option<&ScalarValue>]) -> Result<Self> {
+        let text = match constants.get(1) {
+            None => String::new(),
+            Some(v) => constant_string(function, 2, "options", *v)?.unwrap_or_default(),
+        };
+        let parsed = RowPolicy::take_on_error(&text).and_then(|(fail, rest)| {
+            Ok(TextOptions {
+                config: K::config(&rest)?,
+                policy: RowPolicy::for_text(fail),
+            })
+        });
+        parsed.or_else(|e| plan_err!("{function}: invalid options (argument 2): {e}"))
     }
 }
 
-/// The options constant at `constants[1]`: the kernel's configuration and the rows' policy.
-fn options<K: TextStructKernel>(
-    constants: &[Option<&ScalarValue>],
-) -> Result<(K::Config, RowPolicy)> {
-    let text = match constants.get(1) {
-        None => String::new(),
-        Some(v) => constant_string(K::NAME, 2, "options", *v)?.unwrap_or_default(),
-    };
-    let parsed = RowPolicy::take_on_error(&text)
-        .and_then(|(fail, rest)| Ok((K::config(&rest)?, RowPolicy::for_text(fail))));
-    parsed.or_else(|e| plan_err!("{}: invalid options (argument 2): {e}", K::NAME))
-}
+impl<K: TextStructKernel> Kernel for TextStruct<K> {
+    const NAME: &'static str = K::NAME;
+    const INPUT: Input = Input::Text;
+    type Arguments = TextOptions<K>;
 
-impl<K: TextStructKernel> ScalarUDFImpl for TextStructFunction<K> {
-    fn name(&self) -> &str {
-        K::NAME
+    fn documentation() -> &'static Documentation {
+        K::documentation()
     }
 
-    fn signature(&self) -> &Signature {
-        &self.signature
+    fn return_type() -> DataType {
+        DataType::Struct(K::fields())
     }
 
-    fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
-        check_arg_types(K::NAME, arg_types, 2, "text")
-    }
-
-    fn return_type(&self, _arg_types: &[DataType]) -> Result<DataType> {
-        Ok(DataType::Struct(K::fields()))
-    }
-
-    fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
-        options::<K>(args.scalar_arguments)?;
-        Ok(Arc::new(Field::new(
-            K::NAME,
-            DataType::Struct(K::fields()),
-            true,
-        )))
-    }
-
-    fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
-        let constants = execution_constants(&args.args)?;
-        let refs: Vec<Option<&ScalarValue>> = constants.iter().map(Option::as_ref).collect();
-        let (config, policy) = options::<K>(&refs)?;
-        apply(&args.args[0], |texts| rows::<K>(texts, &config, &policy))
-    }
-
-    fn documentation(&self) -> Option<&Documentation> {
-        Some(K::documentation())
+    fn compute(texts: &dyn Array, options: &TextOptions<K>) -> Result<ArrayRef> {
+        rows::<K>(texts, &options.config, &options.policy)
     }
 }
 

@@ -10,7 +10,7 @@ use std::io::Read;
 
 use super::headers::{is_version_line, parse_header_block, parse_py_int};
 use super::input::{Compression, Input};
-use super::{BlockNeed, ReadOptions, WarcFault, WarcRecord};
+use super::record::{BlockNeed, ReadOptions, WarcFault, WarcRecord};
 
 const BUFFER: usize = 1 << 18;
 /// Longest line read while looking for a record; longer ones are skipped in pieces.

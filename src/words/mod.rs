@@ -7,17 +7,28 @@
 //! by fancy-regex (Python's `re` and fancy-regex are both leftmost-first backtracking engines).
 
 mod rules;
+mod token;
+
+use std::sync::LazyLock;
 
 use rules::Rules;
+pub use token::Token;
 
-/// A token of the text: a slice of it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Token<'a> {
-    pub text: &'a str,
-    /// A whitespace token (spaCy keeps whitespace other than one space after a token as tokens).
-    pub is_space: bool,
-    /// Followed by one space that belongs to it (spaCy's `whitespace_`).
-    pub space_after: bool,
+static RULES: LazyLock<Rules> = LazyLock::new(|| {
+    // The phrase pass's special cases are matched as the tokens the rules without special cases
+    // give them; the tables are a constant of the crate, checked by the tests: never input data.
+    let rule_less_tokens = |rules: &Rules, text: &str| -> Vec<String> {
+        tokens_by_runs(rules, text, false)
+            .iter()
+            .map(|t| t.text.to_owned())
+            .collect()
+    };
+    Rules::load(rule_less_tokens).unwrap_or_else(|e| panic!("the embedded spaCy tables: {e}"))
+});
+
+/// spaCy's English rules, loaded on first use.
+fn spacy_rules() -> &'static Rules {
+    &RULES
 }
 
 /// Python's `str.isspace`: Unicode White_Space and U+001C–U+001F.
@@ -39,7 +50,7 @@ pub fn words(text: &str) -> Vec<&str> {
 /// that many pieces; 1 for a text without tokens): 1 + the tokens that start a sentence after a
 /// sentence-ending punctuation character.
 pub fn sentence_count(text: &str) -> usize {
-    let rules = Rules::get();
+    let rules = spacy_rules();
     let mut count = 1;
     let mut seen_end = false;
     for token in tokens(text) {
@@ -64,7 +75,7 @@ fn is_punctuation(text: &str) -> bool {
 
 /// The tokens of `text` (spec §2.2, steps 1–5).
 pub fn tokens(text: &str) -> Vec<Token<'_>> {
-    let rules = Rules::get();
+    let rules = spacy_rules();
     let mut out = tokens_by_runs(rules, text, true);
     rules.apply_phrase_special_cases(text, &mut out);
     out

@@ -5,12 +5,11 @@
 type HashMap<K, V> = std::collections::HashMap<K, V, ahash::RandomState>;
 type HashSet<T> = std::collections::HashSet<T, ahash::RandomState>;
 use std::io::Read;
-use std::sync::LazyLock;
 
 use fancy_regex::Regex;
 use serde_json::Value;
 
-use super::{Token, tokens_by_runs};
+use super::token::Token;
 
 const TABLES: &[u8] = include_bytes!("../../tokenizers/spacy_en_3.8.18.json.gz");
 
@@ -26,17 +25,13 @@ pub(super) struct Rules {
     sentence_punct: HashSet<String>,
 }
 
-static RULES: LazyLock<Rules> = LazyLock::new(|| {
-    // The tables are a constant of the crate, checked by the tests: never input data.
-    Rules::load().unwrap_or_else(|e| panic!("the embedded spaCy tables: {e}"))
-});
-
 impl Rules {
-    pub(super) fn get() -> &'static Rules {
-        &RULES
-    }
-
-    fn load() -> Result<Rules, String> {
+    /// The rules of the embedded tables. `rule_less_tokens` tokenizes a text with the rules
+    /// given, without their special cases: the phrase pass's special cases are matched as the
+    /// tokens it gives them.
+    pub(super) fn load(
+        rule_less_tokens: impl Fn(&Rules, &str) -> Vec<String>,
+    ) -> Result<Rules, String> {
         let mut json = String::new();
         flate2::read::GzDecoder::new(TABLES)
             .read_to_string(&mut json)
@@ -86,10 +81,7 @@ impl Rules {
         // give it.
         let mut phrases: HashMap<String, Vec<Vec<String>>> = HashMap::default();
         for key in strings(&tables["special_cases_in_phrase_matcher"]) {
-            let sequence: Vec<String> = tokens_by_runs(&rules, &key, false)
-                .iter()
-                .map(|t| t.text.to_owned())
-                .collect();
+            let sequence = rule_less_tokens(&rules, &key);
             if let Some(first) = sequence.first() {
                 phrases.entry(first.clone()).or_default().push(sequence);
             }
@@ -476,7 +468,7 @@ mod tests {
 
     #[test]
     fn the_prefilters_never_hide_a_match() {
-        let rules = Rules::get();
+        let rules = crate::words::spacy_rules();
         let (prefix, suffix) = (whole("prefix_pattern"), whole("suffix_pattern"));
         let alphabet: Vec<char> = "aZsSUCAkmé90.'’$,-–:/+%²Ⓐ…(「#_~^*=<>?!\""
             .chars()

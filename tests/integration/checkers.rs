@@ -1,10 +1,10 @@
 //! The parity checkers' own guards, so that no check can pass on nothing: the floors file is read
-//! strictly and every set must be compared whole (tests/parity/floors.rs, eval_pages.rs).
+//! strictly and every set must be compared whole (eval/parity/floors.rs, eval_pages.rs).
 
-#[path = "../parity/eval_pages.rs"]
+#[path = "../../eval/parity/eval_pages.rs"]
 #[allow(dead_code)]
 mod eval_pages;
-#[path = "../parity/floors.rs"]
+#[path = "../../eval/parity/floors.rs"]
 mod floors;
 
 use std::path::Path;
@@ -13,7 +13,7 @@ use eval_pages::{PAGES, SETS, check_page_counts};
 use floors::Floors;
 
 fn floors_file() -> Floors {
-    Floors::read(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/parity/floors.txt")).unwrap()
+    Floors::read(&Path::new(env!("CARGO_MANIFEST_DIR")).join("eval/parity/floors.txt")).unwrap()
 }
 
 #[test]
@@ -36,7 +36,7 @@ fn the_floors_file_has_a_floor_for_every_check_ci_runs() {
             needed.push(format!("{prefix} {extractor}"));
         }
     }
-    // tests/parity/datatrove.rs (datatrove_sql.rs's CALLS) and tests/parity/langid.rs.
+    // eval/parity/datatrove.rs (datatrove_sql.rs's CALLS) and eval/parity/langid.rs.
     for function in [
         "gopher_repetition",
         "gopher_quality",
@@ -49,7 +49,7 @@ fn the_floors_file_has_a_floor_for_every_check_ci_runs() {
     for kind in ["sentence", "word_pair", "single_word", "all"] {
         needed.push(format!("langid {kind}"));
     }
-    // tests/parity/minhash.rs.
+    // eval/parity/minhash.rs.
     for key in [
         "default",
         "default_signatures",

@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, mpsc};
 
-use clap::{Args, ValueEnum};
+use clap::Args;
 use datafusion::arrow::array::{Array, ArrayRef, AsArray, RecordBatch, make_array};
 use datafusion::arrow::buffer::NullBuffer;
 use datafusion::arrow::compute::kernels::length::length;
@@ -22,10 +22,12 @@ use datafusion::physical_expr::PhysicalExpr;
 use datafusion::prelude::col;
 use futures::StreamExt;
 
+use crate::extraction::{ExtractionArgs, Extractor};
 use crate::output::ParquetFile;
 use crate::progress::Progress;
 use crate::session::{
-    context, query_context, refuse_warc_on_cluster, register_parquet, register_warc, require_column,
+    WarcCounts, context, query_context, refuse_warc_on_cluster, register_parquet, register_warc,
+    require_column,
 };
 use crate::{CliError, ExecArgs, Result};
 use datafusion_webtext::datasource::{OnError, WarcOptions};
@@ -56,33 +58,6 @@ pub(crate) struct CleanArgs {
     max_payload_bytes: u64,
     #[command(flatten)]
     exec: ExecArgs,
-}
-
-/// Which column holds the page and how it is cleaned: the options of `clean` and `report`.
-#[derive(Args)]
-pub(crate) struct ExtractionArgs {
-    /// The column holding the page (string or binary; bytes are decoded as the extractor does)
-    #[arg(long, default_value = "html", value_parser = crate::column_name)]
-    pub html_column: String,
-    /// The boilerplate removal algorithm
-    #[arg(long, value_enum, default_value = "justext")]
-    pub extractor: Extractor,
-    /// The stoplist (one of jusText's 100 languages, or 'none' for the language-independent mode)
-    #[arg(long, default_value = "English")]
-    pub language: String,
-    /// Parameters of the extractor, 'key=value,...' (see `webtext functions justext` or
-    /// `webtext functions extract_content`)
-    #[arg(long, default_value = "")]
-    pub options: String,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub(crate) enum Extractor {
-    /// jusText 3.0.2
-    Justext,
-    /// The crate's own extractor, `extract_content` (`--language` is not used; `kept_share` is
-    /// the share of the page's visible text kept)
-    ExtractContent,
 }
 
 /// What a cleaning run did.
@@ -232,44 +207,6 @@ pub(crate) async fn run(args: CleanArgs) -> Result<CleanSummary> {
     summary.report("cleaning thread(s)", &args.output);
     warc_counts.report_since("clean");
     Ok(summary)
-}
-
-/// What the WARC reader has counted (faults skipped, payloads over the limit) at one time.
-pub(crate) struct WarcCounts {
-    faults_skipped: u64,
-    payloads_over_limit: u64,
-}
-
-impl WarcCounts {
-    pub(crate) fn now() -> WarcCounts {
-        WarcCounts {
-            faults_skipped: datafusion_webtext::datasource::warc_faults_skipped(),
-            payloads_over_limit: datafusion_webtext::datasource::warc_payloads_over_limit(),
-        }
-    }
-
-    /// Tells what the WARC input of `command` skipped since `self`: faults (the first ten
-    /// named) and payloads over `--max-payload-bytes`.
-    pub(crate) fn report_since(&self, command: &str) {
-        let later = WarcCounts::now();
-        let skipped = later.faults_skipped - self.faults_skipped;
-        if skipped > 0 {
-            eprintln!("webtext {command}: skipped {skipped} fault(s) in the WARC input:");
-            for fault in datafusion_webtext::datasource::recent_warc_faults()
-                .iter()
-                .take(10)
-            {
-                eprintln!("  {fault}");
-            }
-        }
-        let over = later.payloads_over_limit - self.payloads_over_limit;
-        if over > 0 {
-            eprintln!(
-                "webtext {command}: {over} response(s) had a payload over --max-payload-bytes \
-                 (as stored or once decoded): their page is NULL"
-            );
-        }
-    }
 }
 
 /// The extractor's call on a page of `schema`, after checking the input has the page column and

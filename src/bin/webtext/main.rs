@@ -6,6 +6,7 @@ mod cleanup;
 mod cluster;
 mod dedup;
 mod demo;
+mod extraction;
 mod near_dedup;
 mod output;
 mod params;

@@ -280,3 +280,41 @@ pub(crate) fn require_column(
         names.join(", ")
     )))
 }
+
+/// What the WARC reader has counted (faults skipped, payloads over the limit) at one time.
+pub(crate) struct WarcCounts {
+    faults_skipped: u64,
+    payloads_over_limit: u64,
+}
+
+impl WarcCounts {
+    pub(crate) fn now() -> WarcCounts {
+        WarcCounts {
+            faults_skipped: datafusion_webtext::datasource::warc_faults_skipped(),
+            payloads_over_limit: datafusion_webtext::datasource::warc_payloads_over_limit(),
+        }
+    }
+
+    /// Tells what the WARC input of `command` skipped since `self`: faults (the first ten
+    /// named) and payloads over `--max-payload-bytes`.
+    pub(crate) fn report_since(&self, command: &str) {
+        let later = WarcCounts::now();
+        let skipped = later.faults_skipped - self.faults_skipped;
+        if skipped > 0 {
+            eprintln!("webtext {command}: skipped {skipped} fault(s) in the WARC input:");
+            for fault in datafusion_webtext::datasource::recent_warc_faults()
+                .iter()
+                .take(10)
+            {
+                eprintln!("  {fault}");
+            }
+        }
+        let over = later.payloads_over_limit - self.payloads_over_limit;
+        if over > 0 {
+            eprintln!(
+                "webtext {command}: {over} response(s) had a payload over --max-payload-bytes \
+                 (as stored or once decoded): their page is NULL"
+            );
+        }
+    }
+}

@@ -7,8 +7,6 @@
 
 use std::fmt::Write;
 
-use super::page::escape;
-
 const WIDTH: f64 = 720.0;
 const HEIGHT: f64 = 260.0;
 const LEFT: f64 = 64.0;
@@ -380,6 +378,22 @@ fn write_cell(svg: &mut String, x: f64, y: f64, (w, h): (f64, f64), share: f64, 
             escape(line)
         );
     }
+}
+
+/// `s` as text of an HTML or SVG element or attribute.
+pub(crate) fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            _ => out.push(c),
+        }
+    }
+    out
 }
 
 #[cfg(test)]

@@ -16,7 +16,7 @@ use datafusion::logical_expr::{DdlStatement, LogicalPlan};
 use datafusion::prelude::{ParquetReadOptions, SessionContext};
 use futures::StreamExt;
 
-use crate::clean::ExtractionArgs;
+use crate::extraction::{ExtractionArgs, Extractor};
 use crate::output::ParquetWriterThread;
 use crate::progress::Progress;
 use crate::session::{context, register_parquet, register_warc, require_column};
@@ -64,7 +64,7 @@ pub(crate) async fn run(args: ReportArgs) -> Result<()> {
         Some(args.exec.batch_rows.unwrap_or(64)),
     )?;
     let total = register_crawl(&ctx, &input, &args.extraction.html_column).await?;
-    let warc_counts = crate::clean::WarcCounts::now();
+    let warc_counts = crate::session::WarcCounts::now();
     let sql = crate::params::substitute(REPORT_SQL, &parameters(&args))?;
     let mut progress = Progress::new(total, "pages");
     let tables = TemporaryFolder::create()?;
@@ -97,7 +97,7 @@ fn check(args: &ReportArgs) -> Result<()> {
             "webtext report runs in this process; --cluster is not supported (run sql/report.sql with webtext sql --cluster for the tables)".into(),
         ));
     }
-    if args.extraction.extractor != crate::clean::Extractor::Justext {
+    if args.extraction.extractor != Extractor::Justext {
         return Err(CliError::Usage(
             "webtext report draws jusText's paragraph classes: --extractor takes justext only"
                 .into(),

@@ -3,7 +3,7 @@
 
 use std::fmt::Write;
 
-use super::chart::{BarChart, HeatMap, Marker, Scale, Series, format_count};
+use super::chart::{BarChart, HeatMap, Marker, Scale, Series, escape, format_count};
 use super::data::{ByClass, ReportData, SamplePage, Site};
 
 const GOOD: &str = "#2f855a";
@@ -11,21 +11,6 @@ const BAD: &str = "#c05621";
 /// Paragraphs shown per sample page; the rest are counted.
 const SAMPLE_PARAGRAPHS: usize = 150;
 const CONTEXT_FREE_CLASSES: [&str; 4] = ["good", "neargood", "short", "bad"];
-
-pub(crate) fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            _ => out.push(c),
-        }
-    }
-    out
-}
 
 fn ratio(part: i64, whole: i64) -> Option<f64> {
     (whole > 0).then(|| part as f64 / whole as f64)

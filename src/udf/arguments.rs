@@ -1,0 +1,162 @@
+//! The arguments of a call: the input types a function accepts, and its constant arguments as
+//! it reads them while planning (literals), at execution (scalars) and from a host that turned a
+//! constant into an array (datafusion-ffi).
+
+use std::sync::Arc;
+
+use datafusion::arrow::array::RecordBatch;
+use datafusion::arrow::datatypes::{DataType, Schema};
+use datafusion::common::{Result, ScalarValue, plan_err};
+use datafusion::logical_expr::ColumnarValue;
+use datafusion::physical_expr::PhysicalExpr;
+use datafusion::physical_expr::expressions::Literal;
+
+/// What a function's first argument holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Input {
+    /// A page, `html`: a string, used as is, or bytes, decoded as the algorithm's original
+    /// decodes them.
+    Page,
+    /// A text, `text`: a string.
+    Text,
+}
+
+impl Input {
+    /// The argument's name in documentation and errors.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Input::Page => "html",
+            Input::Text => "text",
+        }
+    }
+}
+
+pub(crate) fn is_text_or_binary(t: &DataType) -> bool {
+    use DataType::*;
+    match t {
+        Utf8 | LargeUtf8 | Utf8View | Binary | LargeBinary | BinaryView | Null => true,
+        Dictionary(_, value) => is_text_or_binary(value),
+        _ => false,
+    }
+}
+
+pub(crate) fn is_text(t: &DataType) -> bool {
+    use DataType::*;
+    match t {
+        Utf8 | LargeUtf8 | Utf8View | Null => true,
+        Dictionary(_, value) => is_text(value),
+        _ => false,
+    }
+}
+
+/// Planning-time check of argument types: `(data [, constant string]...)`, with `max_args` in all.
+/// Types are returned unchanged, so dictionaries and views reach the function as they are.
+pub(crate) fn check_arg_types(
+    function: &str,
+    arg_types: &[DataType],
+    max_args: usize,
+    input: Input,
+) -> Result<Vec<DataType>> {
+    if arg_types.is_empty() || arg_types.len() > max_args {
+        return plan_err!(
+            "{function}: takes 1 to {max_args} arguments, got {}",
+            arg_types.len()
+        );
+    }
+    let (accepted, expected) = match input {
+        Input::Page => (is_text_or_binary(&arg_types[0]), "a string or binary"),
+        Input::Text => (is_text(&arg_types[0]), "a string"),
+    };
+    if !accepted {
+        return plan_err!(
+            "{function}: argument 1 ({}) must be {expected} column, got {}",
+            input.name(),
+            arg_types[0]
+        );
+    }
+    for (i, t) in arg_types.iter().enumerate().skip(1) {
+        if !is_text(t) {
+            return plan_err!(
+                "{function}: argument {} must be a string literal, got {t}",
+                i + 1
+            );
+        }
+    }
+    Ok(arg_types.to_vec())
+}
+
+/// Reads a constant string argument: a literal at planning time (`ReturnFieldArgs`), a scalar at
+/// execution, or row 0 of an array where a host (FFI) turned the constant into an array.
+pub(crate) fn constant_string(
+    function: &str,
+    position: usize,
+    name: &str,
+    value: Option<&ScalarValue>,
+) -> Result<Option<String>> {
+    match value {
+        None => {
+            plan_err!("{function}: argument {position} ({name}) must be a constant string literal")
+        }
+        Some(v) if v.is_null() => {
+            plan_err!("{function}: argument {position} ({name}) must not be NULL")
+        }
+        Some(ScalarValue::Utf8(s) | ScalarValue::LargeUtf8(s) | ScalarValue::Utf8View(s)) => {
+            Ok(s.clone())
+        }
+        Some(ScalarValue::Dictionary(_, inner)) => {
+            constant_string(function, position, name, Some(inner))
+        }
+        Some(other) => plan_err!(
+            "{function}: argument {position} ({name}) must be a string, got {}",
+            other.data_type()
+        ),
+    }
+}
+
+/// The value of a constant physical argument (of an aggregate or window function), or None when
+/// it is not constant. A literal is read directly; a host's wrapper of one (datafusion-ffi hands
+/// over foreign expressions, not `Literal`s) is evaluated against an empty batch, where only a
+/// constant gives a scalar.
+pub(crate) fn constant_value(expr: &Arc<dyn PhysicalExpr>) -> Option<ScalarValue> {
+    if let Some(literal) = expr.downcast_ref::<Literal>() {
+        return Some(literal.value().clone());
+    }
+    let empty = RecordBatch::new_empty(Arc::new(Schema::empty()));
+    match expr.evaluate(&empty) {
+        Ok(ColumnarValue::Scalar(value)) => Some(value),
+        _ => None,
+    }
+}
+
+/// The constant arguments at execution time, as scalars.
+pub(crate) fn execution_constants(args: &[ColumnarValue]) -> Result<Vec<Option<ScalarValue>>> {
+    args.iter()
+        .map(|a| match a {
+            ColumnarValue::Scalar(s) => Ok(Some(s.clone())),
+            ColumnarValue::Array(a) if !a.is_empty() => {
+                Ok(Some(ScalarValue::try_from_array(a, 0)?))
+            }
+            ColumnarValue::Array(_) => Ok(None),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A constant reaches aggregates and windows as a `Literal` in Rust, and as a wrapper that is
+    /// not one across datafusion-ffi: a cast of a literal stands for such a wrapper here.
+    #[test]
+    fn constant_value_reads_literals_and_other_constant_expressions_but_not_columns() {
+        use datafusion::physical_expr::expressions::{CastExpr, Column};
+
+        let literal: Arc<dyn PhysicalExpr> = Arc::new(Literal::new(ScalarValue::Int64(Some(7))));
+        assert_eq!(constant_value(&literal), Some(ScalarValue::Int64(Some(7))));
+        let wrapped: Arc<dyn PhysicalExpr> =
+            Arc::new(CastExpr::new(Arc::clone(&literal), DataType::Int32, None));
+        assert_eq!(constant_value(&wrapped), Some(ScalarValue::Int32(Some(7))));
+        let column: Arc<dyn PhysicalExpr> = Arc::new(Column::new("n", 0));
+        assert_eq!(constant_value(&column), None);
+    }
+}
