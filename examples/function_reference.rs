@@ -1,6 +1,6 @@
 //! Prints the SQL function reference (Markdown) from the functions' own documentation.
 //!
-//!     cargo run --example function_reference > /tmp/ref.md   # then paste into README.md
+//!     bash tools/update_function_reference.sh   # writes it into docs/src/functions.md
 fn main() {
     print!("{}", datafusion_webtext::udf::reference_markdown());
 }

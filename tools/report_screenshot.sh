@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The README's picture (report-sample.png): `webtext report` of the bundled sample crawl, drawn by
+# The documentation's picture (docs/src/report-sample.png): `webtext report` of the bundled sample crawl, drawn by
 # headless Chromium (Debian's `chromium`). Usage: tools/report_screenshot.sh [PROFILE] (release)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,5 +13,5 @@ timeout -s KILL 120 chromium --headless --no-sandbox --disable-gpu --hide-scroll
   --disable-extensions --disable-background-networking --disable-component-update \
   --user-data-dir="$WORK/profile" --window-size=1280,2400 --screenshot="$WORK/report.png" \
   "file://$WORK/report.html" 2> "$WORK/chromium.log"
-cp "$WORK/report.png" report-sample.png
-echo "wrote report-sample.png ($(stat -c %s report-sample.png) bytes)"
+cp "$WORK/report.png" docs/src/report-sample.png
+echo "wrote docs/src/report-sample.png ($(stat -c %s docs/src/report-sample.png) bytes)"

@@ -1,4 +1,4 @@
-"""The README's interop examples: results to pandas and Polars, Polars and pyarrow tables in."""
+"""The book's interop examples (docs/src/python.md): results to pandas and Polars, Polars and pyarrow tables in."""
 
 import pandas as pd
 import polars as pl

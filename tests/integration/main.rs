@@ -11,7 +11,7 @@ mod checkers;
 mod cli;
 mod hostile;
 mod justext_fixtures;
-mod readme;
+mod book;
 mod report;
 mod sql_boilerpipe;
 mod sql_dedup;
