@@ -7,11 +7,11 @@
 
 mod common;
 
+mod book;
 mod checkers;
 mod cli;
 mod hostile;
 mod justext_fixtures;
-mod book;
 mod report;
 mod sql_boilerpipe;
 mod sql_dedup;
