@@ -20,6 +20,7 @@ mod eval_pages;
 
 use datafusion_webtext::extract::{Format, Params, extract_text};
 use datafusion_webtext::html::dom::Page;
+use datafusion_webtext::options::RowKeys;
 
 /// The words of Markdown as a CommonMark reader sees its text: blocks end words, the ends of
 /// a link or an emphasis do not.
@@ -127,15 +128,11 @@ fn main() -> ExitCode {
         if flag != "--set" {
             continue;
         }
-        let (key, value) = setting.split_once('=').unwrap_or((setting, ""));
-        match params.set(key, value) {
-            Some(Ok(())) => {}
-            Some(Err(expected)) => {
-                eprintln!("extract_quality: --set {key}: expected {expected}");
-                return ExitCode::from(2);
-            }
-            None => {
-                eprintln!("extract_quality: --set {key}: not an option of extract_content");
+        let keys = [datafusion_webtext::extract::EXTRACT_KEYS];
+        match datafusion_webtext::options::parse(setting, params, &keys, RowKeys::Page) {
+            Ok((set, _)) => params = set,
+            Err(e) => {
+                eprintln!("extract_quality: --set {setting}: {e}");
                 return ExitCode::from(2);
             }
         }

@@ -2,19 +2,8 @@
 
 use super::onion::OnionParams;
 use super::tokenize::TokenOptions;
+use crate::options::{Keys, OptionKey, count, flag, is_none, key};
 use crate::stoplists::Stoplist;
-
-/// Token options, accepted by every de-duplication function.
-pub const TOKEN_KEYS: &[&str] = &["lowercase", "skip_punctuation", "stopwords"];
-/// `ngram_hashes` only: restart the window at every line.
-pub const PER_LINE_KEY: &str = "per_line";
-/// `onion_keep` only.
-pub const ONION_KEYS: &[&str] = &[
-    "smoothing",
-    "stub_length",
-    "protect_unique_documents",
-    "duplicates",
-];
 
 /// Everything an options string can set; each function accepts its own subset of keys.
 #[derive(Debug, Clone, Default)]
@@ -27,92 +16,98 @@ pub struct DedupOptions {
     pub duplicates: Option<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-pub enum DedupOptionsError {
-    #[error("'{0}' is not of the form key=value")]
-    NotKeyValue(String),
-    #[error("unknown option '{key}'; known: {known}")]
-    UnknownKey { key: String, known: String },
-    #[error("option {key}: '{value}' is not {expected}")]
-    BadValue {
-        key: String,
-        value: String,
-        expected: String,
+/// The token options, which every de-duplication function takes.
+pub const TOKEN_KEYS: Keys<DedupOptions> = &[
+    key!("lowercase", [tokens.lowercase], flag, ""),
+    key!(
+        "skip_punctuation",
+        [tokens.skip_punctuation],
+        flag,
+        "one-character tokens that are not letters, marks, numbers or '_'"
+    ),
+    OptionKey {
+        name: "stopwords",
+        about: "or a jusText stoplist whose words are skipped",
+        show: |o| {
+            o.tokens
+                .stopwords
+                .map_or("none", |s| s.language())
+                .to_owned()
+        },
+        set: |o, v| {
+            o.tokens.stopwords = if is_none(v) {
+                None
+            } else {
+                Some(Stoplist::by_name(v).ok_or("a jusText stoplist language or none")?)
+            };
+            Ok(())
+        },
+        preset: false,
     },
-}
+];
 
-fn bad(key: &str, value: &str, expected: impl Into<String>) -> DedupOptionsError {
-    DedupOptionsError::BadValue {
-        key: key.to_owned(),
-        value: value.to_owned(),
-        expected: expected.into(),
-    }
-}
+/// `ngram_hashes` only: restart the window at every line.
+pub const PER_LINE_KEYS: Keys<DedupOptions> = &[key!(
+    "per_line",
+    [per_line],
+    flag,
+    "true: the n-grams of each line, none across lines"
+)];
 
-fn parse_bool(key: &str, value: &str) -> Result<bool, DedupOptionsError> {
-    crate::options::parse_bool(value).ok_or_else(|| bad(key, value, "true or false"))
-}
-
-impl DedupOptions {
-    /// Parses `options`, accepting only the keys in `allowed` (whitespace around keys and values
-    /// is ignored; keys are case-insensitive; an empty string changes nothing).
-    pub fn parse(options: &str, allowed: &[&str]) -> Result<Self, DedupOptionsError> {
-        let mut out = DedupOptions::default();
-        for item in crate::options::key_values(options) {
-            let (key, value) =
-                item.map_err(|item| DedupOptionsError::NotKeyValue(item.to_owned()))?;
-            if !allowed.contains(&key.as_str()) {
-                return Err(DedupOptionsError::UnknownKey {
-                    key,
-                    known: allowed.join(", "),
-                });
+/// `onion_keep` only (n and threshold are arguments).
+pub const ONION_KEYS: Keys<DedupOptions> = &[
+    key!(
+        "smoothing",
+        [onion.smoothing],
+        flag,
+        "onion's smoothing of short good runs"
+    ),
+    key!(
+        "stub_length",
+        [onion.stub_length],
+        count,
+        "the longest good run, in tokens, that smoothing removes"
+    ),
+    key!(
+        "protect_unique_documents",
+        [onion.protect_unique_documents],
+        flag,
+        "a document without any duplicate paragraph is kept whole, which onion's smoothing \
+         would drop when it has at most stub_length tokens"
+    ),
+    OptionKey {
+        name: "duplicates",
+        about: "every kept n-gram is remembered; or the Parquet file or folder of the duplicate \
+                n-gram hashes, from ngram_hashes with the same n and token options",
+        show: |o| o.duplicates.clone().unwrap_or_else(|| "none".to_owned()),
+        set: |o, v| {
+            if v.is_empty() {
+                return Err("a path");
             }
-            match key.as_str() {
-                "lowercase" => out.tokens.lowercase = parse_bool(&key, value)?,
-                "skip_punctuation" => out.tokens.skip_punctuation = parse_bool(&key, value)?,
-                "stopwords" => {
-                    out.tokens.stopwords = if value.eq_ignore_ascii_case("none") {
-                        None
-                    } else {
-                        Some(Stoplist::by_name(value).ok_or_else(|| {
-                            bad(&key, value, "a jusText stoplist language or none")
-                        })?)
-                    }
-                }
-                "per_line" => out.per_line = parse_bool(&key, value)?,
-                "smoothing" => out.onion.smoothing = parse_bool(&key, value)?,
-                "stub_length" => {
-                    out.onion.stub_length = value
-                        .parse()
-                        .map_err(|_| bad(&key, value, "a whole number >= 0"))?
-                }
-                "protect_unique_documents" => {
-                    out.onion.protect_unique_documents = parse_bool(&key, value)?
-                }
-                "duplicates" if !value.is_empty() => out.duplicates = Some(value.to_owned()),
-                "duplicates" => return Err(bad(&key, value, "a path")),
-                _ => {
-                    return Err(DedupOptionsError::UnknownKey {
-                        key,
-                        known: allowed.join(", "),
-                    });
-                }
-            }
-        }
-        Ok(out)
-    }
-}
+            o.duplicates = Some(v.to_owned());
+            Ok(())
+        },
+        preset: false,
+    },
+];
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::options::{OptionError, RowKeys, parse};
+
+    fn dedup_options(
+        options: &str,
+        tables: &[Keys<DedupOptions>],
+    ) -> Result<DedupOptions, OptionError> {
+        parse(options, DedupOptions::default(), tables, RowKeys::Text).map(|(o, _)| o)
+    }
 
     #[test]
     fn options_set_token_and_onion_parameters() {
-        let all: Vec<&str> = TOKEN_KEYS.iter().chain(ONION_KEYS).copied().collect();
-        let o = DedupOptions::parse(
+        let o = dedup_options(
             " LOWERCASE=true, stopwords = english, smoothing=off, stub_length=5, duplicates=/tmp/d.parquet",
-            &all,
+            &[TOKEN_KEYS, ONION_KEYS],
         )
         .unwrap();
         assert!(o.tokens.lowercase && !o.tokens.skip_punctuation);
@@ -123,17 +118,17 @@ mod tests {
     }
 
     #[test]
-    fn keys_outside_the_functions_subset_are_refused_by_name() {
-        let err = DedupOptions::parse("smoothing=false", TOKEN_KEYS).unwrap_err();
+    fn keys_outside_the_functions_tables_are_refused_by_name() {
+        let err = dedup_options("smoothing=false", &[TOKEN_KEYS]).unwrap_err();
         assert_eq!(
             err.to_string(),
-            "unknown option 'smoothing'; known: lowercase, skip_punctuation, stopwords"
+            "unknown option 'smoothing'; known: lowercase, skip_punctuation, stopwords, on_error"
         );
-        let err = DedupOptions::parse("stopwords=Klingon", TOKEN_KEYS).unwrap_err();
+        let err = dedup_options("stopwords=Klingon", &[TOKEN_KEYS]).unwrap_err();
         assert_eq!(
             err.to_string(),
             "option stopwords: 'Klingon' is not a jusText stoplist language or none"
         );
-        assert!(DedupOptions::parse("lowercase", TOKEN_KEYS).is_err());
+        assert!(dedup_options("lowercase", &[TOKEN_KEYS]).is_err());
     }
 }

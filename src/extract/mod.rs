@@ -25,7 +25,7 @@ mod segment;
 mod select;
 
 pub use class_names::DroppedNames;
-pub use options::{Format, OPTION_KEYS, Params};
+pub use options::{EXTRACT_KEYS, Format, Params};
 
 use crate::html::dom::{NodeId, Page};
 use options::DEFAULT_MASS_ALPHA;

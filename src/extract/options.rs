@@ -1,6 +1,9 @@
 //! The extractor's parameters: their defaults and their `'key=value'` names.
 
 use super::class_names::DroppedNames;
+use crate::options::{
+    Keys, OptionKey, choice, count, count_or_none, flag, key, number, number_or_none,
+};
 
 /// The weight of link-heavy characters against good ones in the text-mass choice.
 pub(super) const DEFAULT_MASS_ALPHA: f64 = 2.0;
@@ -76,93 +79,91 @@ impl Default for Params {
     }
 }
 
-/// The keys of [`Params::set`], for options strings and their error messages.
-pub const OPTION_KEYS: &[&str] = &[
-    "mass_alpha",
-    "keep_dense_share",
-    "widen_link_heavy_share",
-    "max_link_density",
-    "min_scoring_chars",
-    "sibling_share",
-    "sibling_min_score",
-    "class_weight",
-    "drop_boilerplate_names",
-    "dropped_names",
-    "format",
-    "listing_below_chars",
-    "listing_min_titles",
-    "title_link_chars",
+/// The extractor's parameters as options, for [`crate::options::parse`]. `none` turns off the
+/// steps that can be off.
+pub const EXTRACT_KEYS: Keys<Params> = &[
+    key!(
+        "mass_alpha",
+        [mass_alpha],
+        number_or_none,
+        "the weight of link-heavy characters against good ones when the container is chosen by \
+         text mass; none: Readability's choice alone"
+    ),
+    key!(
+        "keep_dense_share",
+        [keep_dense_share],
+        number_or_none,
+        "Readability's choice is kept when it holds this share of the text-mass choice's good \
+         characters; none: the text-mass choice alone"
+    ),
+    key!(
+        "widen_link_heavy_share",
+        [widen_link_heavy_share],
+        number_or_none,
+        "Readability's choice gives way to the text-mass choice around it when the text that \
+         adds has at most this many link-heavy characters per good one and does not repeat it; \
+         none: never"
+    ),
+    key!(
+        "max_link_density",
+        [max_link_density],
+        number,
+        "segments with more of their characters in links are dropped"
+    ),
+    key!("drop_boilerplate_names", [drop_boilerplate_names], flag, ""),
+    OptionKey {
+        name: "dropped_names",
+        about: "the measured list; or names separated by spaces, =name for a whole word: \
+                'dropped_names=comment footer =tags'",
+        show: |p| match &p.dropped_names {
+            None => "default".to_owned(),
+            Some(_) => "a list".to_owned(),
+        },
+        set: |p, v| {
+            p.dropped_names = if v.eq_ignore_ascii_case("default") {
+                None
+            } else {
+                Some(DroppedNames::parse(v).ok_or(
+                    "default, or names of ASCII letters and digits separated by spaces \
+                     (=name: whole word)",
+                )?)
+            };
+            Ok(())
+        },
+        preset: false,
+    },
+    OptionKey {
+        name: "format",
+        about: "or markdown",
+        show: |p| {
+            match p.format {
+                Format::Text => "text",
+                Format::Markdown => "markdown",
+            }
+            .to_owned()
+        },
+        set: |p, v| {
+            let formats = [("text", Format::Text), ("markdown", Format::Markdown)];
+            p.format = choice(v, &formats, "text or markdown")?;
+            Ok(())
+        },
+        preset: false,
+    },
+    key!("class_weight", [class_weight], number, ""),
+    key!("min_scoring_chars", [min_scoring_chars], count, ""),
+    key!("sibling_share", [sibling_share], number, ""),
+    key!("sibling_min_score", [sibling_min_score], number, ""),
+    key!(
+        "listing_below_chars",
+        [listing_below_chars],
+        count_or_none,
+        "a shorter text is read again as a listing of linked titles; none: never"
+    ),
+    key!("listing_min_titles", [listing_min_titles], count, ""),
+    key!(
+        "title_link_chars",
+        [title_link_chars],
+        count,
+        "the characters of a title link"
+    ),
 ];
-
-impl Params {
-    /// Sets the parameter `key` from its text: `None` for a key that is not one of
-    /// [`OPTION_KEYS`], else whether `value` was usable (the expected kind of value if not).
-    /// `mass_alpha=none`, `keep_dense_share=none` and `widen_link_heavy_share=none` turn those
-    /// steps off.
-    pub fn set(&mut self, key: &str, value: &str) -> Option<Result<(), &'static str>> {
-        let number = || {
-            value
-                .trim()
-                .parse::<f64>()
-                .ok()
-                .filter(|v| v.is_finite() && *v >= 0.0)
-        };
-        let whole = || value.trim().parse::<usize>().ok();
-        let optional = || {
-            if value.trim().eq_ignore_ascii_case("none") {
-                Some(None)
-            } else {
-                number().map(Some)
-            }
-        };
-        let result = match key {
-            "mass_alpha" => optional().map(|v| self.mass_alpha = v),
-            "keep_dense_share" => optional().map(|v| self.keep_dense_share = v),
-            "widen_link_heavy_share" => optional().map(|v| self.widen_link_heavy_share = v),
-            "max_link_density" => number().map(|v| self.max_link_density = v),
-            "min_scoring_chars" => whole().map(|v| self.min_scoring_chars = v),
-            "listing_below_chars" => if value.trim().eq_ignore_ascii_case("none") {
-                Some(None)
-            } else {
-                whole().map(Some)
-            }
-            .map(|v| self.listing_below_chars = v),
-            "listing_min_titles" => whole().map(|v| self.listing_min_titles = v),
-            "title_link_chars" => whole().map(|v| self.title_link_chars = v),
-            "sibling_share" => number().map(|v| self.sibling_share = v),
-            "sibling_min_score" => number().map(|v| self.sibling_min_score = v),
-            "class_weight" => number().map(|v| self.class_weight = v),
-            "drop_boilerplate_names" => {
-                crate::options::parse_bool(value).map(|v| self.drop_boilerplate_names = v)
-            }
-            "dropped_names" => if value.trim().eq_ignore_ascii_case("default") {
-                Some(None)
-            } else {
-                DroppedNames::parse(value).map(Some)
-            }
-            .map(|v| self.dropped_names = v),
-            "format" => match value.trim().to_ascii_lowercase().as_str() {
-                "text" => Some(Format::Text),
-                "markdown" => Some(Format::Markdown),
-                _ => None,
-            }
-            .map(|v| self.format = v),
-            _ => return None,
-        };
-        Some(result.ok_or(match key {
-            "mass_alpha" | "keep_dense_share" | "widen_link_heavy_share" => {
-                "a finite number >= 0 or none"
-            }
-            "min_scoring_chars" | "listing_min_titles" | "title_link_chars" => {
-                "a whole number >= 0"
-            }
-            "listing_below_chars" => "a whole number >= 0 or none",
-            "drop_boilerplate_names" => "true or false",
-            "dropped_names" => {
-                "default, or names of ASCII letters and digits separated by spaces (=name: whole word)"
-            }
-            "format" => "text or markdown",
-            _ => "a finite number >= 0",
-        }))
-    }
-}

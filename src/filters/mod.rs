@@ -20,5 +20,7 @@ pub use gopher_quality::{
 pub use gopher_repetition::{
     GopherRepetition, GopherRepetitionParams, gopher_repetition, gopher_repetition_of_words,
 };
-pub use options::{FilterParams, parse_params};
+pub use options::{
+    C4_QUALITY_KEYS, FINEWEB_QUALITY_KEYS, GOPHER_QUALITY_KEYS, GOPHER_REPETITION_KEYS,
+};
 pub(crate) use python_text::{ASCII_PUNCTUATION, is_datatrove_punctuation};

@@ -11,7 +11,8 @@
 
 use std::borrow::Cow;
 
-/// The limits of one call, settable through the SQL functions' `options`.
+/// The limits of one call, settable through the SQL functions' `options` (the row policy's keys,
+/// [`crate::options::RowKeys::Page`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Limits {
     /// Pages longer than this many bytes (UTF-8 length of a string, length of a binary) are not
@@ -36,35 +37,7 @@ impl Default for Limits {
     }
 }
 
-/// The option keys that set [`Limits`], for the functions' option parsers and error messages.
-pub const LIMIT_KEYS: &[&str] = &["max_bytes", "max_depth", "max_attributes"];
-
 impl Limits {
-    /// Sets one limit from an option; `None` when `key` is not a limit, else the value check.
-    pub fn set(&mut self, key: &str, value: &str) -> Option<Result<(), &'static str>> {
-        let parsed = value.trim().parse::<u64>();
-        let result = match key {
-            "max_bytes" => parsed
-                .ok()
-                .and_then(|v| usize::try_from(v).ok())
-                .map(|v| self.max_bytes = v)
-                .ok_or("a whole number of bytes >= 0 (0: no limit)"),
-            "max_depth" => parsed
-                .ok()
-                .and_then(|v| u32::try_from(v).ok())
-                .filter(|v| *v >= 1)
-                .map(|v| self.max_depth = v)
-                .ok_or("a whole number from 1 to 4294967295"),
-            "max_attributes" => parsed
-                .ok()
-                .and_then(|v| usize::try_from(v).ok())
-                .map(|v| self.max_attributes = v)
-                .ok_or("a whole number >= 0"),
-            _ => return None,
-        };
-        Some(result)
-    }
-
     /// Whether a page of `len` bytes is over `max_bytes`.
     pub fn too_large(&self, len: usize) -> bool {
         self.max_bytes != 0 && len > self.max_bytes

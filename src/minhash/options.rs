@@ -1,116 +1,132 @@
-//! A MinHash configuration from `'key=value, ...'`, under datatrove's `MinhashConfig` names.
+//! A MinHash configuration as options (`'key=value, ...'`), under datatrove's `MinhashConfig`
+//! names, for [`crate::options::parse`].
 
 use super::config::{MinhashConfig, ShingleHash};
+use crate::options::{Keys, OptionKey, choice, key};
 
-/// The option names, `config` (a preset) first.
-pub const MINHASH_KEYS: &[&str] = &[
-    "config",
-    "n_grams",
-    "num_buckets",
-    "hashes_per_bucket",
-    "seed",
-    "hash_fc",
-    "precision",
+/// A whole number from 1 to 1000 (shingle sizes, bucket counts).
+fn from_1_to_1000(value: &str) -> Result<usize, &'static str> {
+    value
+        .parse::<usize>()
+        .ok()
+        .filter(|v| (1..=1_000).contains(v))
+        .ok_or("a whole number from 1 to 1000")
+}
+
+fn seed(value: &str) -> Result<u32, &'static str> {
+    value
+        .parse::<u32>()
+        .map_err(|_| "a whole number from 0 to 4294967295")
+}
+
+const HASH_NAMES: [(&str, ShingleHash); 2] =
+    [("xxhash", ShingleHash::Xxhash), ("sha1", ShingleHash::Sha1)];
+
+/// The option keys: `config`, a preset the other keys refine, first.
+pub const MINHASH_KEYS: Keys<MinhashConfig> = &[
+    OptionKey {
+        name: "config",
+        about: "xxhash hashes; fineweb: sha1, FineWeb's setting; the other keys override it",
+        show: |_| "default".to_owned(),
+        set: |c, v| {
+            let presets = [
+                ("default", MinhashConfig::default as fn() -> MinhashConfig),
+                ("fineweb", MinhashConfig::fineweb),
+            ];
+            *c = choice(v, &presets, "default or fineweb")?();
+            Ok(())
+        },
+        preset: true,
+    },
+    key!("n_grams", [n_grams], from_1_to_1000, "words per shingle"),
+    key!("num_buckets", [num_buckets], from_1_to_1000, ""),
+    key!("hashes_per_bucket", [hashes_per_bucket], from_1_to_1000, ""),
+    key!("seed", [seed], seed, ""),
+    OptionKey {
+        name: "hash_fc",
+        about: "or sha1",
+        show: |c| {
+            HASH_NAMES
+                .iter()
+                .find(|(_, h)| *h == c.hash_fc)
+                .map_or("", |(n, _)| n)
+                .to_owned()
+        },
+        set: |c, v| {
+            c.hash_fc = choice(v, &HASH_NAMES, "xxhash or sha1")?;
+            Ok(())
+        },
+        preset: false,
+    },
+    OptionKey {
+        name: "precision",
+        about: "bits, or 32",
+        show: |c| c.precision.to_string(),
+        set: |c, v| {
+            c.precision = choice(v, &[("64", 64), ("32", 32)], "64 or 32")?;
+            Ok(())
+        },
+        preset: false,
+    },
 ];
 
 impl MinhashConfig {
-    /// The configuration the options describe: `config=default|fineweb` chooses the starting
-    /// point (wherever it appears), the other keys override it; the error names the option.
-    pub fn from_options(options: &str) -> Result<MinhashConfig, String> {
-        let items = crate::options::checked_key_values(options).collect::<Result<Vec<_>, _>>()?;
-        let mut config = MinhashConfig::default();
-        for (key, value) in &items {
-            if key == "config" {
-                config = match value.to_ascii_lowercase().as_str() {
-                    "default" => MinhashConfig::default(),
-                    "fineweb" => MinhashConfig::fineweb(),
-                    _ => return Err(expected(key, value, "default or fineweb")),
-                };
-            }
-        }
-        for (key, value) in &items {
-            let whole = |min: u64, max: u64| {
-                value
-                    .parse::<u64>()
-                    .ok()
-                    .filter(|v| (min..=max).contains(v))
-                    .ok_or_else(|| {
-                        expected(key, value, &format!("a whole number from {min} to {max}"))
-                    })
-            };
-            match key.as_str() {
-                "config" => {}
-                "n_grams" => config.n_grams = whole(1, 1_000)? as usize,
-                "num_buckets" => config.num_buckets = whole(1, 1_000)? as usize,
-                "hashes_per_bucket" => config.hashes_per_bucket = whole(1, 1_000)? as usize,
-                "seed" => config.seed = whole(0, u32::MAX as u64)? as u32,
-                "hash_fc" => {
-                    config.hash_fc = match value.to_ascii_lowercase().as_str() {
-                        "xxhash" => ShingleHash::Xxhash,
-                        "sha1" => ShingleHash::Sha1,
-                        _ => return Err(expected(key, value, "xxhash or sha1")),
-                    }
-                }
-                "precision" => {
-                    config.precision = match value.as_ref() {
-                        "64" => 64,
-                        "32" => 32,
-                        _ => return Err(expected(key, value, "64 or 32")),
-                    }
-                }
-                _ => {
-                    return Err(format!(
-                        "unknown option '{key}'; known: {}",
-                        MINHASH_KEYS.join(", ")
-                    ));
-                }
-            }
-        }
-        if config.num_hashes() > 10_000 {
+    /// Whether the keys' values hold together: at most 10,000 hashes in all.
+    pub fn check(&self) -> Result<(), String> {
+        if self.num_hashes() > 10_000 {
             return Err(format!(
                 "num_buckets × hashes_per_bucket is {}; at most 10000",
-                config.num_hashes()
+                self.num_hashes()
             ));
         }
-        Ok(config)
+        Ok(())
     }
-}
-
-fn expected(key: &str, value: &str, what: &str) -> String {
-    format!("option {key}: '{value}' is not {what}")
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::options::{RowKeys, parse};
+
+    fn from_options(options: &str) -> Result<MinhashConfig, String> {
+        let (config, _) = parse(
+            options,
+            MinhashConfig::default(),
+            &[MINHASH_KEYS],
+            RowKeys::Text,
+        )
+        .map_err(|e| e.to_string())?;
+        config.check().map(|()| config)
+    }
 
     #[test]
     fn presets_and_overrides() {
-        assert_eq!(
-            MinhashConfig::from_options(""),
-            Ok(MinhashConfig::default())
-        );
-        let fineweb = MinhashConfig::from_options("n_grams=3, config=fineweb").expect("valid");
+        assert_eq!(from_options(""), Ok(MinhashConfig::default()));
+        let fineweb = from_options("n_grams=3, config=fineweb").expect("valid");
         assert_eq!(fineweb.hash_fc, ShingleHash::Sha1);
         assert_eq!(fineweb.n_grams, 3);
-        let small = MinhashConfig::from_options("num_buckets=2,hashes_per_bucket=3,precision=32")
-            .expect("valid");
+        let small = from_options("num_buckets=2,hashes_per_bucket=3,precision=32").expect("valid");
         assert_eq!((small.num_hashes(), small.precision), (6, 32));
     }
 
     #[test]
     fn errors_name_the_option_and_the_valid_values() {
-        let error = MinhashConfig::from_options("hash_fc=md5").expect_err("invalid");
+        let error = from_options("hash_fc=md5").expect_err("invalid");
         assert_eq!(error, "option hash_fc: 'md5' is not xxhash or sha1");
-        let error = MinhashConfig::from_options("n_grams=0").expect_err("invalid");
+        let error = from_options("n_grams=0").expect_err("invalid");
         assert!(
             error.contains("n_grams") && error.contains("from 1"),
             "{error}"
         );
-        let error = MinhashConfig::from_options("buckets=3").expect_err("invalid");
+        let error = from_options("buckets=3").expect_err("invalid");
         assert!(
             error.starts_with("unknown option 'buckets'; known: config, n_grams"),
             "{error}"
+        );
+        let error = from_options("num_buckets=1000, hashes_per_bucket=11").expect_err("invalid");
+        assert_eq!(
+            error,
+            "num_buckets × hashes_per_bucket is 11000; at most 10000"
         );
     }
 }

@@ -11,6 +11,8 @@ use datafusion::logical_expr::ColumnarValue;
 use datafusion::physical_expr::PhysicalExpr;
 use datafusion::physical_expr::expressions::Literal;
 
+use crate::options::{self, Keys, RowKeys, RowPolicy};
+
 /// What a function's first argument holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Input {
@@ -111,6 +113,35 @@ pub(crate) fn constant_string(
             other.data_type()
         ),
     }
+}
+
+/// A constant options argument (`None`: not given, as `''`) applied to `params` through the keys
+/// of `tables` and to the row policy through those of `rows`; a planning error names the function,
+/// the argument and what is wrong.
+pub(crate) fn constant_options<P>(
+    function: &str,
+    position: usize,
+    value: Option<Option<&ScalarValue>>,
+    params: P,
+    tables: &[Keys<P>],
+    rows: RowKeys,
+) -> Result<(P, RowPolicy)> {
+    let text = match value {
+        None => String::new(),
+        Some(v) => constant_string(function, position, "options", v)?.unwrap_or_default(),
+    };
+    options::parse(&text, params, tables, rows)
+        .or_else(|e| plan_err!("{function}: invalid options (argument {position}): {e}"))
+}
+
+/// The row policy of a function whose options are the row policy's alone.
+pub(crate) fn constant_policy(
+    function: &str,
+    position: usize,
+    value: Option<Option<&ScalarValue>>,
+    rows: RowKeys,
+) -> Result<RowPolicy> {
+    Ok(constant_options(function, position, value, (), &[], rows)?.1)
 }
 
 /// The value of a constant physical argument (of an aggregate or window function), or None when

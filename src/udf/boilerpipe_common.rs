@@ -6,17 +6,18 @@ use std::sync::LazyLock;
 use datafusion::arrow::array::Array;
 use datafusion::common::{Result, ScalarValue, plan_err};
 
-use super::arguments::constant_string;
+use super::arguments::{constant_policy, constant_string};
 use super::arrays::PageRef;
-use super::documentation::ROW_OPTIONS;
+use super::documentation::row_options_argument;
 use super::function::Arguments;
 use super::row_policy::RowPolicy;
 use super::shared_parses::{SharedParses, Tree};
 use crate::boilerpipe::{Extractor, TextDocument};
+use crate::options::RowKeys;
 
 /// The options argument of the boilerpipe functions.
 pub(crate) fn options_argument() -> String {
-    format!("Constant 'key=value, ...': {ROW_OPTIONS}")
+    row_options_argument(RowKeys::Page, "")
 }
 
 pub(crate) const EXTRACTOR_ARGUMENT: &str = "Constant: 'article' (default), 'default', \
@@ -66,7 +67,7 @@ impl BoilerpipeConfig {
         function: &str,
         constants: &[Option<&ScalarValue>],
     ) -> Result<Self> {
-        let policy = RowPolicy::from_constant(function, 2, constants.get(1).copied())?;
+        let policy = constant_policy(function, 2, constants.get(1).copied(), RowKeys::Page)?;
         Ok(BoilerpipeConfig {
             extractor: None,
             policy,
@@ -106,7 +107,7 @@ impl Arguments for BoilerpipeConfig {
 
     fn parse(function: &str, constants: &[Option<&ScalarValue>]) -> Result<Self> {
         let extractor = extractor_of(function, constants.get(1).copied())?;
-        let policy = RowPolicy::from_constant(function, 3, constants.get(2).copied())?;
+        let policy = constant_policy(function, 3, constants.get(2).copied(), RowKeys::Page)?;
         Ok(BoilerpipeConfig {
             extractor: Some(extractor),
             policy,

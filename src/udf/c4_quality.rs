@@ -8,8 +8,9 @@ use datafusion::logical_expr::Documentation;
 
 use super::documentation::DOC_SECTION;
 use super::gopher_quality::TEXT_ARGUMENT;
-use super::text_struct::{Cell, Row, TextStructFunction, TextStructKernel};
-use crate::filters::{C4QualityParams, c4_quality, parse_params};
+use super::text_struct::{Cell, Row, TextStructFunction, TextStructKernel, text_options_argument};
+use crate::filters::{C4_QUALITY_KEYS, C4QualityParams, c4_quality};
+use crate::options::Keys;
 
 /// `c4_quality(text [, options])`.
 pub type C4QualityFunc = TextStructFunction<C4QualityKernel>;
@@ -42,12 +43,9 @@ static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
     .with_argument("text", TEXT_ARGUMENT)
     .with_argument(
         "options",
-        format!(
-            "Constant 'key=value, ...' overriding datatrove's parameters: remove_citations (true), \
-             filter_no_terminal_punct (true; FineWeb ran C4 with false), min_num_sentences (5), \
-             min_words_per_line (3), max_word_length (1000), filter_lorem_ipsum (true), \
-             filter_javascript (true), filter_curly_bracket (true), filter_policy (true). {}.",
-            super::dedup_common::TEXT_ON_ERROR
+        text_options_argument::<C4QualityKernel>(
+            "overriding datatrove's parameters",
+            "",
         ),
     )
     .with_related_udf("fineweb_quality")
@@ -57,6 +55,8 @@ static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
 
 impl TextStructKernel for C4QualityKernel {
     const NAME: &'static str = "c4_quality";
+    type Options = C4QualityParams;
+    const OPTION_KEYS: Keys<C4QualityParams> = C4_QUALITY_KEYS;
     type Config = C4QualityParams;
 
     fn documentation() -> &'static Documentation {
@@ -75,8 +75,8 @@ impl TextStructKernel for C4QualityKernel {
         ])
     }
 
-    fn config(options: &str) -> Result<C4QualityParams, String> {
-        parse_params(options)
+    fn config(params: C4QualityParams) -> Result<C4QualityParams, String> {
+        Ok(params)
     }
 
     fn row(row: &mut Row<'_, '_>, params: &C4QualityParams) -> Result<Vec<Cell>, String> {

@@ -13,7 +13,7 @@ use datafusion::logical_expr::{
 use super::arguments::execution_constants;
 use super::arrays::{apply, for_each_text};
 use super::dedup_common::{
-    ArgKind, TEXT_ARGUMENT, TOKEN_OPTIONS_ARGUMENT, coerce_dedup_args, constant_options,
+    ArgKind, TEXT_ARGUMENT, coerce_dedup_args, dedup_options, token_options_argument,
 };
 use super::documentation::DOC_SECTION;
 use super::row_policy::RowPolicy;
@@ -48,13 +48,13 @@ static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
         "SELECT content_hash(text) AS h, count(*) AS copies, min(doc_id) AS first\nFROM documents GROUP BY 1 HAVING count(*) > 1;",
     )
     .with_argument("text", TEXT_ARGUMENT)
-    .with_argument("options", TOKEN_OPTIONS_ARGUMENT)
+    .with_argument("options", token_options_argument())
     .with_related_udf("ngram_hashes")
     .build()
 });
 
 fn options(constants: &[Option<&ScalarValue>]) -> Result<(DedupOptions, RowPolicy)> {
-    constant_options(NAME, 2, constants.get(1).copied(), TOKEN_KEYS)
+    dedup_options(NAME, 2, constants.get(1).copied(), &[TOKEN_KEYS])
 }
 
 impl ScalarUDFImpl for ContentHashFunc {

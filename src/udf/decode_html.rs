@@ -14,11 +14,12 @@ use datafusion::logical_expr::{
     Volatility,
 };
 
-use super::arguments::{execution_constants, is_text, is_text_or_binary};
+use super::arguments::{constant_policy, execution_constants, is_text, is_text_or_binary};
 use super::arrays::{PageRef, for_each_page, large_type};
-use super::documentation::{DOC_SECTION, HTML_ARGUMENT, ROW_OPTIONS};
+use super::documentation::{DOC_SECTION, HTML_ARGUMENT, row_options_argument};
 use super::row_policy::RowPolicy;
 use crate::justext::decode_for_justext_with_hint;
+use crate::options::RowKeys;
 
 const NAME: &str = "decode_html";
 
@@ -60,7 +61,7 @@ static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
     )
     .with_argument(
         "options",
-        format!("Constant 'key=value, ...': {ROW_OPTIONS} max_depth and max_attributes are accepted and unused."),
+        row_options_argument(RowKeys::Page, "max_depth and max_attributes are accepted and unused."),
     )
     .with_related_udf("justext")
     .build()
@@ -111,7 +112,12 @@ impl ScalarUDFImpl for DecodeHtmlFunc {
 
     fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
         // Checked while planning: bad options fail the statement, not a row.
-        RowPolicy::from_constant(NAME, 3, args.scalar_arguments.get(2).copied())?;
+        constant_policy(
+            NAME,
+            3,
+            args.scalar_arguments.get(2).copied(),
+            RowKeys::Page,
+        )?;
         Ok(Arc::new(Field::new(NAME, DataType::Utf8, true)))
     }
 
@@ -131,7 +137,7 @@ impl ScalarUDFImpl for DecodeHtmlFunc {
             None => Arc::new(StringArray::new_null(html.len())),
         };
         let constants = execution_constants(&args.args)?;
-        let policy = RowPolicy::from_constant(NAME, 3, constants.get(2).map(Option::as_ref))?;
+        let policy = constant_policy(NAME, 3, constants.get(2).map(Option::as_ref), RowKeys::Page)?;
         let decoded = decoded_pages(html.as_ref(), charsets.as_string::<i32>(), &policy)?;
         if all_scalar {
             Ok(ColumnarValue::Scalar(ScalarValue::try_from_array(

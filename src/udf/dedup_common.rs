@@ -13,11 +13,13 @@ use datafusion::arrow::datatypes::{DataType, UInt64Type};
 use datafusion::common::{Result, ScalarValue, plan_err};
 use datafusion::parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 
-use super::arguments::constant_string;
-use super::row_policy::{ON_ERROR_KEY, RowPolicy};
+use super::arguments::{constant_options, constant_string};
+use super::documentation::options_argument;
+use super::row_policy::RowPolicy;
 use crate::data_roots::{Access, check_process_path};
 use crate::dedup::options::TOKEN_KEYS;
 use crate::dedup::{DedupOptions, DupSet};
+use crate::options::{Keys, RowKeys};
 
 /// What each argument after the text is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -34,15 +36,26 @@ pub(crate) const N_ARGUMENT: &str =
     "Constant whole number ≥ 1: the n-gram length in tokens (onion's default is 7).";
 pub(crate) const TEXT_ARGUMENT: &str =
     "The text: Utf8, LargeUtf8, Utf8View or a dictionary of those. Lines are paragraphs.";
-pub(crate) const TOKEN_OPTIONS_ARGUMENT: &str = "Constant 'key=value, ...': lowercase (false), \
-     skip_punctuation (false: one-character tokens that are not letters, marks, numbers or '_'), \
-     stopwords ('none', or a jusText stoplist whose words are skipped), on_error (as for every text \
-     function). Tokens are runs of letters, marks, numbers and connector punctuation, or any other \
-     single non-space character.";
-/// The row policy option every text function takes.
-pub(crate) const TEXT_ON_ERROR: &str = "on_error (null: a text that cannot be processed, which \
-     only a bug of ours can cause and datafusion_webtext::row_panics() counts, gives NULL; fail: the \
-     query fails with the reason)";
+/// How the de-duplication functions split a text into tokens, for their options' documentation.
+const TOKENS_NOTE: &str = "Tokens are runs of letters, marks, numbers and connector punctuation, \
+     or any other single non-space character.";
+
+/// The documentation of a de-duplication function's options: the keys of `tables`, then notes.
+pub(crate) fn dedup_options_argument(tables: &[Keys<DedupOptions>], notes: &str) -> String {
+    let notes = format!("{TOKENS_NOTE} {notes}");
+    options_argument(
+        "",
+        tables,
+        &DedupOptions::default(),
+        RowKeys::Text,
+        notes.trim_end(),
+    )
+}
+
+/// The options argument of a de-duplication function that takes the token options alone.
+pub(crate) fn token_options_argument() -> String {
+    dedup_options_argument(&[TOKEN_KEYS], "")
+}
 
 fn is_text_type(t: &DataType) -> bool {
     match t {
@@ -155,40 +168,16 @@ pub(crate) fn constant_ratio(
     Ok(t)
 }
 
-/// The options argument, if given: the rows' policy (`on_error`) and the other options,
-/// restricted to `allowed` keys.
-pub(crate) fn constant_options(
+/// The options argument, if given, through the keys of `tables`: the de-duplication options
+/// and the rows' policy.
+pub(crate) fn dedup_options(
     function: &str,
     position: usize,
     value: Option<Option<&ScalarValue>>,
-    allowed: &[&str],
+    tables: &[Keys<DedupOptions>],
 ) -> Result<(DedupOptions, RowPolicy)> {
-    let text = match value {
-        None => String::new(),
-        Some(v) => constant_string(function, position, "options", v)?.unwrap_or_default(),
-    };
-    let invalid = |e: &dyn std::fmt::Display| -> Result<(DedupOptions, RowPolicy)> {
-        plan_err!("{function}: invalid options (argument {position}): {e}")
-    };
-    let (fail, rest) = match RowPolicy::take_on_error(&text) {
-        Ok(split) => split,
-        Err(e) => return invalid(&e),
-    };
-    // on_error is taken out already; it is listed among the known keys of an error.
-    let known: Vec<&str> = allowed.iter().copied().chain([ON_ERROR_KEY]).collect();
-    match DedupOptions::parse(&rest, &known) {
-        Ok(o) => Ok((o, RowPolicy::for_text(fail))),
-        Err(e) => invalid(&e),
-    }
-}
-
-/// The options argument of a text function that takes no options but `on_error`.
-pub(crate) fn constant_policy(
-    function: &str,
-    position: usize,
-    value: Option<Option<&ScalarValue>>,
-) -> Result<RowPolicy> {
-    Ok(constant_options(function, position, value, &[])?.1)
+    let defaults = DedupOptions::default();
+    constant_options(function, position, value, defaults, tables, RowKeys::Text)
 }
 
 /// The arguments of a function `name(text, n, duplicates [, options])` after the text.
@@ -208,7 +197,7 @@ pub(crate) fn duplicates_config(
         constants.get(2).copied().flatten(),
     )?
     .unwrap_or_default();
-    let (options, policy) = constant_options(function, 4, constants.get(3).copied(), TOKEN_KEYS)?;
+    let (options, policy) = dedup_options(function, 4, constants.get(3).copied(), &[TOKEN_KEYS])?;
     Ok((n, load_duplicates(function, &path)?, options, policy))
 }
 

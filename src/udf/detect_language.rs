@@ -8,9 +8,12 @@ use datafusion::logical_expr::Documentation;
 
 use super::documentation::DOC_SECTION;
 use super::gopher_quality::TEXT_ARGUMENT;
-use super::text_struct::{Cell, Row, TextStructFunction, TextStructKernel, score_fields};
+use super::text_struct::{
+    Cell, Row, TextStructFunction, TextStructKernel, score_fields, text_options_argument,
+};
 use crate::data_roots::{Access, check_process_path};
 use crate::langid::{BUNDLED_MODEL, LanguageModel};
+use crate::options::{Keys, OptionKey};
 
 /// `detect_language(text [, options])`.
 pub type DetectLanguageFunc = TextStructFunction<DetectLanguageKernel>;
@@ -42,14 +45,7 @@ static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
     .with_argument("text", TEXT_ARGUMENT)
     .with_argument(
         "options",
-        format!(
-            "Constant 'key=value, ...': top (0: top is NULL; k: the k most probable languages; all: \
-             every language fastText keeps, those over about 1e-5, as datatrove's k=-1), model \
-             (lid.176.ftz, the bundled model, or the path of another fastText model file, such as \
-             the uncompressed lid.176.bin that datatrove downloads; it is loaded once per process). \
-             {}.",
-            super::dedup_common::TEXT_ON_ERROR
-        ),
+        text_options_argument::<DetectLanguageKernel>("", ""),
     )
     .build()
 });
@@ -61,10 +57,62 @@ pub struct LanguageConfig {
     top: Option<Option<usize>>,
 }
 
-const KEYS: &str = "top, model";
+/// The options, before the model is loaded.
+#[derive(Debug, Clone)]
+pub struct LanguageOptions {
+    /// The model file, or the bundled model's name.
+    model: String,
+    /// How many languages the `top` field lists: `None`, the field is NULL; `Some(None)`, all.
+    top: Option<Option<usize>>,
+}
+
+impl Default for LanguageOptions {
+    fn default() -> Self {
+        LanguageOptions {
+            model: BUNDLED_MODEL.to_owned(),
+            top: None,
+        }
+    }
+}
+
+const LANGUAGE_KEYS: Keys<LanguageOptions> = &[
+    OptionKey {
+        name: "top",
+        about: "the field top is NULL; k: the k most probable languages; all: every language fastText \
+                keeps, those over about 1e-5, as datatrove's k=-1",
+        show: |o| match o.top {
+            None => "0".to_owned(),
+            Some(None) => "all".to_owned(),
+            Some(Some(k)) => k.to_string(),
+        },
+        set: |o, v| {
+            o.top = match v.parse::<usize>() {
+                _ if v.eq_ignore_ascii_case("all") => Some(None),
+                Ok(0) => None,
+                Ok(k) => Some(Some(k)),
+                Err(_) => return Err("a whole number >= 0 or all"),
+            };
+            Ok(())
+        },
+        preset: false,
+    },
+    OptionKey {
+        name: "model",
+        about: "the bundled model, or the path of another fastText model file, such as the \
+                uncompressed lid.176.bin that datatrove downloads; it is loaded once per process",
+        show: |o| o.model.clone(),
+        set: |o, v| {
+            o.model = v.to_owned();
+            Ok(())
+        },
+        preset: false,
+    },
+];
 
 impl TextStructKernel for DetectLanguageKernel {
     const NAME: &'static str = "detect_language";
+    type Options = LanguageOptions;
+    const OPTION_KEYS: Keys<LanguageOptions> = LANGUAGE_KEYS;
     type Config = LanguageConfig;
 
     fn documentation() -> &'static Documentation {
@@ -80,25 +128,8 @@ impl TextStructKernel for DetectLanguageKernel {
         ])
     }
 
-    fn config(options: &str) -> Result<LanguageConfig, String> {
-        let (mut model, mut top) = (BUNDLED_MODEL.to_owned(), None);
-        for item in crate::options::checked_key_values(options) {
-            let (key, value) = item?;
-            match key.as_str() {
-                "top" if value.eq_ignore_ascii_case("all") => top = Some(None),
-                "top" => match value.parse::<usize>() {
-                    Ok(0) => top = None,
-                    Ok(k) => top = Some(Some(k)),
-                    Err(_) => {
-                        return Err(format!(
-                            "option top: '{value}' is not a whole number >= 0 or all"
-                        ));
-                    }
-                },
-                "model" => model = value.to_owned(),
-                _ => return Err(format!("unknown option '{key}'; known: {KEYS}")),
-            }
-        }
+    fn config(options: LanguageOptions) -> Result<LanguageConfig, String> {
+        let LanguageOptions { model, top } = options;
         if !model.is_empty() && model != BUNDLED_MODEL {
             check_process_path(std::path::Path::new(&model), Access::Read)
                 .map_err(|e| format!("option model: {e}"))?;

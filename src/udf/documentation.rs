@@ -3,6 +3,8 @@
 
 use datafusion::logical_expr::DocSection;
 
+use crate::options::{self, Keys, RowKeys};
+
 pub(crate) const DOC_SECTION: DocSection = DocSection {
     include: true,
     label: "Web text functions",
@@ -13,9 +15,30 @@ pub(crate) const DOC_SECTION: DocSection = DocSection {
 
 /// The page argument of every page function.
 pub(crate) const HTML_ARGUMENT: &str = "The page: Utf8, LargeUtf8, Utf8View, Binary, LargeBinary, BinaryView or a dictionary of those.";
-/// The options every page function takes: its limits and its row error policy.
-pub(crate) const ROW_OPTIONS: &str = "max_bytes (33554432: a longer page, counted in stored bytes, \
-     is not processed and gives NULL; 0 = no limit), max_depth (512: elements opened deeper are closed \
-     at once and their content joins their parent, as browsers do), max_attributes (1000: a tag's further \
-     attributes are ignored), on_error (null: a page that cannot be processed gives NULL; fail: the \
-     query fails with the reason).";
+/// The documentation of an options argument: what its keys set (`sets`, may be empty), every key
+/// with its default and purpose (the function's own, then the row policy's), and `notes`.
+pub(crate) fn options_argument<P>(
+    sets: &str,
+    tables: &[Keys<P>],
+    defaults: &P,
+    rows: RowKeys,
+    notes: &str,
+) -> String {
+    let keys = options::describe_all(tables, defaults, rows);
+    let sets = if sets.is_empty() {
+        String::new()
+    } else {
+        format!(" {sets}")
+    };
+    let notes = if notes.is_empty() {
+        String::new()
+    } else {
+        format!(" {notes}")
+    };
+    format!("Constant 'key=value, ...'{sets}: {keys}.{notes}")
+}
+
+/// The documentation of the options argument of a function that takes the row policy's keys alone.
+pub(crate) fn row_options_argument(rows: RowKeys, notes: &str) -> String {
+    options_argument("", &[] as &[Keys<()>], &(), rows, notes)
+}

@@ -14,8 +14,8 @@ use datafusion::logical_expr::{
 use super::arguments::execution_constants;
 use super::arrays::{apply, for_each_text};
 use super::dedup_common::{
-    DUPLICATES_ARGS, N_ARGUMENT, TEXT_ARGUMENT, TOKEN_OPTIONS_ARGUMENT, coerce_dedup_args,
-    duplicates_config,
+    DUPLICATES_ARGS, N_ARGUMENT, TEXT_ARGUMENT, coerce_dedup_args, duplicates_config,
+    token_options_argument,
 };
 use super::documentation::DOC_SECTION;
 use super::row_policy::RowPolicy;
@@ -57,7 +57,7 @@ static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
          them, made by ngram_hashes with the same n and options (see ngram_hashes' example). Read once \
          per process.",
     )
-    .with_argument("options", TOKEN_OPTIONS_ARGUMENT)
+    .with_argument("options", token_options_argument())
     .with_related_udf("onion_keep")
     .build()
 });

@@ -8,8 +8,11 @@ use datafusion::logical_expr::Documentation;
 
 use super::documentation::DOC_SECTION;
 use super::gopher_quality::TEXT_ARGUMENT;
-use super::text_struct::{Cell, Row, TextStructFunction, TextStructKernel, share};
-use crate::filters::{FineWebQualityParams, fineweb_quality_of_words, parse_params};
+use super::text_struct::{
+    Cell, Row, TextStructFunction, TextStructKernel, share, text_options_argument,
+};
+use crate::filters::{FINEWEB_QUALITY_KEYS, FineWebQualityParams, fineweb_quality_of_words};
+use crate::options::Keys;
 
 /// `fineweb_quality(text [, options])`.
 pub type FineWebQualityFunc = TextStructFunction<FineWebQualityKernel>;
@@ -39,11 +42,9 @@ static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
     .with_argument("text", TEXT_ARGUMENT)
     .with_argument(
         "options",
-        format!(
-            "Constant 'key=value, ...' overriding datatrove's thresholds: line_punct_thr (0.12), \
-             line_punct_exclude_zero (false), short_line_thr (0.67), short_line_length (30), \
-             char_duplicates_ratio (0.01), new_line_ratio (0.3). {}.",
-            super::dedup_common::TEXT_ON_ERROR
+        text_options_argument::<FineWebQualityKernel>(
+            "overriding datatrove's thresholds",
+            "",
         ),
     )
     .with_related_udf("c4_quality")
@@ -53,6 +54,8 @@ static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
 
 impl TextStructKernel for FineWebQualityKernel {
     const NAME: &'static str = "fineweb_quality";
+    type Options = FineWebQualityParams;
+    const OPTION_KEYS: Keys<FineWebQualityParams> = FINEWEB_QUALITY_KEYS;
     type Config = FineWebQualityParams;
 
     fn documentation() -> &'static Documentation {
@@ -76,8 +79,8 @@ impl TextStructKernel for FineWebQualityKernel {
         Fields::from(fields)
     }
 
-    fn config(options: &str) -> Result<FineWebQualityParams, String> {
-        parse_params(options)
+    fn config(params: FineWebQualityParams) -> Result<FineWebQualityParams, String> {
+        Ok(params)
     }
 
     fn row(row: &mut Row<'_, '_>, params: &FineWebQualityParams) -> Result<Vec<Cell>, String> {

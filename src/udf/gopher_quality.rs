@@ -6,8 +6,11 @@ use datafusion::arrow::datatypes::{DataType, Field, Fields};
 use datafusion::logical_expr::Documentation;
 
 use super::documentation::DOC_SECTION;
-use super::text_struct::{Cell, Row, TextStructFunction, TextStructKernel, share};
-use crate::filters::{GopherQualityParams, gopher_quality_of_words, parse_params};
+use super::text_struct::{
+    Cell, Row, TextStructFunction, TextStructKernel, share, text_options_argument,
+};
+use crate::filters::{GOPHER_QUALITY_KEYS, GopherQualityParams, gopher_quality_of_words};
+use crate::options::Keys;
 
 /// `gopher_quality(text [, options])`.
 pub type GopherQualityFunc = TextStructFunction<GopherQualityKernel>;
@@ -40,13 +43,9 @@ static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
     .with_argument("text", TEXT_ARGUMENT)
     .with_argument(
         "options",
-        format!(
-            "Constant 'key=value, ...' overriding datatrove's thresholds: min_doc_words (50), \
-             max_doc_words (100000), min_avg_word_length (3), max_avg_word_length (10), \
-             max_symbol_word_ratio (0.1), max_bullet_lines_ratio (0.9), max_ellipsis_lines_ratio \
-             (0.3), max_non_alpha_words_ratio (0.8), min_stop_words (2); 0 or none turns a rule off, \
-             as in datatrove. {}.",
-            super::dedup_common::TEXT_ON_ERROR
+        text_options_argument::<GopherQualityKernel>(
+            "overriding datatrove's thresholds",
+            "0 or none turns a rule off, as in datatrove.",
         ),
     )
     .with_related_udf("gopher_repetition")
@@ -60,6 +59,8 @@ pub(crate) const TEXT_ARGUMENT: &str = "The text (extracted already, e.g. by jus
 
 impl TextStructKernel for GopherQualityKernel {
     const NAME: &'static str = "gopher_quality";
+    type Options = GopherQualityParams;
+    const OPTION_KEYS: Keys<GopherQualityParams> = GOPHER_QUALITY_KEYS;
     type Config = GopherQualityParams;
 
     fn documentation() -> &'static Documentation {
@@ -86,8 +87,8 @@ impl TextStructKernel for GopherQualityKernel {
         Fields::from(fields)
     }
 
-    fn config(options: &str) -> Result<GopherQualityParams, String> {
-        parse_params(options)
+    fn config(params: GopherQualityParams) -> Result<GopherQualityParams, String> {
+        Ok(params)
     }
 
     fn row(row: &mut Row<'_, '_>, params: &GopherQualityParams) -> Result<Vec<Cell>, String> {

@@ -8,10 +8,11 @@ use datafusion::logical_expr::Documentation;
 
 use super::documentation::DOC_SECTION;
 use super::gopher_quality::TEXT_ARGUMENT;
-use super::text_struct::{Cell, Row, TextStructFunction, TextStructKernel, share};
-use crate::filters::{
-    FilterParams, GopherRepetitionParams, gopher_repetition_of_words, parse_params,
+use super::text_struct::{
+    Cell, Row, TextStructFunction, TextStructKernel, share, text_options_argument,
 };
+use crate::filters::{GOPHER_REPETITION_KEYS, GopherRepetitionParams, gopher_repetition_of_words};
+use crate::options::Keys;
 
 /// `gopher_repetition(text [, options])`.
 pub type GopherRepetitionFunc = TextStructFunction<GopherRepetitionKernel>;
@@ -43,13 +44,9 @@ static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
     .with_argument("text", TEXT_ARGUMENT)
     .with_argument(
         "options",
-        format!(
-            "Constant 'key=value, ...' overriding datatrove's largest allowed shares, by the names of \
-             the fields: dup_para_frac (0.3), dup_para_char_frac (0.2), dup_line_frac (0.3), \
-             dup_line_char_frac (0.2), top_2_gram (0.2), top_3_gram (0.18), top_4_gram (0.16), \
-             duplicated_5_n_grams (0.15) to duplicated_10_n_grams (0.1), one hundredth less per n. \
-             {}.",
-            super::dedup_common::TEXT_ON_ERROR
+        text_options_argument::<GopherRepetitionKernel>(
+            "overriding datatrove's largest allowed shares, by the names of the fields",
+            "",
         ),
     )
     .with_related_udf("gopher_quality")
@@ -58,6 +55,8 @@ static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
 
 impl TextStructKernel for GopherRepetitionKernel {
     const NAME: &'static str = "gopher_repetition";
+    type Options = GopherRepetitionParams;
+    const OPTION_KEYS: Keys<GopherRepetitionParams> = GOPHER_REPETITION_KEYS;
     type Config = GopherRepetitionParams;
 
     fn documentation() -> &'static Documentation {
@@ -70,15 +69,15 @@ impl TextStructKernel for GopherRepetitionKernel {
             Field::new("reason", DataType::Utf8, true),
         ];
         fields.extend(
-            GopherRepetitionParams::KEYS
+            GOPHER_REPETITION_KEYS
                 .iter()
-                .map(|name| Field::new(*name, DataType::Float64, true)),
+                .map(|key| Field::new(key.name, DataType::Float64, true)),
         );
         Fields::from(fields)
     }
 
-    fn config(options: &str) -> Result<GopherRepetitionParams, String> {
-        parse_params(options)
+    fn config(params: GopherRepetitionParams) -> Result<GopherRepetitionParams, String> {
+        Ok(params)
     }
 
     fn row(row: &mut Row<'_, '_>, params: &GopherRepetitionParams) -> Result<Vec<Cell>, String> {

@@ -12,9 +12,9 @@ use datafusion::logical_expr::{
 };
 
 use super::arguments::{execution_constants, is_text};
-use super::dedup_common::{TEXT_ARGUMENT, TEXT_ON_ERROR};
+use super::dedup_common::TEXT_ARGUMENT;
 use super::documentation::DOC_SECTION;
-use super::minhash::{MINHASH_OPTIONS, hasher_for, minhash_options};
+use super::minhash::{hasher_for, minhash_options, minhash_options_argument};
 use crate::minhash::jaccard;
 
 const NAME: &str = "jaccard";
@@ -50,9 +50,7 @@ static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
     .with_argument("other", TEXT_ARGUMENT)
     .with_argument(
         "options",
-        format!(
-            "{MINHASH_OPTIONS} ({TEXT_ON_ERROR}); only config, n_grams and hash_fc matter here."
-        ),
+        minhash_options_argument("Only config, n_grams and hash_fc matter here."),
     )
     .with_related_udf("minhash")
     .build()

@@ -8,11 +8,13 @@ use datafusion::common::Result;
 use datafusion::logical_expr::Documentation;
 
 use super::arguments::Input;
-use super::documentation::{DOC_SECTION, HTML_ARGUMENT, ROW_OPTIONS};
+use super::documentation::{DOC_SECTION, HTML_ARGUMENT, options_argument};
 use super::function::{Kernel, WebtextFunction};
 use super::justext_common::JustextConfig;
 use super::row_policy::string_per_page;
-use crate::justext::write_kept_text;
+use crate::justext::options::JUSTEXT_KEYS;
+use crate::justext::{Params, write_kept_text};
+use crate::options::RowKeys;
 
 const NAME: &str = "justext";
 
@@ -41,13 +43,14 @@ static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
     )
     .with_argument(
         "options",
-        format!(
-            "Constant 'key=value, ...' overriding jusText's parameters: length_low (70), length_high (200), \
-         stopwords_low (0.30), stopwords_high (0.32), max_link_density (0.2), max_heading_distance (200), \
-         no_headings (false), good_headings_stage (false: jusText 3.0.2 skips that stage by a bug; true \
-         runs it as jusText < 3.0 did); and, as for every page function, {ROW_OPTIONS} on_error=fail \
-         fails where jusText raises (empty document, undecodable charset label). As in jusText (whose \
-         parser, libxml2, stops there), a page ends where a 257th element would open, whatever max_depth."
+        options_argument(
+            "overriding jusText's parameters",
+            &[JUSTEXT_KEYS],
+            &Params::default(),
+            RowKeys::Page,
+            "on_error=fail fails where jusText raises (empty document, undecodable charset label). \
+             As in jusText (whose parser, libxml2, stops there), a page ends where a 257th element \
+             would open, whatever max_depth.",
         ),
     )
     .with_related_udf("justext_paragraphs")

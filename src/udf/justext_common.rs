@@ -6,14 +6,14 @@ use std::sync::LazyLock;
 use datafusion::arrow::array::Array;
 use datafusion::common::{Result, ScalarValue, plan_err};
 
-use super::arguments::constant_string;
+use super::arguments::{constant_options, constant_string};
 use super::arrays::PageRef;
 use super::function::Arguments;
-use super::row_policy::{ON_ERROR_KEY, RowPolicy};
+use super::row_policy::RowPolicy;
 use super::shared_parses::{SharedParses, Tree};
-use crate::html::limits::LIMIT_KEYS;
-use crate::justext::options::OPTION_KEYS;
+use crate::justext::options::JUSTEXT_KEYS;
 use crate::justext::{Paragraph, Params, justext_parsed};
+use crate::options::RowKeys;
 use crate::stoplists::Stoplist;
 
 /// Argument descriptions the jusText functions share in their `Documentation`.
@@ -85,35 +85,20 @@ impl Arguments for JustextConfig {
             None => "English".to_owned(),
         };
         let (stoplist, independent) = stoplist_for(function, 2, &language)?;
-        let mut params = if independent {
+        let params = if independent {
             Params::default().language_independent()
         } else {
             Params::default()
         };
-        let mut fail = false;
-        if let Some(v) = constants.get(2) {
-            let options = constant_string(function, 3, "options", *v)?.unwrap_or_default();
-            let (on_error_fail, rest) = match RowPolicy::take_on_error(&options) {
-                Ok(split) => split,
-                Err(e) => return plan_err!("{function}: invalid options (argument 3): {e}"),
-            };
-            fail = on_error_fail;
-            params = match params.with_options(&rest) {
-                Ok(p) => p,
-                Err(crate::justext::options::OptionsError::UnknownKey(key)) => {
-                    return plan_err!(
-                        "{function}: invalid options (argument 3): unknown option '{key}'; known: {}, {}, {ON_ERROR_KEY}",
-                        OPTION_KEYS.join(", "),
-                        LIMIT_KEYS.join(", ")
-                    );
-                }
-                Err(e) => return plan_err!("{function}: invalid options (argument 3): {e}"),
-            };
-        }
-        let policy = RowPolicy {
-            limits: params.limits,
-            fail,
-        };
+        let (mut params, policy) = constant_options(
+            function,
+            3,
+            constants.get(2).copied(),
+            params,
+            &[JUSTEXT_KEYS],
+            RowKeys::Page,
+        )?;
+        params.limits = policy.limits;
         Ok(JustextConfig {
             stoplist,
             params,

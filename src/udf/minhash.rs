@@ -10,19 +10,26 @@ use datafusion::logical_expr::{
     Volatility,
 };
 
-use super::arguments::{Input, check_arg_types, constant_string, execution_constants};
+use super::arguments::{Input, check_arg_types, constant_options, execution_constants};
 use super::arrays::{apply, for_each_text};
-use super::dedup_common::{TEXT_ARGUMENT, TEXT_ON_ERROR};
-use super::documentation::DOC_SECTION;
+use super::dedup_common::TEXT_ARGUMENT;
+use super::documentation::{DOC_SECTION, options_argument};
 use super::row_policy::RowPolicy;
-use crate::minhash::{MinHasher, MinhashConfig};
+use crate::minhash::{MINHASH_KEYS, MinHasher, MinhashConfig};
+use crate::options::RowKeys;
 
 const NAME: &str = "minhash";
 
-pub(crate) const MINHASH_OPTIONS: &str = "Constant 'key=value, ...' with datatrove's MinhashConfig \
-     names: config (default: xxhash; fineweb: sha1, FineWeb's setting; the other keys override it), \
-     n_grams (5: words per shingle), num_buckets (14), hashes_per_bucket (8), seed (1), hash_fc \
-     (xxhash or sha1), precision (64 or 32), and on_error";
+/// The documentation of the MinHash options, which `minhash`, `minhash_bands` and `jaccard` take.
+pub(crate) fn minhash_options_argument(notes: &str) -> String {
+    options_argument(
+        "with datatrove's MinhashConfig names",
+        &[MINHASH_KEYS],
+        &MinhashConfig::default(),
+        RowKeys::Text,
+        notes,
+    )
+}
 
 #[derive(Debug, PartialEq, Eq, Hash)]
 pub struct MinhashFunc {
@@ -56,7 +63,7 @@ static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
          -- true | 112",
     )
     .with_argument("text", TEXT_ARGUMENT)
-    .with_argument("options", format!("{MINHASH_OPTIONS} ({TEXT_ON_ERROR})."))
+    .with_argument("options", minhash_options_argument(""))
     .with_related_udf("minhash_bands")
     .with_related_udf("minhash_clusters")
     .with_related_udf("jaccard")
@@ -69,18 +76,18 @@ pub(crate) fn minhash_options(
     position: usize,
     value: Option<Option<&ScalarValue>>,
 ) -> Result<(MinhashConfig, RowPolicy)> {
-    let Some(value) = value else {
-        return Ok((MinhashConfig::default(), RowPolicy::default()));
-    };
-    let text = constant_string(function, position, "options", value)?.unwrap_or_default();
-    RowPolicy::take_on_error(&text)
-        .and_then(|(fail, rest)| {
-            Ok((
-                MinhashConfig::from_options(&rest)?,
-                RowPolicy::for_text(fail),
-            ))
-        })
-        .or_else(|e| plan_err!("{function}: invalid options (argument {position}): {e}"))
+    let (config, policy) = constant_options(
+        function,
+        position,
+        value,
+        MinhashConfig::default(),
+        &[MINHASH_KEYS],
+        RowKeys::Text,
+    )?;
+    match config.check() {
+        Ok(()) => Ok((config, policy)),
+        Err(e) => plan_err!("{function}: invalid options (argument {position}): {e}"),
+    }
 }
 
 /// The hasher of a configuration, built once per process (its parameters come from 224 draws).

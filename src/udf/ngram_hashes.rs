@@ -14,11 +14,12 @@ use datafusion::logical_expr::{
 use super::arguments::execution_constants;
 use super::arrays::{apply, for_each_text};
 use super::dedup_common::{
-    ArgKind, N_ARGUMENT, TEXT_ARGUMENT, coerce_dedup_args, constant_n, constant_options,
+    ArgKind, N_ARGUMENT, TEXT_ARGUMENT, coerce_dedup_args, constant_n, dedup_options,
+    dedup_options_argument,
 };
 use super::documentation::DOC_SECTION;
 use super::row_policy::RowPolicy;
-use crate::dedup::options::{PER_LINE_KEY, TOKEN_KEYS};
+use crate::dedup::options::{PER_LINE_KEYS, TOKEN_KEYS};
 use crate::dedup::{DedupOptions, NgramWindow, for_each_ngram_hash};
 
 const NAME: &str = "ngram_hashes";
@@ -56,8 +57,7 @@ static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
     .with_argument("n", N_ARGUMENT)
     .with_argument(
         "options",
-        "Constant 'key=value, ...': the token options of onion_keep (lowercase, skip_punctuation, \
-         stopwords), per_line (false) and on_error (as for every text function).",
+        dedup_options_argument(&[TOKEN_KEYS, PER_LINE_KEYS], ""),
     )
     .with_related_udf("onion_keep")
     .with_related_udf("content_hash")
@@ -68,13 +68,14 @@ fn list_type() -> DataType {
     DataType::List(Arc::new(Field::new_list_field(DataType::UInt64, false)))
 }
 
-fn allowed_keys() -> Vec<&'static str> {
-    TOKEN_KEYS.iter().copied().chain([PER_LINE_KEY]).collect()
-}
-
 fn config(constants: &[Option<&ScalarValue>]) -> Result<(usize, DedupOptions, RowPolicy)> {
     let n = constant_n(NAME, 2, constants.get(1).copied().flatten())?;
-    let (options, policy) = constant_options(NAME, 3, constants.get(2).copied(), &allowed_keys())?;
+    let (options, policy) = dedup_options(
+        NAME,
+        3,
+        constants.get(2).copied(),
+        &[TOKEN_KEYS, PER_LINE_KEYS],
+    )?;
     Ok((n, options, policy))
 }
 

@@ -16,8 +16,8 @@ use datafusion::logical_expr::{
 
 use super::arguments::constant_value;
 use super::dedup_common::{
-    ArgKind, N_ARGUMENT, TEXT_ARGUMENT, coerce_dedup_args, constant_n, constant_options,
-    constant_ratio, load_duplicates,
+    ArgKind, N_ARGUMENT, TEXT_ARGUMENT, coerce_dedup_args, constant_n, constant_ratio,
+    dedup_options, dedup_options_argument, load_duplicates,
 };
 use super::documentation::DOC_SECTION;
 use super::duplicate_positions;
@@ -67,12 +67,10 @@ static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
     )
     .with_argument(
         "options",
-        "Constant 'key=value, ...': duplicates (path of the duplicate n-gram hashes from ngram_hashes with \
-         the same n and token options; see ngram_hashes), smoothing (true), stub_length (20), \
-         protect_unique_documents (false; true keeps a document without any duplicate paragraph whole, \
-         which onion's smoothing would drop when it has at most stub_length tokens), the token options \
-         lowercase, skip_punctuation, stopwords (as ngram_hashes), and on_error (as for every text \
-         function: a document that cannot be processed gives NULL and registers nothing).",
+        dedup_options_argument(
+            &[TOKEN_KEYS, ONION_KEYS],
+            "A document that cannot be processed registers nothing.",
+        ),
     )
     .with_related_udf("ngram_hashes")
     .with_related_udf("duplicate_fraction")
@@ -95,12 +93,11 @@ fn onion_of(args: &PartitionEvaluatorArgs) -> Result<(Onion, RowPolicy)> {
     if args.input_exprs().len() > 3 && options_arg.is_none() {
         return plan_err!("{NAME}: argument 4 (options) must be a constant string literal");
     }
-    let allowed: Vec<&str> = TOKEN_KEYS.iter().chain(ONION_KEYS).copied().collect();
-    let (options, policy) = constant_options(
+    let (options, policy) = dedup_options(
         NAME,
         4,
         (args.input_exprs().len() > 3).then_some(options_arg.as_ref()),
-        &allowed,
+        &[TOKEN_KEYS, ONION_KEYS],
     )?;
     let params = OnionParams {
         n,

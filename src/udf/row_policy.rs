@@ -8,26 +8,14 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use datafusion::arrow::array::{Array, ArrayRef, StringBuilder};
-use datafusion::common::{Result, ScalarValue, exec_err, plan_err};
+use datafusion::common::{Result, exec_err};
 
-use super::arguments::constant_string;
 use super::arrays::{PageRef, for_each_page};
 use super::shared_parses::{SharedParses, Tree};
 use crate::html::Page;
-use crate::html::limits::{LIMIT_KEYS, Limits};
 use crate::justext::JustextError;
 
-/// The option that chooses between NULL and a failed query for a row that cannot be processed.
-pub(crate) const ON_ERROR_KEY: &str = "on_error";
-
-/// How a page function treats each row: the limits it processes a page within, and whether a page
-/// it cannot process (over `max_bytes`, one the original tool raises on, or a bug of ours that
-/// panicked) gives NULL, the default, or fails the query (`on_error=fail`).
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub(crate) struct RowPolicy {
-    pub limits: Limits,
-    pub fail: bool,
-}
+pub(crate) use crate::options::RowPolicy;
 
 /// Panics caught by the functions' row policy in this process.
 static ROW_PANICS: AtomicU64 = AtomicU64::new(0);
@@ -77,67 +65,7 @@ impl fmt::Write for ByteCount {
     }
 }
 
-/// The items of `'key=value, ...'`, an item without `=` as the error message.
-fn option_items(options: &str) -> impl Iterator<Item = Result<(String, &str), String>> {
-    crate::options::checked_key_values(options)
-}
-
 impl RowPolicy {
-    /// Takes `on_error` out of `'key=value, ...'`: whether it says fail, and the other items.
-    pub(crate) fn take_on_error(options: &str) -> std::result::Result<(bool, String), String> {
-        let mut fail = false;
-        let mut rest = Vec::new();
-        for item in option_items(options) {
-            let (key, value) = item?;
-            if key == ON_ERROR_KEY {
-                fail = match value.to_ascii_lowercase().as_str() {
-                    "null" => false,
-                    "fail" => true,
-                    _ => return Err(format!("option on_error: '{value}' is not null or fail")),
-                };
-            } else {
-                rest.push(format!("{key}={value}"));
-            }
-        }
-        Ok((fail, rest.join(",")))
-    }
-
-    /// A policy from options that hold nothing else (functions without options of their own).
-    pub(crate) fn from_options(options: &str) -> std::result::Result<Self, String> {
-        let (fail, rest) = Self::take_on_error(options)?;
-        let mut limits = Limits::default();
-        for item in option_items(&rest) {
-            let (key, value) = item?;
-            match limits.set(&key, value) {
-                Some(Ok(())) => {}
-                Some(Err(expected)) => {
-                    return Err(format!("option {key}: '{value}' is not {expected}"));
-                }
-                None => {
-                    return Err(format!(
-                        "unknown option '{key}'; known: {}, {ON_ERROR_KEY}",
-                        LIMIT_KEYS.join(", ")
-                    ));
-                }
-            }
-        }
-        Ok(RowPolicy { limits, fail })
-    }
-
-    /// The policy in a constant options argument (absent: the defaults).
-    pub(crate) fn from_constant(
-        function: &str,
-        position: usize,
-        value: Option<Option<&ScalarValue>>,
-    ) -> Result<Self> {
-        let Some(value) = value else {
-            return Ok(RowPolicy::default());
-        };
-        let options = constant_string(function, position, "options", value)?.unwrap_or_default();
-        RowPolicy::from_options(&options)
-            .or_else(|e| plan_err!("{function}: invalid options (argument {position}): {e}"))
-    }
-
     /// Processes one row: `None` for a NULL page. A page over `max_bytes`, an error of `f` or a
     /// panic in `f` give `None` too, or an execution error naming the reason under `on_error=fail`.
     pub(crate) fn row<T, E: std::fmt::Display>(
@@ -181,18 +109,6 @@ impl RowPolicy {
             exec_err!("{function}: {reason} (on_error=fail; on_error=null gives NULL instead)")
         } else {
             Ok(())
-        }
-    }
-
-    /// The policy of the text functions: no size limit (they are linear in their input), NULL
-    /// for a row whose computation panicked, or the error under `on_error=fail`.
-    pub(crate) fn for_text(fail: bool) -> Self {
-        RowPolicy {
-            limits: Limits {
-                max_bytes: 0,
-                ..Limits::default()
-            },
-            fail,
         }
     }
 
@@ -294,6 +210,7 @@ pub(crate) fn string_per_page<T>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::html::limits::Limits;
 
     /// The panic count is process-wide and other tests of this binary run at the same time:
     /// each of these tests causes one panic and checks that the count grew.

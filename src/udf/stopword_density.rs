@@ -7,14 +7,14 @@ use datafusion::arrow::datatypes::DataType;
 use datafusion::common::{Result, ScalarValue};
 use datafusion::logical_expr::{Documentation, Volatility};
 
-use super::arguments::{Input, constant_string};
+use super::arguments::{Input, constant_policy, constant_string};
 use super::arrays::for_each_text;
-use super::dedup_common::{TEXT_ON_ERROR, constant_policy};
-use super::documentation::DOC_SECTION;
+use super::documentation::{DOC_SECTION, row_options_argument};
 use super::function::{Arguments, Kernel, WebtextFunction};
 use super::justext_common::stoplist_for;
 use super::row_policy::RowPolicy;
 use crate::justext::classify::stopword_density;
+use crate::options::RowKeys;
 use crate::stoplists::Stoplist;
 
 const NAME: &str = "stopword_density";
@@ -35,7 +35,7 @@ static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
     .with_sql_example("SELECT stopword_density('The cat sat on the mat', 'English');\n-- 0.5")
     .with_argument("text", "The text: Utf8, LargeUtf8, Utf8View or a dictionary of those.")
     .with_argument("language", "Constant: one of jusText's 100 stoplists (case-insensitive, default 'English').")
-    .with_argument("options", format!("Constant 'key=value, ...': {TEXT_ON_ERROR}."))
+    .with_argument("options", row_options_argument(RowKeys::Text, ""))
     .with_related_udf("justext_paragraphs")
     .build()
 });
@@ -55,7 +55,7 @@ impl Arguments for StopwordArguments {
             Some(v) => constant_string(function, 2, "language", *v)?.unwrap_or_default(),
             None => "English".to_owned(),
         };
-        let policy = constant_policy(function, 3, constants.get(2).copied())?;
+        let policy = constant_policy(function, 3, constants.get(2).copied(), RowKeys::Text)?;
         let stoplist = stoplist_for(function, 2, &name)?.0;
         Ok(StopwordArguments { stoplist, policy })
     }

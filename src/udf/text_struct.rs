@@ -13,11 +13,13 @@ use datafusion::arrow::datatypes::{DataType, Field, Fields};
 use datafusion::common::{Result, ScalarValue, exec_err, plan_err};
 use datafusion::logical_expr::Documentation;
 
-use super::arguments::{Input, constant_string};
+use super::arguments::{Input, constant_options};
 use super::arrays::for_each_text;
+use super::documentation::options_argument;
 use super::function::{Arguments, Kernel, WebtextFunction};
 use super::row_policy::RowPolicy;
 use super::shared_words::SharedWords;
+use crate::options::{Keys, RowKeys};
 
 /// One value of a row's struct, in the order of the kernel's fields.
 #[derive(Debug, Clone, PartialEq)]
@@ -48,17 +50,28 @@ pub(crate) fn score_fields() -> Fields {
     ])
 }
 
+/// The documentation of a text function's options: what the keys set, the keys of `K` with their
+/// defaults and `on_error`, then `notes`.
+pub(crate) fn text_options_argument<K: TextStructKernel>(sets: &str, notes: &str) -> String {
+    let defaults = K::Options::default();
+    options_argument(sets, &[K::OPTION_KEYS], &defaults, RowKeys::Text, notes)
+}
+
 /// What one function computes from a text.
 pub(crate) trait TextStructKernel:
     std::fmt::Debug + Default + PartialEq + Eq + std::hash::Hash + Send + Sync + 'static
 {
     const NAME: &'static str;
-    /// What the options give the computation.
+    /// The parameters the options set, their defaults the `Default`.
+    type Options: Default;
+    /// The option keys (`on_error`, the row policy's, aside).
+    const OPTION_KEYS: Keys<Self::Options>;
+    /// What the computation needs.
     type Config: Send + Sync;
     fn documentation() -> &'static Documentation;
     fn fields() -> Fields;
-    /// The configuration in `'key=value, ...'` (without `on_error`, which the row policy takes).
-    fn config(options: &str) -> std::result::Result<Self::Config, String>;
+    /// What the computation needs, from the options' parameters (a model loaded, ...).
+    fn config(options: Self::Options) -> std::result::Result<Self::Config, String>;
     /// The cells of a text's row, one per field; an error makes the row the row policy's.
     fn row(row: &mut Row<'_, '_>, config: &Self::Config) -> std::result::Result<Vec<Cell>, String>;
 }
@@ -95,17 +108,20 @@ impl<K: TextStructKernel> Arguments for TextOptions<K> {
     const MAX_ARGS: usize = 2;
 
     fn parse(function: &str, constants: &[Option<&ScalarValue>]) -> Result<Self> {
-        let text = match constants.get(1) {
-            None => String::new(),
-            Some(v) => constant_string(function, 2, "options", *v)?.unwrap_or_default(),
-        };
-        let parsed = RowPolicy::take_on_error(&text).and_then(|(fail, rest)| {
-            Ok(TextOptions {
-                config: K::config(&rest)?,
-                policy: RowPolicy::for_text(fail),
-            })
-        });
-        parsed.or_else(|e| plan_err!("{function}: invalid options (argument 2): {e}"))
+        let value = constants.get(1).copied();
+        let defaults = K::Options::default();
+        let (options, policy) = constant_options(
+            function,
+            2,
+            value,
+            defaults,
+            &[K::OPTION_KEYS],
+            RowKeys::Text,
+        )?;
+        match K::config(options) {
+            Ok(config) => Ok(TextOptions { config, policy }),
+            Err(e) => plan_err!("{function}: invalid options (argument 2): {e}"),
+        }
     }
 }
 

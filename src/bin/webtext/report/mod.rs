@@ -14,6 +14,7 @@ use datafusion::arrow::array::{AsArray, RecordBatch};
 use datafusion::arrow::datatypes::Int64Type;
 use datafusion::logical_expr::{DdlStatement, LogicalPlan};
 use datafusion::prelude::{ParquetReadOptions, SessionContext};
+use datafusion_webtext::options::RowKeys;
 use futures::StreamExt;
 
 use crate::extraction::{ExtractionArgs, Extractor};
@@ -245,8 +246,10 @@ fn thresholds(language: &str, options: &str) -> Thresholds {
         params = params.language_independent();
     }
     for item in options.split(',') {
-        // Only the thresholds: the limits and on_error keys are the function's to check.
-        if let Ok(p) = params.clone().with_options(item) {
+        // Item by item: an item the function rejects was reported by the query already.
+        let keys = [datafusion_webtext::justext::options::JUSTEXT_KEYS];
+        let parsed = datafusion_webtext::options::parse(item, params.clone(), &keys, RowKeys::Page);
+        if let Ok((p, _)) = parsed {
             params = p;
         }
     }
