@@ -1,9 +1,13 @@
-//! Crawl files as tables: WARC and WET files read by DataFusion (the file format, the
-//! `read_warc()` table function, and the one call that registers both).
+//! Files as tables: WARC and WET files read by DataFusion (the file format, the `read_warc()`
+//! table function, and the one call that registers both), any input by its extension, and the
+//! object stores the paths of a session name.
 
 mod head_filter;
+pub mod inputs;
 mod read_warc;
 pub mod rooted_store;
+pub mod stores;
+mod stream_read;
 mod table;
 mod warc;
 mod warc_batches;
@@ -15,7 +19,9 @@ use datafusion::datasource::listing_table_factory::ListingTableFactory;
 use datafusion::execution::context::SessionContext;
 use datafusion::execution::session_state::SessionState;
 
+pub use inputs::{InputFormat, InputKind, KNOWN_EXTENSIONS, input_kind, register_input};
 pub use read_warc::ReadWarc;
+pub use stores::{StoreOptions, UrlStoreRegistry, is_store_url, store_for_url};
 pub use table::{WarcTableFactory, is_warc_path, warc_table, warc_table_at};
 pub use warc::{WarcFormat, WarcFormatFactory, WarcOptions, WarcSource, parse_on_error};
 pub use warc_batches::{

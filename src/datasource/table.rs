@@ -5,9 +5,7 @@ use std::sync::Arc;
 
 use datafusion::catalog::{Session, TableProvider, TableProviderFactory};
 use datafusion::common::{Result, plan_err};
-use datafusion::datasource::listing::{
-    ListingOptions, ListingTable, ListingTableConfig, ListingTableUrl,
-};
+use datafusion::datasource::listing::{ListingOptions, ListingTable, ListingTableConfig};
 use datafusion::logical_expr::CreateExternalTable;
 
 use super::warc::{WarcFormat, WarcOptions};
@@ -37,7 +35,7 @@ pub fn warc_table_at(paths: &[impl AsRef<str>], options: WarcOptions) -> Result<
         .iter()
         .map(|path| {
             require_local_path(path.as_ref())?;
-            ListingTableUrl::parse(path.as_ref())
+            super::inputs::listing_url(path.as_ref())
         })
         .collect::<Result<Vec<_>>>()?;
     let listing = ListingOptions::new(Arc::new(WarcFormat::new(options))).with_file_extension("");

@@ -30,6 +30,7 @@ use datafusion::physical_plan::projection::ProjectionExprs;
 use futures::StreamExt;
 
 use super::head_filter::HeadFilter;
+use super::stream_read::read_in_background;
 use super::warc_batches::{
     BatchBuilder, MAX_BATCH_BYTES, OnError, block_need, decodes_payload, handle_fault, warc_schema,
 };
@@ -400,21 +401,27 @@ impl FileOpener for WarcOpener {
         Ok(Box::pin(async move {
             let location = file.object_meta.location.clone();
             let fetched = store.get(&location).await?;
-            let reader: Box<dyn std::io::Read + Send> = match fetched.payload {
-                GetResultPayload::File(file, _) => Box::new(file),
-                // Other stores hand the file over as a stream of bytes: it is read whole first.
-                GetResultPayload::Stream(_) => {
-                    Box::new(std::io::Cursor::new(fetched.bytes().await?))
-                }
-            };
             let read = ScanOptions {
                 read: options,
                 table: table_options,
                 head_filter,
                 batch_size,
             };
-            let batches = Batches::new(&name, reader, read, &projection)?;
-            Ok(futures::stream::iter(batches).boxed())
+            Ok(match fetched.payload {
+                GetResultPayload::File(file, _) => {
+                    let batches = Batches::new(&name, Box::new(file), read, &projection)?;
+                    futures::stream::iter(batches).boxed()
+                }
+                // Other stores hand the file over as a stream of bytes: read as it arrives.
+                GetResultPayload::Stream(stream) => {
+                    read_in_background(name.clone(), stream, move |reader| {
+                        match Batches::new(&name, reader, read, &projection) {
+                            Ok(batches) => Box::new(batches),
+                            Err(e) => Box::new(std::iter::once(Err(e))),
+                        }
+                    })
+                }
+            })
         }))
     }
 }

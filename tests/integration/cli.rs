@@ -202,7 +202,7 @@ fn bad_use_gets_one_line_errors() {
             &format!("crawl={}", empty.display()),
             "SELECT 1",
         ]),
-        "No files found at",
+        "no files in the folder",
     );
     assert_fails_naming(
         &webtext(&[

@@ -12,6 +12,7 @@ mod checkers;
 mod cli;
 mod hostile;
 mod justext_fixtures;
+mod object_stores;
 mod report;
 mod sql_boilerpipe;
 mod sql_dedup;

@@ -26,11 +26,11 @@ use crate::extraction::{ExtractionArgs, Extractor};
 use crate::output::ParquetFile;
 use crate::progress::Progress;
 use crate::session::{
-    WarcCounts, context, query_context, refuse_warc_on_cluster, register_parquet, register_warc,
+    WarcCounts, context, input_kind, query_context, refuse_warc_on_cluster, register_kind,
     require_column,
 };
 use crate::{CliError, ExecArgs, Result};
-use datafusion_webtext::datasource::{OnError, WarcOptions};
+use datafusion_webtext::datasource::{InputFormat, OnError, WarcOptions};
 use datafusion_webtext::warc::DEFAULT_MAX_PAYLOAD_BYTES;
 
 #[derive(Args)]
@@ -106,7 +106,8 @@ pub(crate) async fn run(args: CleanArgs) -> Result<CleanSummary> {
     };
     // The scan is one ordered stream; the pages are cleaned by `workers` threads.
     let ctx = context(Some(1), Some(args.exec.batch_rows.unwrap_or(64)))?;
-    let from_warc = datafusion_webtext::datasource::is_warc_path(&args.input);
+    let kind = input_kind(&ctx, "crawl", &args.input).await?;
+    let from_warc = kind.format == InputFormat::Warc;
     let crawl = if from_warc {
         // A WARC crawl: its HTML responses, the page as `html`; a fault of an archive is
         // skipped and counted (reported at the end), so one bad file does not end the job.
@@ -115,10 +116,10 @@ pub(crate) async fn run(args: CleanArgs) -> Result<CleanSummary> {
             ..Default::default()
         };
         options.set("max_payload_bytes", &args.max_payload_bytes.to_string())?;
-        register_warc(&ctx, "warc", &args.input, options)?;
+        register_kind(&ctx, "warc", &args.input, &kind, options).await?;
         ctx.sql(WARC_PAGES).await?
     } else {
-        register_parquet(&ctx, "crawl", &args.input).await?;
+        register_kind(&ctx, "crawl", &args.input, &kind, WarcOptions::default()).await?;
         ctx.table("crawl").await?
     };
     let warc_counts = WarcCounts::now();
@@ -272,7 +273,11 @@ async fn run_on_cluster(args: CleanArgs) -> Result<CleanSummary> {
         return Err(refuse_warc_on_cluster(&args.input));
     }
     let ctx = query_context(&args.exec, Some(64)).await?;
-    register_parquet(&ctx, "crawl", &args.input).await?;
+    let kind = input_kind(&ctx, "crawl", &args.input).await?;
+    if kind.format == InputFormat::Warc {
+        return Err(refuse_warc_on_cluster(&args.input));
+    }
+    register_kind(&ctx, "crawl", &args.input, &kind, WarcOptions::default()).await?;
     let crawl = ctx.table("crawl").await?;
     let schema = crawl.schema().clone();
     let extracted = extract_expr(&args, &schema)?;

@@ -14,7 +14,7 @@ use futures::StreamExt;
 use crate::output::ParquetWriterThread;
 use crate::progress::Progress;
 use crate::session::{
-    context, query_context, register_parquet, register_parquet_with, require_column,
+    context, query_context, register_input, register_parquet_with, require_column,
 };
 use crate::sql::run_all_but_last;
 use crate::{CliError, DocumentColumns, ExecArgs, Result};
@@ -106,7 +106,7 @@ pub(crate) fn quoted_identifier(name: &str) -> Result<&str> {
 /// in order instead of sorting the whole table (text included) first.
 async fn ids_ascending(input: &str, id: &str) -> Result<bool> {
     let ctx = context(Some(1), Some(8192))?;
-    register_parquet(&ctx, "documents", input).await?;
+    register_input(&ctx, "documents", input).await?;
     let mut stream = ctx
         .table("documents")
         .await?
@@ -156,7 +156,7 @@ pub(crate) async fn run(args: DedupArgs) -> Result<()> {
         ));
     }
     let ctx = query_context(&args.exec, Some(256)).await?;
-    register_parquet(&ctx, "documents", &args.input).await?;
+    register_input(&ctx, "documents", &args.input).await?;
     let schema = ctx.table("documents").await?.schema().clone();
     for (name, flag) in [(id, "--id-column"), (text, "--text-column")] {
         require_column(&schema, &args.input, name, flag)?;

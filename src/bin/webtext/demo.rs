@@ -1,7 +1,7 @@
 //! `webtext` with no command: clean the bundled sample crawl and show what came out.
 
 use crate::clean::{self, CleanArgs};
-use crate::session::{context, register_parquet};
+use crate::session::{context, register_input};
 use crate::sql::run_statements;
 use crate::{CliError, Format, Result};
 
@@ -72,7 +72,7 @@ pub(crate) async fn run() -> Result<()> {
     );
 
     let ctx = context(None, Some(256))?;
-    register_parquet(&ctx, "cleaned", &cleaned.display().to_string()).await?;
+    register_input(&ctx, "cleaned", &cleaned.display().to_string()).await?;
     let query = "SELECT count(*) AS pages, \
                         round(avg(kept_share), 3) AS mean_kept_share, \
                         sum(character_length(text)) AS kept_chars, \

@@ -9,7 +9,7 @@ use futures::StreamExt;
 
 use crate::output::ParquetWriterThread;
 use crate::progress::Progress;
-use crate::session::{query_context, register_parquet, require_column};
+use crate::session::{query_context, register_input, require_column};
 use crate::sql::run_all_but_last;
 use crate::{CliError, DocumentColumns, ExecArgs, Result};
 
@@ -61,7 +61,7 @@ pub(crate) async fn run(args: NearDedupArgs) -> Result<()> {
         }
     }
     let ctx = query_context(&args.exec, None).await?;
-    register_parquet(&ctx, "documents", &args.input).await?;
+    register_input(&ctx, "documents", &args.input).await?;
     let schema = ctx.table("documents").await?.schema().clone();
     for (name, flag) in [(id, "--id-column"), (text, "--text-column")] {
         require_column(&schema, &args.input, name, flag)?;

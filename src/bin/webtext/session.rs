@@ -7,7 +7,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use datafusion::common::DFSchema;
 use datafusion::datasource::file_format::options::ParquetReadOptions;
+use datafusion::execution::runtime_env::RuntimeEnvBuilder;
 use datafusion::prelude::{SessionConfig, SessionContext};
+use datafusion_webtext::datasource::{InputFormat, InputKind, WarcOptions};
 
 use crate::{CliError, ExecArgs, Result};
 
@@ -105,7 +107,16 @@ fn session_config(partitions: Option<usize>, batch_rows: Option<usize>) -> Resul
 }
 
 fn local(config: SessionConfig) -> Result<SessionContext> {
-    let mut ctx = SessionContext::new_with_config(config).enable_url_table();
+    // Object stores (s3://, gs://, az://, http(s)://) are made on first use from their URLs.
+    let stores =
+        datafusion_webtext::datasource::StoreOptions::from_env().map_err(CliError::Usage)?;
+    let registry = Arc::new(datafusion_webtext::datasource::UrlStoreRegistry::new(
+        stores,
+    ));
+    let runtime = RuntimeEnvBuilder::new()
+        .with_object_store_registry(registry)
+        .build_arc()?;
+    let mut ctx = SessionContext::new_with_config_rt(config, runtime).enable_url_table();
     datafusion_webtext::register_all(&mut ctx)?;
     Ok(ctx)
 }
@@ -191,16 +202,45 @@ pub(crate) async fn register_tables(
         }
     }
     for t in tables {
-        if datafusion_webtext::datasource::is_warc_path(&t.path) {
-            if on_cluster {
-                return Err(refuse_warc_on_cluster(&t.path));
-            }
-            register_warc(ctx, &t.name, &t.path, Default::default())?;
-        } else {
-            register_parquet(ctx, &t.name, &t.path).await?;
+        // Refused by its name before anything is read.
+        if on_cluster && datafusion_webtext::datasource::is_warc_path(&t.path) {
+            return Err(refuse_warc_on_cluster(&t.path));
         }
+        let kind = input_kind(ctx, &t.name, &t.path).await?;
+        if on_cluster && kind.format == InputFormat::Warc {
+            return Err(refuse_warc_on_cluster(&t.path));
+        }
+        register_kind(ctx, &t.name, &t.path, &kind, WarcOptions::default()).await?;
     }
     Ok(())
+}
+
+/// How the files at `path` are read (by their extension), as a usage error naming the table.
+pub(crate) async fn input_kind(ctx: &SessionContext, name: &str, path: &str) -> Result<InputKind> {
+    require_path(name, path)?;
+    datafusion_webtext::datasource::input_kind(ctx, path)
+        .await
+        .map_err(|e| table_error(name, path, &e))
+}
+
+/// Registers the files at `path`, of `kind`, as table `name` (WARC with `warc_options`).
+pub(crate) async fn register_kind(
+    ctx: &SessionContext,
+    name: &str,
+    path: &str,
+    kind: &InputKind,
+    warc_options: WarcOptions,
+) -> Result<()> {
+    datafusion_webtext::datasource::register_input(ctx, name, path, kind, warc_options)
+        .await
+        .map_err(|e| table_error(name, path, &e))
+}
+
+/// Registers the files at `path` as table `name`, read by their extension: Parquet, JSON lines,
+/// CSV, TSV or WARC.
+pub(crate) async fn register_input(ctx: &SessionContext, name: &str, path: &str) -> Result<()> {
+    let kind = input_kind(ctx, name, path).await?;
+    register_kind(ctx, name, path, &kind, WarcOptions::default()).await
 }
 
 /// WARC tables are read by the crate's own file format, which Ballista cannot send to its
@@ -212,33 +252,18 @@ pub(crate) fn refuse_warc_on_cluster(path: &str) -> CliError {
     ))
 }
 
-/// Registers WARC files (a file, a directory or a glob) as table `name`.
-pub(crate) fn register_warc(
-    ctx: &SessionContext,
-    name: &str,
-    path: &str,
-    options: datafusion_webtext::datasource::WarcOptions,
-) -> Result<()> {
-    require_path(name, path)?;
-    let table = datafusion_webtext::datasource::warc_table(path, options)
-        .map_err(|e| table_error(name, path, &e))?;
-    ctx.register_table(name, table)?;
-    Ok(())
-}
-
-/// Registers a Parquet file, a directory of Parquet files or a glob as table `name`.
-pub(crate) async fn register_parquet(ctx: &SessionContext, name: &str, path: &str) -> Result<()> {
-    register_parquet_with(ctx, name, path, ParquetReadOptions::default()).await
-}
-
-/// [`register_parquet`] with read options (a declared sort order, say).
+/// A Parquet input with read options (a declared sort order, say); inputs of other formats are
+/// registered as [`register_input`] does.
 pub(crate) async fn register_parquet_with(
     ctx: &SessionContext,
     name: &str,
     path: &str,
     mut options: ParquetReadOptions<'_>,
 ) -> Result<()> {
-    require_path(name, path)?;
+    let kind = input_kind(ctx, name, path).await?;
+    if kind.format != InputFormat::Parquet {
+        return register_kind(ctx, name, path, &kind, WarcOptions::default()).await;
+    }
     if !is_glob(path) && Path::new(path).is_file() {
         // A file named by the user is read whatever its extension.
         options.file_extension = "";
@@ -249,9 +274,10 @@ pub(crate) async fn register_parquet_with(
     Ok(())
 }
 
-/// A path that is not a glob must exist.
+/// A local path that is not a glob must exist.
 fn require_path(name: &str, path: &str) -> Result<()> {
-    if !is_glob(path) && !Path::new(path).exists() {
+    let is_url = path.contains("://");
+    if !is_url && !is_glob(path) && !Path::new(path).exists() {
         return Err(CliError::Usage(format!(
             "table '{name}': no such file or directory: {path}"
         )));

@@ -15,8 +15,10 @@ use crate::{CliError, ExecArgs, Format, Result, output};
 
 #[derive(Args)]
 pub(crate) struct SqlArgs {
-    /// A table for the queries: PATH is a Parquet file, a directory of Parquet files or a glob; a
-    /// name ending in .warc, .warc.gz, .warc.zst, .wet.gz, ... is read as WARC (`read_warc()`)
+    /// A table for the queries: PATH is a file, a folder or a glob, local or in an object store
+    /// (s3://, gs://, az://, https://), read by its extension: .parquet; .warc, .wet (.gz, .zst)
+    /// as WARC records (`read_warc()`); .jsonl, .ndjson, .json, .csv, .tsv (also .gz, .zst, .bz2,
+    /// .xz)
     #[arg(long = "table", short = 't', value_name = "NAME=PATH")]
     tables: Vec<TableSpec>,
     /// Read the statements from this file (several statements run in order)

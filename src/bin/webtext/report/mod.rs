@@ -20,9 +20,10 @@ use futures::StreamExt;
 use crate::extraction::{ExtractionArgs, Extractor};
 use crate::output::ParquetWriterThread;
 use crate::progress::Progress;
-use crate::session::{context, register_parquet, register_warc, require_column};
+use crate::session::{context, input_kind, register_kind, require_column};
 use crate::{CliError, ExecArgs, Result};
 use data::{ReportData, Settings, Thresholds};
+use datafusion_webtext::datasource::InputFormat;
 use datafusion_webtext::datasource::{OnError, WarcOptions};
 
 /// The statistics this command draws (the same file users run with `webtext sql`).
@@ -152,22 +153,24 @@ fn parameters(args: &ReportArgs) -> Vec<(String, String)> {
 /// Registers IN as table `crawl` (WARC: a view of its HTML responses, faults skipped and
 /// counted) and checks its columns; the number of pages when it is known without reading them.
 async fn register_crawl(ctx: &SessionContext, input: &str, html: &str) -> Result<Option<u64>> {
-    if datafusion_webtext::datasource::is_warc_path(input) {
+    let kind = input_kind(ctx, "crawl", input).await?;
+    let from_warc = kind.format == InputFormat::Warc;
+    if from_warc {
         let options = WarcOptions {
             on_error: OnError::Skip,
             ..Default::default()
         };
-        register_warc(ctx, "warc", input, options)?;
+        register_kind(ctx, "warc", input, &kind, options).await?;
         let pages = ctx.sql(WARC_PAGES).await?.into_view();
         ctx.register_table("crawl", pages)?;
     } else {
-        register_parquet(ctx, "crawl", input).await?;
+        register_kind(ctx, "crawl", input, &kind, WarcOptions::default()).await?;
     }
     let crawl = ctx.table("crawl").await?;
     for (column, flag) in [("url", "the URL column"), (html, "--html-column")] {
         require_column(crawl.schema(), input, column, flag)?;
     }
-    if datafusion_webtext::datasource::is_warc_path(input) {
+    if from_warc {
         return Ok(None);
     }
     Ok(crawl.count().await.ok().map(|n| n as u64))

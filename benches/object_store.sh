@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Reading from an object store against reading the same file locally: the Common-Crawl-like
+# archive of the ~3,000 evaluation pages (eval/quality/eval_warc.sh), COPIES times over in one
+# file, uploaded to a local S3 server (PyPI's moto, as the tests use it, on 127.0.0.1), then
+#  - every response's payload read by `webtext sql` from s3:// and from the local file;
+#  - `webtext clean` from s3:// and from the local file, with its peak RSS (GNU time).
+# Prints seconds, ratios and peak memory of one run. The test build (dev profile: our crate and the
+# parsers at opt-level 3) is used, so nothing is compiled again.
+# Usage: benches/object_store.sh [SHARED] [COPIES]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SHARED="${1:-../shared}"
+COPIES="${2:-4}"
+WORK="$(mktemp -d "${TMPDIR:-/tmp}/webtext-store-bench.XXXXXX")"
+S3VENV="${TMPDIR:-/tmp}/webtext-moto"
+[ -x "$S3VENV/bin/moto_server" ] || { python3 -m venv "$S3VENV" && "$S3VENV/bin/pip" install -q "moto[server]==5.2.5"; }
+cargo build --quiet --features cluster --bin webtext
+WEBTEXT="$PWD/target/debug/webtext"
+WARC="$(bash eval/quality/eval_warc.sh "$SHARED")"
+for _ in $(seq "$COPIES"); do cat "$WARC"; done > "$WORK/crawl.warc.gz"
+PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+timeout 3600 "$S3VENV/bin/moto_server" -H 127.0.0.1 -p "$PORT" > "$WORK/moto.log" 2>&1 &
+SERVER=$!
+trap 'kill $SERVER 2> /dev/null; rm -rf "$WORK"' EXIT
+until curl -s -o /dev/null "http://127.0.0.1:$PORT/"; do sleep 0.2; done
+curl -s -o /dev/null -X PUT "http://127.0.0.1:$PORT/bench"
+curl -s -o /dev/null -X PUT -H "Content-Type: application/octet-stream" \
+  --data-binary @"$WORK/crawl.warc.gz" "http://127.0.0.1:$PORT/bench/crawl.warc.gz"
+export AWS_ENDPOINT="http://127.0.0.1:$PORT" AWS_ACCESS_KEY_ID=bench AWS_SECRET_ACCESS_KEY=bench AWS_REGION=us-east-1
+
+seconds() {  # wall seconds of the command; its peak RSS (KiB) in $WORK/rss
+  local start end
+  start=$(date +%s.%N)
+  /usr/bin/time -f "%M" -o "$WORK/rss" "$@" > /dev/null
+  end=$(date +%s.%N)
+  awk -v a="$start" -v b="$end" 'BEGIN{printf "%.2f", b-a}'
+}
+QUERY="SELECT count(*), sum(length(payload)) FROM t WHERE warc_type = 'response'"
+echo "input: $(du -m "$WORK/crawl.warc.gz" | cut -f1) MB of WARC (gzip), $COPIES copies of the evaluation archive"
+local_read=$(seconds "$WEBTEXT" sql --table "t=$WORK/crawl.warc.gz" "$QUERY")
+store_read=$(seconds "$WEBTEXT" sql --table "t=s3://bench/crawl.warc.gz" "$QUERY")
+echo "read every payload: local ${local_read} s, s3:// ${store_read} s, ratio (local/s3) $(awk -v a="$local_read" -v b="$store_read" 'BEGIN{printf "%.2f", a/b}')"
+local_clean=$(seconds "$WEBTEXT" clean "$WORK/crawl.warc.gz" "$WORK/local.parquet")
+local_rss=$(cat "$WORK/rss")
+store_clean=$(seconds "$WEBTEXT" clean "s3://bench/crawl.warc.gz" "$WORK/store.parquet")
+store_rss=$(cat "$WORK/rss")
+echo "clean: local ${local_clean} s (peak RSS $((local_rss / 1024)) MiB), s3:// ${store_clean} s (peak RSS $((store_rss / 1024)) MiB), ratio $(awk -v a="$local_clean" -v b="$store_clean" 'BEGIN{printf "%.2f", a/b}')"
+"$WEBTEXT" sql --table a="$WORK/local.parquet" --table b="$WORK/store.parquet" --format csv \
+  "SELECT (SELECT count(*) FROM a) AS local_rows, (SELECT count(*) FROM b) AS store_rows, \
+   (SELECT count(*) FROM (SELECT url, text FROM a EXCEPT ALL SELECT url, text FROM b)) AS differing"

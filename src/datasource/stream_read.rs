@@ -1,0 +1,133 @@
+//! A file that an object store hands over as a stream of bytes, read by a synchronous reader
+//! (the WARC reader) without holding the file in memory: the download runs as a task, the reader
+//! on a blocking thread, and a few chunks wait between them. Whatever the file's size, a file
+//! being read holds at most [`CHUNKS_AHEAD`] chunks and one batch.
+
+use std::io::Read;
+
+use bytes::{Buf, Bytes};
+use datafusion::common::{DataFusionError, Result};
+use datafusion::object_store;
+use futures::StreamExt;
+use futures::stream::BoxStream;
+use tokio::sync::mpsc::{Receiver, channel};
+
+/// Chunks downloaded ahead of the reader.
+pub(crate) const CHUNKS_AHEAD: usize = 4;
+
+/// Reads the bytes of `stream` with the reader `make` builds over them, on a blocking thread,
+/// and gives the reader's items as a stream. Dropping the stream stops the reading and the
+/// download.
+pub(crate) fn read_in_background<T, F>(
+    name: String,
+    stream: BoxStream<'static, object_store::Result<Bytes>>,
+    make: F,
+) -> BoxStream<'static, Result<T>>
+where
+    F: FnOnce(Box<dyn Read + Send>) -> Box<dyn Iterator<Item = Result<T>>> + Send + 'static,
+    T: Send + 'static,
+{
+    let (chunks_in, chunks_out) = channel(CHUNKS_AHEAD);
+    tokio::spawn(async move {
+        let mut stream = stream;
+        while let Some(chunk) = stream.next().await {
+            let failed = chunk.is_err();
+            if chunks_in.send(chunk).await.is_err() || failed {
+                break;
+            }
+        }
+    });
+    let (items_in, items_out) = channel(1);
+    tokio::task::spawn_blocking(move || {
+        let reader = ChunkReader {
+            chunks: chunks_out,
+            current: Bytes::new(),
+        };
+        let read = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            for item in make(Box::new(reader)) {
+                if items_in.blocking_send(item).is_err() {
+                    return;
+                }
+            }
+        }));
+        if read.is_err() {
+            let _ = items_in.blocking_send(Err(DataFusionError::Execution(format!(
+                "{name}: internal error while reading, please report it"
+            ))));
+        }
+    });
+    futures::stream::unfold(items_out, |mut items| async move {
+        items.recv().await.map(|item| (item, items))
+    })
+    .boxed()
+}
+
+/// The bytes of the chunks as they arrive; a download error is the read's error.
+struct ChunkReader {
+    chunks: Receiver<object_store::Result<Bytes>>,
+    current: Bytes,
+}
+
+impl Read for ChunkReader {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        while self.current.is_empty() {
+            match self.chunks.blocking_recv() {
+                Some(Ok(chunk)) => self.current = chunk,
+                Some(Err(e)) => return Err(std::io::Error::other(e)),
+                None => return Ok(0),
+            }
+        }
+        let n = buf.len().min(self.current.len());
+        buf[..n].copy_from_slice(&self.current[..n]);
+        self.current.advance(n);
+        Ok(n)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn chunks(
+        parts: Vec<object_store::Result<Bytes>>,
+    ) -> BoxStream<'static, object_store::Result<Bytes>> {
+        futures::stream::iter(parts).boxed()
+    }
+
+    fn lines(reader: Box<dyn Read + Send>) -> Box<dyn Iterator<Item = Result<String>>> {
+        use std::io::BufRead;
+        Box::new(
+            std::io::BufReader::new(reader)
+                .lines()
+                .map(|line| line.map_err(|e| DataFusionError::Execution(e.to_string()))),
+        )
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 1)]
+    async fn chunks_are_read_in_order_across_their_boundaries() {
+        let parts: Vec<_> = ["one\ntw", "o\n", "", "three"]
+            .into_iter()
+            .map(|s| Ok(Bytes::from(s)))
+            .collect();
+        let read: Vec<String> = read_in_background("f".into(), chunks(parts), lines)
+            .map(|line| line.expect("no error"))
+            .collect()
+            .await;
+        assert_eq!(read, ["one", "two", "three"]);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 1)]
+    async fn a_download_error_is_the_readers_error() {
+        let failure = object_store::Error::Generic {
+            store: "S3",
+            source: "connection reset".into(),
+        };
+        let parts = vec![Ok(Bytes::from("one\n")), Err(failure)];
+        let read: Vec<_> = read_in_background("f".into(), chunks(parts), lines)
+            .collect()
+            .await;
+        assert_eq!(read[0].as_ref().ok().map(String::as_str), Some("one"));
+        let error = read[1].as_ref().expect_err("the error").to_string();
+        assert!(error.contains("connection reset"), "{error}");
+    }
+}
