@@ -31,11 +31,11 @@ export AWS_ENDPOINT="http://127.0.0.1:$PORT" AWS_ACCESS_KEY_ID=bench AWS_SECRET_
 seconds() {  # wall seconds of the command; its peak RSS (KiB) in $WORK/rss
   local start end
   start=$(date +%s.%N)
-  /usr/bin/time -f "%M" -o "$WORK/rss" "$@" > /dev/null
+  /usr/bin/time -f "%M" -o "$WORK/rss" "$@" > /dev/null || { echo "failed: $*" >&2; exit 1; }
   end=$(date +%s.%N)
   awk -v a="$start" -v b="$end" 'BEGIN{printf "%.2f", b-a}'
 }
-QUERY="SELECT count(*), sum(length(payload)) FROM t WHERE warc_type = 'response'"
+QUERY="SELECT count(payload_raw) FROM t WHERE warc_type = 'response'"
 echo "input: $(du -m "$WORK/crawl.warc.gz" | cut -f1) MB of WARC (gzip), $COPIES copies of the evaluation archive"
 local_read=$(seconds "$WEBTEXT" sql --table "t=$WORK/crawl.warc.gz" "$QUERY")
 store_read=$(seconds "$WEBTEXT" sql --table "t=s3://bench/crawl.warc.gz" "$QUERY")
