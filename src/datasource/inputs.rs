@@ -185,15 +185,15 @@ pub async fn register_input(
     kind: &InputKind,
     warc_options: WarcOptions,
 ) -> Result<()> {
-    if kind.format == InputFormat::Warc {
-        ctx.register_table(name, warc_table(path, warc_options)?)?;
-        return Ok(());
-    }
     // A single file is read whatever its name; a folder or glob by its files' extension.
     let single = kind_of_name(last_part(path)).is_some() && !is_glob(path);
     let extension = if single { "" } else { kind.extension.as_str() };
     let (config, table_options) = (ctx.copied_config(), ctx.copied_table_options());
     let options = match kind.format {
+        InputFormat::Warc => {
+            ctx.register_table(name, warc_table(path, warc_options)?)?;
+            return Ok(());
+        }
         InputFormat::Parquet => ParquetReadOptions::default()
             .file_extension(extension)
             .to_listing_options(&config, table_options),
@@ -210,7 +210,6 @@ pub async fn register_input(
             .file_extension(extension)
             .file_compression_type(kind.compression)
             .to_listing_options(&config, table_options),
-        InputFormat::Warc => unreachable!("read above"),
     };
     let url = listing_url(path)?;
     let schema = options.infer_schema(&ctx.state(), &url).await?;
