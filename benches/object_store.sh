@@ -3,7 +3,10 @@
 # archive of the ~3,000 evaluation pages (eval/quality/eval_warc.sh), COPIES times over in one
 # file, uploaded to a local S3 server (PyPI's moto, as the tests use it, on 127.0.0.1), then
 #  - every response's payload read by `webtext sql` from s3:// and from the local file;
-#  - `webtext clean` from s3:// and from the local file, with its peak RSS (GNU time).
+#  - `webtext clean` from s3:// and from the local file, with its peak RSS (GNU time);
+#  - `webtext clean` of the same COPIES as COPIES files into one Parquet file and into a folder of
+#    shards (one per file, each committed whole, a manifest last), and from s3:// into an s3:// prefix.
+# `benches/object_store.sh ../shared 38` makes a 2 GB object for the memory figure.
 # Prints seconds, ratios and peak memory of one run. The test build (dev profile: our crate and the
 # parsers at opt-level 3) is used, so nothing is compiled again.
 # Usage: benches/object_store.sh [SHARED] [COPIES]
@@ -47,4 +50,14 @@ store_rss=$(cat "$WORK/rss")
 echo "clean: local ${local_clean} s (peak RSS $((local_rss / 1024)) MiB), s3:// ${store_clean} s (peak RSS $((store_rss / 1024)) MiB), ratio $(awk -v a="$local_clean" -v b="$store_clean" 'BEGIN{printf "%.2f", a/b}')"
 "$WEBTEXT" sql --table a="$WORK/local.parquet" --table b="$WORK/store.parquet" --format csv \
   "SELECT (SELECT count(*) FROM a) AS local_rows, (SELECT count(*) FROM b) AS store_rows, \
+   (SELECT count(*) FROM (SELECT url, text FROM a EXCEPT ALL SELECT url, text FROM b)) AS differing"
+mkdir "$WORK/parts"
+for i in $(seq -w "$COPIES"); do ln "$WORK/crawl.warc.gz" "$WORK/parts/part-$i.warc.gz"; done
+single=$(seconds "$WEBTEXT" clean "$WORK/parts/" "$WORK/single.parquet")
+single_rss=$(cat "$WORK/rss")
+sharded=$(seconds "$WEBTEXT" clean "$WORK/parts/" "$WORK/sharded/" --shard-bytes 0)
+sharded_rss=$(cat "$WORK/rss")
+echo "clean $COPIES files: one file ${single} s (peak RSS $((single_rss / 1024)) MiB), a shard per file ${sharded} s (peak RSS $((sharded_rss / 1024)) MiB), ratio (one file/shards) $(awk -v a="$single" -v b="$sharded" 'BEGIN{printf "%.2f", a/b}')"
+"$WEBTEXT" sql --table a="$WORK/single.parquet" --table b="$WORK/sharded/" --format csv \
+  "SELECT (SELECT count(*) FROM a) AS single_rows, (SELECT count(*) FROM b) AS sharded_rows, \
    (SELECT count(*) FROM (SELECT url, text FROM a EXCEPT ALL SELECT url, text FROM b)) AS differing"

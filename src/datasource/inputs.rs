@@ -2,6 +2,8 @@
 //! the text formats also compressed. A path is a file, a folder (whose files' extensions decide),
 //! a glob, or the URL of any of those in an object store.
 
+use datafusion::arrow::datatypes::SchemaRef;
+use datafusion::catalog::TableProvider;
 use datafusion::common::{DataFusionError, Result, plan_err};
 use datafusion::datasource::file_format::file_compression_type::FileCompressionType;
 use std::sync::Arc;
@@ -13,7 +15,7 @@ use datafusion::datasource::listing::{ListingTable, ListingTableConfig, ListingT
 use datafusion::prelude::SessionContext;
 use futures::TryStreamExt;
 
-use super::table::warc_table;
+use super::table::warc_table_at;
 use super::warc::WarcOptions;
 
 /// How the files of a path are read.
@@ -97,12 +99,12 @@ pub fn kind_of_name(name: &str) -> Option<InputKind> {
     })
 }
 
-fn is_glob(path: &str) -> bool {
+pub(crate) fn is_glob(path: &str) -> bool {
     path.contains(['*', '?', '['])
 }
 
 /// The last part of a path or URL, its file name or glob.
-fn last_part(path: &str) -> &str {
+pub(crate) fn last_part(path: &str) -> &str {
     path.trim_end_matches('/')
         .rsplit('/')
         .next()
@@ -185,15 +187,33 @@ pub async fn register_input(
     kind: &InputKind,
     warc_options: WarcOptions,
 ) -> Result<()> {
+    let table = input_table(ctx, &[path], kind, warc_options, None).await?;
+    ctx.register_table(name, table)?;
+    Ok(())
+}
+
+/// The table of the files at `paths`, of `kind`: each path a file, a folder or a glob, as in
+/// [`register_input`]. With `schema`, the files are read as that schema (the schema of a whole
+/// input, for a table of some of its files); without, it is inferred from the first path.
+pub async fn input_table(
+    ctx: &SessionContext,
+    paths: &[&str],
+    kind: &InputKind,
+    warc_options: WarcOptions,
+    schema: Option<SchemaRef>,
+) -> Result<Arc<dyn TableProvider>> {
     // A single file is read whatever its name; a folder or glob by its files' extension.
-    let single = kind_of_name(last_part(path)).is_some() && !is_glob(path);
-    let extension = if single { "" } else { kind.extension.as_str() };
+    let all_files = paths
+        .iter()
+        .all(|path| kind_of_name(last_part(path)).is_some() && !is_glob(path));
+    let extension = if all_files {
+        ""
+    } else {
+        kind.extension.as_str()
+    };
     let (config, table_options) = (ctx.copied_config(), ctx.copied_table_options());
     let options = match kind.format {
-        InputFormat::Warc => {
-            ctx.register_table(name, warc_table(path, warc_options)?)?;
-            return Ok(());
-        }
+        InputFormat::Warc => return Ok(warc_table_at(paths, warc_options)?),
         InputFormat::Parquet => ParquetReadOptions::default()
             .file_extension(extension)
             .to_listing_options(&config, table_options),
@@ -211,13 +231,21 @@ pub async fn register_input(
             .file_compression_type(kind.compression)
             .to_listing_options(&config, table_options),
     };
-    let url = listing_url(path)?;
-    let schema = options.infer_schema(&ctx.state(), &url).await?;
-    let table = ListingTableConfig::new(url)
+    let urls = paths
+        .iter()
+        .map(|path| listing_url(path))
+        .collect::<Result<Vec<_>>>()?;
+    let Some(first) = urls.first() else {
+        return plan_err!("a table needs at least one path");
+    };
+    let schema = match schema {
+        Some(schema) => schema,
+        None => options.infer_schema(&ctx.state(), first).await?,
+    };
+    let table = ListingTableConfig::new_with_multi_paths(urls)
         .with_listing_options(options)
         .with_schema(schema);
-    ctx.register_table(name, Arc::new(ListingTable::try_new(table)?))?;
-    Ok(())
+    Ok(Arc::new(ListingTable::try_new(table)?))
 }
 
 /// The listing of a path: a local path, folder or glob as DataFusion parses it; a URL with a glob

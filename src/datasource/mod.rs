@@ -2,10 +2,12 @@
 //! table function, and the one call that registers both), any input by its extension, and the
 //! object stores the paths of a session name.
 
+pub mod commit;
 mod head_filter;
 pub mod inputs;
 mod read_warc;
 pub mod rooted_store;
+pub mod shards;
 pub mod stores;
 mod stream_read;
 mod table;
@@ -19,8 +21,14 @@ use datafusion::datasource::listing_table_factory::ListingTableFactory;
 use datafusion::execution::context::SessionContext;
 use datafusion::execution::session_state::SessionState;
 
-pub use inputs::{InputFormat, InputKind, KNOWN_EXTENSIONS, input_kind, register_input};
+pub use inputs::{
+    InputFormat, InputKind, KNOWN_EXTENSIONS, input_kind, input_table, register_input,
+};
 pub use read_warc::ReadWarc;
+pub use shards::{
+    InputFile, OutputFolder, Shard, ShardDone, ShardedJob, is_folder_location, list_input_files,
+    plan_shards,
+};
 pub use stores::{StoreOptions, UrlStoreRegistry, is_store_url, store_for_url};
 pub use table::{WarcTableFactory, is_warc_path, warc_table, warc_table_at};
 pub use warc::{WarcFormat, WarcFormatFactory, WarcOptions, WarcSource, parse_on_error};

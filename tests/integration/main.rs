@@ -14,6 +14,7 @@ mod hostile;
 mod justext_fixtures;
 mod object_stores;
 mod report;
+mod sharded_output;
 mod sql_boilerpipe;
 mod sql_dedup;
 mod sql_extract;

@@ -52,9 +52,16 @@ fn free_port() -> u16 {
 
 impl S3Server {
     fn start(test: &str) -> Option<S3Server> {
+        Self::start_with(test, &[])
+    }
+
+    /// With moto's own settings in `env` (`INITIAL_NO_AUTH_ACTION_COUNT=0`: credentials are
+    /// checked).
+    fn start_with(test: &str, env: &[(&str, &str)]) -> Option<S3Server> {
         let program = server_program(test)?;
         let port = free_port();
         let child = Command::new("timeout")
+            .envs(env.iter().copied())
             .arg("600")
             .arg(&program)
             .args(["-H", "127.0.0.1", "-p", &port.to_string()])
@@ -324,6 +331,98 @@ fn a_missing_bucket_or_object_is_one_line_without_the_secret() {
             "{path}: {stderr}"
         );
     }
+}
+
+#[test]
+fn wrong_credentials_are_one_line_without_the_secret() {
+    let Some(server) = S3Server::start_with(
+        "wrong_credentials_are_one_line_without_the_secret",
+        &[("INITIAL_NO_AUTH_ACTION_COUNT", "0")],
+    ) else {
+        return;
+    };
+    let home = tempfile::tempdir().unwrap();
+    let output = webtext_with_s3(
+        &server.endpoint(),
+        home.path(),
+        &[
+            "sql",
+            "--table",
+            "t=s3://lake/crawl.warc.gz",
+            "SELECT count(*) FROM t",
+        ],
+    );
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!stderr.contains(SECRET), "{stderr}");
+    assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("403"), "{stderr}");
+}
+
+#[test]
+fn clean_from_s3_warc_into_an_s3_prefix_gives_the_local_text() {
+    let Some(server) = S3Server::start("clean_from_s3_warc_into_an_s3_prefix_...") else {
+        return;
+    };
+    let folder = tempfile::tempdir().unwrap();
+    let local = folder.path().join("crawl");
+    std::fs::create_dir(&local).unwrap();
+    server.create_bucket("lake");
+    for i in 0..3 {
+        let bytes = gzip(&crawl(6, i * 6));
+        std::fs::write(local.join(format!("part-{i}.warc.gz")), &bytes).unwrap();
+        server.put("lake", &format!("crawl/part-{i}.warc.gz"), &bytes);
+    }
+    let run = |args: &[&str]| webtext_with_s3(&server.endpoint(), folder.path(), args);
+    let to_s3 = [
+        "clean",
+        "s3://lake/crawl/",
+        "s3://lake/clean/",
+        "--shard-bytes",
+        "0",
+    ];
+    let first = run(&to_s3);
+    stdout_of(&first);
+    let said = String::from_utf8_lossy(&first.stderr).into_owned();
+    assert!(said.contains("3 shard(s) written, 0 skipped"), "{said}");
+    assert!(!said.contains(SECRET), "{said}");
+    let again = run(&to_s3);
+    stdout_of(&again);
+    let said = String::from_utf8_lossy(&again.stderr).into_owned();
+    assert!(said.contains("0 shard(s) written, 3 skipped"), "{said}");
+
+    let out = format!("{}/", folder.path().join("clean").display());
+    stdout_of(&run(&[
+        "clean",
+        local.to_str().unwrap(),
+        &out,
+        "--shard-bytes",
+        "0",
+    ]));
+    let query = "SELECT url, text, kept_share FROM t ORDER BY url";
+    let rows = |table: &str| {
+        stdout_of(&run(&[
+            "sql",
+            "--table",
+            &format!("t={table}"),
+            "--format",
+            "csv",
+            query,
+        ]))
+    };
+    let expected = rows(&format!("{out}*.parquet"));
+    assert_eq!(expected.lines().count(), 19, "{expected}");
+    assert_eq!(rows("s3://lake/clean/*.parquet"), expected);
+    // One file to an object store, committed whole.
+    stdout_of(&run(&[
+        "sql",
+        "--table",
+        "t=s3://lake/clean/",
+        "--output",
+        "s3://lake/single/cleaned.parquet",
+        "SELECT * FROM t",
+    ]));
+    assert_eq!(rows("s3://lake/single/cleaned.parquet"), expected);
 }
 
 /// A proxy in front of the server that answers every `period`-th request with 503 SlowDown,

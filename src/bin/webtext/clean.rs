@@ -7,7 +7,6 @@
 //! order they were read.
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 use std::sync::{Arc, Mutex, mpsc};
 
 use clap::Args;
@@ -23,14 +22,23 @@ use datafusion::prelude::col;
 use futures::StreamExt;
 
 use crate::extraction::{ExtractionArgs, Extractor};
-use crate::output::ParquetFile;
+use crate::output::{OutputTarget, ParquetFile};
 use crate::progress::Progress;
 use crate::session::{
     WarcCounts, context, input_kind, query_context, refuse_warc_on_cluster, register_kind,
     require_column,
 };
 use crate::{CliError, ExecArgs, Result};
-use datafusion_webtext::datasource::{InputFormat, OnError, WarcOptions};
+use datafusion::dataframe::DataFrame;
+use datafusion::execution::SendableRecordBatchStream;
+use datafusion::prelude::SessionContext;
+use datafusion_webtext::datasource::shards::{
+    DEFAULT_SHARD_BYTES, MANIFEST_FILE, finish_folder, prepare_folder,
+};
+use datafusion_webtext::datasource::{
+    InputFormat, InputKind, OnError, OutputFolder, Shard, ShardDone, ShardedJob, WarcOptions,
+    input_table, is_folder_location, list_input_files, plan_shards,
+};
 use datafusion_webtext::warc::DEFAULT_MAX_PAYLOAD_BYTES;
 
 #[derive(Args)]
@@ -41,9 +49,13 @@ pub(crate) struct CleanArgs {
     #[arg(value_name = "IN")]
     input: String,
     /// The cleaned table (Parquet): every input column, then `text` and `kept_share` (an input
-    /// column of either name is refused: select the others with `webtext sql --output`)
+    /// column of either name is refused: select the others with `webtext sql --output`). A file,
+    /// or a folder of shards: a path ending in `/` or an existing folder (`s3://bucket/clean/`
+    /// alike), one shard per input file or group of small ones, each committed when complete, a
+    /// manifest (`_manifest.json`) last; rerunning the same command resumes, skipping the shards
+    /// already written
     #[arg(value_name = "OUT")]
-    output: PathBuf,
+    output: String,
     #[command(flatten)]
     extraction: ExtractionArgs,
     /// Decode a page that declares no charset of its own with the charset of its HTTP
@@ -56,6 +68,15 @@ pub(crate) struct CleanArgs {
     /// zeros cannot fill the memory); at most 1073741824
     #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_PAYLOAD_BYTES)]
     max_payload_bytes: u64,
+    /// Sharded output: input files smaller than this are grouped into shards of about this many
+    /// bytes (0: one shard per input file)
+    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_SHARD_BYTES)]
+    shard_bytes: u64,
+    /// Sharded output: replace what the folder holds (the Parquet files, the job's record and
+    /// manifest), where a folder holding another job's output, or files that are not a job's, is
+    /// refused
+    #[arg(long)]
+    overwrite: bool,
     #[command(flatten)]
     exec: ExecArgs,
 }
@@ -70,7 +91,7 @@ pub(crate) struct CleanSummary {
 }
 
 impl CleanArgs {
-    pub(crate) fn new(input: String, output: PathBuf) -> Self {
+    pub(crate) fn new(input: String, output: String) -> Self {
         CleanArgs {
             input,
             output,
@@ -82,6 +103,8 @@ impl CleanArgs {
             },
             http_charset: false,
             max_payload_bytes: DEFAULT_MAX_PAYLOAD_BYTES,
+            shard_bytes: DEFAULT_SHARD_BYTES,
+            overwrite: false,
             exec: ExecArgs {
                 partitions: None,
                 batch_rows: None,
@@ -89,6 +112,29 @@ impl CleanArgs {
                 cluster_folder: None,
             },
         }
+    }
+}
+
+impl CleanArgs {
+    /// What decides a sharded run's output, for the record a rerun is checked against.
+    fn settings(&self) -> BTreeMap<String, String> {
+        let extraction = &self.extraction;
+        [
+            ("html_column", extraction.html_column.clone()),
+            (
+                "extractor",
+                clap::ValueEnum::to_possible_value(&extraction.extractor)
+                    .map_or_else(String::new, |v| v.get_name().to_owned()),
+            ),
+            ("language", extraction.language.clone()),
+            ("options", extraction.options.clone()),
+            ("http_charset", self.http_charset.to_string()),
+            ("max_payload_bytes", self.max_payload_bytes.to_string()),
+            ("shard_bytes", self.shard_bytes.to_string()),
+        ]
+        .into_iter()
+        .map(|(key, value)| (key.to_owned(), value))
+        .collect()
     }
 }
 
@@ -106,35 +152,14 @@ pub(crate) async fn run(args: CleanArgs) -> Result<CleanSummary> {
     };
     // The scan is one ordered stream; the pages are cleaned by `workers` threads.
     let ctx = context(Some(1), Some(args.exec.batch_rows.unwrap_or(64)))?;
-    let kind = input_kind(&ctx, "crawl", &args.input).await?;
-    let from_warc = kind.format == InputFormat::Warc;
-    let crawl = if from_warc {
-        // A WARC crawl: its HTML responses, the page as `html`; a fault of an archive is
-        // skipped and counted (reported at the end), so one bad file does not end the job.
-        let mut options = WarcOptions {
-            on_error: OnError::Skip,
-            ..Default::default()
-        };
-        options.set("max_payload_bytes", &args.max_payload_bytes.to_string())?;
-        register_kind(&ctx, "warc", &args.input, &kind, options).await?;
-        ctx.sql(WARC_PAGES).await?
-    } else {
-        register_kind(&ctx, "crawl", &args.input, &kind, WarcOptions::default()).await?;
-        ctx.table("crawl").await?
-    };
-    let warc_counts = WarcCounts::now();
-    let schema = crawl.schema().clone();
+    let crawl = Crawl::register(&ctx, &args).await?;
+    let pages = crawl.pages(&ctx).await?;
+    let schema = pages.schema().clone();
     let extract = ctx.create_physical_expr(extract_expr(&args, &schema)?, &schema)?;
-    // Parquet counts its rows from the footers; WARC would be read twice, so a spinner it is.
-    let total = if from_warc {
-        None
-    } else {
-        crawl.clone().count().await.ok().map(|n| n as u64)
-    };
     let html_index = schema.index_of_column(&Column::from_name(&args.extraction.html_column))?;
     // From WARC the page itself is not copied: the output is the record's columns and the text.
     let kept: Vec<usize> = (0..schema.fields().len())
-        .filter(|&i| !(from_warc && i == html_index))
+        .filter(|&i| !(crawl.is_warc() && i == html_index))
         .collect();
     let mut fields: Vec<Field> = kept
         .iter()
@@ -142,34 +167,136 @@ pub(crate) async fn run(args: CleanArgs) -> Result<CleanSummary> {
         .collect();
     fields.push(Field::new(ADDED[0], DataType::Utf8, true));
     fields.push(Field::new(ADDED[1], DataType::Float64, true));
-    let out_schema = Arc::new(Schema::new(fields));
-
-    let cleaner = Cleaner {
+    let cleaner = Arc::new(Cleaner {
         extract,
         kept,
         html_index,
-        schema: out_schema.clone(),
+        schema: Arc::new(Schema::new(fields)),
+    });
+    let cleaning = Cleaning {
+        schema: Arc::clone(&cleaner.schema),
+        workers,
+        pool: WorkerPool::start(workers, move |batch| cleaner.clean(batch)),
     };
-    let mut input = crawl.execute_stream().await?;
-    let mut file = ParquetFile::create(&args.output, out_schema)?;
-    let mut progress = Progress::new(total, "pages");
-    let mut failed_pages = 0u64;
-    let mut html_bytes_total = 0u64;
-    let cleaner = Arc::new(cleaner);
-    let pool = WorkerPool::start(workers, move |batch| cleaner.clean(batch));
-    let result: Result<()> = async {
+    let warc_counts = WarcCounts::now();
+    let summary = if is_folder_location(&args.output) {
+        run_sharded(&args, &ctx, &crawl, &cleaning).await?
+    } else {
+        run_single(&args, &ctx, pages, crawl.is_warc(), &cleaning).await?
+    };
+    warc_counts.report_since("clean");
+    Ok(summary)
+}
+
+/// The crawl a run reads: how its files are read, and its table's schema (every shard of a
+/// sharded run is read with the whole input's schema, so all shards have the same columns).
+struct Crawl {
+    kind: InputKind,
+    warc_options: WarcOptions,
+    table_schema: SchemaRef,
+}
+
+impl Crawl {
+    async fn register(ctx: &SessionContext, args: &CleanArgs) -> Result<Crawl> {
+        let kind = input_kind(ctx, "crawl", &args.input).await?;
+        // A WARC crawl: its HTML responses, the page as `html`; a fault of an archive is skipped
+        // and counted (reported at the end), so one bad file does not end the job.
+        let mut warc_options = WarcOptions {
+            on_error: OnError::Skip,
+            ..Default::default()
+        };
+        warc_options.set("max_payload_bytes", &args.max_payload_bytes.to_string())?;
+        let crawl = Crawl {
+            table_schema: datafusion_webtext::datasource::warc_schema(),
+            warc_options,
+            kind,
+        };
+        register_kind(
+            ctx,
+            crawl.table_name(),
+            &args.input,
+            &crawl.kind,
+            crawl.warc_options.clone(),
+        )
+        .await?;
+        let table_schema = ctx.table_provider(crawl.table_name()).await?.schema();
+        Ok(Crawl {
+            table_schema,
+            ..crawl
+        })
+    }
+
+    fn is_warc(&self) -> bool {
+        self.kind.format == InputFormat::Warc
+    }
+
+    fn table_name(&self) -> &'static str {
+        if self.is_warc() { "warc" } else { "crawl" }
+    }
+
+    /// The pages of the registered table: the table itself, or a WARC table's HTML responses.
+    async fn pages(&self, ctx: &SessionContext) -> Result<DataFrame> {
+        Ok(if self.is_warc() {
+            ctx.sql(WARC_PAGES).await?
+        } else {
+            ctx.table("crawl").await?
+        })
+    }
+
+    /// Registers the shard's input files as the table, in place of what it was.
+    async fn register_shard(&self, ctx: &SessionContext, shard: &Shard) -> Result<()> {
+        let table = input_table(
+            ctx,
+            &shard.urls(),
+            &self.kind,
+            self.warc_options.clone(),
+            Some(Arc::clone(&self.table_schema)),
+        )
+        .await?;
+        ctx.deregister_table(self.table_name())?;
+        ctx.register_table(self.table_name(), table)?;
+        Ok(())
+    }
+}
+
+/// The cleaning threads of a run and the schema of what they return.
+struct Cleaning {
+    schema: SchemaRef,
+    workers: usize,
+    pool: WorkerPool,
+}
+
+/// What cleaning a stream of pages did.
+#[derive(Default)]
+struct Cleaned {
+    pages: u64,
+    html_bytes: u64,
+    failed_pages: u64,
+}
+
+impl Cleaning {
+    /// Cleans the pages of `input` into `file`, in the order read; `progress` counts the pages
+    /// when `count_pages`.
+    async fn clean_into(
+        &self,
+        mut input: SendableRecordBatchStream,
+        file: &mut ParquetFile,
+        progress: &mut Progress,
+        count_pages: bool,
+    ) -> Result<Cleaned> {
+        let mut cleaned = Cleaned::default();
         // Batches are numbered as read and written back in that order; at most two per worker
         // are in flight, which bounds memory.
         let (mut read, mut written, mut done) = (0u64, 0u64, false);
         let mut rows_read = 0u64;
         let mut finished: BTreeMap<u64, CleanedBatch> = BTreeMap::new();
         loop {
-            while !done && read - written < 2 * workers as u64 {
+            while !done && read - written < 2 * self.workers as u64 {
                 match input.next().await {
                     Some(batch) => {
                         let batch = batch?;
                         let rows = batch.num_rows() as u64;
-                        pool.submit(Job {
+                        self.pool.submit(Job {
                             sequence: read,
                             first_row: rows_read,
                             batch,
@@ -181,32 +308,135 @@ pub(crate) async fn run(args: CleanArgs) -> Result<CleanSummary> {
                 }
             }
             if written == read {
-                return Ok(());
+                return Ok(cleaned);
             }
-            let (sequence, cleaned) = pool.receive()?;
-            finished.insert(sequence, cleaned?);
-            while let Some(cleaned) = finished.remove(&written) {
-                file.write(&cleaned.batch)?;
-                failed_pages += cleaned.failed_pages;
-                html_bytes_total += cleaned.html_bytes;
-                progress.add(cleaned.batch.num_rows() as u64, cleaned.html_bytes);
+            let (sequence, batch) = self.pool.receive()?;
+            finished.insert(sequence, batch?);
+            while let Some(batch) = finished.remove(&written) {
+                file.write(&batch.batch)?;
+                let pages = batch.batch.num_rows() as u64;
+                cleaned.pages += pages;
+                cleaned.failed_pages += batch.failed_pages;
+                cleaned.html_bytes += batch.html_bytes;
+                if count_pages {
+                    progress.add(pages, batch.html_bytes);
+                }
                 written += 1;
             }
         }
     }
+}
+
+/// `clean IN OUT.parquet`: one file, written as the pages are cleaned and committed at the end.
+async fn run_single(
+    args: &CleanArgs,
+    ctx: &SessionContext,
+    pages: DataFrame,
+    from_warc: bool,
+    cleaning: &Cleaning,
+) -> Result<CleanSummary> {
+    let target = OutputTarget::at(ctx, &args.output)?;
+    // Parquet counts its rows from the footers; WARC would be read twice, so a spinner it is.
+    let total = if from_warc {
+        None
+    } else {
+        pages.clone().count().await.ok().map(|n| n as u64)
+    };
+    let input = pages.execute_stream().await?;
+    let mut file = ParquetFile::create(&target, Arc::clone(&cleaning.schema))?;
+    let mut progress = Progress::new(total, "pages");
+    let cleaned = cleaning
+        .clean_into(input, &mut file, &mut progress, true)
+        .await;
+    progress.finish();
+    let cleaned = cleaned?;
+    let summary = CleanSummary {
+        pages: file.finish().await?,
+        html_bytes: cleaned.html_bytes,
+        failed_pages: cleaned.failed_pages,
+        seconds: progress.elapsed().as_secs_f64(),
+        partitions: cleaning.workers,
+    };
+    summary.report("cleaning thread(s)", target.shown());
+    Ok(summary)
+}
+
+/// `clean IN OUT/`: a shard per input file (or group of small ones), each committed when
+/// complete; the shards an earlier run of the same job committed are skipped; the manifest last.
+async fn run_sharded(
+    args: &CleanArgs,
+    ctx: &SessionContext,
+    crawl: &Crawl,
+    cleaning: &Cleaning,
+) -> Result<CleanSummary> {
+    let folder = OutputFolder::open(&ctx.runtime_env(), &args.output)?;
+    let files = list_input_files(ctx, &args.input, &crawl.kind).await?;
+    let inputs = files.len() as u64;
+    let job = ShardedJob {
+        command: "clean".into(),
+        settings: args.settings(),
+        shards: plan_shards(files, args.shard_bytes),
+    };
+    let resumed = prepare_folder(&folder, &job, args.overwrite)
+        .await
+        .map_err(|e| CliError::Usage(e.strip_backtrace()))?;
+    crate::cleanup::resumable_at(&args.output);
+    if resumed.temporaries_removed > 0 {
+        eprintln!(
+            "webtext clean: removed {} unfinished shard(s) an interrupted run left in {}",
+            resumed.temporaries_removed, args.output
+        );
+    }
+    let (skipped, pending): (Vec<&Shard>, Vec<&Shard>) = job
+        .shards
+        .iter()
+        .partition(|s| resumed.committed.contains_key(&s.name));
+    let skipped_inputs: u64 = skipped.iter().map(|s| s.inputs.len() as u64).sum();
+    let mut progress = Progress::new(Some(inputs), "input files");
+    progress.skip(skipped_inputs);
+    let mut totals = Cleaned::default();
+    let mut written = Vec::new();
+    let result: Result<()> = async {
+        for shard in &pending {
+            crawl.register_shard(ctx, shard).await?;
+            let input = crawl.pages(ctx).await?.execute_stream().await?;
+            let target = OutputTarget::in_folder(&folder, &shard.name);
+            let mut file = ParquetFile::create(&target, Arc::clone(&cleaning.schema))?;
+            let cleaned = cleaning
+                .clean_into(input, &mut file, &mut progress, false)
+                .await?;
+            let (rows, bytes) = file.close()?.commit_counted().await?;
+            written.push(ShardDone {
+                name: shard.name.clone(),
+                rows,
+                bytes,
+            });
+            totals.pages += cleaned.pages;
+            totals.html_bytes += cleaned.html_bytes;
+            totals.failed_pages += cleaned.failed_pages;
+            progress.add(shard.inputs.len() as u64, cleaned.html_bytes);
+        }
+        Ok(())
+    }
     .await;
     progress.finish();
     result?;
-    let pages = file.finish()?;
+    finish_folder(&folder, &job, written, &resumed.committed).await?;
     let summary = CleanSummary {
-        pages,
-        html_bytes: html_bytes_total,
-        failed_pages,
+        pages: totals.pages,
+        html_bytes: totals.html_bytes,
+        failed_pages: totals.failed_pages,
         seconds: progress.elapsed().as_secs_f64(),
-        partitions: workers,
+        partitions: cleaning.workers,
     };
     summary.report("cleaning thread(s)", &args.output);
-    warc_counts.report_since("clean");
+    eprintln!(
+        "webtext clean: {} shard(s) written, {} skipped ({skipped_inputs} of {inputs} input files: \
+         committed by an earlier run); manifest {}",
+        pending.len(),
+        skipped.len(),
+        OutputTarget::in_folder(&folder, MANIFEST_FILE).shown()
+    );
     Ok(summary)
 }
 
@@ -272,6 +502,13 @@ async fn run_on_cluster(args: CleanArgs) -> Result<CleanSummary> {
     if datafusion_webtext::datasource::is_warc_path(&args.input) {
         return Err(refuse_warc_on_cluster(&args.input));
     }
+    if is_folder_location(&args.output) {
+        return Err(CliError::Usage(format!(
+            "{}: a folder of shards is written by clean in one process; with --cluster give a \
+             Parquet file",
+            args.output
+        )));
+    }
     let ctx = query_context(&args.exec, Some(64)).await?;
     let kind = input_kind(&ctx, "crawl", &args.input).await?;
     if kind.format == InputFormat::Warc {
@@ -295,7 +532,8 @@ async fn run_on_cluster(args: CleanArgs) -> Result<CleanSummary> {
     let html_index = schema.index_of_column(&Column::from_name(&args.extraction.html_column))?;
     let text_index = schema.fields().len();
     let mut stream = cleaned.execute_stream().await?;
-    let mut file = ParquetFile::create(&args.output, stream.schema())?;
+    let target = OutputTarget::at(&ctx, &args.output)?;
+    let mut file = ParquetFile::create(&target, stream.schema())?;
     let mut progress = Progress::new(total, "pages");
     let (mut failed_pages, mut html_bytes_total) = (0u64, 0u64);
     let result: Result<()> = async {
@@ -304,7 +542,7 @@ async fn run_on_cluster(args: CleanArgs) -> Result<CleanSummary> {
             let batch = batch.map_err(|e| {
                 CliError::Usage(format!(
                     "the job on the cluster failed, nothing was written to {}: {e}",
-                    args.output.display()
+                    args.output
                 ))
             })?;
             let html = batch.column(html_index);
@@ -320,7 +558,7 @@ async fn run_on_cluster(args: CleanArgs) -> Result<CleanSummary> {
     progress.finish();
     result?;
     let summary = CleanSummary {
-        pages: file.finish()?,
+        pages: file.finish().await?,
         html_bytes: html_bytes_total,
         failed_pages,
         seconds: progress.elapsed().as_secs_f64(),
@@ -331,7 +569,7 @@ async fn run_on_cluster(args: CleanArgs) -> Result<CleanSummary> {
 }
 
 impl CleanSummary {
-    fn report(&self, workers: &str, output: &std::path::Path) {
+    fn report(&self, workers: &str, output: &str) {
         eprintln!(
             "webtext clean: {} pages ({:.1} MB of html) in {:.2} s with {} {workers}: {:.0} pages/s, {:.1} MB/s; \
              {} pages gave NULL text -> {}",
@@ -342,7 +580,7 @@ impl CleanSummary {
             self.pages as f64 / self.seconds.max(1e-9),
             self.html_bytes as f64 / 1e6 / self.seconds.max(1e-9),
             self.failed_pages,
-            output.display()
+            output
         );
     }
 }
@@ -434,14 +672,14 @@ impl Job {
     }
 }
 
-type Cleaned = (u64, Result<CleanedBatch>);
+type CleanedResult = (u64, Result<CleanedBatch>);
 
 /// Threads that clean batches in parallel, each taking the next batch when it is free. Every
 /// batch submitted comes back, cleaned or as an error (a panic included), so the writer never
 /// waits for a batch that will not come.
 struct WorkerPool {
     jobs: Option<mpsc::SyncSender<Job>>,
-    results: mpsc::Receiver<Cleaned>,
+    results: mpsc::Receiver<CleanedResult>,
     threads: Vec<std::thread::JoinHandle<()>>,
 }
 
@@ -488,7 +726,7 @@ impl WorkerPool {
             .ok_or_else(|| internal_datafusion_err!("the cleaning threads stopped").into())
     }
 
-    fn receive(&self) -> Result<Cleaned> {
+    fn receive(&self) -> Result<CleanedResult> {
         self.results
             .recv()
             .map_err(|_| internal_datafusion_err!("the cleaning threads stopped").into())

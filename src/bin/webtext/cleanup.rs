@@ -9,6 +9,13 @@ use std::sync::Mutex;
 /// The paths a run has created and not yet committed or removed, by registration number.
 static PENDING: Mutex<Vec<(u64, PathBuf)>> = Mutex::new(Vec::new());
 static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+/// The folder of shards a run writes, whose committed shards an interrupt leaves for a rerun.
+static RESUMABLE: Mutex<Option<String>> = Mutex::new(None);
+
+/// Tells that the run writes committed shards into `folder`: an interrupt then says they stay.
+pub(crate) fn resumable_at(folder: &str) {
+    *RESUMABLE.lock().unwrap_or_else(|p| p.into_inner()) = Some(folder.to_owned());
+}
 
 /// A registered path; dropped, it is no longer removed on a signal (its holder has committed
 /// it under its final name, or removed it).
@@ -62,7 +69,15 @@ pub(crate) async fn until_stopped<T>(work: impl std::future::Future<Output = T>)
         _ = terminate.recv() => ("terminated", 143),
     };
     remove_pending();
-    eprintln!("webtext: {name}; the run's temporary files are removed, nothing was written");
+    match RESUMABLE.lock().unwrap_or_else(|p| p.into_inner()).as_deref() {
+        Some(folder) => eprintln!(
+            "webtext: {name}; the run's temporary files are removed; the shards committed in \
+             {folder} stay, and the same command resumes"
+        ),
+        None => {
+            eprintln!("webtext: {name}; the run's temporary files are removed, nothing was written")
+        }
+    }
     std::process::exit(status)
 }
 

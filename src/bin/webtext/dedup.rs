@@ -1,7 +1,7 @@
 //! `webtext dedup`: paragraph-level de-duplication (onion) of a table of documents, by running
 //! `sql/dedup_paragraphs.sql` with the command's options as its parameters.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use clap::{Args, ValueEnum};
 use datafusion::arrow::array::{Array, AsArray};
@@ -11,7 +11,7 @@ use datafusion::datasource::file_format::options::ParquetReadOptions;
 use datafusion::prelude::{SessionContext, col};
 use futures::StreamExt;
 
-use crate::output::ParquetWriterThread;
+use crate::output::{OutputTarget, ParquetWriterThread};
 use crate::progress::Progress;
 use crate::session::{
     context, query_context, register_input, register_parquet_with, require_column,
@@ -26,8 +26,9 @@ const DEDUP_SQL: &str = include_str!("../../../sql/dedup_paragraphs.sql");
 pub(crate) struct DedupArgs {
     /// The documents: a Parquet file, a directory of Parquet files or a glob
     input: String,
-    /// The Parquet file to write: one row per paragraph (id, par_idx, kept, text)
-    output: PathBuf,
+    /// The Parquet file to write (a path or an object-store URL): one row per paragraph (id,
+    /// par_idx, kept, text)
+    output: String,
     #[command(flatten)]
     columns: DocumentColumns,
     /// n-gram length in tokens
@@ -72,12 +73,19 @@ struct Scratch {
 }
 
 impl Scratch {
-    fn beside(output: &Path) -> Result<Scratch> {
-        let name = output
+    /// Beside a local output; in the temporary directory for an object-store one.
+    fn beside(output: &str) -> Result<Scratch> {
+        let output_path = Path::new(output);
+        let name = output_path
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
-        let parent = crate::folder_of(output);
+        let temporary = std::env::temp_dir();
+        let parent = if datafusion_webtext::datasource::is_store_url(output) {
+            temporary.as_path()
+        } else {
+            crate::folder_of(output_path)
+        };
         let folder = tempfile::Builder::new()
             .prefix(&format!(".{name}.webtext-"))
             .suffix(".duplicates")
@@ -242,7 +250,8 @@ pub(crate) async fn run(args: DedupArgs) -> Result<()> {
         .await?
         .execute_stream()
         .await?;
-    let mut file = ParquetWriterThread::create(&args.output, stream.schema())?;
+    let mut file =
+        ParquetWriterThread::create(&OutputTarget::at(&ctx, &args.output)?, stream.schema())?;
     let (mut paragraphs, mut kept, mut documents) = (0u64, 0u64, 0u64);
     let mut last_id: Option<datafusion::common::ScalarValue> = None;
     while let Some(batch) = stream.next().await {
@@ -266,7 +275,7 @@ pub(crate) async fn run(args: DedupArgs) -> Result<()> {
         progress.add(new_documents, bytes);
         file.write(batch)?;
     }
-    let rows = file.finish()?;
+    let rows = file.finish().await?;
     progress.finish();
     let seconds = progress.elapsed().as_secs_f64();
     eprintln!(
@@ -274,7 +283,7 @@ pub(crate) async fn run(args: DedupArgs) -> Result<()> {
          (duplicate n-grams {finding_seconds:.2} s, decisions {:.2} s); wrote {rows} rows to {}",
         100.0 * kept as f64 / paragraphs.max(1) as f64,
         seconds - finding_seconds,
-        args.output.display()
+        args.output
     );
     Ok(())
 }

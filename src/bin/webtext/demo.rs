@@ -61,7 +61,11 @@ pub(crate) async fn run() -> Result<()> {
         crawl.display(),
         cleaned.display()
     );
-    let summary = clean::run(CleanArgs::new(crawl.display().to_string(), cleaned.clone())).await?;
+    let summary = clean::run(CleanArgs::new(
+        crawl.display().to_string(),
+        cleaned.display().to_string(),
+    ))
+    .await?;
     println!(
         "\ncleaned {} pages ({:.1} MB of html) in {:.2} s: {:.0} pages/s with {} cleaning thread(s).\n",
         summary.pages,

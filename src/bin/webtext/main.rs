@@ -299,51 +299,23 @@ fn functions(args: FunctionsArgs) -> Result<()> {
 }
 
 /// The folder holding `path` (`.` for a bare file name).
-pub(crate) fn folder_of(path: &std::path::Path) -> &std::path::Path {
-    match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => std::path::Path::new("."),
-    }
-}
+pub(crate) use datafusion_webtext::datasource::commit::folder_of;
 
-/// A new file beside `path`, where a result is written before [`commit_file`] renames it to
-/// `path`, so that a failed run leaves nothing half-written under the name the user gave. Its name
-/// (`.NAME.webtext-XXXXXX.tmp`) is unpredictable and it is created only if nothing is there, so a
-/// link planted in its place is never followed. The caller removes it should the run fail.
+/// A new file beside `path`, renamed to it by [`commit_file`] once written (see
+/// `datafusion_webtext::datasource::commit`).
 pub(crate) fn create_temporary_beside(path: &std::path::Path) -> Result<(std::fs::File, PathBuf)> {
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "output".to_owned());
-    let folder = folder_of(path);
-    let file = tempfile::Builder::new()
-        .prefix(&format!(".{name}.webtext-"))
-        .suffix(".tmp")
-        // Permissions as a file a user creates (the umask applies), not tempfile's private 0600.
-        .permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666))
-        .tempfile_in(folder)
-        .map_err(CliError::io(format!(
-            "cannot create a file in {}",
-            folder.display()
-        )))?;
-    file.keep()
-        .map_err(|e| CliError::io(format!("cannot create a file in {}", folder.display()))(e.error))
+    datafusion_webtext::datasource::commit::create_temporary_beside(path).map_err(CliError::io(
+        format!("cannot create a file in {}", folder_of(path).display()),
+    ))
 }
 
-/// Makes a written temporary file the result: its data on disk first, then the rename (which
-/// replaces whatever is at `path`, a link included, without following it), then the folder's
-/// entry on disk, so that a crash never leaves an empty or partial file under the final name.
+/// Makes a written temporary file the result under `path`, on disk (see
+/// `datafusion_webtext::datasource::commit`).
 pub(crate) fn commit_file(
     file: std::fs::File,
     temporary: &std::path::Path,
     path: &std::path::Path,
 ) -> Result<()> {
-    let context = || format!("cannot write {}", path.display());
-    file.sync_all().map_err(CliError::io(context()))?;
-    drop(file);
-    std::fs::rename(temporary, path).map_err(CliError::io(context()))?;
-    let folder = folder_of(path);
-    std::fs::File::open(folder)
-        .and_then(|f| f.sync_all())
-        .map_err(CliError::io(context()))
+    datafusion_webtext::datasource::commit::commit_file(file, temporary, path)
+        .map_err(CliError::io(format!("cannot write {}", path.display())))
 }

@@ -1,13 +1,11 @@
 //! `webtext near-dedup`: document-level near-duplicate removal (datatrove's MinHash) of a table
 //! of documents, by running `sql/near_dedup.sql` with the command's options as its parameters.
 
-use std::path::PathBuf;
-
 use clap::{Args, ValueEnum};
 use datafusion::arrow::array::AsArray;
 use futures::StreamExt;
 
-use crate::output::ParquetWriterThread;
+use crate::output::{OutputTarget, ParquetWriterThread};
 use crate::progress::Progress;
 use crate::session::{query_context, register_input, require_column};
 use crate::sql::run_all_but_last;
@@ -21,7 +19,7 @@ pub(crate) struct NearDedupArgs {
     /// The documents: a Parquet file, a directory of Parquet files or a glob
     input: String,
     /// The Parquet file to write: every document with cluster_id, cluster_size and kept
-    output: PathBuf,
+    output: String,
     #[command(flatten)]
     columns: DocumentColumns,
     /// Words per shingle
@@ -110,20 +108,21 @@ pub(crate) async fn run(args: NearDedupArgs) -> Result<()> {
         frame = frame.filter(datafusion::prelude::col("kept"))?;
     }
     let mut stream = frame.execute_stream().await?;
-    let mut file = ParquetWriterThread::create(&args.output, stream.schema())?;
+    let mut file =
+        ParquetWriterThread::create(&OutputTarget::at(&ctx, &args.output)?, stream.schema())?;
     while let Some(batch) = stream.next().await {
         let batch = batch?;
         progress.add(batch.num_rows() as u64, 0);
         file.write(batch)?;
     }
-    let rows = file.finish()?;
+    let rows = file.finish().await?;
     progress.finish();
     let seconds = progress.elapsed().as_secs_f64();
     let documents = total.map_or("?".to_owned(), |n| n.to_string());
     eprintln!(
         "near-dedup: {documents} documents, {clustered} in clusters, {removed} removed in {seconds:.2} s \
          (signatures and clusters {clustering_seconds:.2} s); wrote {rows} rows to {}",
-        args.output.display()
+        args.output
     );
     Ok(())
 }

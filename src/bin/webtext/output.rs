@@ -2,7 +2,7 @@
 //! temporary name and renamed once complete.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use datafusion::arrow::array::RecordBatch;
 use datafusion::arrow::datatypes::SchemaRef;
@@ -14,7 +14,10 @@ use datafusion::parquet::file::properties::WriterProperties;
 use futures::StreamExt;
 
 use crate::cleanup::{self, Registered};
-use crate::{CliError, Format, Result, commit_file, create_temporary_beside};
+use crate::{CliError, Format, Result};
+use datafusion::prelude::SessionContext;
+use datafusion_webtext::datasource::OutputFolder;
+use datafusion_webtext::datasource::shards::StagedFile;
 
 /// Prints a query's result on stdout. Statements without result columns (CREATE, SET) print nothing.
 pub(crate) async fn print(df: DataFrame, format: Format) -> Result<()> {
@@ -85,86 +88,155 @@ pub(crate) fn scratch_properties() -> WriterProperties {
         .build()
 }
 
-/// A Parquet file being written under a temporary name next to its final path. It appears under
-/// the final path only through [`ParquetFile::finish`]; dropped unfinished (an error, a panic), it
-/// removes the temporary file.
+/// Where a command writes one Parquet file: a local path or an object-store URL.
+#[derive(Debug, Clone)]
+pub(crate) struct OutputTarget {
+    folder: OutputFolder,
+    name: String,
+    shown: String,
+}
+
+impl OutputTarget {
+    /// The file at `location` (a local path or an object-store URL, whose store `ctx` makes).
+    pub(crate) fn at(ctx: &SessionContext, location: &str) -> Result<Self> {
+        let (folder, name) = OutputFolder::of_file(&ctx.runtime_env(), location)?;
+        Ok(OutputTarget {
+            folder,
+            name,
+            shown: location.to_owned(),
+        })
+    }
+
+    /// The local file at `path`.
+    pub(crate) fn local(path: &Path) -> Result<Self> {
+        let location = path.to_string_lossy();
+        let runtime = datafusion::execution::runtime_env::RuntimeEnv::default();
+        let (folder, name) = OutputFolder::of_file(&runtime, &location)?;
+        Ok(OutputTarget {
+            folder,
+            name,
+            shown: location.into_owned(),
+        })
+    }
+
+    /// File `name` of `folder`.
+    pub(crate) fn in_folder(folder: &OutputFolder, name: &str) -> Self {
+        OutputTarget {
+            folder: folder.clone(),
+            name: name.to_owned(),
+            shown: format!("{}/{name}", folder.location().trim_end_matches('/')),
+        }
+    }
+
+    /// The location, as the user gave it.
+    pub(crate) fn shown(&self) -> &str {
+        &self.shown
+    }
+}
+
+/// A Parquet file being written to an [`OutputTarget`]: staged under a temporary name, it appears
+/// under its final name only through [`ParquetFile::finish`]; dropped unfinished (an error, a
+/// panic), it is removed.
 pub(crate) struct ParquetFile {
     writer: Option<ArrowWriter<std::fs::File>>,
-    /// The same file, to put its data on disk once the writer has closed it.
-    file: Option<std::fs::File>,
-    temporary: PathBuf,
-    path: PathBuf,
+    closed: Option<ClosedFile>,
+}
+
+/// A staged file whose writer has closed it, ready to be committed.
+pub(crate) struct ClosedFile {
+    /// The same file, to put its data on disk before the commit.
+    handle: std::fs::File,
+    staged: StagedFile,
+    target: OutputTarget,
     rows: u64,
     /// Removed by an interrupt until committed.
     _registered: Registered,
 }
 
+impl ClosedFile {
+    /// Commits the file under its final name; the rows written.
+    pub(crate) async fn commit(self) -> Result<u64> {
+        Ok(self.commit_counted().await?.0)
+    }
+
+    /// Commits the file under its final name; the rows and bytes written.
+    pub(crate) async fn commit_counted(self) -> Result<(u64, u64)> {
+        let ClosedFile {
+            handle,
+            staged,
+            target,
+            rows,
+            _registered,
+        } = self;
+        let bytes = handle
+            .metadata()
+            .map_err(CliError::io(format!("cannot write {}", target.shown)))?
+            .len();
+        target.folder.commit(handle, staged, &target.name).await?;
+        Ok((rows, bytes))
+    }
+}
+
 impl ParquetFile {
-    pub(crate) fn create(path: &Path, schema: SchemaRef) -> Result<Self> {
-        Self::create_with(path, schema, writer_properties()?)
+    pub(crate) fn create(target: &OutputTarget, schema: SchemaRef) -> Result<Self> {
+        Self::create_with(target, schema, writer_properties()?)
     }
 
     pub(crate) fn create_with(
-        path: &Path,
+        target: &OutputTarget,
         schema: SchemaRef,
         properties: WriterProperties,
     ) -> Result<Self> {
-        let (file, temporary) = create_temporary_beside(path)?;
+        let (file, staged) = target.folder.stage(&target.name)?;
         let handle = file.try_clone().map_err(CliError::io(format!(
             "cannot create {}",
-            temporary.display()
+            staged.path().display()
         )))?;
-        let mut sink = ParquetFile {
-            writer: None,
-            file: Some(handle),
-            _registered: cleanup::register(&temporary),
-            temporary,
-            path: path.to_owned(),
-            rows: 0,
-        };
-        sink.writer = Some(ArrowWriter::try_new(file, schema, Some(properties))?);
-        Ok(sink)
+        let registered = cleanup::register(staged.removal_path());
+        Ok(ParquetFile {
+            writer: Some(ArrowWriter::try_new(file, schema, Some(properties))?),
+            closed: Some(ClosedFile {
+                handle,
+                staged,
+                target: target.clone(),
+                rows: 0,
+                _registered: registered,
+            }),
+        })
     }
 
     pub(crate) fn write(&mut self, batch: &RecordBatch) -> Result<()> {
-        if let Some(writer) = self.writer.as_mut() {
+        if let (Some(writer), Some(closed)) = (self.writer.as_mut(), self.closed.as_mut()) {
             writer.write(batch)?;
-            self.rows += batch.num_rows() as u64;
+            closed.rows += batch.num_rows() as u64;
         }
         Ok(())
     }
 
-    /// Closes the file and renames it to its final path; returns the rows written.
-    pub(crate) fn finish(mut self) -> Result<u64> {
+    /// Closes the file (its footer written), not yet committed.
+    pub(crate) fn close(mut self) -> Result<ClosedFile> {
         if let Some(writer) = self.writer.take() {
             writer.close()?;
         }
-        let Some(file) = self.file.take() else {
-            return Err(CliError::Usage(
-                "the Parquet file was already committed".into(),
-            ));
-        };
-        commit_file(file, &self.temporary, &self.path)?;
-        Ok(self.rows)
+        self.closed
+            .take()
+            .ok_or_else(|| CliError::Usage("the Parquet file was already committed".into()))
     }
-}
 
-impl Drop for ParquetFile {
-    fn drop(&mut self) {
-        if self.writer.take().is_some() || self.temporary.exists() {
-            let _ = std::fs::remove_file(&self.temporary);
-        }
+    /// Closes the file and commits it under its final name; returns the rows written.
+    pub(crate) async fn finish(self) -> Result<u64> {
+        self.close()?.commit().await
     }
 }
 
 /// Streams a query's result into a Parquet file (see [`ParquetFile`]).
-pub(crate) async fn write_parquet(df: DataFrame, path: &Path) -> Result<u64> {
+pub(crate) async fn write_parquet(df: DataFrame, target: &OutputTarget) -> Result<u64> {
     let mut stream = df.execute_stream().await?;
-    let mut file = ParquetWriterThread::create(path, stream.schema())?;
+    let mut file = ParquetWriterThread::create(target, stream.schema())?;
     while let Some(batch) = stream.next().await {
         file.write(batch?)?;
     }
-    file.finish()
+    file.finish().await
 }
 
 enum ToWriter {
@@ -174,23 +246,23 @@ enum ToWriter {
 
 /// A [`ParquetFile`] written by its own thread, so that encoding and compressing the output
 /// overlaps the query that produces it. Dropped without [`ParquetWriterThread::finish`], it
-/// leaves nothing under the final path.
+/// leaves nothing under the final name.
 pub(crate) struct ParquetWriterThread {
     sender: Option<std::sync::mpsc::SyncSender<ToWriter>>,
-    handle: Option<std::thread::JoinHandle<Result<u64>>>,
+    handle: Option<std::thread::JoinHandle<Result<ClosedFile>>>,
 }
 
 impl ParquetWriterThread {
-    pub(crate) fn create(path: &Path, schema: SchemaRef) -> Result<Self> {
-        Self::create_with(path, schema, writer_properties()?)
+    pub(crate) fn create(target: &OutputTarget, schema: SchemaRef) -> Result<Self> {
+        Self::create_with(target, schema, writer_properties()?)
     }
 
     pub(crate) fn create_with(
-        path: &Path,
+        target: &OutputTarget,
         schema: SchemaRef,
         properties: WriterProperties,
     ) -> Result<Self> {
-        let mut file = ParquetFile::create_with(path, schema, properties)?;
+        let mut file = ParquetFile::create_with(target, schema, properties)?;
         let (sender, receiver) = std::sync::mpsc::sync_channel::<ToWriter>(4);
         let handle = std::thread::Builder::new()
             .name("parquet-writer".into())
@@ -198,7 +270,7 @@ impl ParquetWriterThread {
                 for message in receiver {
                     match message {
                         ToWriter::Batch(batch) => file.write(&batch)?,
-                        ToWriter::Finish => return file.finish(),
+                        ToWriter::Finish => return file.close(),
                     }
                 }
                 // The producer went away without finishing: the file is dropped, and removed.
@@ -232,15 +304,16 @@ impl ParquetWriterThread {
         }
     }
 
-    /// Waits for every batch to be written, then closes and renames the file; the rows written.
-    pub(crate) fn finish(mut self) -> Result<u64> {
+    /// Waits for every batch to be written, then closes and commits the file; the rows written.
+    pub(crate) async fn finish(mut self) -> Result<u64> {
         if let Some(sender) = self.sender.take() {
             let _ = sender.send(ToWriter::Finish);
         }
-        match self.handle.take().map(|h| h.join()) {
-            Some(Ok(result)) => result,
-            _ => Err(CliError::Usage("the Parquet writer thread failed".into())),
-        }
+        let closed = match self.handle.take().map(|h| h.join()) {
+            Some(Ok(result)) => result?,
+            _ => return Err(CliError::Usage("the Parquet writer thread failed".into())),
+        };
+        closed.commit().await
     }
 }
 

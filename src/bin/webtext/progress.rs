@@ -11,6 +11,7 @@ pub(crate) struct Progress {
     unit: &'static str,
     pages: u64,
     bytes: u64,
+    skipped: u64,
 }
 
 impl Progress {
@@ -37,6 +38,7 @@ impl Progress {
             unit,
             pages: 0,
             bytes: 0,
+            skipped: 0,
         }
     }
 
@@ -45,12 +47,28 @@ impl Progress {
         self.bytes += bytes;
         self.bar.inc(pages);
         let seconds = self.elapsed().as_secs_f64().max(1e-9);
+        let skipped = match self.skipped {
+            0 => String::new(),
+            n => format!("  ({n} skipped: done before)"),
+        };
         self.bar.set_message(format!(
-            "{:.0} {}/s  {:.1} MB/s",
+            "{:.0} {}/s  {:.1} MB/s{skipped}",
             self.pages as f64 / seconds,
             self.unit,
             self.bytes as f64 / 1e6 / seconds
         ));
+    }
+
+    /// Counts `items` done by an earlier run: on the bar, apart from the rate and the ETA.
+    pub(crate) fn skip(&mut self, items: u64) {
+        if items == 0 {
+            return;
+        }
+        self.skipped += items;
+        self.bar.inc(items);
+        self.bar.reset_eta();
+        self.bar
+            .set_message(format!("{} skipped: done before", self.skipped));
     }
 
     /// A message beside the bar or spinner (what the job is doing).

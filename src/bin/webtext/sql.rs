@@ -34,10 +34,10 @@ pub(crate) struct SqlArgs {
     /// How results are printed
     #[arg(long, value_enum, default_value = "table")]
     format: Format,
-    /// Write the last statement's result to this Parquet file instead of printing it (streamed;
-    /// the file appears only when complete)
+    /// Write the last statement's result to this Parquet file (a path or an object-store URL)
+    /// instead of printing it (streamed; the file appears only when complete)
     #[arg(long, short = 'o', value_name = "OUT.parquet")]
-    output: Option<PathBuf>,
+    output: Option<String>,
     #[command(flatten)]
     exec: ExecArgs,
 }
@@ -90,7 +90,7 @@ pub(crate) async fn run_statements(
     ctx: &SessionContext,
     sql: &str,
     format: Format,
-    output: Option<&std::path::Path>,
+    output: Option<&str>,
 ) -> Result<()> {
     let statements = parse(sql)?;
     let last = statements.len() - 1;
@@ -99,9 +99,10 @@ pub(crate) async fn run_statements(
             continue;
         };
         match output {
-            Some(path) if i == last => {
-                let rows = output::write_parquet(df, path).await?;
-                eprintln!("wrote {rows} rows to {}", path.display());
+            Some(location) if i == last => {
+                let target = output::OutputTarget::at(ctx, location)?;
+                let rows = output::write_parquet(df, &target).await?;
+                eprintln!("wrote {rows} rows to {location}");
             }
             _ => output::print(df, format).await?,
         }
@@ -135,7 +136,7 @@ pub(crate) async fn execute(
             let df = ctx
                 .execute_logical_plan(create.input.as_ref().clone())
                 .await?;
-            output::write_parquet(df, &file).await?;
+            output::write_parquet(df, &output::OutputTarget::local(&file)?).await?;
             if exists {
                 ctx.deregister_table(create.name.clone())?;
             }

@@ -218,7 +218,7 @@ async fn write_table(
 ) -> Result<u64> {
     let mut stream = frame.execute_stream().await?;
     let mut writer = ParquetWriterThread::create_with(
-        file,
+        &crate::output::OutputTarget::local(file)?,
         stream.schema(),
         crate::output::scratch_properties(),
     )?;
@@ -229,7 +229,7 @@ async fn write_table(
         }
         writer.write(batch)?;
     }
-    writer.finish()
+    writer.finish().await
 }
 
 fn page_bytes(batch: &RecordBatch) -> u64 {

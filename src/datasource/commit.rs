@@ -1,0 +1,97 @@
+//! Files that appear complete or not at all: written under a temporary name beside their final
+//! path, then renamed.
+
+use std::fs::File;
+use std::io;
+use std::path::{Path, PathBuf};
+
+/// The marker in the names of [`create_temporary_beside`]'s files (`.NAME.webtext-XXXXXX.tmp`),
+/// by which a later run recognises what a killed run left.
+pub const TEMPORARY_MARK: &str = ".webtext-";
+
+/// The folder holding `path` (`.` for a bare file name).
+pub fn folder_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    }
+}
+
+/// A new file beside `path`, where a result is written before [`commit_file`] renames it to
+/// `path`, so that a failed run leaves nothing half-written under the final name. Its name
+/// (`.NAME.webtext-XXXXXX.tmp`) is unpredictable and it is created only if nothing is there, so a
+/// link planted in its place is never followed. The caller removes it should the run fail.
+pub fn create_temporary_beside(path: &Path) -> io::Result<(File, PathBuf)> {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "output".to_owned());
+    let file = tempfile::Builder::new()
+        .prefix(&format!(".{name}{TEMPORARY_MARK}"))
+        .suffix(".tmp")
+        // Permissions as a file a user creates (the umask applies), not tempfile's private 0600.
+        .permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666))
+        .tempfile_in(folder_of(path))?;
+    file.keep().map_err(|e| e.error)
+}
+
+/// Whether `name` is the name of a file [`create_temporary_beside`] made.
+pub fn is_temporary_name(name: &str) -> bool {
+    name.starts_with('.') && name.contains(TEMPORARY_MARK) && name.ends_with(".tmp")
+}
+
+/// Makes a written temporary file the result: its data on disk first, then the rename (which
+/// replaces whatever is at `path`, a link included, without following it), then the folder's
+/// entry on disk, so that a crash never leaves an empty or partial file under the final name.
+pub fn commit_file(file: File, temporary: &Path, path: &Path) -> io::Result<()> {
+    file.sync_all()?;
+    drop(file);
+    std::fs::rename(temporary, path)?;
+    File::open(folder_of(path)).and_then(|f| f.sync_all())
+}
+
+/// Writes `bytes` to `path` through a temporary file and [`commit_file`].
+pub fn write_file_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    use std::io::Write;
+    let (mut file, temporary) = create_temporary_beside(path)?;
+    let written = file
+        .write_all(bytes)
+        .and_then(|()| commit_file(file, &temporary, path));
+    if written.is_err() {
+        let _ = std::fs::remove_file(&temporary);
+    }
+    written
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_committed_file_replaces_a_link_without_following_it() {
+        let folder = tempfile::tempdir().unwrap();
+        let target = folder.path().join("target");
+        std::fs::write(&target, b"kept").unwrap();
+        let path = folder.path().join("out.json");
+        std::os::unix::fs::symlink(&target, &path).unwrap();
+        write_file_atomically(&path, b"new").unwrap();
+        assert_eq!(std::fs::read(&target).unwrap(), b"kept");
+        assert_eq!(std::fs::read(&path).unwrap(), b"new");
+        assert!(!std::fs::symlink_metadata(&path).unwrap().is_symlink());
+        let left: Vec<_> = std::fs::read_dir(folder.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .filter(|n| is_temporary_name(n))
+            .collect();
+        assert!(left.is_empty(), "{left:?}");
+    }
+
+    #[test]
+    fn temporary_names_are_recognised() {
+        let folder = tempfile::tempdir().unwrap();
+        let (_file, path) = create_temporary_beside(&folder.path().join("a.parquet")).unwrap();
+        let name = path.file_name().unwrap().to_str().unwrap();
+        assert!(is_temporary_name(name), "{name}");
+        assert!(!is_temporary_name("a.parquet") && !is_temporary_name(".hidden"));
+    }
+}

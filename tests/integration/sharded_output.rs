@@ -1,0 +1,276 @@
+//! `webtext clean IN OUT/`: a folder of shards, each committed whole, a manifest last, and a rerun
+//! after a kill that does only what is missing.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::common::warc::{gzip, response};
+
+fn webtext(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_webtext"))
+        .args(args)
+        .output()
+        .expect("webtext runs")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn succeeded(o: &Output) -> String {
+    assert!(o.status.success(), "webtext failed: {}", stderr(o));
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// `files` gzip'd WARC files of `pages` pages each, every page with its own text.
+fn warc_crawl(dir: &Path, files: usize, pages: usize) -> PathBuf {
+    let crawl = dir.join("crawl");
+    std::fs::create_dir_all(&crawl).unwrap();
+    for file in 0..files {
+        let records: Vec<u8> = (0..pages)
+            .flat_map(|page| {
+                let html = format!(
+                    "<html><head><title>Page {file}-{page}</title></head><body>\
+                     <div class=nav><a href=/>Home</a> | <a href=/about>About</a></div>\
+                     <h1>Report {file} number {page}</h1><p>This is the body of page {page} of \
+                     file {file}, a paragraph with enough words in it that jusText keeps it as \
+                     good text: the weather was fine and the people in the town were happy, and \
+                     they went out into the streets to talk with each other about all of the \
+                     things that had happened to them during the long and cold winter.</p>\
+                     <p>A second paragraph of page {page} says more about the same subject, so \
+                     that the page has some more text worth keeping for the corpus, which is what \
+                     the people who build these corpora would like to have in their data.</p>\
+                     <div class=footer>Copyright 2026</div></body></html>"
+                );
+                response(
+                    &format!("https://example.com/{file}/{page}"),
+                    200,
+                    "text/html",
+                    false,
+                    html.as_bytes(),
+                )
+            })
+            .collect();
+        std::fs::write(
+            crawl.join(format!("part-{file:05}.warc.gz")),
+            gzip(&records),
+        )
+        .unwrap();
+    }
+    crawl
+}
+
+fn names_in(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+fn shards_in(dir: &Path) -> Vec<String> {
+    names_in(dir)
+        .into_iter()
+        .filter(|n| n.ends_with(".parquet") && !n.starts_with('.'))
+        .collect()
+}
+
+/// Every row of the shards of `dir` as `url,text` lines in url order, and the count of rows
+/// against the count of distinct urls.
+fn rows_of(dir: &Path) -> (String, String) {
+    let table = format!("t={}/*.parquet", dir.display());
+    let rows = succeeded(&webtext(&[
+        "sql",
+        "--table",
+        &table,
+        "--format",
+        "csv",
+        "SELECT url, text FROM t ORDER BY url",
+    ]));
+    let counts = succeeded(&webtext(&[
+        "sql",
+        "--table",
+        &table,
+        "--format",
+        "csv",
+        "SELECT count(*) AS n, count(DISTINCT url) AS urls FROM t",
+    ]));
+    (rows, counts)
+}
+
+const FILES: usize = 24;
+
+#[test]
+fn a_killed_clean_into_a_folder_resumes_to_the_uninterrupted_result() {
+    let dir = tempfile::tempdir().unwrap();
+    let crawl = warc_crawl(dir.path(), FILES, 300);
+    let crawl = crawl.to_str().unwrap();
+    let (whole, resumed) = (dir.path().join("whole"), dir.path().join("resumed"));
+    let out = format!("{}/", resumed.display());
+    let clean = |out: &str, extra: &[&str]| -> Vec<String> {
+        let mut args: Vec<String> = [
+            "clean",
+            crawl,
+            out,
+            "--shard-bytes",
+            "0",
+            "--partitions",
+            "1",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        args.extend(extra.iter().map(|s| s.to_string()));
+        args
+    };
+
+    // Killed with SIGKILL once about half the shards are committed.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_webtext"))
+        .args(clean(&out, &[]))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(600);
+    loop {
+        if resumed.is_dir() && shards_in(&resumed).len() >= FILES / 2 {
+            break;
+        }
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the run ended before it was killed"
+        );
+        assert!(
+            Instant::now() < deadline,
+            "no shard committed in ten minutes"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let committed = shards_in(&resumed).len();
+    assert!(
+        (FILES / 2..FILES).contains(&committed),
+        "killed at {committed} of {FILES} shards"
+    );
+    assert!(
+        !resumed.join("_manifest.json").exists(),
+        "no manifest before the end"
+    );
+
+    // The rerun does the rest and says what it skipped.
+    let rerun = webtext(
+        &clean(&out, &[])
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>(),
+    );
+    succeeded(&rerun);
+    let said = stderr(&rerun);
+    assert!(
+        said.contains(&format!(
+            "{} shard(s) written, {committed} skipped ({committed} of {FILES} input files",
+            FILES - committed
+        )),
+        "{said}"
+    );
+    let mut expected_names: Vec<String> = (0..FILES)
+        .map(|file| format!("part-{file:05}.parquet"))
+        .collect();
+    expected_names.extend(["_manifest.json".to_owned(), "_webtext_job.json".to_owned()]);
+    expected_names.sort();
+    assert_eq!(
+        names_in(&resumed),
+        expected_names,
+        "no temporary file, no shard twice"
+    );
+
+    // The same rows as a run never interrupted, each page once.
+    let uninterrupted = webtext(
+        &clean(&format!("{}/", whole.display()), &[])
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>(),
+    );
+    succeeded(&uninterrupted);
+    let (resumed_rows, resumed_counts) = rows_of(&resumed);
+    let (whole_rows, whole_counts) = rows_of(&whole);
+    assert_eq!(resumed_counts, format!("n,urls\n{0},{0}\n", FILES * 300));
+    assert_eq!(whole_counts, resumed_counts);
+    assert!(resumed_rows == whole_rows, "the resumed output differs");
+    assert!(
+        resumed_rows.contains("https://example.com/7/12,")
+            && resumed_rows.contains("body of page 12 of file 7,"),
+        "{}",
+        &resumed_rows[..resumed_rows.len().min(2000)]
+    );
+
+    // The manifest counts every shard's rows, those of the first run included.
+    let manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(resumed.join("_manifest.json")).unwrap())
+            .unwrap();
+    assert_eq!(manifest["rows"], serde_json::json!(FILES * 300));
+    assert_eq!(manifest["command"], "clean");
+    let shards = manifest["shards"].as_array().unwrap();
+    assert_eq!(shards.len(), FILES);
+    assert!(shards.iter().all(|s| s["rows"] == serde_json::json!(300)));
+
+    // Another extractor into the same folder is refused; --overwrite replaces.
+    let other = webtext(
+        &clean(&out, &["--extractor", "extract-content"])
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>(),
+    );
+    let message = stderr(&other);
+    assert!(!other.status.success());
+    assert_eq!(message.lines().count(), 1, "{message}");
+    assert!(
+        message.contains(
+            "holds the output of another job (extractor was 'justext', now 'extract-content')"
+        ),
+        "{message}"
+    );
+    assert_eq!(names_in(&resumed), expected_names, "nothing touched");
+}
+
+#[test]
+fn small_inputs_are_grouped_and_a_finished_folder_is_all_skipped() {
+    let dir = tempfile::tempdir().unwrap();
+    let crawl = warc_crawl(dir.path(), 5, 3);
+    let out = format!("{}/", dir.path().join("out").display());
+    let args = ["clean", crawl.to_str().unwrap(), &out];
+    succeeded(&webtext(&args));
+    let folder = dir.path().join("out");
+    assert_eq!(
+        names_in(&folder),
+        [
+            "_manifest.json",
+            "_webtext_job.json",
+            "part-00000.and-4-more.parquet"
+        ]
+    );
+    let again = webtext(&args);
+    succeeded(&again);
+    assert!(
+        stderr(&again).contains("0 shard(s) written, 1 skipped (5 of 5 input files"),
+        "{}",
+        stderr(&again)
+    );
+    let (_, counts) = rows_of(&folder);
+    assert_eq!(counts, "n,urls\n15,15\n");
+    // A folder of other files is not written into.
+    let foreign = dir.path().join("foreign");
+    std::fs::create_dir(&foreign).unwrap();
+    std::fs::write(foreign.join("notes.txt"), "mine").unwrap();
+    let refused = webtext(&["clean", crawl.to_str().unwrap(), foreign.to_str().unwrap()]);
+    assert!(!refused.status.success());
+    assert!(
+        stderr(&refused).contains("is not empty and holds no webtext job (it has notes.txt)"),
+        "{}",
+        stderr(&refused)
+    );
+    assert_eq!(names_in(&foreign), ["notes.txt"]);
+}
