@@ -27,8 +27,9 @@ SERVER=$!
 trap 'kill $SERVER 2> /dev/null; rm -rf "$WORK"' EXIT
 until curl -s -o /dev/null "http://127.0.0.1:$PORT/"; do sleep 0.2; done
 curl -s -o /dev/null -X PUT "http://127.0.0.1:$PORT/bench"
-curl -s -o /dev/null -X PUT -H "Content-Type: application/octet-stream" \
-  --data-binary @"$WORK/crawl.warc.gz" "http://127.0.0.1:$PORT/bench/crawl.warc.gz"
+# -T streams the file (--data-binary would hold it in memory, which fails for gigabytes).
+curl -s -o /dev/null -H "Content-Type: application/octet-stream" \
+  -T "$WORK/crawl.warc.gz" "http://127.0.0.1:$PORT/bench/crawl.warc.gz"
 export AWS_ENDPOINT="http://127.0.0.1:$PORT" AWS_ACCESS_KEY_ID=bench AWS_SECRET_ACCESS_KEY=bench AWS_REGION=us-east-1
 
 seconds() {  # wall seconds of the command; its peak RSS (KiB) in $WORK/rss

@@ -20,7 +20,7 @@ use datafusion::datasource::projection::{ProjectionOpener, SplitProjection};
 use datafusion::datasource::source::DataSourceExec;
 use datafusion::datasource::table_schema::TableSchema;
 use datafusion::logical_expr::Operator;
-use datafusion::object_store::{GetResultPayload, ObjectMeta, ObjectStore, ObjectStoreExt};
+use datafusion::object_store::{ObjectMeta, ObjectStore};
 use datafusion::physical_expr::PhysicalExpr;
 use datafusion::physical_expr::expressions::{BinaryExpr, Column, InListExpr, Literal};
 use datafusion::physical_plan::ExecutionPlan;
@@ -30,7 +30,7 @@ use datafusion::physical_plan::projection::ProjectionExprs;
 use futures::StreamExt;
 
 use super::head_filter::HeadFilter;
-use super::stream_read::read_in_background;
+use super::stream_read::{Fetched, fetch, read_in_background};
 use super::warc_batches::{
     BatchBuilder, MAX_BATCH_BYTES, OnError, block_need, decodes_payload, handle_fault, warc_schema,
 };
@@ -400,20 +400,20 @@ impl FileOpener for WarcOpener {
         let name = format!("{}{}", self.name_prefix, file.object_meta.location);
         Ok(Box::pin(async move {
             let location = file.object_meta.location.clone();
-            let fetched = store.get(&location).await?;
+            let fetched = fetch(store, location, file.object_meta.size).await?;
             let read = ScanOptions {
                 read: options,
                 table: table_options,
                 head_filter,
                 batch_size,
             };
-            Ok(match fetched.payload {
-                GetResultPayload::File(file, _) => {
+            Ok(match fetched {
+                Fetched::File(file) => {
                     let batches = Batches::new(&name, Box::new(file), read, &projection)?;
                     futures::stream::iter(batches).boxed()
                 }
                 // Other stores hand the file over as a stream of bytes: read as it arrives.
-                GetResultPayload::Stream(stream) => {
+                Fetched::Stream(stream) => {
                     read_in_background(name.clone(), stream, move |reader| {
                         match Batches::new(&name, reader, read, &projection) {
                             Ok(batches) => Box::new(batches),

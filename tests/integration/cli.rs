@@ -3,22 +3,11 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use crate::common;
 use crate::common::warc::{gzip_bomb, response};
-
-fn webtext(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_webtext"))
-        .args(args)
-        .output()
-        .expect("webtext runs")
-}
+use crate::common::{self, stderr, webtext};
 
 fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
 fn sample() -> String {

@@ -5,6 +5,7 @@
 
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::sync::Arc;
@@ -15,8 +16,9 @@ use super::common::warc::{gzip, response};
 
 const SECRET: &str = "webtext-test-secret-do-not-print";
 
-/// A moto S3 server on a free port of 127.0.0.1, killed on drop (and by `timeout` after ten
-/// minutes should the test process die first).
+/// A moto S3 server on a free port of 127.0.0.1, killed on drop with its process group (the
+/// `timeout` that limits it to ten minutes, should the test process die first, and the server
+/// itself: killing `timeout` alone would leave the server running).
 struct S3Server {
     child: Child,
     port: u16,
@@ -61,6 +63,7 @@ impl S3Server {
         let program = server_program(test)?;
         let port = free_port();
         let child = Command::new("timeout")
+            .process_group(0)
             .envs(env.iter().copied())
             .arg("600")
             .arg(&program)
@@ -105,7 +108,8 @@ impl S3Server {
 
 impl Drop for S3Server {
     fn drop(&mut self) {
-        let _ = self.child.kill();
+        let group = format!("-{}", self.child.id());
+        let _ = Command::new("kill").args(["-KILL", "--", &group]).status();
         let _ = self.child.wait();
     }
 }

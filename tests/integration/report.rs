@@ -11,6 +11,8 @@ use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
+use crate::common::{stderr, webtext};
+
 /// What one browser run may take; the whole process group is killed after it.
 const BROWSER_SECONDS: &str = "120";
 const CHARTS: [&str; 5] = [
@@ -20,17 +22,6 @@ const CHARTS: [&str; 5] = [
     "chart-links",
     "chart-classes",
 ];
-
-fn webtext(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_webtext"))
-        .args(args)
-        .output()
-        .expect("webtext runs")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
 
 fn run_ok(args: &[&str]) -> String {
     let o = webtext(args);

@@ -6,17 +6,7 @@ use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::common::warc::{gzip, response};
-
-fn webtext(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_webtext"))
-        .args(args)
-        .output()
-        .expect("webtext runs")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use crate::common::{stderr, webtext};
 
 fn succeeded(o: &Output) -> String {
     assert!(o.status.success(), "webtext failed: {}", stderr(o));

@@ -214,3 +214,16 @@ pub fn string_columns(values: &[Option<&str>]) -> Vec<(&'static str, ArrayRef)> 
         ("dictionary", Arc::new(dictionary)),
     ]
 }
+
+/// `webtext ARGS`, the binary of this build, its output collected.
+pub fn webtext(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_webtext"))
+        .args(args)
+        .output()
+        .expect("webtext runs")
+}
+
+/// What a run printed on stderr.
+pub fn stderr(o: &std::process::Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
