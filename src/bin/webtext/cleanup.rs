@@ -69,7 +69,11 @@ pub(crate) async fn until_stopped<T>(work: impl std::future::Future<Output = T>)
         _ = terminate.recv() => ("terminated", 143),
     };
     remove_pending();
-    match RESUMABLE.lock().unwrap_or_else(|p| p.into_inner()).as_deref() {
+    match RESUMABLE
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .as_deref()
+    {
         Some(folder) => eprintln!(
             "webtext: {name}; the run's temporary files are removed; the shards committed in \
              {folder} stay, and the same command resumes"
