@@ -61,7 +61,7 @@ def signature(function) -> str:
 
 def stubs() -> str:
     out = HEADER
-    for function in (webtext.register, webtext.session, webtext.clean):
+    for function in (webtext.register, webtext.session, webtext.register_input, webtext.clean):
         out += f'\n{signature(function)}\n    """{docstring(function.__doc__, "    ")}"""\n'
     for name, function in webtext.FUNCTIONS.items():
         out += f"\n{name}: {type(function).__name__}\n"

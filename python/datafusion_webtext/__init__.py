@@ -106,6 +106,28 @@ def session(config: SessionConfig | None = None) -> SessionContext:
     return register(SessionContext(config))
 
 
+def register_input(ctx: SessionContext, name: str, path: str | os.PathLike[str]) -> SessionContext:
+    """Registers the files at ``path`` as table ``name``, read by their extension, as
+    ``webtext --table NAME=PATH`` reads them.
+
+    ``path`` is a file, a folder or a glob, local or in an object store: ``s3://`` (AWS and
+    S3-compatible servers; credentials, region, ``AWS_ENDPOINT_URL`` and ``AWS_PROFILE`` from the
+    environment and ``~/.aws`` as the AWS tools read them; public buckets anonymously when no
+    credentials are found), ``gs://``, ``az://``/``abfss://``, ``https://``. The table brings its
+    store along: nothing else needs registering. Extensions: ``.parquet``; ``.warc``, ``.wet``,
+    ``.wat`` (also ``.gz``, ``.zst``); ``.jsonl``, ``.ndjson``, ``.json``, ``.csv``, ``.tsv`` (also
+    ``.gz``, ``.zst``, ``.bz2``, ``.xz``). Transient object-store errors are retried
+    (``WEBTEXT_STORE_MAX_RETRIES``, ``WEBTEXT_STORE_RETRY_TIMEOUT``,
+    ``WEBTEXT_STORE_REQUEST_TIMEOUT``). Returns ``ctx``.
+
+    Raises:
+        RuntimeError: the path names nothing, its extension is unknown, or its store cannot be
+            reached (one line; credentials never appear in it).
+    """
+    ctx.register_table(name, _native.InputTable(os.fspath(path)))
+    return ctx
+
+
 Source = Union[str, "os.PathLike[str]", DataFrame, Any]
 
 
@@ -124,7 +146,8 @@ def clean(
     returns the result, or streams it into a Parquet file.
 
     Args:
-        source: a Parquet file, folder or glob; a WARC file, folder or glob (``.warc``,
+        source: a Parquet, JSON lines or CSV file, folder or glob, local or in an object store
+            (see :func:`register_input`); a WARC file, folder or glob (``.warc``,
             ``.warc.gz``, ``.wet``, ...: its HTML responses, as ``sql/warc_to_parquet.sql``
             selects them); a datafusion DataFrame; or any table datafusion's ``from_arrow`` takes
             (a pyarrow Table or RecordBatchReader, a pandas or Polars DataFrame).
@@ -250,6 +273,9 @@ def _pages(ctx: SessionContext, source: Source) -> tuple[DataFrame, bool]:
             _register_read_warc(ctx)
             warc = f"read_warc({_sql_string(path)}, 'on_error=skip')"
             return ctx.sql(f"WITH warc AS (SELECT * FROM {warc}) " + _native.warc_pages_sql()), True
+        if "://" in path or not path.endswith(".parquet"):
+            # Object stores and the other formats, through the crate's own reader.
+            return ctx.read_table(_native.InputTable(path)), False
         return ctx.read_parquet(path), False
     return ctx.from_arrow(source), False
 
@@ -269,6 +295,7 @@ __all__ = [
     "SESSION_OPTIONS",
     "clean",
     "register",
+    "register_input",
     "session",
     *FUNCTIONS,
 ]

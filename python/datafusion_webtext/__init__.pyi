@@ -27,12 +27,32 @@ def register(ctx: SessionContext) -> SessionContext:
 def session(config: SessionConfig | None = None) -> SessionContext:
     """A new context with everything of :func:`register`, and the information schema on."""
 
+def register_input(ctx: SessionContext, name: str, path: str | os.PathLike[str]) -> SessionContext:
+    """Registers the files at ``path`` as table ``name``, read by their extension, as
+    ``webtext --table NAME=PATH`` reads them.
+
+    ``path`` is a file, a folder or a glob, local or in an object store: ``s3://`` (AWS and
+    S3-compatible servers; credentials, region, ``AWS_ENDPOINT_URL`` and ``AWS_PROFILE`` from the
+    environment and ``~/.aws`` as the AWS tools read them; public buckets anonymously when no
+    credentials are found), ``gs://``, ``az://``/``abfss://``, ``https://``. The table brings its
+    store along: nothing else needs registering. Extensions: ``.parquet``; ``.warc``, ``.wet``,
+    ``.wat`` (also ``.gz``, ``.zst``); ``.jsonl``, ``.ndjson``, ``.json``, ``.csv``, ``.tsv`` (also
+    ``.gz``, ``.zst``, ``.bz2``, ``.xz``). Transient object-store errors are retried
+    (``WEBTEXT_STORE_MAX_RETRIES``, ``WEBTEXT_STORE_RETRY_TIMEOUT``,
+    ``WEBTEXT_STORE_REQUEST_TIMEOUT``). Returns ``ctx``.
+
+    Raises:
+        RuntimeError: the path names nothing, its extension is unknown, or its store cannot be
+            reached (one line; credentials never appear in it).
+    """
+
 def clean(source: Source, language: str = "English", options: str | None = None, *, html_column: str = "html", http_charset: bool = False, extractor: str = "justext", ctx: SessionContext | None = None, output: str | os.PathLike[str] | None = None) -> pa.Table | int:
     """Cleans a crawl with jusText (or the crate's own extractor), as ``webtext clean`` does, and
     returns the result, or streams it into a Parquet file.
 
     Args:
-        source: a Parquet file, folder or glob; a WARC file, folder or glob (``.warc``,
+        source: a Parquet, JSON lines or CSV file, folder or glob, local or in an object store
+            (see :func:`register_input`); a WARC file, folder or glob (``.warc``,
             ``.warc.gz``, ``.wet``, ...: its HTML responses, as ``sql/warc_to_parquet.sql``
             selects them); a datafusion DataFrame; or any table datafusion's ``from_arrow`` takes
             (a pyarrow Table or RecordBatchReader, a pandas or Polars DataFrame).

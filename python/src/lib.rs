@@ -6,16 +6,23 @@
 use std::ptr::NonNull;
 use std::sync::{Arc, LazyLock};
 
-use datafusion::catalog::TableProviderFactory;
+use datafusion::catalog::{
+    Session, TableFunctionArgs, TableFunctionImpl, TableProvider, TableProviderFactory,
+};
+use datafusion::common::{Result as DFResult, ScalarValue};
 use datafusion::logical_expr::{AggregateUDF, Documentation, ScalarUDF, WindowUDF};
+use datafusion::logical_expr::{CreateExternalTable, Expr};
 use datafusion::prelude::SessionConfig;
 use datafusion_ffi::proto::logical_extension_codec::FFI_LogicalExtensionCodec;
+use datafusion_ffi::table_provider::FFI_TableProvider;
 use datafusion_ffi::table_provider_factory::FFI_TableProviderFactory;
 use datafusion_ffi::udaf::FFI_AggregateUDF;
 use datafusion_ffi::udf::FFI_ScalarUDF;
 use datafusion_ffi::udtf::FFI_TableFunction;
 use datafusion_ffi::udwf::FFI_WindowUDF;
-use datafusion_webtext::datasource::{ReadWarc, WarcTableFactory};
+use datafusion_webtext::datasource::{
+    ReadWarc, WarcOptions, WarcTableFactory, open_input, with_stores,
+};
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::types::PyCapsule;
@@ -152,7 +159,7 @@ impl ReadWarcFunction {
         session: Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyCapsule>> {
         let exported = FFI_TableFunction::new_with_ffi_codec(
-            Arc::new(ReadWarc),
+            Arc::new(ReadWarcWithStores),
             Some(runtime()?),
             logical_codec(&session)?,
         );
@@ -176,13 +183,85 @@ impl WarcTableFactoryExport {
         py: Python<'py>,
         session: Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyCapsule>> {
-        let factory: Arc<dyn TableProviderFactory + Send> = Arc::new(WarcTableFactory);
+        let factory: Arc<dyn TableProviderFactory + Send> = Arc::new(WarcFactoryWithStores);
         let exported = FFI_TableProviderFactory::new_with_ffi_codec(
             factory,
             Some(runtime()?),
             logical_codec(&session)?,
         );
         PyCapsule::new_with_value(py, exported, c"datafusion_table_provider_factory")
+    }
+}
+
+/// `read_warc` whose tables reach their object stores themselves: datafusion-python's sessions,
+/// as foreign tables see them, know local files only.
+#[derive(Debug)]
+struct ReadWarcWithStores;
+
+impl TableFunctionImpl for ReadWarcWithStores {
+    fn call_with_args(&self, args: TableFunctionArgs) -> DFResult<Arc<dyn TableProvider>> {
+        let path = match args.exprs().first() {
+            Some(Expr::Literal(
+                ScalarValue::Utf8(Some(s))
+                | ScalarValue::Utf8View(Some(s))
+                | ScalarValue::LargeUtf8(Some(s)),
+                _,
+            )) => Some(s.clone()),
+            _ => None,
+        };
+        let table = ReadWarc.call_with_args(args)?;
+        // The table's requests and downloads run on this library's runtime (see with_stores).
+        let _entered = RUNTIME.as_ref().ok().map(|r| r.enter());
+        with_stores(table, &path.into_iter().collect::<Vec<_>>())
+    }
+}
+
+/// `STORED AS WARC` whose tables reach their object stores themselves (as [`ReadWarcWithStores`]).
+#[derive(Debug)]
+struct WarcFactoryWithStores;
+
+#[async_trait::async_trait]
+impl TableProviderFactory for WarcFactoryWithStores {
+    async fn create(
+        &self,
+        state: &dyn Session,
+        cmd: &CreateExternalTable,
+    ) -> DFResult<Arc<dyn TableProvider>> {
+        let table = WarcTableFactory.create(state, cmd).await?;
+        let _entered = RUNTIME.as_ref().ok().map(|r| r.enter());
+        with_stores(table, &cmd.locations)
+    }
+}
+
+/// The table of the files at a path (a file, a folder, a glob; local or in an object store), read
+/// by their extension, exported as `datafusion_table_provider` for `SessionContext.register_table`.
+#[pyclass(frozen, module = "datafusion_webtext._native")]
+struct InputTable(Arc<dyn TableProvider>);
+
+#[pymethods]
+impl InputTable {
+    #[new]
+    fn new(py: Python<'_>, path: &str) -> PyResult<Self> {
+        let handle = runtime()?;
+        let path = path.to_owned();
+        let table = py
+            .detach(|| handle.block_on(open_input(&path, WarcOptions::default())))
+            .map_err(|e| PyRuntimeError::new_err(e.strip_backtrace()))?;
+        Ok(InputTable(table))
+    }
+
+    fn __datafusion_table_provider__<'py>(
+        &self,
+        py: Python<'py>,
+        session: Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyCapsule>> {
+        let exported = FFI_TableProvider::new_with_ffi_codec(
+            Arc::clone(&self.0),
+            false,
+            Some(runtime()?),
+            logical_codec(&session)?,
+        );
+        PyCapsule::new_with_value(py, exported, c"datafusion_table_provider")
     }
 }
 
@@ -243,6 +322,7 @@ fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<WindowFunction>()?;
     module.add_class::<ReadWarcFunction>()?;
     module.add_class::<WarcTableFactoryExport>()?;
+    module.add_class::<InputTable>()?;
     module.add_function(wrap_pyfunction!(functions, module)?)?;
     module.add_function(wrap_pyfunction!(session_options, module)?)?;
     module.add_function(wrap_pyfunction!(warc_pages_sql, module)?)?;

@@ -2,6 +2,7 @@
 //! table function, and the one call that registers both), any input by its extension, and the
 //! object stores the paths of a session name.
 
+mod carried_stores;
 pub mod commit;
 mod head_filter;
 pub mod inputs;
@@ -21,6 +22,7 @@ use datafusion::datasource::listing_table_factory::ListingTableFactory;
 use datafusion::execution::context::SessionContext;
 use datafusion::execution::session_state::SessionState;
 
+pub use carried_stores::{open_input, with_stores};
 pub use inputs::{
     InputFormat, InputKind, KNOWN_EXTENSIONS, input_kind, input_table, register_input,
 };
