@@ -26,9 +26,9 @@ use datafusion::physical_plan::{DisplayAs, DisplayFormatType, ExecutionPlan, Pla
 use datafusion::prelude::{SessionConfig, SessionContext};
 use url::Url;
 
-use super::stores::{StoreOptions, UrlStoreRegistry, is_store_url, store_for_url};
 use super::inputs::{InputKind, input_kind, input_table};
 use super::shards::list_input_files;
+use super::stores::{StoreOptions, UrlStoreRegistry, is_store_url, store_for_url};
 use super::warc::WarcOptions;
 
 /// The stores of some URLs, by the URL of their bucket (or host).
