@@ -5,8 +5,10 @@
 #  - every response's payload read by `webtext sql` from s3:// and from the local file;
 #  - `webtext clean` from s3:// and from the local file, with its peak RSS (GNU time);
 #  - `webtext clean` of the same COPIES as COPIES files into one Parquet file and into a folder of
-#    shards (one per file, each committed whole, a manifest last), and from s3:// into an s3:// prefix.
-# `benches/object_store.sh ../shared 38` makes a 2 GB object for the memory figure.
+#    shards (one per file, each committed whole, a manifest last).
+# `benches/object_store.sh ../shared 38` makes a 2 GB object for the memory figure; moto copies the
+# whole object for every range request, so against moto that run takes hours (a real S3 server
+# serves ranges directly).
 # Prints seconds, ratios and peak memory of one run. The test build (dev profile: our crate and the
 # parsers at opt-level 3) is used, so nothing is compiled again.
 # Usage: benches/object_store.sh [SHARED] [COPIES]

@@ -6,7 +6,7 @@ use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::common::warc::{gzip, response};
-use crate::common::{stderr, webtext};
+use crate::common::{files_in, stderr, webtext};
 
 fn succeeded(o: &Output) -> String {
     assert!(o.status.success(), "webtext failed: {}", stderr(o));
@@ -51,17 +51,8 @@ fn warc_crawl(dir: &Path, files: usize, pages: usize) -> PathBuf {
     crawl
 }
 
-fn names_in(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    names
-}
-
 fn shards_in(dir: &Path) -> Vec<String> {
-    names_in(dir)
+    files_in(dir)
         .into_iter()
         .filter(|n| n.ends_with(".parquet") && !n.starts_with('.'))
         .collect()
@@ -172,7 +163,7 @@ fn a_killed_clean_into_a_folder_resumes_to_the_uninterrupted_result() {
     expected_names.extend(["_manifest.json".to_owned(), "_webtext_job.json".to_owned()]);
     expected_names.sort();
     assert_eq!(
-        names_in(&resumed),
+        files_in(&resumed),
         expected_names,
         "no temporary file, no shard twice"
     );
@@ -223,7 +214,7 @@ fn a_killed_clean_into_a_folder_resumes_to_the_uninterrupted_result() {
         ),
         "{message}"
     );
-    assert_eq!(names_in(&resumed), expected_names, "nothing touched");
+    assert_eq!(files_in(&resumed), expected_names, "nothing touched");
 }
 
 #[test]
@@ -235,7 +226,7 @@ fn small_inputs_are_grouped_and_a_finished_folder_is_all_skipped() {
     succeeded(&webtext(&args));
     let folder = dir.path().join("out");
     assert_eq!(
-        names_in(&folder),
+        files_in(&folder),
         [
             "_manifest.json",
             "_webtext_job.json",
@@ -262,5 +253,5 @@ fn small_inputs_are_grouped_and_a_finished_folder_is_all_skipped() {
         "{}",
         stderr(&refused)
     );
-    assert_eq!(names_in(&foreign), ["notes.txt"]);
+    assert_eq!(files_in(&foreign), ["notes.txt"]);
 }
