@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # Reading from an object store against reading the same file locally: the Common-Crawl-like
 # archive of the ~3,000 evaluation pages (eval/quality/eval_warc.sh), COPIES times over in one
-# file, uploaded to a local S3 server (PyPI's moto, as the tests use it, on 127.0.0.1), then
+# file, served by a local S3 server on 127.0.0.1 (crates.io's s3s-fs, which keeps objects as
+# files and answers a range request by reading that range; installed once), then
 #  - every response's payload read by `webtext sql` from s3:// and from the local file;
 #  - `webtext clean` from s3:// and from the local file, with its peak RSS (GNU time);
 #  - `webtext clean` of the same COPIES as COPIES files into one Parquet file and into a folder of
 #    shards (one per file, each committed whole, a manifest last).
-# `benches/object_store.sh ../shared 38` makes a 2 GB object for the memory figure; moto copies the
-# whole object for every range request, so against moto that run takes hours (a real S3 server
-# serves ranges directly).
+# `benches/object_store.sh ../shared 38` makes a 2 GB object for the memory figure. (The tests use
+# PyPI's moto instead, which copies the whole object for each range request: fine for the tests'
+# small files, hours for 2 GB.)
 # Prints seconds, ratios and peak memory of one run. The test build (dev profile: our crate and the
 # parsers at opt-level 3) is used, so nothing is compiled again.
 # Usage: benches/object_store.sh [SHARED] [COPIES]
@@ -17,22 +18,29 @@ cd "$(dirname "$0")/.."
 SHARED="${1:-../shared}"
 COPIES="${2:-4}"
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/webtext-store-bench.XXXXXX")"
-S3VENV="${TMPDIR:-/tmp}/webtext-moto"
-[ -x "$S3VENV/bin/moto_server" ] || { python3 -m venv "$S3VENV" && "$S3VENV/bin/pip" install -q "moto[server]==5.2.5"; }
+S3FS="${TMPDIR:-/tmp}/webtext-s3s-fs"
+# 0.14.1: the last release this toolchain (rustc 1.95) builds.
+[ -x "$S3FS/bin/s3s-fs" ] || cargo install --quiet --locked s3s-fs@0.14.1 --features binary --root "$S3FS"
 cargo build --quiet --features cluster --bin webtext
 WEBTEXT="$PWD/target/debug/webtext"
 WARC="$(bash eval/quality/eval_warc.sh "$SHARED")"
 for _ in $(seq "$COPIES"); do cat "$WARC"; done > "$WORK/crawl.warc.gz"
 PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-timeout 3600 "$S3VENV/bin/moto_server" -H 127.0.0.1 -p "$PORT" > "$WORK/moto.log" 2>&1 &
+SECRET="$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')"
+mkdir "$WORK/store"
+timeout 7200 "$S3FS/bin/s3s-fs" --host 127.0.0.1 --port "$PORT" --access-key bench \
+  --secret-key "$SECRET" "$WORK/store" > "$WORK/server.log" 2>&1 &
 SERVER=$!
 trap 'kill $SERVER 2> /dev/null; rm -rf "$WORK"' EXIT
 until curl -s -o /dev/null "http://127.0.0.1:$PORT/"; do sleep 0.2; done
-curl -s -o /dev/null -X PUT "http://127.0.0.1:$PORT/bench"
+# Uploaded (not linked into the server's folder): s3s-fs keeps the ETag of an upload, and computes
+# it over the whole file for every request of an object it did not receive.
+SIGNED=(--aws-sigv4 "aws:amz:us-east-1:s3" --user "bench:$SECRET" -H "x-amz-content-sha256: UNSIGNED-PAYLOAD")
+curl -sf -o /dev/null -X PUT "${SIGNED[@]}" "http://127.0.0.1:$PORT/bench"
 # -T streams the file (--data-binary would hold it in memory, which fails for gigabytes).
-curl -s -o /dev/null -H "Content-Type: application/octet-stream" \
+curl -sf -o /dev/null -H "Content-Type: application/octet-stream" "${SIGNED[@]}" \
   -T "$WORK/crawl.warc.gz" "http://127.0.0.1:$PORT/bench/crawl.warc.gz"
-export AWS_ENDPOINT="http://127.0.0.1:$PORT" AWS_ACCESS_KEY_ID=bench AWS_SECRET_ACCESS_KEY=bench AWS_REGION=us-east-1
+export AWS_ENDPOINT="http://127.0.0.1:$PORT" AWS_ACCESS_KEY_ID=bench AWS_SECRET_ACCESS_KEY="$SECRET" AWS_REGION=us-east-1
 
 seconds() {  # wall seconds of the command; its peak RSS (KiB) in $WORK/rss
   local start end

@@ -255,3 +255,199 @@ fn small_inputs_are_grouped_and_a_finished_folder_is_all_skipped() {
     );
     assert_eq!(files_in(&foreign), ["notes.txt"]);
 }
+
+/// `sql --table NAME=DIR --output OUT/ QUERY`, csv of what it prints.
+fn sql_into(table: &str, out: &str, extra: &[&str], query: &str) -> Output {
+    let mut args = vec!["sql", "--table", table, "--output", out];
+    args.extend_from_slice(extra);
+    args.push(query);
+    webtext(&args)
+}
+
+/// `SELECT ... FROM t` over the Parquet at `location`, as csv.
+fn csv_of(location: &str, query: &str) -> String {
+    succeeded(&webtext(&[
+        "sql",
+        "--table",
+        &format!("t={location}"),
+        "--format",
+        "csv",
+        query,
+    ]))
+}
+
+#[test]
+fn sql_into_a_folder_writes_each_input_files_rows_to_its_shard() {
+    let dir = tempfile::tempdir().unwrap();
+    let crawl = warc_crawl(dir.path(), 3, 4);
+    let table = format!("warc={}/", crawl.display());
+    let query = "SELECT url, length(payload_raw) AS bytes, '${shard}' AS shard FROM warc \
+                 WHERE warc_type = 'response'";
+    let out = dir.path().join("out");
+    let out_arg = format!("{}/", out.display());
+    let shard_bytes = ["--shard-bytes", "0"];
+    let o = sql_into(&table, &out_arg, &shard_bytes, query);
+    succeeded(&o);
+    assert_eq!(
+        shards_in(&out),
+        [
+            "part-00000.parquet",
+            "part-00001.parquet",
+            "part-00002.parquet"
+        ]
+    );
+    // Each shard holds its own file's pages, and knows its name.
+    for file in 0..3 {
+        let shard = out.join(format!("part-{file:05}.parquet"));
+        let counts = csv_of(
+            &shard.display().to_string(),
+            &format!(
+                "SELECT count(*) AS n, count(*) FILTER (WHERE url LIKE 'https://example.com/{file}/%' \
+                 AND shard = 'part-{file:05}') AS own FROM t"
+            ),
+        );
+        assert_eq!(counts, "n,own\n4,4\n", "shard {file}");
+    }
+    // The rows are those of the same query into one file.
+    let single = dir.path().join("single.parquet");
+    let whole = query.replace("'${shard}'", "'-'");
+    succeeded(&sql_into(
+        &table,
+        &single.display().to_string(),
+        &[],
+        &whole,
+    ));
+    let rows = "SELECT url, bytes FROM t ORDER BY url";
+    assert_eq!(
+        csv_of(&format!("{}/*.parquet", out.display()), rows),
+        csv_of(&single.display().to_string(), rows)
+    );
+    let manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("_manifest.json")).unwrap())
+            .unwrap();
+    assert_eq!(manifest["rows"], 12, "{manifest}");
+    // The same command again: all skipped. Another query into the folder: refused.
+    let again = sql_into(&table, &out_arg, &shard_bytes, query);
+    succeeded(&again);
+    assert!(
+        stderr(&again).contains("0 shard(s) written, 3 skipped (3 of 3 input files"),
+        "{}",
+        stderr(&again)
+    );
+    let other = sql_into(&table, &out_arg, &shard_bytes, &whole);
+    assert!(!other.status.success());
+    assert!(
+        stderr(&other).contains("holds the output of another job"),
+        "{}",
+        stderr(&other)
+    );
+}
+
+#[test]
+fn a_sharded_sql_output_refuses_a_last_statement_that_combines_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    let crawl = warc_crawl(dir.path(), 2, 2);
+    let table = format!("warc={}/", crawl.display());
+    for (query, node) in [
+        (
+            "SELECT warc_type, count(*) FROM warc GROUP BY warc_type",
+            "Aggregate",
+        ),
+        ("SELECT url FROM warc ORDER BY url", "Sort"),
+        ("SELECT url FROM warc LIMIT 1", "Limit"),
+        (
+            "SELECT url FROM warc WHERE length(url) > (SELECT avg(length(url)) FROM warc)",
+            "Subquery",
+        ),
+    ] {
+        let out = dir.path().join("refused");
+        let o = sql_into(&table, &format!("{}/", out.display()), &[], query);
+        assert!(!o.status.success(), "{query}");
+        let message = stderr(&o);
+        assert!(
+            message.contains("the last statement must work row by row") && message.contains(node),
+            "{query}: {message}"
+        );
+        // Nothing is left, not even the job's record: the next query is a new job.
+        assert!(files_in(&out).is_empty(), "{query}: {:?}", files_in(&out));
+    }
+    // Two tables: which one is sharded must be said.
+    let o = webtext(&[
+        "sql",
+        "--table",
+        &table,
+        "--table",
+        &table.replacen("warc=", "other=", 1),
+        "--output",
+        &format!("{}/", dir.path().join("two").display()),
+        "SELECT url FROM warc",
+    ]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("name it with --shard-table (given: warc, other)"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// sql/fineweb.sql into a folder, its decisions to a file per shard (`${shard}`): the documents
+/// kept are those of the same pipeline run into one file.
+#[test]
+#[cfg(feature = "langid")]
+fn fineweb_sql_into_a_folder_keeps_what_one_run_keeps() {
+    let dir = tempfile::tempdir().unwrap();
+    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/data/sample_crawl.parquet");
+    let crawl = dir.path().join("crawl");
+    std::fs::create_dir(&crawl).unwrap();
+    for part in 0..3 {
+        let file = crawl.join(format!("part-{part}.parquet"));
+        succeeded(&webtext(&[
+            "sql",
+            "--table",
+            &format!("crawl={}", sample.display()),
+            "--output",
+            &file.display().to_string(),
+            &format!("SELECT * FROM crawl WHERE length(url) % 3 = {part}"),
+        ]));
+    }
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("sql/fineweb.sql");
+    let run = |decisions: &str, output: &str| {
+        succeeded(&webtext(&[
+            "sql",
+            "--table",
+            &format!("crawl={}/", crawl.display()),
+            "--file",
+            &script.display().to_string(),
+            "--param",
+            &format!("decisions={decisions}"),
+            "--shard-bytes",
+            "0",
+            "--output",
+            output,
+        ]))
+    };
+    let single = dir.path().join("kept.parquet");
+    run(
+        &dir.path().join("decisions.parquet").display().to_string(),
+        &single.display().to_string(),
+    );
+    let decisions = dir.path().join("decisions");
+    let out = dir.path().join("kept");
+    run(
+        &format!("{}/${{shard}}.parquet", decisions.display()),
+        &format!("{}/", out.display()),
+    );
+    assert_eq!(shards_in(&out).len(), 3);
+    assert_eq!(files_in(&decisions).len(), 3);
+    let rows = "SELECT url, text FROM t ORDER BY url";
+    let kept = csv_of(&single.display().to_string(), rows);
+    assert!(kept.lines().count() > 50, "{kept}");
+    assert_eq!(csv_of(&format!("{}/*.parquet", out.display()), rows), kept);
+    assert_eq!(
+        csv_of(
+            &format!("{}/*.parquet", decisions.display()),
+            "SELECT count(*) AS n FROM t"
+        ),
+        csv_of(&sample.display().to_string(), "SELECT count(*) AS n FROM t")
+    );
+}

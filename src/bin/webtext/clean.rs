@@ -28,16 +28,14 @@ use crate::session::{
     WarcCounts, context, input_kind, query_context, refuse_warc_on_cluster, register_kind,
     require_column,
 };
+use crate::sharded::{ShardedRun, ShardingArgs};
 use crate::{CliError, ExecArgs, Result};
 use datafusion::dataframe::DataFrame;
 use datafusion::execution::SendableRecordBatchStream;
 use datafusion::prelude::SessionContext;
-use datafusion_webtext::datasource::shards::{
-    DEFAULT_SHARD_BYTES, MANIFEST_FILE, finish_folder, prepare_folder,
-};
 use datafusion_webtext::datasource::{
-    InputFormat, InputKind, OnError, OutputFolder, Shard, ShardDone, ShardedJob, WarcOptions,
-    input_table, is_folder_location, list_input_files, plan_shards,
+    InputFormat, InputKind, OnError, OutputFolder, Shard, ShardDone, WarcOptions, input_table,
+    is_folder_location,
 };
 use datafusion_webtext::warc::DEFAULT_MAX_PAYLOAD_BYTES;
 
@@ -68,15 +66,8 @@ pub(crate) struct CleanArgs {
     /// zeros cannot fill the memory); at most 1073741824
     #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_PAYLOAD_BYTES)]
     max_payload_bytes: u64,
-    /// Sharded output: input files smaller than this are grouped into shards of about this many
-    /// bytes (0: one shard per input file)
-    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_SHARD_BYTES)]
-    shard_bytes: u64,
-    /// Sharded output: replace what the folder holds (the Parquet files, the job's record and
-    /// manifest), where a folder holding another job's output, or files that are not a job's, is
-    /// refused
-    #[arg(long)]
-    overwrite: bool,
+    #[command(flatten)]
+    sharding: ShardingArgs,
     #[command(flatten)]
     exec: ExecArgs,
 }
@@ -103,8 +94,7 @@ impl CleanArgs {
             },
             http_charset: false,
             max_payload_bytes: DEFAULT_MAX_PAYLOAD_BYTES,
-            shard_bytes: DEFAULT_SHARD_BYTES,
-            overwrite: false,
+            sharding: ShardingArgs::default(),
             exec: ExecArgs {
                 partitions: None,
                 batch_rows: None,
@@ -130,7 +120,6 @@ impl CleanArgs {
             ("options", extraction.options.clone()),
             ("http_charset", self.http_charset.to_string()),
             ("max_payload_bytes", self.max_payload_bytes.to_string()),
-            ("shard_bytes", self.shard_bytes.to_string()),
         ]
         .into_iter()
         .map(|(key, value)| (key.to_owned(), value))
@@ -274,56 +263,116 @@ struct Cleaned {
     failed_pages: u64,
 }
 
+/// An item of a run's input, in the order read: a batch of pages, or the end of a part (a shard
+/// of a sharded run), where the output moves on to the next file.
+enum Piece {
+    Pages(RecordBatch),
+    EndOfPart,
+}
+
+/// The pages a run cleans, in the order they are written back.
+trait PageSource {
+    async fn next_piece(&mut self) -> Option<Result<Piece>>;
+}
+
+impl PageSource for SendableRecordBatchStream {
+    async fn next_piece(&mut self) -> Option<Result<Piece>> {
+        let batch = self.next().await?;
+        Some(batch.map(Piece::Pages).map_err(Into::into))
+    }
+}
+
+/// Where a run's cleaned pages go, in the order they were read.
+trait CleanedSink {
+    fn write(&mut self, batch: &CleanedBatch) -> Result<()>;
+    async fn end_of_part(&mut self) -> Result<()>;
+}
+
+/// An item ready to be written back: a cleaned batch, or the end of a part.
+enum Ready {
+    Batch(CleanedBatch),
+    EndOfPart,
+}
+
 impl Cleaning {
-    /// Cleans the pages of `input` into `file`, in the order read; `progress` counts the pages
-    /// when `count_pages`.
+    /// Cleans the pages of `source` into `sink`, in the order read. The cleaning threads go on
+    /// with the next part's pages while the last batches of a part are written and committed, so
+    /// a sharded run keeps every thread busy across its shards.
     async fn clean_into(
         &self,
-        mut input: SendableRecordBatchStream,
-        file: &mut ParquetFile,
-        progress: &mut Progress,
-        count_pages: bool,
+        source: &mut impl PageSource,
+        sink: &mut impl CleanedSink,
     ) -> Result<Cleaned> {
         let mut cleaned = Cleaned::default();
-        // Batches are numbered as read and written back in that order; at most two per worker
+        // Items are numbered as read and written back in that order; at most two per worker
         // are in flight, which bounds memory.
         let (mut read, mut written, mut done) = (0u64, 0u64, false);
         let mut rows_read = 0u64;
-        let mut finished: BTreeMap<u64, CleanedBatch> = BTreeMap::new();
+        let mut ready: BTreeMap<u64, Ready> = BTreeMap::new();
         loop {
             while !done && read - written < 2 * self.workers as u64 {
-                match input.next().await {
-                    Some(batch) => {
-                        let batch = batch?;
+                match source.next_piece().await.transpose()? {
+                    Some(Piece::Pages(batch)) => {
                         let rows = batch.num_rows() as u64;
                         self.pool.submit(Job {
                             sequence: read,
                             first_row: rows_read,
                             batch,
                         })?;
-                        read += 1;
                         rows_read += rows;
                     }
-                    None => done = true,
+                    Some(Piece::EndOfPart) => {
+                        ready.insert(read, Ready::EndOfPart);
+                    }
+                    None => {
+                        done = true;
+                        continue;
+                    }
                 }
+                read += 1;
             }
-            if written == read {
-                return Ok(cleaned);
-            }
-            let (sequence, batch) = self.pool.receive()?;
-            finished.insert(sequence, batch?);
-            while let Some(batch) = finished.remove(&written) {
-                file.write(&batch.batch)?;
-                let pages = batch.batch.num_rows() as u64;
-                cleaned.pages += pages;
-                cleaned.failed_pages += batch.failed_pages;
-                cleaned.html_bytes += batch.html_bytes;
-                if count_pages {
-                    progress.add(pages, batch.html_bytes);
+            while let Some(item) = ready.remove(&written) {
+                match item {
+                    Ready::Batch(batch) => {
+                        sink.write(&batch)?;
+                        cleaned.pages += batch.batch.num_rows() as u64;
+                        cleaned.failed_pages += batch.failed_pages;
+                        cleaned.html_bytes += batch.html_bytes;
+                    }
+                    Ready::EndOfPart => sink.end_of_part().await?,
                 }
                 written += 1;
             }
+            if written == read {
+                if done {
+                    return Ok(cleaned);
+                }
+                continue;
+            }
+            // The next item to write is a batch the threads have (an end of part is ready at
+            // once), so this wait ends.
+            let (sequence, batch) = self.pool.receive()?;
+            ready.insert(sequence, Ready::Batch(batch?));
         }
+    }
+}
+
+/// The output of `clean IN OUT.parquet`: one file, and the progress counted in pages.
+struct SingleFile<'a> {
+    file: ParquetFile,
+    progress: &'a mut Progress,
+}
+
+impl CleanedSink for SingleFile<'_> {
+    fn write(&mut self, batch: &CleanedBatch) -> Result<()> {
+        self.file.write(&batch.batch)?;
+        self.progress
+            .add(batch.batch.num_rows() as u64, batch.html_bytes);
+        Ok(())
+    }
+
+    async fn end_of_part(&mut self) -> Result<()> {
+        Ok(())
     }
 }
 
@@ -342,12 +391,14 @@ async fn run_single(
     } else {
         pages.clone().count().await.ok().map(|n| n as u64)
     };
-    let input = pages.execute_stream().await?;
-    let mut file = ParquetFile::create(&target, Arc::clone(&cleaning.schema))?;
+    let mut input = pages.execute_stream().await?;
     let mut progress = Progress::new(total, "pages");
-    let cleaned = cleaning
-        .clean_into(input, &mut file, &mut progress, true)
-        .await;
+    let mut output = SingleFile {
+        file: ParquetFile::create(&target, Arc::clone(&cleaning.schema))?,
+        progress: &mut progress,
+    };
+    let cleaned = cleaning.clean_into(&mut input, &mut output).await;
+    let file = output.file;
     progress.finish();
     let cleaned = cleaned?;
     let summary = CleanSummary {
@@ -369,59 +420,40 @@ async fn run_sharded(
     crawl: &Crawl,
     cleaning: &Cleaning,
 ) -> Result<CleanSummary> {
-    let folder = OutputFolder::open(&ctx.runtime_env(), &args.output)?;
-    let files = list_input_files(ctx, &args.input, &crawl.kind).await?;
-    let inputs = files.len() as u64;
-    let job = ShardedJob {
-        command: "clean".into(),
-        settings: args.settings(),
-        shards: plan_shards(files, args.shard_bytes),
+    let run = ShardedRun::prepare(
+        ctx,
+        "clean",
+        args.settings(),
+        (&args.input, &crawl.kind),
+        &args.output,
+        &args.sharding,
+    )
+    .await?;
+    let pending = run.pending();
+    let mut progress = run.progress();
+    let mut source = ShardPages {
+        ctx,
+        crawl,
+        shards: pending.iter(),
+        current: None,
     };
-    let resumed = prepare_folder(&folder, &job, args.overwrite)
-        .await
-        .map_err(|e| CliError::Usage(e.strip_backtrace()))?;
-    crate::cleanup::resumable_at(&args.output);
-    if resumed.temporaries_removed > 0 {
-        eprintln!(
-            "webtext clean: removed {} unfinished shard(s) an interrupted run left in {}",
-            resumed.temporaries_removed, args.output
-        );
-    }
-    let (skipped, pending): (Vec<&Shard>, Vec<&Shard>) = job
-        .shards
-        .iter()
-        .partition(|s| resumed.committed.contains_key(&s.name));
-    let skipped_inputs: u64 = skipped.iter().map(|s| s.inputs.len() as u64).sum();
-    let mut progress = Progress::new(Some(inputs), "input files");
-    progress.skip(skipped_inputs);
-    let mut totals = Cleaned::default();
-    let mut written = Vec::new();
-    let result: Result<()> = async {
-        for shard in &pending {
-            crawl.register_shard(ctx, shard).await?;
-            let input = crawl.pages(ctx).await?.execute_stream().await?;
-            let target = OutputTarget::in_folder(&folder, &shard.name);
-            let mut file = ParquetFile::create(&target, Arc::clone(&cleaning.schema))?;
-            let cleaned = cleaning
-                .clean_into(input, &mut file, &mut progress, false)
-                .await?;
-            let (rows, bytes) = file.close()?.commit_counted().await?;
-            written.push(ShardDone {
-                name: shard.name.clone(),
-                rows,
-                bytes,
-            });
-            totals.pages += cleaned.pages;
-            totals.html_bytes += cleaned.html_bytes;
-            totals.failed_pages += cleaned.failed_pages;
-            progress.add(shard.inputs.len() as u64, cleaned.html_bytes);
-        }
-        Ok(())
-    }
-    .await;
+    let mut output = ShardFiles {
+        folder: &run.folder,
+        schema: Arc::clone(&cleaning.schema),
+        shards: pending.iter(),
+        file: None,
+        html_bytes: 0,
+        written: Vec::new(),
+        progress: &mut progress,
+    };
+    let totals = cleaning.clean_into(&mut source, &mut output).await;
+    let written = std::mem::take(&mut output.written);
+    drop(output);
     progress.finish();
-    result?;
-    finish_folder(&folder, &job, written, &resumed.committed).await?;
+    if totals.is_err() {
+        run.abandon(&written).await;
+    }
+    let totals = totals?;
     let summary = CleanSummary {
         pages: totals.pages,
         html_bytes: totals.html_bytes,
@@ -430,14 +462,101 @@ async fn run_sharded(
         partitions: cleaning.workers,
     };
     summary.report("cleaning thread(s)", &args.output);
-    eprintln!(
-        "webtext clean: {} shard(s) written, {} skipped ({skipped_inputs} of {inputs} input files: \
-         committed by an earlier run); manifest {}",
-        pending.len(),
-        skipped.len(),
-        OutputTarget::in_folder(&folder, MANIFEST_FILE).shown()
-    );
+    run.finish(written).await?;
     Ok(summary)
+}
+
+/// The pages of a sharded run's shards, one after the other, each followed by its end.
+struct ShardPages<'a> {
+    ctx: &'a SessionContext,
+    crawl: &'a Crawl,
+    shards: std::slice::Iter<'a, &'a Shard>,
+    current: Option<SendableRecordBatchStream>,
+}
+
+impl PageSource for ShardPages<'_> {
+    async fn next_piece(&mut self) -> Option<Result<Piece>> {
+        if self.current.is_none() {
+            let shard = self.shards.next()?;
+            match self.open(shard).await {
+                Ok(stream) => self.current = Some(stream),
+                Err(e) => return Some(Err(e)),
+            }
+        }
+        let stream = self.current.as_mut()?;
+        match stream.next().await {
+            Some(batch) => Some(batch.map(Piece::Pages).map_err(Into::into)),
+            None => {
+                self.current = None;
+                Some(Ok(Piece::EndOfPart))
+            }
+        }
+    }
+}
+
+impl ShardPages<'_> {
+    /// The shard's pages. The table is registered anew for each shard once the plan of the one
+    /// before it is running, which holds its own files.
+    async fn open(&self, shard: &Shard) -> Result<SendableRecordBatchStream> {
+        self.crawl.register_shard(self.ctx, shard).await?;
+        Ok(self.crawl.pages(self.ctx).await?.execute_stream().await?)
+    }
+}
+
+/// The shards of a sharded run, in the order of `ShardPages`: each written under a temporary
+/// name and committed at its end; the progress counted in input files.
+struct ShardFiles<'a> {
+    folder: &'a OutputFolder,
+    schema: SchemaRef,
+    shards: std::slice::Iter<'a, &'a Shard>,
+    /// The shard being written, created at its first batch (or its end, for an empty shard).
+    file: Option<ParquetFile>,
+    html_bytes: u64,
+    written: Vec<ShardDone>,
+    progress: &'a mut Progress,
+}
+
+impl ShardFiles<'_> {
+    fn current(&self) -> Result<&Shard> {
+        self.shards
+            .as_slice()
+            .first()
+            .copied()
+            .ok_or_else(|| internal_datafusion_err!("more shard ends than shards").into())
+    }
+
+    fn create(&self) -> Result<ParquetFile> {
+        let target = OutputTarget::in_folder(self.folder, &self.current()?.name);
+        ParquetFile::create(&target, Arc::clone(&self.schema))
+    }
+}
+
+impl CleanedSink for ShardFiles<'_> {
+    fn write(&mut self, batch: &CleanedBatch) -> Result<()> {
+        if self.file.is_none() {
+            self.file = Some(self.create()?);
+        }
+        if let Some(file) = self.file.as_mut() {
+            file.write(&batch.batch)?;
+        }
+        self.html_bytes += batch.html_bytes;
+        Ok(())
+    }
+
+    async fn end_of_part(&mut self) -> Result<()> {
+        let file = match self.file.take() {
+            Some(file) => file,
+            None => self.create()?,
+        };
+        let (rows, bytes) = file.close()?.commit_counted().await?;
+        let shard = self.current()?;
+        let (name, inputs) = (shard.name.clone(), shard.inputs.len() as u64);
+        self.written.push(ShardDone { name, rows, bytes });
+        self.progress
+            .add(inputs, std::mem::take(&mut self.html_bytes));
+        self.shards.next();
+        Ok(())
+    }
 }
 
 /// The extractor's call on a page of `schema`, after checking the input has the page column and

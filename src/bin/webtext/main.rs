@@ -13,6 +13,7 @@ mod params;
 mod progress;
 mod report;
 mod session;
+mod sharded;
 mod sql;
 
 use std::path::PathBuf;

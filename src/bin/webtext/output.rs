@@ -229,14 +229,22 @@ impl ParquetFile {
     }
 }
 
-/// Streams a query's result into a Parquet file (see [`ParquetFile`]).
+/// Streams a query's result into a Parquet file (see [`ParquetFile`]); the rows written.
 pub(crate) async fn write_parquet(df: DataFrame, target: &OutputTarget) -> Result<u64> {
+    Ok(write_parquet_counted(df, target).await?.0)
+}
+
+/// [`write_parquet`], returning the rows and bytes written.
+pub(crate) async fn write_parquet_counted(
+    df: DataFrame,
+    target: &OutputTarget,
+) -> Result<(u64, u64)> {
     let mut stream = df.execute_stream().await?;
     let mut file = ParquetWriterThread::create(target, stream.schema())?;
     while let Some(batch) = stream.next().await {
         file.write(batch?)?;
     }
-    file.finish().await
+    file.finish_counted().await
 }
 
 enum ToWriter {
@@ -305,7 +313,12 @@ impl ParquetWriterThread {
     }
 
     /// Waits for every batch to be written, then closes and commits the file; the rows written.
-    pub(crate) async fn finish(mut self) -> Result<u64> {
+    pub(crate) async fn finish(self) -> Result<u64> {
+        Ok(self.finish_counted().await?.0)
+    }
+
+    /// [`ParquetWriterThread::finish`], returning the rows and bytes written.
+    pub(crate) async fn finish_counted(mut self) -> Result<(u64, u64)> {
         if let Some(sender) = self.sender.take() {
             let _ = sender.send(ToWriter::Finish);
         }
@@ -313,7 +326,7 @@ impl ParquetWriterThread {
             Some(Ok(result)) => result?,
             _ => return Err(CliError::Usage("the Parquet writer thread failed".into())),
         };
-        closed.commit().await
+        closed.commit_counted().await
     }
 }
 

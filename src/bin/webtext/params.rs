@@ -39,6 +39,17 @@ pub(crate) fn parse_assignment(s: &str) -> std::result::Result<(String, String),
 /// and every `$${` by `${`. An override of an undeclared parameter, or a `${NAME}` without a
 /// value, is an error.
 pub(crate) fn substitute(sql: &str, overrides: &[(String, String)]) -> Result<String> {
+    substitute_with(sql, overrides, &[])
+}
+
+/// [`substitute`], with parameters the command itself gives (the `${shard}` of a sharded run)
+/// usable without a declaration, in the SQL and in the values of the others
+/// (`--param decisions=decisions/${shard}.parquet`).
+pub(crate) fn substitute_with(
+    sql: &str,
+    overrides: &[(String, String)],
+    given: &[(&str, &str)],
+) -> Result<String> {
     let mut values = declared(sql);
     for (name, value) in overrides {
         if !values.contains_key(name) {
@@ -53,6 +64,14 @@ pub(crate) fn substitute(sql: &str, overrides: &[(String, String)]) -> Result<St
             }));
         }
         values.insert(name.clone(), value.clone());
+    }
+    for value in values.values_mut() {
+        for (name, given_value) in given {
+            *value = value.replace(&format!("${{{name}}}"), given_value);
+        }
+    }
+    for (name, value) in given {
+        values.insert((*name).to_owned(), (*value).to_owned());
     }
     let mut out = String::with_capacity(sql.len());
     let mut rest = sql;
@@ -116,6 +135,18 @@ mod tests {
         );
         // Not substituted again: the literal's name need not be declared.
         assert_eq!(substitute("SELECT '$${x}'", &[]).unwrap(), "SELECT '${x}'");
+    }
+
+    #[test]
+    fn a_given_parameter_needs_no_declaration_and_reaches_the_values() {
+        let sql = "-- @param out = x.parquet\nCOPY t TO '${out}'; SELECT '${shard}'";
+        let o = [("out".to_owned(), "d/${shard}.parquet".to_owned())];
+        assert_eq!(
+            substitute_with(sql, &o, &[("shard", "part-7")]).unwrap(),
+            "-- @param out = x.parquet\nCOPY t TO 'd/part-7.parquet'; SELECT 'part-7'"
+        );
+        // Without it, ${shard} is undeclared.
+        assert!(substitute(sql, &o).is_err());
     }
 
     #[test]

@@ -10,8 +10,13 @@ use datafusion::prelude::SessionContext;
 use datafusion::sql::parser::{DFParserBuilder, Statement};
 use datafusion::sql::sqlparser::dialect::GenericDialect;
 
-use crate::session::{ClusterTables, TableSpec, is_remote, query_context, register_tables};
+use crate::session::{
+    ClusterTables, TableSpec, input_kind, is_remote, query_context, register_kind, register_tables,
+};
+use crate::sharded::{ShardedRun, ShardingArgs};
 use crate::{CliError, ExecArgs, Format, Result, output};
+use datafusion::common::tree_node::TreeNodeRecursion;
+use datafusion_webtext::datasource::{Shard, WarcOptions, input_table, is_folder_location};
 
 #[derive(Args)]
 pub(crate) struct SqlArgs {
@@ -35,11 +40,44 @@ pub(crate) struct SqlArgs {
     #[arg(long, value_enum, default_value = "table")]
     format: Format,
     /// Write the last statement's result to this Parquet file (a path or an object-store URL)
-    /// instead of printing it (streamed; the file appears only when complete)
-    #[arg(long, short = 'o', value_name = "OUT.parquet")]
+    /// instead of printing it (streamed; the file appears only when complete). A folder (a path
+    /// ending in `/`, an existing folder, `s3://bucket/out/`) is written as shards: the statements
+    /// run once per shard of the sharded table's input files, in a session where that table is
+    /// the shard's files (`${shard}` is the shard's name), the last one's result committed whole
+    /// as the shard; it must work row by row (no GROUP BY, ORDER BY, join, LIMIT, window or
+    /// DISTINCT), and the results of the others are not printed. Rerunning the same command
+    /// resumes, skipping the shards already written
+    #[arg(long, short = 'o', value_name = "OUT.parquet|OUT/")]
     output: Option<String>,
+    /// Sharded output: the table whose input files are divided into shards (needed when more
+    /// than one --table is given)
+    #[arg(long, value_name = "NAME")]
+    shard_table: Option<String>,
+    #[command(flatten)]
+    sharding: ShardingArgs,
     #[command(flatten)]
     exec: ExecArgs,
+}
+
+impl SqlArgs {
+    /// What decides a sharded run's output, for the record a rerun is checked against.
+    fn settings(&self, sql: &str) -> std::collections::BTreeMap<String, String> {
+        let mut settings = std::collections::BTreeMap::from([
+            ("sql".to_owned(), sql.to_owned()),
+            (
+                "tables".to_owned(),
+                self.tables
+                    .iter()
+                    .map(|t| format!("{}={}", t.name, t.path))
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            ),
+        ]);
+        for (name, value) in &self.params {
+            settings.insert(format!("param {name}"), value.clone());
+        }
+        settings
+    }
 }
 
 pub(crate) async fn run(args: SqlArgs) -> Result<()> {
@@ -49,10 +87,171 @@ pub(crate) async fn run(args: SqlArgs) -> Result<()> {
         (None, Some(query)) => query.clone(),
         (None, None) => return Err(CliError::Usage("give a QUERY or --file".into())),
     };
+    if let Some(output) = args.output.as_deref().filter(|o| is_folder_location(o)) {
+        return run_sharded(&args, &sql, output).await;
+    }
     let sql = crate::params::substitute(&sql, &args.params)?;
     let ctx = query_context(&args.exec, Some(256)).await?;
     register_tables(&ctx, &args.tables, is_remote(&args.exec)).await?;
     run_statements(&ctx, &sql, args.format, args.output.as_deref()).await
+}
+
+/// `sql --output OUT/`: the statements run once per shard of the sharded table, each in a session
+/// of its own where that table is the shard's files (read with the whole table's schema); the
+/// last statement's result is the shard, committed whole; the manifest last.
+async fn run_sharded(args: &SqlArgs, sql: &str, output: &str) -> Result<()> {
+    if is_remote(&args.exec) {
+        return Err(CliError::Usage(format!(
+            "{output}: a folder of shards is written by sql in one process; with --cluster give a \
+             Parquet file"
+        )));
+    }
+    let sharded = shard_table(&args.tables, args.shard_table.as_deref())?;
+    // Checked before anything is written: an unknown parameter, a syntax error.
+    parse(&crate::params::substitute_with(
+        sql,
+        &args.params,
+        &[("shard", "shard")],
+    )?)?;
+    let ctx = query_context(&args.exec, Some(256)).await?;
+    let kind = input_kind(&ctx, &sharded.name, &sharded.path).await?;
+    register_kind(
+        &ctx,
+        &sharded.name,
+        &sharded.path,
+        &kind,
+        WarcOptions::default(),
+    )
+    .await?;
+    let schema = ctx.table_provider(sharded.name.as_str()).await?.schema();
+    let run = ShardedRun::prepare(
+        &ctx,
+        "sql",
+        args.settings(sql),
+        (&sharded.path, &kind),
+        output,
+        &args.sharding,
+    )
+    .await?;
+    let others: Vec<TableSpec> = args
+        .tables
+        .iter()
+        .filter(|t| t.name != sharded.name)
+        .cloned()
+        .collect();
+    let mut progress = run.progress();
+    let mut written = Vec::new();
+    let result: Result<()> = async {
+        for shard in run.pending() {
+            let ctx = query_context(&args.exec, Some(256)).await?;
+            register_tables(&ctx, &others, false).await?;
+            let table = input_table(
+                &ctx,
+                &shard.urls(),
+                &kind,
+                WarcOptions::default(),
+                Some(schema.clone()),
+            )
+            .await?;
+            ctx.register_table(sharded.name.as_str(), table)?;
+            let (rows, bytes) = run_shard(&ctx, args, sql, &run, shard).await?;
+            written.push(datafusion_webtext::datasource::ShardDone {
+                name: shard.name.clone(),
+                rows,
+                bytes,
+            });
+            progress.add(shard.inputs.len() as u64, shard.input_bytes());
+        }
+        Ok(())
+    }
+    .await;
+    progress.finish();
+    if result.is_err() {
+        run.abandon(&written).await;
+    }
+    result?;
+    run.finish(written).await
+}
+
+/// The statements over one shard; the rows and bytes of the shard committed.
+async fn run_shard(
+    ctx: &SessionContext,
+    args: &SqlArgs,
+    sql: &str,
+    run: &ShardedRun,
+    shard: &Shard,
+) -> Result<(u64, u64)> {
+    let name = shard.name.trim_end_matches(".parquet");
+    let sql = crate::params::substitute_with(sql, &args.params, &[("shard", name)])?;
+    let last = run_all_but_last(ctx, &sql).await?;
+    let df = execute(ctx, last)
+        .await?
+        .ok_or_else(|| CliError::Usage("the last statement gives no rows to write".into()))?;
+    require_row_by_row(&df.clone().into_optimized_plan()?)?;
+    let target = output::OutputTarget::in_folder(&run.folder, &shard.name);
+    output::write_parquet_counted(df, &target).await
+}
+
+/// The table a sharded run divides: `--shard-table`, or the only table given.
+fn shard_table<'a>(tables: &'a [TableSpec], named: Option<&str>) -> Result<&'a TableSpec> {
+    let names = || {
+        tables
+            .iter()
+            .map(|t| t.name.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    match (named, tables) {
+        (Some(name), _) => tables
+            .iter()
+            .find(|t| t.name.eq_ignore_ascii_case(name))
+            .ok_or_else(|| {
+                CliError::Usage(format!(
+                    "--shard-table {name}: no such --table (given: {})",
+                    names()
+                ))
+            }),
+        (None, [only]) => Ok(only),
+        (None, []) => Err(CliError::Usage(
+            "a sharded --output divides the input files of a table: give it with --table NAME=PATH"
+                .into(),
+        )),
+        (None, _) => Err(CliError::Usage(format!(
+            "a sharded --output divides the input files of one table: name it with --shard-table \
+             (given: {})",
+            names()
+        ))),
+    }
+}
+
+/// Refuses a last statement that combines rows (GROUP BY, ORDER BY, a join, LIMIT, a window,
+/// DISTINCT, UNION): over shards, its result would be one per shard, not the query's.
+fn require_row_by_row(plan: &LogicalPlan) -> Result<()> {
+    let mut combining = None;
+    plan.apply_with_subqueries(|node| {
+        Ok(match node {
+            LogicalPlan::Projection(_)
+            | LogicalPlan::Filter(_)
+            | LogicalPlan::SubqueryAlias(_)
+            | LogicalPlan::TableScan(_)
+            | LogicalPlan::Unnest(_)
+            | LogicalPlan::EmptyRelation(_)
+            | LogicalPlan::Values(_) => TreeNodeRecursion::Continue,
+            other => {
+                let shown = other.display().to_string();
+                combining = Some(shown.split(':').next().unwrap_or_default().to_owned());
+                TreeNodeRecursion::Stop
+            }
+        })
+    })?;
+    match combining {
+        None => Ok(()),
+        Some(node) => Err(CliError::Usage(format!(
+            "a sharded --output writes each shard from its own input files, so the last statement \
+             must work row by row (SELECT ... FROM ... WHERE ...); this one has {node}: write one \
+             file (--output OUT.parquet), or aggregate the shards afterwards"
+        ))),
+    }
 }
 
 /// Parses every statement first, so a syntax error anywhere stops the run before anything executes.

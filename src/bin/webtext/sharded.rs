@@ -1,0 +1,145 @@
+//! Sharded output (`clean IN OUT/`, `sql --output OUT/`): the job's shards planned from its input
+//! files, checked against what the folder already holds, and the manifest written last.
+
+use std::collections::BTreeMap;
+
+use clap::Args;
+use datafusion::prelude::SessionContext;
+use datafusion_webtext::datasource::shards::{
+    DEFAULT_SHARD_BYTES, JOB_FILE, MANIFEST_FILE, Resumed, finish_folder, prepare_folder,
+};
+use datafusion_webtext::datasource::{
+    InputKind, OutputFolder, Shard, ShardDone, ShardedJob, list_input_files, plan_shards,
+};
+
+use crate::output::OutputTarget;
+use crate::progress::Progress;
+use crate::{CliError, Result};
+
+/// How a folder of shards is divided, and what may be replaced in it.
+#[derive(Args, Clone, Debug)]
+pub(crate) struct ShardingArgs {
+    /// Sharded output: input files smaller than this are grouped into shards of about this many
+    /// bytes (0: one shard per input file)
+    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_SHARD_BYTES)]
+    pub shard_bytes: u64,
+    /// Sharded output: replace what the folder holds (the Parquet files, the job's record and
+    /// manifest), where a folder holding another job's output, or files that are not a job's, is
+    /// refused
+    #[arg(long)]
+    pub overwrite: bool,
+}
+
+impl Default for ShardingArgs {
+    fn default() -> Self {
+        ShardingArgs {
+            shard_bytes: DEFAULT_SHARD_BYTES,
+            overwrite: false,
+        }
+    }
+}
+
+/// A sharded run: its folder, its shards, and those an earlier run of the same job committed.
+pub(crate) struct ShardedRun {
+    pub folder: OutputFolder,
+    command: &'static str,
+    job: ShardedJob,
+    resumed: Resumed,
+    /// This run wrote the job's record (the folder held none, or --overwrite).
+    new_record: bool,
+    input_files: u64,
+}
+
+impl ShardedRun {
+    /// Plans the shards of the files at `input` and readies `output` for them: a new job is
+    /// recorded, the same job resumed, another job's folder refused (unless `--overwrite`).
+    /// `settings` are what decides the output, which a rerun must repeat.
+    pub(crate) async fn prepare(
+        ctx: &SessionContext,
+        command: &'static str,
+        settings: BTreeMap<String, String>,
+        (input, kind): (&str, &InputKind),
+        output: &str,
+        sharding: &ShardingArgs,
+    ) -> Result<ShardedRun> {
+        let folder = OutputFolder::open(&ctx.runtime_env(), output)?;
+        let files = list_input_files(ctx, input, kind).await?;
+        let input_files = files.len() as u64;
+        let mut settings = settings;
+        settings.insert("shard_bytes".into(), sharding.shard_bytes.to_string());
+        let job = ShardedJob {
+            command: command.into(),
+            settings,
+            shards: plan_shards(files, sharding.shard_bytes),
+        };
+        let new_record = sharding.overwrite || folder.read_text(JOB_FILE).await?.is_none();
+        let resumed = prepare_folder(&folder, &job, sharding.overwrite)
+            .await
+            .map_err(|e| CliError::Usage(e.strip_backtrace()))?;
+        crate::cleanup::resumable_at(output);
+        if resumed.temporaries_removed > 0 {
+            eprintln!(
+                "webtext {command}: removed {} unfinished shard(s) an interrupted run left in {output}",
+                resumed.temporaries_removed
+            );
+        }
+        Ok(ShardedRun {
+            folder,
+            command,
+            job,
+            resumed,
+            new_record,
+            input_files,
+        })
+    }
+
+    /// The shards still to write, in order.
+    pub(crate) fn pending(&self) -> Vec<&Shard> {
+        self.job
+            .shards
+            .iter()
+            .filter(|s| !self.resumed.committed.contains_key(&s.name))
+            .collect()
+    }
+
+    fn skipped_inputs(&self) -> u64 {
+        self.job
+            .shards
+            .iter()
+            .filter(|s| self.resumed.committed.contains_key(&s.name))
+            .map(|s| s.inputs.len() as u64)
+            .sum()
+    }
+
+    /// A progress bar counting input files, those of committed shards counted as skipped.
+    pub(crate) fn progress(&self) -> Progress {
+        let mut progress = Progress::new(Some(self.input_files), "input files");
+        progress.skip(self.skipped_inputs());
+        progress
+    }
+
+    /// After a failed run: the job's record is removed if this run wrote it and the folder holds
+    /// no shard, so that the corrected command starts afresh rather than being refused as
+    /// another job.
+    pub(crate) async fn abandon(&self, written: &[ShardDone]) {
+        if self.new_record && written.is_empty() && self.resumed.committed.is_empty() {
+            let _ = self.folder.remove(JOB_FILE).await;
+        }
+    }
+
+    /// Writes the manifest (after the last shard) and says what the run wrote and skipped.
+    pub(crate) async fn finish(&self, written: Vec<ShardDone>) -> Result<()> {
+        let count = written.len();
+        finish_folder(&self.folder, &self.job, written, &self.resumed.committed).await?;
+        eprintln!(
+            "webtext {}: {count} shard(s) written, {} skipped ({} of {} input files: committed by \
+             an earlier run); manifest {}",
+            self.command,
+            self.resumed.committed.len(),
+            self.skipped_inputs(),
+            self.input_files,
+            OutputTarget::in_folder(&self.folder, MANIFEST_FILE).shown()
+        );
+        Ok(())
+    }
+}
