@@ -31,6 +31,7 @@ pub mod html;
 pub mod justext;
 #[cfg(feature = "langid")]
 pub mod langid;
+pub mod memory;
 pub mod metadata;
 pub mod minhash;
 pub mod options;

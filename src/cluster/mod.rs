@@ -216,6 +216,10 @@ pub struct ExecutorOptions {
     pub heartbeat_interval_seconds: u64,
     /// The folders and object-store prefixes its tasks may open; `None`: all.
     pub data_roots: Option<Arc<DataRoots>>,
+    /// Bytes its running tasks may hold together, shared by them by their cores (sorts,
+    /// `GROUP BY` and joins spill beyond it to the work folder); `None`: Ballista's default, 70%
+    /// of the machine's memory or of its cgroup's limit.
+    pub memory_limit: Option<u64>,
 }
 
 impl ExecutorOptions {
@@ -237,6 +241,9 @@ impl ExecutorOptions {
         };
         if let Some(n) = self.concurrent_tasks {
             config.vcores = n;
+        }
+        if let Some(bytes) = self.memory_limit {
+            config.memory_pool_size = Some(bytes);
         }
         // Ballista's Flight service, with fetches that name a path outside the work folder
         // refused.

@@ -12,6 +12,7 @@ mod checkers;
 mod cli;
 mod hostile;
 mod justext_fixtures;
+mod memory_limit;
 mod object_stores;
 mod report;
 mod sharded_output;

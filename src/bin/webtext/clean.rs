@@ -100,6 +100,8 @@ impl CleanArgs {
                 batch_rows: None,
                 cluster: None,
                 cluster_folder: None,
+                memory_limit: crate::MemorySize::default_limit(),
+                spill_dir: None,
             },
         }
     }
@@ -140,7 +142,11 @@ pub(crate) async fn run(args: CleanArgs) -> Result<CleanSummary> {
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
     };
     // The scan is one ordered stream; the pages are cleaned by `workers` threads.
-    let ctx = context(Some(1), Some(args.exec.batch_rows.unwrap_or(64)))?;
+    let ctx = context(
+        Some(1),
+        Some(args.exec.batch_rows.unwrap_or(64)),
+        &args.exec.memory(),
+    )?;
     let crawl = Crawl::register(&ctx, &args).await?;
     let pages = crawl.pages(&ctx).await?;
     let schema = pages.schema().clone();

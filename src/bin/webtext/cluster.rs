@@ -82,6 +82,11 @@ pub(crate) struct ExecutorArgs {
     /// --executor-timeout)
     #[arg(long, value_name = "SECONDS", default_value_t = 60)]
     heartbeat_interval: u64,
+    /// Memory its running tasks may hold together (bytes, or 512M, 2G), shared by them by their
+    /// cores; beyond it sorts, GROUP BY and joins spill to the work folder [default: 70% of the
+    /// machine's memory, or of its cgroup's limit, as Ballista sets it]
+    #[arg(long, value_name = "SIZE")]
+    memory_limit: Option<crate::MemorySize>,
     #[command(flatten)]
     access: AccessArgs,
 }
@@ -188,6 +193,7 @@ async fn executor(args: ExecutorArgs) -> Result<()> {
         work_dir: Some(work_dir.display().to_string()),
         heartbeat_interval_seconds: args.heartbeat_interval,
         data_roots,
+        memory_limit: args.memory_limit.map(|m| m.0 as u64),
     };
     eprintln!(
         "webtext cluster executor: Flight on {}, gRPC on port {grpc_port}, scheduler {}",

@@ -11,6 +11,8 @@ use datafusion::datasource::file_format::options::ParquetReadOptions;
 use datafusion::prelude::{SessionContext, col};
 use futures::StreamExt;
 
+use datafusion_webtext::memory::MemorySettings;
+
 use crate::output::{OutputTarget, ParquetWriterThread};
 use crate::progress::Progress;
 use crate::session::{
@@ -112,8 +114,8 @@ pub(crate) fn quoted_identifier(name: &str) -> Result<&str> {
 
 /// Is the id column strictly increasing in file order? Then DataFusion can stream the documents
 /// in order instead of sorting the whole table (text included) first.
-async fn ids_ascending(input: &str, id: &str) -> Result<bool> {
-    let ctx = context(Some(1), Some(8192))?;
+async fn ids_ascending(input: &str, id: &str, memory: &MemorySettings) -> Result<bool> {
+    let ctx = context(Some(1), Some(8192), memory)?;
     register_input(&ctx, "documents", input).await?;
     let mut stream = ctx
         .table("documents")
@@ -176,7 +178,8 @@ pub(crate) async fn run(args: DedupArgs) -> Result<()> {
         .await
         .ok()
         .map(|n| n as u64);
-    let sorted = args.order == Order::Id && ids_ascending(&args.input, id).await?;
+    let sorted =
+        args.order == Order::Id && ids_ascending(&args.input, id, &args.exec.memory()).await?;
     if args.order == Order::Id && !sorted {
         eprintln!(
             "webtext: note: {} is not in strictly ascending '{id}' order in its files: DataFusion sorts it first",

@@ -75,7 +75,7 @@ pub(crate) async fn run() -> Result<()> {
         summary.partitions
     );
 
-    let ctx = context(None, Some(256))?;
+    let ctx = context(None, Some(256), &Default::default())?;
     register_input(&ctx, "cleaned", &cleaned.display().to_string()).await?;
     let query = "SELECT count(*) AS pages, \
                         round(avg(kept_share), 3) AS mean_kept_share, \

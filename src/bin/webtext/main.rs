@@ -7,6 +7,7 @@ mod cluster;
 mod dedup;
 mod demo;
 mod extraction;
+mod memory_limit;
 mod near_dedup;
 mod output;
 mod params;
@@ -20,6 +21,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use datafusion_webtext::memory::MemorySettings;
 
 /// `webtext --version`: the crate, the versions of the reference tools whose output it
 /// reproduces, and the DataFusion it runs on.
@@ -106,6 +108,52 @@ pub(crate) struct ExecArgs {
     /// which only executors on this machine can read]
     #[arg(long, value_name = "DIR", requires = "cluster")]
     cluster_folder: Option<PathBuf>,
+    /// Memory the query's operators may hold together (bytes, or 512M, 2G, 1.5G): beyond it
+    /// sorts, GROUP BY and joins spill to disk, and an aggregate that cannot spill stops the query
+    /// with one line. The default is half of the machine's memory, or of its cgroup's limit (with
+    /// --cluster, this process's share; executors take their own --memory-limit)
+    #[arg(long, value_name = "SIZE", default_value_t = MemorySize::default_limit())]
+    memory_limit: MemorySize,
+    /// Where spill files go: a private folder is made in it, removed at the end [default: the
+    /// temporary directory]
+    #[arg(long, value_name = "DIR")]
+    spill_dir: Option<PathBuf>,
+}
+
+impl ExecArgs {
+    pub(crate) fn memory(&self) -> MemorySettings {
+        MemorySettings {
+            limit: Some(self.memory_limit.0),
+            spill_dir: self.spill_dir.clone(),
+        }
+    }
+}
+
+/// A `--memory-limit`: bytes, shown for people.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct MemorySize(pub usize);
+
+impl MemorySize {
+    pub(crate) fn default_limit() -> Self {
+        MemorySize(datafusion_webtext::memory::default_memory_limit())
+    }
+}
+
+impl std::fmt::Display for MemorySize {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&datafusion_webtext::memory::format_size(self.0))
+    }
+}
+
+impl std::str::FromStr for MemorySize {
+    type Err = String;
+
+    fn from_str(s: &str) -> std::result::Result<Self, String> {
+        match datafusion_webtext::memory::parse_size(s)? {
+            0 => Err("the memory limit must be more than 0 bytes".into()),
+            bytes => Ok(MemorySize(bytes)),
+        }
+    }
 }
 
 /// A column name given on the command line: it goes between double quotes into SQL, so it may
@@ -171,7 +219,7 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) if e.is_broken_pipe() => ExitCode::SUCCESS,
-        Err(e) => fail(&e.to_string()),
+        Err(e) => fail(&memory_limit::explain(&e).unwrap_or_else(|| e.to_string())),
     }
 }
 

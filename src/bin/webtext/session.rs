@@ -10,6 +10,7 @@ use datafusion::datasource::file_format::options::ParquetReadOptions;
 use datafusion::execution::runtime_env::RuntimeEnvBuilder;
 use datafusion::prelude::{SessionConfig, SessionContext};
 use datafusion_webtext::datasource::{InputFormat, InputKind, WarcOptions};
+use datafusion_webtext::memory::MemorySettings;
 
 use crate::{CliError, ExecArgs, Result};
 
@@ -18,8 +19,9 @@ use crate::{CliError, ExecArgs, Result};
 pub(crate) fn context(
     partitions: Option<usize>,
     batch_rows: Option<usize>,
+    memory: &MemorySettings,
 ) -> Result<SessionContext> {
-    local(session_config(partitions, batch_rows)?)
+    local(session_config(partitions, batch_rows)?, memory)
 }
 
 /// The session of a command's queries: [`context`], or with `--cluster` a session whose queries
@@ -30,7 +32,7 @@ pub(crate) async fn query_context(
 ) -> Result<SessionContext> {
     let config = session_config(exec.partitions, exec.batch_rows.or(default_batch_rows))?;
     match &exec.cluster {
-        None => local(config),
+        None => local(config, &exec.memory()),
         Some(url) => {
             let tables = ClusterTables::create(exec.cluster_folder.as_deref())?;
             remote(url, config.with_extension(Arc::new(tables))).await
@@ -106,18 +108,21 @@ fn session_config(partitions: Option<usize>, batch_rows: Option<usize>) -> Resul
     Ok(config)
 }
 
-fn local(config: SessionConfig) -> Result<SessionContext> {
+fn local(config: SessionConfig, memory: &MemorySettings) -> Result<SessionContext> {
     // Object stores (s3://, gs://, az://, http(s)://) are made on first use from their URLs.
     let stores =
         datafusion_webtext::datasource::StoreOptions::from_env().map_err(CliError::Usage)?;
     let registry = Arc::new(datafusion_webtext::datasource::UrlStoreRegistry::new(
         stores,
     ));
-    let runtime = RuntimeEnvBuilder::new()
+    let runtime = memory
+        .apply(RuntimeEnvBuilder::new())
         .with_object_store_registry(registry)
         .build_arc()?;
     let mut ctx = SessionContext::new_with_config_rt(config, runtime).enable_url_table();
     datafusion_webtext::register_all(&mut ctx)?;
+    crate::memory_limit::note_limit(memory.effective_limit());
+    ctx.add_analyzer_rule(Arc::new(crate::memory_limit::NoteHolders));
     Ok(ctx)
 }
 

@@ -64,6 +64,7 @@ pub(crate) async fn run(args: ReportArgs) -> Result<()> {
     let ctx = context(
         args.exec.partitions,
         Some(args.exec.batch_rows.unwrap_or(64)),
+        &args.exec.memory(),
     )?;
     let total = register_crawl(&ctx, &input, &args.extraction.html_column).await?;
     let warc_counts = crate::session::WarcCounts::now();

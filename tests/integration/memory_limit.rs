@@ -1,0 +1,160 @@
+//! `--memory-limit` and `--spill-dir`: a sort and a `GROUP BY` larger than the limit spill to disk
+//! and finish, leaving no spill file behind; an aggregate that cannot spill stops the query with
+//! one line naming the function.
+
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::Duration;
+
+use crate::common::{stderr, webtext};
+
+/// Files under `dir`, at any depth.
+fn files_under(dir: &Path) -> usize {
+    std::fs::read_dir(dir)
+        .map(|entries| {
+            entries
+                .flatten()
+                .map(|e| {
+                    let path = e.path();
+                    if path.is_dir() { files_under(&path) } else { 1 }
+                })
+                .sum()
+        })
+        .unwrap_or(0)
+}
+
+/// Runs `webtext ARGS` while a thread watches `spill_dir`; the output and the most files seen in
+/// it at once.
+fn run_watching(spill_dir: &Path, args: &[&str]) -> (std::process::Output, usize) {
+    let (done, most) = (
+        Arc::new(AtomicBool::new(false)),
+        Arc::new(AtomicUsize::new(0)),
+    );
+    let watcher = {
+        let (done, most, dir) = (Arc::clone(&done), Arc::clone(&most), spill_dir.to_owned());
+        std::thread::spawn(move || {
+            while !done.load(Ordering::Relaxed) {
+                most.fetch_max(files_under(&dir), Ordering::Relaxed);
+                std::thread::sleep(Duration::from_millis(10));
+            }
+        })
+    };
+    let output = webtext(args);
+    done.store(true, Ordering::Relaxed);
+    watcher.join().unwrap();
+    (output, most.load(Ordering::Relaxed))
+}
+
+fn stdout(o: &std::process::Output) -> String {
+    assert!(o.status.success(), "webtext failed: {}", stderr(o));
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+#[test]
+fn a_group_by_larger_than_the_limit_spills_and_gives_every_group() {
+    let spill = tempfile::tempdir().unwrap();
+    let spill_dir = spill.path().to_str().unwrap();
+    // 1,500,000 groups, each with a 64-character string: well over 64 MiB of state.
+    let (output, most_files) = run_watching(
+        spill.path(),
+        &[
+            "sql",
+            "--memory-limit",
+            "64M",
+            "--spill-dir",
+            spill_dir,
+            "--format",
+            "csv",
+            "SELECT count(*) AS groups, sum(n) AS rows, sum(length(s)) AS chars FROM ( \
+               SELECT k, count(*) AS n, max(s) AS s FROM ( \
+                 SELECT v % 1500000 AS k, repeat(md5(CAST(v AS VARCHAR)), 2) AS s \
+                 FROM generate_series(1, 3000000) AS t(v)) \
+               GROUP BY k)",
+        ],
+    );
+    assert_eq!(
+        stdout(&output),
+        "groups,rows,chars\n1500000,3000000,96000000\n"
+    );
+    assert!(most_files > 0, "no spill file was written");
+    assert_eq!(files_under(spill.path()), 0, "spill files were left");
+}
+
+#[test]
+fn a_sort_larger_than_the_limit_spills_and_writes_every_row_in_order() {
+    let spill = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let sorted = out.path().join("sorted.parquet");
+    let (output, most_files) = run_watching(
+        spill.path(),
+        &[
+            "sql",
+            "--memory-limit",
+            "64M",
+            "--spill-dir",
+            spill.path().to_str().unwrap(),
+            "--output",
+            sorted.to_str().unwrap(),
+            "SELECT v, md5(CAST(v AS VARCHAR)) AS h FROM generate_series(1, 2000000) AS t(v) \
+             ORDER BY h",
+        ],
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(most_files > 0, "no spill file was written");
+    assert_eq!(files_under(spill.path()), 0, "spill files were left");
+    // In file order (one partition), no row is smaller than the one before it.
+    let check = webtext(&[
+        "sql",
+        "--partitions",
+        "1",
+        "--table",
+        &format!("s={}", sorted.display()),
+        "--format",
+        "csv",
+        "SELECT count(*) AS n, count(DISTINCT v) AS distinct_v, \
+                sum(CASE WHEN h < previous THEN 1 ELSE 0 END) AS out_of_order \
+         FROM (SELECT v, h, lag(h) OVER () AS previous FROM s)",
+    ]);
+    assert_eq!(
+        stdout(&check),
+        "n,distinct_v,out_of_order\n2000000,2000000,0\n"
+    );
+}
+
+#[test]
+fn an_aggregate_over_the_limit_stops_with_one_line_naming_the_function() {
+    // 400,000 documents of 6 distinct tokens: 2,000,000 distinct bigrams, 16 MB of hashes alone.
+    let output = webtext(&[
+        "sql",
+        "--memory-limit",
+        "8M",
+        "SELECT cardinality(duplicate_ngrams(ngram_hashes(s, 2))) FROM ( \
+           SELECT concat_ws(' ', md5(CAST(v AS VARCHAR)), md5(CAST(v + 1 AS VARCHAR)), \
+                  md5(CAST(v + 2 AS VARCHAR)), md5(CAST(v + 3 AS VARCHAR)), \
+                  md5(CAST(v + 4 AS VARCHAR)), md5(CAST(v + 5 AS VARCHAR))) AS s \
+           FROM generate_series(1, 400000) AS t(v))",
+    ]);
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let message = stderr(&output);
+    assert_eq!(message.lines().count(), 1, "{message}");
+    assert!(
+        message.starts_with(
+            "webtext: error: memory limit reached in duplicate_ngrams (--memory-limit 8 MiB): \
+             Failed to allocate"
+        ) && message.contains("--hash-ranges")
+            && message.contains("raise --memory-limit"),
+        "{message}"
+    );
+}
+
+#[test]
+fn a_memory_limit_that_is_not_a_size_is_refused() {
+    let output = webtext(&["sql", "--memory-limit", "lots", "SELECT 1"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("'lots' is not a size"),
+        "{}",
+        stderr(&output)
+    );
+}
