@@ -25,6 +25,7 @@ import pyarrow as pa
 from datafusion import (
     AggregateUDF,
     DataFrame,
+    RuntimeEnvBuilder,
     ScalarUDF,
     SessionConfig,
     SessionContext,
@@ -98,12 +99,43 @@ def _register_read_warc(ctx: SessionContext) -> None:
     ctx.register_udtf(TableFunction("read_warc", _native.ReadWarcFunction(), ctx))
 
 
-def session(config: SessionConfig | None = None) -> SessionContext:
-    """A new context with everything of :func:`register`, and the information schema on."""
+def session(
+    config: SessionConfig | None = None,
+    *,
+    memory_limit: int | str | None = None,
+    spill_dir: str | os.PathLike[str] | None = None,
+) -> SessionContext:
+    """A new context with everything of :func:`register`, and the information schema on.
+
+    Its queries run under a memory limit, as ``webtext --memory-limit`` does: beyond it, sorts,
+    ``GROUP BY`` and joins spill to a private folder of ``spill_dir`` (the temporary directory by
+    default) and finish; an aggregate that cannot spill (``duplicate_ngrams``,
+    ``minhash_clusters`` over a whole table) stops the query with a "Resources exhausted" error.
+
+    Args:
+        config: the session's configuration (the crate's options are added to it).
+        memory_limit: bytes, or a size such as ``"512M"``, ``"2G"``, ``"1.5G"`` (binary units);
+            by default half of the machine's memory, or of its cgroup's limit.
+        spill_dir: where spill files go.
+
+    Raises:
+        ValueError: ``memory_limit`` is not a size.
+    """
     config = (config or SessionConfig()).with_information_schema(True)
     for key, value in SESSION_OPTIONS:
         config = config.set(key, value)
-    return register(SessionContext(config))
+    if memory_limit is None:
+        limit = _native.default_memory_limit()
+    elif isinstance(memory_limit, str):
+        limit = _native.parse_size(memory_limit)
+    else:
+        limit = int(memory_limit)
+    if limit <= 0:
+        raise ValueError("memory_limit must be more than 0 bytes")
+    runtime = RuntimeEnvBuilder().with_fair_spill_pool(limit)
+    if spill_dir is not None:
+        runtime = runtime.with_temp_file_path(os.fspath(spill_dir))
+    return register(SessionContext(config, runtime))
 
 
 def register_input(ctx: SessionContext, name: str, path: str | os.PathLike[str]) -> SessionContext:

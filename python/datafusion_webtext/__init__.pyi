@@ -24,8 +24,23 @@ def register(ctx: SessionContext) -> SessionContext:
     with ``SET`` statements. Returns ``ctx``.
     """
 
-def session(config: SessionConfig | None = None) -> SessionContext:
-    """A new context with everything of :func:`register`, and the information schema on."""
+def session(config: SessionConfig | None = None, *, memory_limit: int | str | None = None, spill_dir: str | os.PathLike[str] | None = None) -> SessionContext:
+    """A new context with everything of :func:`register`, and the information schema on.
+
+    Its queries run under a memory limit, as ``webtext --memory-limit`` does: beyond it, sorts,
+    ``GROUP BY`` and joins spill to a private folder of ``spill_dir`` (the temporary directory by
+    default) and finish; an aggregate that cannot spill (``duplicate_ngrams``,
+    ``minhash_clusters`` over a whole table) stops the query with a "Resources exhausted" error.
+
+    Args:
+        config: the session's configuration (the crate's options are added to it).
+        memory_limit: bytes, or a size such as ``"512M"``, ``"2G"``, ``"1.5G"`` (binary units);
+            by default half of the machine's memory, or of its cgroup's limit.
+        spill_dir: where spill files go.
+
+    Raises:
+        ValueError: ``memory_limit`` is not a size.
+    """
 
 def register_input(ctx: SessionContext, name: str, path: str | os.PathLike[str]) -> SessionContext:
     """Registers the files at ``path`` as table ``name``, read by their extension, as

@@ -312,6 +312,19 @@ fn is_warc_path(path: &str) -> bool {
     datafusion_webtext::datasource::is_warc_path(path)
 }
 
+/// Half of the memory of the machine, or of its cgroup's limit: `webtext`'s default
+/// `--memory-limit`, in bytes.
+#[pyfunction]
+fn default_memory_limit() -> usize {
+    datafusion_webtext::memory::default_memory_limit()
+}
+
+/// A size as `--memory-limit` takes it (`123456`, `512M`, `2G`, `1.5G`), in bytes.
+#[pyfunction]
+fn parse_size(text: &str) -> PyResult<usize> {
+    datafusion_webtext::memory::parse_size(text).map_err(pyo3::exceptions::PyValueError::new_err)
+}
+
 #[pymodule]
 fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add("__version__", env!("CARGO_PKG_VERSION"))?;
@@ -327,5 +340,7 @@ fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(session_options, module)?)?;
     module.add_function(wrap_pyfunction!(warc_pages_sql, module)?)?;
     module.add_function(wrap_pyfunction!(is_warc_path, module)?)?;
+    module.add_function(wrap_pyfunction!(default_memory_limit, module)?)?;
+    module.add_function(wrap_pyfunction!(parse_size, module)?)?;
     Ok(())
 }
