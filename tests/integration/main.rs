@@ -14,6 +14,7 @@ mod hostile;
 mod justext_fixtures;
 mod memory_limit;
 mod object_stores;
+mod rehydrate;
 mod report;
 mod sharded_output;
 mod sql_boilerpipe;
