@@ -23,6 +23,7 @@
 -- @param id = doc_id
 -- @param text = text
 -- @param order_by = "doc_id"
+-- @param partition_clause =
 
 -- 0. Spread the documents over all cores batch by batch: a file of one row group would otherwise
 --    be hashed by one thread.
@@ -37,7 +38,10 @@ COPY (
 ) TO '${duplicates}/range-${part}-of-${parts}.parquet' STORED AS PARQUET;
 
 -- 2. onion's sequential pass in id order (order_by = duplicate_fraction("text", 7, 'duplicates'),
---    "doc_id" gives Algorithm 3.1's order), then one row per paragraph. duplicate_positions does
+--    "doc_id" gives Algorithm 3.1's order), then one row per paragraph. With partition_clause =
+--    PARTITION BY <expression> (a site, a language), each partition is de-duplicated on its own,
+--    the partitions in parallel; the duplicate n-grams of statement 1 are the whole corpus's,
+--    which changes no decision (onion remembers only what it kept in the same partition). duplicate_positions does
 --    the tokenizing, hashing and duplicate-set lookups on every core before the window, which then
 --    only has the hits left to decide. The text passes the window as Utf8: DataFusion 55's bounded
 --    window keeps its last row and appends each new batch to it, and appending to a Utf8View slice
@@ -51,7 +55,7 @@ FROM (
   SELECT "${id}", "${text}",
          onion_keep(found, ${n}, ${threshold},
                     'duplicates=${duplicates}, smoothing=${smoothing}, stub_length=${stub_length}, protect_unique_documents=${protect_unique_documents}')
-           OVER (ORDER BY ${order_by}) AS keep
+           OVER (${partition_clause} ORDER BY ${order_by}) AS keep
   FROM (SELECT "${id}", arrow_cast("${text}", 'Utf8') AS "${text}",
                duplicate_positions("${text}", ${n}, '${duplicates}') AS found
         FROM documents)

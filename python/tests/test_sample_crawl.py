@@ -192,7 +192,7 @@ def sql_file_statements(path: Path, params: dict[str, str]) -> list[str]:
     """A pipeline file's statements with its `-- @param` defaults, overridden by `params`, filled
     in (as `webtext sql --file` fills them in)."""
     text = path.read_text()
-    values = dict(re.findall(r"^-- @param (\w+) = (.*)$", text, flags=re.M))
+    values = dict(re.findall(r"^-- @param (\w+) =[ \t]*(.*)$", text, flags=re.M))
     values = {k: v.strip().strip('"') for k, v in values.items()} | params
     body = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("--"))
     body = re.sub(r"\$\{(\w+)\}", lambda m: values[m.group(1)], body)

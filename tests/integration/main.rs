@@ -10,6 +10,7 @@ mod common;
 mod book;
 mod checkers;
 mod cli;
+mod dedup_partitions;
 mod hostile;
 mod justext_fixtures;
 mod memory_limit;

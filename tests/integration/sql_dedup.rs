@@ -370,7 +370,8 @@ async fn the_dedup_pipeline_keeps_the_same_paragraphs_on_1_2_and_8_partitions_an
             .replace("${protect_unique_documents}", "false")
             .replace("${id}", "doc_id")
             .replace("${text}", "text")
-            .replace("${order_by}", "\"doc_id\"");
+            .replace("${order_by}", "\"doc_id\"")
+            .replace("${partition_clause}", "");
         let ctx = context(partitions);
         register_documents(&ctx, &docs, true);
         let statements = datafusion::sql::parser::DFParserBuilder::new(sql.as_str())

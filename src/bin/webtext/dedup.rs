@@ -57,6 +57,11 @@ pub(crate) struct DedupArgs {
     /// two): the first step then holds 8 bytes per n-gram occurrence / P
     #[arg(long, value_name = "P", default_value_t = 1)]
     hash_ranges: u32,
+    /// De-duplicate each partition of the documents on its own, the partitions in parallel: a SQL
+    /// expression over the input's columns (a site or language column, `doc_id % 8`). A paragraph
+    /// repeated in two partitions is kept in both
+    #[arg(long, value_name = "EXPR")]
+    partition_by: Option<String>,
     #[command(flatten)]
     exec: ExecArgs,
 }
@@ -208,6 +213,19 @@ pub(crate) async fn run(args: DedupArgs) -> Result<()> {
             )
         }
     };
+    let partition_clause = match &args.partition_by {
+        Some(expression) => {
+            ctx.parse_sql_expr(expression, &schema).map_err(|e| {
+                CliError::Usage(format!(
+                    "--partition-by {expression}: not an expression over {}'s columns: {}",
+                    args.input,
+                    e.strip_backtrace()
+                ))
+            })?;
+            format!("PARTITION BY ({expression})")
+        }
+        None => String::new(),
+    };
     let params = |part: u32| -> Vec<(String, String)> {
         crate::params::named([
             ("n", args.n.to_string()),
@@ -224,6 +242,7 @@ pub(crate) async fn run(args: DedupArgs) -> Result<()> {
             ("id", id.to_owned()),
             ("text", text.to_owned()),
             ("order_by", order_by.clone()),
+            ("partition_clause", partition_clause.clone()),
         ])
     };
     // Every statement but the last prepares (SET, the duplicate n-grams, once per hash range);
