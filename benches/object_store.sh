@@ -63,7 +63,10 @@ echo "clean: local ${local_clean} s (peak RSS $((local_rss / 1024)) MiB), s3:// 
   "SELECT (SELECT count(*) FROM a) AS local_rows, (SELECT count(*) FROM b) AS store_rows, \
    (SELECT count(*) FROM (SELECT url, text FROM a EXCEPT ALL SELECT url, text FROM b)) AS differing"
 mkdir "$WORK/parts"
-for i in $(seq -w "$COPIES"); do ln "$WORK/crawl.warc.gz" "$WORK/parts/part-$i.warc.gz"; done
+# The same pages as crawl.warc.gz: the evaluation archive once per file.
+for i in $(seq -w "$COPIES"); do
+  ln "$WARC" "$WORK/parts/part-$i.warc.gz" 2> /dev/null || cp "$WARC" "$WORK/parts/part-$i.warc.gz"
+done
 single=$(seconds "$WEBTEXT" clean "$WORK/parts/" "$WORK/single.parquet")
 single_rss=$(cat "$WORK/rss")
 sharded=$(seconds "$WEBTEXT" clean "$WORK/parts/" "$WORK/sharded/" --shard-bytes 0)
