@@ -5,8 +5,10 @@
 --         the kept document depends on it) and a text column.
 -- Writes: returns every column of `documents`, then cluster_id (−1 for a document in no cluster),
 --         cluster_size (1 then) and kept (false for the near-duplicates datatrove removes).
---         Statement 1 streams the signatures and bands on every core and holds 8 bytes per
---         document and 8 per band (120 bytes per document with 14 bands) until it clusters them.
+--         The band hashes are sorted (on every core, spilling to disk under the memory limit),
+--         and only the candidate pairs reach the one task that replays datatrove's union-find,
+--         which holds about 48 bytes per document that is in some cluster and nothing for the
+--         others.
 -- Run:    webtext sql --table documents=docs.parquet --file sql/near_dedup.sql --output out.parquet \
 --             [--param buckets=20 --param rows=10 --param config=fineweb]
 --         (`webtext near-dedup docs.parquet out.parquet` runs this same file.)
@@ -23,26 +25,46 @@
 --    be hashed by one thread.
 SET datafusion.optimizer.repartition_file_scans = false;
 
--- 1. The clustered documents: one row for each document that shares a band with another. The
---    candidate pairs are the documents with equal band hashes; to list them in plain SQL:
---      SELECT band, band_hash, array_agg("doc_id") FROM (
---        SELECT "doc_id", unnest(range(0, 14)) AS band,
---               unnest(minhash_bands(minhash("text"), 14, 8)) AS band_hash FROM documents)
---      GROUP BY band, band_hash HAVING count(*) > 1
+-- 1. Every document's band hashes (datatrove's signature stage): one row per band; a text too
+--    short for a shingle has none and is never a duplicate.
+CREATE VIEW document_bands AS
+SELECT "${id}" AS id,
+       unnest(range(0, ${buckets})) AS band,
+       unnest(minhash_bands(minhash("${text}", 'config=${config}, n_grams=${n_grams}, num_buckets=${buckets}, hashes_per_bucket=${rows}'),
+                            ${buckets}, ${rows})) AS band_hash
+FROM documents;
+
+-- 2. The candidate pairs (datatrove's buckets stage): in each band, the documents with equal band
+--    hashes chained in id order, each paired with the one before it. Sorted per band, on every
+--    core.
+CREATE VIEW candidate_pairs AS
+SELECT band, band_hash, previous_id, id
+FROM (
+  SELECT band, band_hash, id,
+         lag(id) OVER by_band AS previous_id,
+         lag(band_hash) OVER by_band AS previous_hash
+  FROM document_bands
+  WHERE band_hash IS NOT NULL
+  WINDOW by_band AS (PARTITION BY band ORDER BY band_hash, id)
+)
+WHERE previous_hash = band_hash;
+
+-- 3. The clustered documents (datatrove's cluster stage): its union-find replayed over the pairs
+--    in its order (band 0 first), then each document's cluster from the unions.
 CREATE TABLE near_duplicate_clusters AS
 SELECT get_field(c, 'id') AS id,
        get_field(c, 'cluster_id') AS cluster_id,
        get_field(c, 'cluster_size') AS cluster_size,
        get_field(c, 'kept') AS kept
 FROM (
-  SELECT unnest(minhash_clusters(
-           "${id}",
-           minhash_bands(minhash("${text}", 'config=${config}, n_grams=${n_grams}, num_buckets=${buckets}, hashes_per_bucket=${rows}'),
-                         ${buckets}, ${rows}))) AS c
-  FROM documents
+  SELECT unnest(minhash_union_clusters(u)) AS c
+  FROM (
+    SELECT minhash_union(previous_id, id) OVER (ORDER BY band, band_hash, id) AS u
+    FROM candidate_pairs
+  )
 );
 
--- 2. Every document, with its cluster.
+-- 4. Every document, with its cluster.
 SELECT d.*,
        coalesce(c.cluster_id, -1) AS cluster_id,
        coalesce(c.cluster_size, 1) AS cluster_size,

@@ -3,7 +3,9 @@
 //! 0–99 (and their simplified text and words), then the whole pipeline
 //! `minhash_clusters(doc_id, minhash_bands(minhash(text), 14, 8))` per configuration: the share
 //! of documents with datatrove's removed/kept decision, cluster id and cluster size, and the share
-//! of each planted kind of document removed beside datatrove's.
+//! of each planted kind of document removed beside datatrove's; then `sql/near_dedup.sql`'s
+//! scalable form (candidate pairs, `minhash_union`, `minhash_union_clusters`) on 1, 2 and 8
+//! partitions: the documents with datatrove's decision, and with its cluster id and size.
 //!
 //! `cargo run --release --example parity_minhash -- ../shared [--floor eval/parity/floors.txt]`
 
@@ -12,7 +14,7 @@ use std::io::{BufRead, BufReader};
 use std::process::ExitCode;
 use std::time::Instant;
 
-use datafusion::arrow::array::{Array, AsArray, RecordBatch, StructArray};
+use datafusion::arrow::array::{Array, AsArray, RecordBatch};
 use datafusion::arrow::compute::cast;
 use datafusion::arrow::datatypes::{DataType, Int64Type, UInt64Type};
 use datafusion::prelude::*;
@@ -96,42 +98,102 @@ async fn oracle(
     Ok(out)
 }
 
-/// Our outcome for every clustered document; the others are alone.
-async fn ours(ctx: &SessionContext, options: &str) -> Result<HashMap<i64, Outcome>, Error> {
-    let sql = format!(
-        "SELECT minhash_clusters(doc_id, minhash_bands(minhash(text, '{options}'), 14, 8)) AS c \
-         FROM documents"
-    );
+/// Our outcome for every clustered document of `sql`'s rows (id, cluster_id, cluster_size,
+/// kept); the others are alone.
+async fn ours(ctx: &SessionContext, sql: &str) -> Result<HashMap<i64, Outcome>, Error> {
     let mut out = HashMap::new();
-    for batch in collect(ctx, &sql).await? {
-        let lists = batch.column(0).as_list::<i32>();
-        for row in 0..lists.len() {
-            let list = lists.value(row);
-            let rows: &StructArray = list.as_struct();
-            let field = |name: &str| -> Result<Vec<i64>, Error> {
-                let column = rows
-                    .column_by_name(name)
-                    .ok_or(format!("no field {name}"))?;
-                Ok(column.as_primitive::<Int64Type>().values().to_vec())
+    for batch in collect(ctx, sql).await? {
+        let (ids, clusters, sizes) = (
+            i64_column(&batch, "id")?,
+            i64_column(&batch, "cluster_id")?,
+            i64_column(&batch, "cluster_size")?,
+        );
+        let kept = batch
+            .column_by_name("kept")
+            .ok_or("no column kept")?
+            .as_boolean();
+        for i in 0..batch.num_rows() {
+            let outcome = Outcome {
+                removed: !kept.value(i),
+                cluster_id: clusters[i],
+                cluster_size: sizes[i],
             };
-            let (ids, clusters, sizes) =
-                (field("id")?, field("cluster_id")?, field("cluster_size")?);
-            let kept = rows
-                .column_by_name("kept")
-                .ok_or("no field kept")?
-                .as_boolean()
-                .clone();
-            for i in 0..rows.len() {
-                let outcome = Outcome {
-                    removed: !kept.value(i),
-                    cluster_id: clusters[i],
-                    cluster_size: sizes[i],
-                };
-                out.insert(ids[i], outcome);
-            }
+            out.insert(ids[i], outcome);
         }
     }
     Ok(out)
+}
+
+/// `minhash_clusters` over every document's bands.
+async fn ours_by_bands(
+    ctx: &SessionContext,
+    options: &str,
+) -> Result<HashMap<i64, Outcome>, Error> {
+    let sql = format!(
+        "SELECT get_field(c, 'id') AS id, get_field(c, 'cluster_id') AS cluster_id, \
+         get_field(c, 'cluster_size') AS cluster_size, get_field(c, 'kept') AS kept \
+         FROM (SELECT unnest(minhash_clusters(doc_id, minhash_bands(minhash(text, '{options}'), 14, 8))) AS c \
+         FROM documents)"
+    );
+    ours(ctx, &sql).await
+}
+
+/// `sql/near_dedup.sql` up to its clusters table (the candidate pairs, minhash_union and
+/// minhash_union_clusters) with its default parameters but `config`, in a session of
+/// `partitions` partitions.
+async fn ours_by_pairs(
+    shared: &str,
+    config: &str,
+    partitions: usize,
+) -> Result<HashMap<i64, Outcome>, Error> {
+    let ctx = session(shared, partitions).await?;
+    let script: String = include_str!("../../sql/near_dedup.sql")
+        .lines()
+        .filter(|line| !line.trim_start().starts_with("--"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let script = [
+        ("n_grams", "5"),
+        ("buckets", "14"),
+        ("rows", "8"),
+        ("config", config),
+        ("id", "doc_id"),
+        ("text", "text"),
+    ]
+    .iter()
+    .fold(script, |sql, (name, value)| {
+        sql.replace(&format!("${{{name}}}"), value)
+    });
+    let statements: Vec<&str> = script
+        .split(';')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .collect();
+    let (_, preparing) = statements
+        .split_last()
+        .ok_or("an empty sql/near_dedup.sql")?;
+    for statement in preparing {
+        collect(&ctx, statement).await?;
+    }
+    ours(
+        &ctx,
+        "SELECT id, cluster_id, cluster_size, kept FROM near_duplicate_clusters",
+    )
+    .await
+}
+
+/// A session over the de-duplication corpus (`documents`) and its truth (`truth`).
+async fn session(shared: &str, partitions: usize) -> Result<SessionContext, Error> {
+    let mut ctx =
+        SessionContext::new_with_config(SessionConfig::new().with_target_partitions(partitions));
+    datafusion_webtext::register_all(&mut ctx)?;
+    let documents = format!("{shared}/eval/dedup/documents.parquet");
+    ctx.register_parquet("documents", &documents, ParquetReadOptions::default())
+        .await?;
+    let truth = format!("{shared}/eval/dedup/docs_truth.parquet");
+    ctx.register_parquet("truth", &truth, ParquetReadOptions::default())
+        .await?;
+    Ok(ctx)
 }
 
 /// The oracle's first 100 documents: simplified text, words and signature per configuration.
@@ -219,17 +281,22 @@ struct ConfigReport {
     seconds: f64,
     /// doc_kind → (documents, removed by us, removed by datatrove).
     by_kind: BTreeMap<String, (usize, usize, usize)>,
+    /// sql/near_dedup.sql's pairs form, per number of partitions.
+    by_pairs: Vec<PairsReport>,
+}
+
+/// The partitions the pairs form runs on: the result must not depend on them.
+const PAIR_PARTITIONS: [usize; 3] = [1, 2, 8];
+
+struct PairsReport {
+    partitions: usize,
+    decisions_same: usize,
+    clusters_same: usize,
+    seconds: f64,
 }
 
 async fn run(shared: &str) -> Result<Vec<(String, ConfigReport)>, Error> {
-    let mut ctx = SessionContext::new_with_config(SessionConfig::new().with_target_partitions(2));
-    datafusion_webtext::register_all(&mut ctx)?;
-    let documents = format!("{shared}/eval/dedup/documents.parquet");
-    ctx.register_parquet("documents", &documents, ParquetReadOptions::default())
-        .await?;
-    let truth = format!("{shared}/eval/dedup/docs_truth.parquet");
-    ctx.register_parquet("truth", &truth, ParquetReadOptions::default())
-        .await?;
+    let ctx = session(shared, 2).await?;
     let first = first_hundred(shared)?;
     let mut reports = Vec::new();
     for (config, options) in CONFIGS {
@@ -241,8 +308,26 @@ async fn run(shared: &str) -> Result<Vec<(String, ConfigReport)>, Error> {
         );
         let expected = oracle(&ctx, shared, config).await?;
         let started = Instant::now();
-        let found = ours(&ctx, options).await?;
+        let found = ours_by_bands(&ctx, options).await?;
         let seconds = started.elapsed().as_secs_f64();
+        let mut by_pairs = Vec::new();
+        for partitions in PAIR_PARTITIONS {
+            let started = Instant::now();
+            let found = ours_by_pairs(shared, config, partitions).await?;
+            let seconds = started.elapsed().as_secs_f64();
+            let same = |same: fn(&Outcome, &Outcome) -> bool| {
+                expected
+                    .iter()
+                    .filter(|(id, (theirs, _))| same(found.get(*id).unwrap_or(&ALONE), theirs))
+                    .count()
+            };
+            by_pairs.push(PairsReport {
+                partitions,
+                decisions_same: same(|a, b| a.removed == b.removed),
+                clusters_same: same(|a, b| a == b),
+                seconds,
+            });
+        }
         let mut report = ConfigReport {
             documents: expected.len(),
             decisions_same: 0,
@@ -253,6 +338,7 @@ async fn run(shared: &str) -> Result<Vec<(String, ConfigReport)>, Error> {
             signatures_checked: first.len(),
             seconds,
             by_kind: BTreeMap::new(),
+            by_pairs,
         };
         let mut differing = Vec::new();
         for (id, (theirs, kind)) in &expected {
@@ -334,6 +420,30 @@ fn report(
                 of(*theirs)
             );
         }
+        for p in &r.by_pairs {
+            println!(
+                "  sql/near_dedup.sql (candidate pairs, minhash_union) on {} partitions: decision same \
+                 {} of {}, cluster id and size same {} of {}; {:.2} s",
+                p.partitions,
+                p.decisions_same,
+                r.documents,
+                p.clusters_same,
+                r.documents,
+                p.seconds
+            );
+        }
+        let fewest =
+            |f: fn(&PairsReport) -> usize| share(r.by_pairs.iter().map(f).min().unwrap_or(0));
+        passed &= floors::meets(
+            floors,
+            &format!("minhash {config}_pairs"),
+            fewest(|p| p.decisions_same),
+        )?;
+        passed &= floors::meets(
+            floors,
+            &format!("minhash {config}_pairs_clusters"),
+            fewest(|p| p.clusters_same),
+        )?;
         let signatures = r.signatures_same as f64 / r.signatures_checked.max(1) as f64;
         passed &= floors::meets(
             floors,

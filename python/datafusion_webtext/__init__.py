@@ -111,6 +111,7 @@ def session(
     ``GROUP BY`` and joins spill to a private folder of ``spill_dir`` (the temporary directory by
     default) and finish; an aggregate that cannot spill (``duplicate_ngrams``,
     ``minhash_clusters`` over a whole table) stops the query with a "Resources exhausted" error.
+    (The window functions registered through this package do not count their state against it.)
 
     Args:
         config: the session's configuration (the crate's options are added to it).

@@ -19,6 +19,14 @@ pub enum ClusterError {
     TooManyDocuments(usize),
     #[error("{0} band hashes for {1} documents: every document needs the same number of bands")]
     RaggedBands(usize, usize),
+    #[error(
+        "document {0} was absorbed by two roots: the unions do not come from one replay of the pairs"
+    )]
+    AbsorbedTwice(i64),
+    #[error(
+        "the unions form a cycle through document {0}: they do not come from one replay of the pairs"
+    )]
+    Cycle(i64),
 }
 
 /// Clusters the documents `ids[i]` with band hashes `bands[i·k .. (i+1)·k]` (k bands each) and
@@ -66,7 +74,8 @@ pub fn cluster_documents(
 }
 
 /// datatrove's union-find: union by size, ties to the first argument's root.
-struct UnionFind {
+#[derive(Debug, Default)]
+pub(super) struct UnionFind {
     parent: Vec<u32>,
     size: Vec<u32>,
 }
@@ -79,6 +88,15 @@ impl UnionFind {
         }
     }
 
+    /// A node no pair has named yet.
+    pub(super) fn push(&mut self) {
+        self.parent.push(self.parent.len() as u32);
+        self.size.push(0);
+    }
+
+    /// Bytes held per node.
+    pub(super) const NODE_BYTES: usize = 8;
+
     fn find(&mut self, mut node: u32) -> u32 {
         while self.parent[node as usize] != node {
             let grandparent = self.parent[self.parent[node as usize] as usize];
@@ -88,7 +106,9 @@ impl UnionFind {
         node
     }
 
-    fn union(&mut self, a: u32, b: u32) {
+    /// Joins the trees of `a` and `b`; returns (the root hung under the other, that other root),
+    /// or `None` when they were one tree already.
+    pub(super) fn union(&mut self, a: u32, b: u32) -> Option<(u32, u32)> {
         let (mut root_a, mut root_b) = (self.find(a), self.find(b));
         // A size of 0 marks a node no pair has named: datatrove's tree does not hold it yet.
         for root in [root_a, root_b] {
@@ -97,7 +117,7 @@ impl UnionFind {
             }
         }
         if root_a == root_b {
-            return;
+            return None;
         }
         let (size_a, size_b) = (self.size[root_a as usize], self.size[root_b as usize]);
         if size_a < size_b {
@@ -105,6 +125,7 @@ impl UnionFind {
         }
         self.parent[root_b as usize] = root_a;
         self.size[root_a as usize] = size_a + size_b;
+        Some((root_b, root_a))
     }
 
     /// Every node a pair named, in node order, numbering clusters as their roots are first met.

@@ -7,6 +7,7 @@ mod config;
 mod options;
 mod permutations;
 mod simplify;
+mod union;
 
 use std::hash::Hasher;
 
@@ -17,6 +18,7 @@ pub use config::{MinhashConfig, ShingleHash};
 pub use options::MINHASH_KEYS;
 pub use permutations::{MERSENNE_PRIME, permutations};
 pub use simplify::simplify_text;
+pub use union::{PairUnion, Union, clusters_from_unions};
 
 /// Computes signatures for one configuration; holds its permutation parameters.
 #[derive(Debug, Clone)]

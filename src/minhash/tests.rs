@@ -155,3 +155,99 @@ fn the_vectorized_signature_is_the_portable_one() {
         assert_eq!(fast, portable, "{count} hashes");
     }
 }
+
+/// The chain pairs of `bands` in datatrove's order: band by band, each group of equal band
+/// hashes in ascending id order, each document paired with the one before it.
+fn chain_pairs(ids: &[i64], bands: &[u64], per_document: usize) -> Vec<(i64, i64)> {
+    let mut pairs = Vec::new();
+    for band in 0..per_document {
+        let mut rows: Vec<(u64, i64)> = ids
+            .iter()
+            .enumerate()
+            .map(|(i, &id)| (bands[i * per_document + band], id))
+            .collect();
+        rows.sort_unstable();
+        for window in rows.windows(2) {
+            if window[0].0 == window[1].0 {
+                pairs.push((window[0].1, window[1].1));
+            }
+        }
+    }
+    pairs
+}
+
+fn replay(pairs: &[(i64, i64)]) -> Vec<Union> {
+    let mut union = PairUnion::default();
+    pairs
+        .iter()
+        .filter_map(|&(a, b)| union.add(a, b).expect("few documents"))
+        .collect()
+}
+
+#[test]
+fn the_unions_of_the_pairs_are_datatroves() {
+    // The bands of union_by_size_keeps_the_larger_trees_root_…: band 0 pairs (10, 30), (20, 40),
+    // (40, 50); band 1 pairs (30, 40). 30 hangs under 10, 40 and 50 under 20; then 10's tree
+    // (size 2) under 20's (size 3).
+    let ids = [50, 40, 30, 20, 10, 60];
+    let bands = [7, 1, 7, 2, 5, 2, 7, 3, 5, 4, 9, 5];
+    let pairs = chain_pairs(&ids, &bands, 2);
+    assert_eq!(pairs, vec![(10, 30), (20, 40), (40, 50), (30, 40)]);
+    let unions = replay(&pairs);
+    let made: Vec<(i64, i64)> = unions.iter().map(|u| (u.absorbed, u.root)).collect();
+    assert_eq!(made, vec![(30, 10), (40, 20), (50, 20), (10, 20)]);
+    assert_eq!(
+        clusters_from_unions(&unions),
+        cluster_documents(&ids, &bands, 2)
+    );
+    let mut union = PairUnion::default();
+    assert_eq!(union.add(5, 5), Ok(None));
+    assert_eq!(
+        union.add(5, 6),
+        Ok(Some(Union {
+            absorbed: 6,
+            root: 5
+        }))
+    );
+    assert_eq!(union.add(6, 5), Ok(None));
+    assert_eq!(union.documents(), 2);
+}
+
+#[test]
+fn clusters_from_the_pairs_equal_clusters_from_every_documents_bands() {
+    // Random bands over few values, so that groups chain into clusters of all sizes; ids in
+    // no particular order.
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move |bound: u64| {
+        state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (state >> 33) % bound
+    };
+    for (documents, per_document, values) in [(300, 3, 400), (2_000, 14, 20_000), (500, 5, 60)] {
+        let ids: Vec<i64> = (0..documents)
+            .map(|i| (i * 7_919 % documents) as i64 - 100)
+            .collect();
+        let bands: Vec<u64> = (0..documents * per_document)
+            .map(|_| next(values))
+            .collect();
+        let expected = cluster_documents(&ids, &bands, per_document as usize).expect("clusters");
+        assert!(expected.iter().any(|c| c.cluster_size > 2));
+        let unions = replay(&chain_pairs(&ids, &bands, per_document as usize));
+        assert_eq!(clusters_from_unions(&unions), Ok(expected));
+    }
+}
+
+#[test]
+fn unions_that_no_replay_makes_are_an_error_not_a_hang() {
+    let union = |absorbed, root| Union { absorbed, root };
+    assert_eq!(
+        clusters_from_unions(&[union(1, 2), union(1, 3)]),
+        Err(ClusterError::AbsorbedTwice(1))
+    );
+    assert!(matches!(
+        clusters_from_unions(&[union(1, 2), union(2, 3), union(3, 1)]),
+        Err(ClusterError::Cycle(_))
+    ));
+    assert_eq!(clusters_from_unions(&[]), Ok(Vec::new()));
+}

@@ -18,7 +18,7 @@ use datafusion::logical_expr::{
 use super::arrays::struct_list_type;
 use super::documentation::DOC_SECTION;
 use super::row_policy::catch_row_panic;
-use crate::minhash::cluster_documents;
+use crate::minhash::{DocumentCluster, cluster_documents};
 
 const NAME: &str = "minhash_clusters";
 
@@ -64,7 +64,8 @@ static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
     .build()
 });
 
-fn output_fields() -> Fields {
+/// The fields of each clustered document's struct.
+pub(super) fn output_fields() -> Fields {
     Fields::from(vec![
         Field::new("id", DataType::Int64, false),
         Field::new("cluster_id", DataType::Int64, false),
@@ -77,7 +78,7 @@ fn bands_type() -> DataType {
     DataType::List(Arc::new(Field::new_list_field(DataType::UInt64, false)))
 }
 
-fn large_list_of(t: DataType) -> DataType {
+pub(super) fn large_list_of(t: DataType) -> DataType {
     DataType::LargeList(Arc::new(Field::new_list_field(t, false)))
 }
 
@@ -266,30 +267,7 @@ impl Accumulator for ClustersAccumulator {
         let clusters =
             cluster_documents(&self.ids, &self.bands, self.bands_per_document.unwrap_or(0))
                 .or_else(|e| exec_err!("{NAME}: {e}"))?;
-        let column = |f: &dyn Fn(&crate::minhash::DocumentCluster) -> i64| -> ArrayRef {
-            Arc::new(clusters.iter().map(f).collect::<Int64Array>())
-        };
-        let rows = StructArray::try_new(
-            output_fields(),
-            vec![
-                column(&|c| c.id),
-                column(&|c| c.cluster_id as i64),
-                column(&|c| c.cluster_size as i64),
-                Arc::new(
-                    clusters
-                        .iter()
-                        .map(|c| Some(c.kept))
-                        .collect::<BooleanArray>(),
-                ),
-            ],
-            None,
-        )?;
-        if i32::try_from(rows.len()).is_err() {
-            return exec_err!("{NAME}: more than 2^31 clustered documents in one list");
-        }
-        Ok(SingleRowListArrayBuilder::new(Arc::new(rows))
-            .with_nullable(false)
-            .build_list_scalar())
+        clusters_scalar(NAME, &clusters)
     }
 
     fn size(&self) -> usize {
@@ -297,7 +275,36 @@ impl Accumulator for ClustersAccumulator {
     }
 }
 
-fn large_list_scalar(values: ArrayRef, item: DataType) -> ScalarValue {
+/// The clustered documents as the one list value of `name`'s result.
+pub(super) fn clusters_scalar(name: &str, clusters: &[DocumentCluster]) -> Result<ScalarValue> {
+    let column = |f: &dyn Fn(&DocumentCluster) -> i64| -> ArrayRef {
+        Arc::new(clusters.iter().map(f).collect::<Int64Array>())
+    };
+    let rows = StructArray::try_new(
+        output_fields(),
+        vec![
+            column(&|c| c.id),
+            column(&|c| c.cluster_id as i64),
+            column(&|c| c.cluster_size as i64),
+            Arc::new(
+                clusters
+                    .iter()
+                    .map(|c| Some(c.kept))
+                    .collect::<BooleanArray>(),
+            ),
+        ],
+        None,
+    )?;
+    if i32::try_from(rows.len()).is_err() {
+        return exec_err!("{name}: more than 2^31 clustered documents in one list");
+    }
+    Ok(SingleRowListArrayBuilder::new(Arc::new(rows))
+        .with_nullable(false)
+        .build_list_scalar())
+}
+
+/// A state column's one value: all of `values` in one large list.
+pub(super) fn large_list_scalar(values: ArrayRef, item: DataType) -> ScalarValue {
     let offsets = OffsetBuffer::<i64>::from_lengths([values.len()]);
     let list = LargeListArray::new(
         Arc::new(Field::new_list_field(item, false)),

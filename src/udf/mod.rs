@@ -22,6 +22,7 @@ mod dedup_common;
 mod documentation;
 mod extract_common;
 mod function;
+mod held_memory;
 mod justext_common;
 mod row_policy;
 mod shared_parses;
@@ -31,6 +32,7 @@ mod thread_store;
 
 pub use dedup_common::cached_duplicate_sets;
 pub use function::WebtextFunction;
+pub use held_memory::WindowPool;
 pub use row_policy::{catch_row_panic, row_panics};
 pub use shared_parses::pages_parsed;
 pub use text_struct::TextStructFunction;
@@ -59,6 +61,8 @@ pub mod justext_paragraphs;
 pub mod minhash;
 pub mod minhash_bands;
 pub mod minhash_clusters;
+pub mod minhash_union;
+pub mod minhash_union_clusters;
 pub mod ngram_hashes;
 pub mod onion_keep;
 pub mod stopword_density;
@@ -132,6 +136,13 @@ pub fn onion_keep_udwf() -> Arc<WindowUDF> {
     Arc::clone(&UDWF)
 }
 
+/// The shared instance of the `minhash_union` window function.
+pub fn minhash_union_udwf() -> Arc<WindowUDF> {
+    static UDWF: LazyLock<Arc<WindowUDF>> =
+        LazyLock::new(|| Arc::new(WindowUDF::from(minhash_union::MinhashUnionFunc::default())));
+    Arc::clone(&UDWF)
+}
+
 /// Every scalar function of the crate.
 pub fn all_scalar() -> Vec<Arc<ScalarUDF>> {
     vec![
@@ -183,14 +194,40 @@ pub fn minhash_clusters_udaf() -> Arc<AggregateUDF> {
     Arc::clone(&UDAF)
 }
 
+/// The shared instance of the `minhash_union_clusters` aggregate function.
+pub fn minhash_union_clusters_udaf() -> Arc<AggregateUDF> {
+    static UDAF: LazyLock<Arc<AggregateUDF>> = LazyLock::new(|| {
+        Arc::new(AggregateUDF::from(
+            minhash_union_clusters::MinhashUnionClustersFunc::default(),
+        ))
+    });
+    Arc::clone(&UDAF)
+}
+
 /// Every aggregate function of the crate.
 pub fn all_aggregate() -> Vec<Arc<AggregateUDF>> {
-    vec![duplicate_ngrams_udaf(), minhash_clusters_udaf()]
+    vec![
+        duplicate_ngrams_udaf(),
+        minhash_clusters_udaf(),
+        minhash_union_clusters_udaf(),
+    ]
 }
 
 /// Every window function of the crate.
 pub fn all_window() -> Vec<Arc<WindowUDF>> {
-    vec![onion_keep_udwf()]
+    vec![onion_keep_udwf(), minhash_union_udwf()]
+}
+
+/// Every window function of the crate, reserving what their evaluators hold from `pool`.
+pub fn all_window_in(pool: &WindowPool) -> Vec<Arc<WindowUDF>> {
+    vec![
+        Arc::new(WindowUDF::from(onion_keep::OnionKeepFunc::in_pool(
+            pool.clone(),
+        ))),
+        Arc::new(WindowUDF::from(minhash_union::MinhashUnionFunc::in_pool(
+            pool.clone(),
+        ))),
+    ]
 }
 
 /// The name and documentation of every function of the crate, in reference order.
@@ -223,11 +260,18 @@ pub trait Registry: FunctionRegistry {
     /// Registers the crate's file formats and table functions (WARC: `STORED AS WARC`,
     /// `read_warc()`).
     fn register_sources(&mut self) -> Result<()>;
+
+    /// The memory pool of the registry's queries, which the window functions reserve from.
+    fn memory_pool(&self) -> WindowPool;
 }
 
 impl Registry for datafusion::execution::context::SessionContext {
     fn register_sources(&mut self) -> Result<()> {
         crate::datasource::register_warc_on(self)
+    }
+
+    fn memory_pool(&self) -> WindowPool {
+        WindowPool::new(Arc::clone(&self.runtime_env().memory_pool))
     }
 }
 
@@ -235,11 +279,19 @@ impl Registry for datafusion::execution::session_state::SessionState {
     fn register_sources(&mut self) -> Result<()> {
         crate::datasource::register_warc(self)
     }
+
+    fn memory_pool(&self) -> WindowPool {
+        WindowPool::new(Arc::clone(&self.runtime_env().memory_pool))
+    }
 }
 
-/// Registers everything of the crate: every function, the WARC file format and `read_warc()`.
+/// Registers everything of the crate: every function (the window functions reserving from the
+/// registry's memory pool), the WARC file format and `read_warc()`.
 pub fn register_all<R: Registry>(registry: &mut R) -> Result<()> {
     register_functions(registry)?;
+    for udwf in all_window_in(&registry.memory_pool()) {
+        registry.register_udwf(udwf)?;
+    }
     registry.register_sources()
 }
 
@@ -395,6 +447,16 @@ pub mod functions {
     /// `minhash_clusters(id, bands)`.
     pub fn minhash_clusters(id: Expr, bands: Expr) -> Expr {
         super::minhash_clusters_udaf().call(vec![id, bands])
+    }
+
+    /// `minhash_union_clusters(union)`.
+    pub fn minhash_union_clusters(union: Expr) -> Expr {
+        super::minhash_union_clusters_udaf().call(vec![union])
+    }
+
+    /// `minhash_union(a, b)`, without its window: add the pairs' order with `ExprFunctionExt`.
+    pub fn minhash_union(a: Expr, b: Expr) -> Expr {
+        super::minhash_union_udwf().call(vec![a, b])
     }
 
     /// `onion_keep(text, n, threshold, options)`, without its window: add the order with

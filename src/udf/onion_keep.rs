@@ -21,6 +21,7 @@ use super::dedup_common::{
 };
 use super::documentation::DOC_SECTION;
 use super::duplicate_positions;
+use super::held_memory::{HeldMemory, WindowPool};
 use super::row_policy::{RowPolicy, catch_row_panic};
 use crate::dedup::options::{ONION_KEYS, TOKEN_KEYS};
 use crate::dedup::{Onion, OnionParams, PositionsRef};
@@ -30,12 +31,21 @@ const NAME: &str = "onion_keep";
 #[derive(Debug, PartialEq, Eq, Hash)]
 pub struct OnionKeepFunc {
     signature: Signature,
+    pool: WindowPool,
 }
 
 impl Default for OnionKeepFunc {
     fn default() -> Self {
+        OnionKeepFunc::in_pool(WindowPool::default())
+    }
+}
+
+impl OnionKeepFunc {
+    /// The function, reserving what its evaluators hold from `pool`.
+    pub fn in_pool(pool: WindowPool) -> Self {
         OnionKeepFunc {
             signature: Signature::user_defined(Volatility::Immutable),
+            pool,
         }
     }
 }
@@ -52,7 +62,8 @@ static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
          their n-grams, so removed text never blocks later text. NULL text gives NULL and is skipped. The \
          ORDER BY must be total (end it with a unique id); PARTITION BY de-duplicates each partition on \
          its own. Without the duplicates option it remembers every kept n-gram (memory grows with the \
-         corpus); with it, one bit per duplicate n-gram (about 10 bytes each in all).",
+         corpus); with it, one bit per duplicate n-gram (about 10 bytes each in all). What it holds is \
+         reserved from the session's memory limit.",
         "onion_keep(text, n, threshold [, options]) OVER (ORDER BY doc_id)",
     )
     .with_sql_example(
@@ -166,6 +177,7 @@ impl WindowUDFImpl for OnionKeepFunc {
             onion,
             policy,
             kept: Vec::new(),
+            held: self.pool.hold(NAME),
         }))
     }
 
@@ -183,6 +195,7 @@ struct OnionEvaluator {
     onion: Onion,
     policy: RowPolicy,
     kept: Vec<bool>,
+    held: HeldMemory,
 }
 
 /// Row `row` of a List<UInt32> column.
@@ -281,6 +294,7 @@ impl PartitionEvaluator for OnionEvaluator {
                 None => false,
             }
         };
+        self.held.cover(self.onion.state_bytes())?;
         if !decided {
             return ScalarValue::try_from(&list_type());
         }

@@ -149,6 +149,49 @@ fn an_aggregate_over_the_limit_stops_with_one_line_naming_the_function() {
 }
 
 #[test]
+fn a_window_over_the_limit_stops_with_one_line_naming_it() {
+    // minhash_union: 1,000,000 documents in one chain of pairs, about 48 MB of union-find state;
+    // onion_keep without its duplicates: 2,400,000 distinct bigrams remembered, about 22 MB.
+    // 25 distinct tokens per document, shared with no other (more than smoothing's 20, which
+    // would remove the whole document), so every document is kept and registers its 24 bigrams.
+    let md5s = (0..25)
+        .map(|k| format!("md5(CAST(v * 25 + {k} AS VARCHAR))"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let md5s = format!("concat_ws(' ', {md5s})");
+    for (function, query, advice) in [
+        (
+            "minhash_union",
+            "SELECT count(u) FROM (SELECT minhash_union(v, v + 1) OVER (ORDER BY v) AS u \
+             FROM generate_series(1, 1000000) AS t(v))"
+                .to_owned(),
+            "fewer documents at a time",
+        ),
+        (
+            "onion_keep",
+            format!(
+                "SELECT count(k) FROM (SELECT onion_keep({md5s}, 2, 0.5) OVER (ORDER BY v) AS k \
+                 FROM generate_series(1, 100000) AS t(v))"
+            ),
+            "--partition-by",
+        ),
+    ] {
+        let output = webtext(&["sql", "--memory-limit", "8M", &query]);
+        assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+        let message = stderr(&output);
+        assert_eq!(message.lines().count(), 1, "{message}");
+        assert!(
+            message.starts_with(&format!(
+                "webtext: error: memory limit reached in {function} (--memory-limit 8 MiB): \
+                 Failed to allocate"
+            )) && message.contains(advice)
+                && message.contains("raise --memory-limit"),
+            "{message}"
+        );
+    }
+}
+
+#[test]
 fn a_memory_limit_that_is_not_a_size_is_refused() {
     let output = webtext(&["sql", "--memory-limit", "lots", "SELECT 1"]);
     assert_eq!(output.status.code(), Some(2));

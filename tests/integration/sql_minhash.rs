@@ -8,12 +8,19 @@ use datafusion::arrow::array::{Array, ArrayRef, AsArray, Int64Array, RecordBatch
 use datafusion::arrow::datatypes::Int64Type;
 use datafusion::prelude::*;
 
-use crate::common::{cells, error_of, one_row, string_columns};
+use crate::common::{cells, error_of, one_row, stderr, string_columns, webtext};
 use datafusion_webtext::minhash::{
     DocumentCluster, MinHasher, MinhashConfig, band_hashes, cluster_documents,
 };
 
-const FUNCTIONS: [&str; 4] = ["minhash", "minhash_bands", "jaccard", "minhash_clusters"];
+const FUNCTIONS: [&str; 6] = [
+    "minhash",
+    "minhash_bands",
+    "jaccard",
+    "minhash_clusters",
+    "minhash_union",
+    "minhash_union_clusters",
+];
 
 fn context_with(partitions: usize) -> SessionContext {
     let config = datafusion_webtext::configure(
@@ -38,8 +45,11 @@ async fn the_documented_examples_give_what_they_say() {
     let aggregate = datafusion_webtext::udf::all_aggregate()
         .into_iter()
         .map(|f| (f.name().to_owned(), f.documentation().cloned()));
+    let window = datafusion_webtext::udf::all_window()
+        .into_iter()
+        .map(|f| (f.name().to_owned(), f.documentation().cloned()));
     let mut seen = 0;
-    for (name, documentation) in scalar.chain(aggregate) {
+    for (name, documentation) in scalar.chain(aggregate).chain(window) {
         if !FUNCTIONS.contains(&name.as_str()) {
             continue;
         }
@@ -227,6 +237,22 @@ fn batch_of(corpus: &[(i64, String)]) -> RecordBatch {
     RecordBatch::try_from_iter([("id", ids), ("text", texts)]).unwrap()
 }
 
+/// `corpus` written as Parquet files of `per_file` documents each, in a new folder.
+fn write_files(corpus: &[(i64, String)], per_file: usize, name: &str) -> std::path::PathBuf {
+    let folder = std::env::temp_dir().join(format!("webtext-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&folder).unwrap();
+    for (part, chunk) in corpus.chunks(per_file).enumerate() {
+        let path = folder.join(format!("part-{part}.parquet"));
+        let file = std::fs::File::create(&path).unwrap();
+        let batch = batch_of(chunk);
+        let mut writer =
+            datafusion::parquet::arrow::ArrowWriter::try_new(file, batch.schema(), None).unwrap();
+        writer.write(&batch).unwrap();
+        writer.close().unwrap();
+    }
+    folder
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn clusters_are_the_plain_rust_ones_for_any_partitioning_and_any_split_into_files() {
     let corpus = corpus();
@@ -245,17 +271,7 @@ async fn clusters_are_the_plain_rust_ones_for_any_partitioning_and_any_split_int
         );
     }
 
-    let folder = std::env::temp_dir().join(format!("webtext-minhash-files-{}", std::process::id()));
-    std::fs::create_dir_all(&folder).unwrap();
-    for (part, chunk) in corpus.chunks(70).enumerate() {
-        let path = folder.join(format!("part-{part}.parquet"));
-        let file = std::fs::File::create(&path).unwrap();
-        let batch = batch_of(chunk);
-        let mut writer =
-            datafusion::parquet::arrow::ArrowWriter::try_new(file, batch.schema(), None).unwrap();
-        writer.write(&batch).unwrap();
-        writer.close().unwrap();
-    }
+    let folder = write_files(&corpus, 70, "minhash-files");
     for partitions in [1, 2, 8] {
         let ctx = context_with(partitions);
         ctx.register_parquet(
@@ -272,4 +288,58 @@ async fn clusters_are_the_plain_rust_ones_for_any_partitioning_and_any_split_int
         );
     }
     std::fs::remove_dir_all(&folder).unwrap();
+}
+
+/// The clustered documents of `webtext near-dedup`'s output, in id order.
+async fn near_dedup_clusters(output: &str) -> Vec<DocumentCluster> {
+    let ctx = context_with(2);
+    ctx.register_parquet("r", output, ParquetReadOptions::default())
+        .await
+        .unwrap();
+    let sql = "SELECT id, cluster_id, cluster_size, kept FROM r WHERE cluster_id >= 0 ORDER BY id";
+    let mut out = Vec::new();
+    for batch in ctx.sql(sql).await.unwrap().collect().await.unwrap() {
+        let column = |i: usize| batch.column(i).as_primitive::<Int64Type>().clone();
+        let (ids, clusters, sizes) = (column(0), column(1), column(2));
+        let kept = batch.column(3).as_boolean();
+        out.extend((0..batch.num_rows()).map(|i| DocumentCluster {
+            id: ids.value(i),
+            cluster_id: clusters.value(i) as u64,
+            cluster_size: sizes.value(i) as u64,
+            kept: kept.value(i),
+        }));
+    }
+    out
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn near_dedups_pairs_give_the_plain_rust_clusters_for_any_partitioning_and_files() {
+    // sql/near_dedup.sql replays the union-find over the candidate pairs (minhash_union), not
+    // over every document's bands: the same clusters and kept documents.
+    let corpus = corpus();
+    let expected = plain_rust_clusters(&corpus);
+    for (files, per_file) in [(1, corpus.len()), (4, 70)] {
+        let folder = write_files(&corpus, per_file, &format!("near-dedup-{files}"));
+        for partitions in ["1", "2", "8"] {
+            let output = folder.with_extension("out.parquet");
+            let _ = std::fs::remove_file(&output);
+            let o = webtext(&[
+                "near-dedup",
+                folder.to_str().unwrap(),
+                output.to_str().unwrap(),
+                "--id-column",
+                "id",
+                "--partitions",
+                partitions,
+            ]);
+            assert!(o.status.success(), "{}", stderr(&o));
+            assert_eq!(
+                near_dedup_clusters(output.to_str().unwrap()).await,
+                expected,
+                "{files} files, {partitions} partitions"
+            );
+            std::fs::remove_file(&output).unwrap();
+        }
+        std::fs::remove_dir_all(&folder).unwrap();
+    }
 }

@@ -16,9 +16,9 @@ use datafusion::optimizer::AnalyzerRule;
 
 use crate::CliError;
 
-/// The crate's aggregates that hold their whole state in one task, which DataFusion cannot spill,
-/// with what to do when it does not fit.
-const HOLDERS: [(&str, &str); 2] = [
+/// The crate's aggregates and windows that hold their whole state in one task, which DataFusion
+/// cannot spill, with what to do when it does not fit.
+const HOLDERS: [(&str, &str); 5] = [
     (
         "duplicate_ngrams",
         "find the n-grams in P hash ranges, one pass each (duplicate_ngrams(hashes, 'r/P'); webtext \
@@ -26,7 +26,23 @@ const HOLDERS: [(&str, &str); 2] = [
     ),
     (
         "minhash_clusters",
-        "cluster fewer documents in one call (it holds about 300 bytes per document)",
+        "cluster with the pairs of sql/near_dedup.sql (minhash_union, then minhash_union_clusters), \
+         which hold state for the clustered documents only, not about 300 bytes per document",
+    ),
+    (
+        "minhash_union_clusters",
+        "de-duplicate fewer documents at a time, e.g. each dump or language on its own (it holds 16 \
+         bytes per clustered document)",
+    ),
+    (
+        "minhash_union",
+        "de-duplicate fewer documents at a time, e.g. each dump or language on its own (it holds \
+         about 48 bytes per clustered document)",
+    ),
+    (
+        "onion_keep",
+        "give it the duplicate n-grams (its duplicates option; webtext dedup does), or split the \
+         corpus with PARTITION BY (webtext dedup --partition-by)",
     ),
 ];
 
@@ -51,8 +67,10 @@ impl AnalyzerRule for NoteHolders {
         plan.apply_with_subqueries(|node| {
             node.apply_expressions(|expr| {
                 expr.apply(|e| {
-                    if let Expr::AggregateFunction(call) = e {
-                        note_holder(call.func.name());
+                    match e {
+                        Expr::AggregateFunction(call) => note_holder(call.func.name()),
+                        Expr::WindowFunction(call) => note_holder(call.fun.name()),
+                        _ => {}
                     }
                     Ok(TreeNodeRecursion::Continue)
                 })
@@ -91,10 +109,18 @@ pub(crate) fn explain(error: &CliError) -> Option<String> {
         .map_or(description.as_str(), |(_, last)| last)
         .trim();
     let limit = datafusion_webtext::memory::format_size(LIMIT.load(Ordering::Relaxed));
-    let planned = PLANNED_HOLDERS
-        .lock()
-        .map(|p| p.clone())
-        .unwrap_or_default();
+    // A window's reservation carries its function's name; an aggregate's is its operator's.
+    let reserved_by = HOLDERS
+        .iter()
+        .map(|(name, _)| *name)
+        .find(|name| failed.contains(&format!(" for {name} ")));
+    let planned = match reserved_by {
+        Some(name) => vec![name],
+        None => PLANNED_HOLDERS
+            .lock()
+            .map(|p| p.clone())
+            .unwrap_or_default(),
+    };
     let (place, advice): (String, Vec<&str>) = if planned.is_empty() {
         (String::new(), Vec::new())
     } else {
