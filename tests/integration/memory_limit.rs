@@ -40,10 +40,31 @@ fn run_watching(spill_dir: &Path, args: &[&str]) -> (std::process::Output, usize
             }
         })
     };
-    let output = webtext(args);
+    let output = webtext_within(args, Duration::from_secs(600));
     done.store(true, Ordering::Relaxed);
     watcher.join().unwrap();
     (output, most.load(Ordering::Relaxed))
+}
+
+/// `webtext ARGS`, failed if it has not finished within `limit`: a query that stops for good (as
+/// DataFusion 55.2's spilling exchange between partitions could) must fail the test, not stall it.
+fn webtext_within(args: &[&str], limit: Duration) -> std::process::Output {
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_webtext"))
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("webtext runs");
+    let started = std::time::Instant::now();
+    while child.try_wait().expect("webtext runs").is_none() {
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("webtext {args:?} did not finish within {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    child.wait_with_output().expect("webtext runs")
 }
 
 fn stdout(o: &std::process::Output) -> String {
