@@ -31,6 +31,7 @@ def session(config: SessionConfig | None = None, *, memory_limit: int | str | No
     ``GROUP BY`` and joins spill to a private folder of ``spill_dir`` (the temporary directory by
     default) and finish; an aggregate that cannot spill (``duplicate_ngrams``,
     ``minhash_clusters`` over a whole table) stops the query with a "Resources exhausted" error.
+    (The window functions registered through this package do not count their state against it.)
 
     Args:
         config: the session's configuration (the crate's options are added to it).
@@ -483,8 +484,24 @@ Example:
     -- [{id: 1, cluster_id: 0, cluster_size: 2, kept: true}, {id: 2, cluster_id: 0, cluster_size: 2, kept: false}]
 """
 
+minhash_union_clusters: AggregateUDF
+"""The near-duplicate clusters of the unions minhash_union made (in any order and partitioning): one struct per document named by some union, in id order: id, cluster_id (0, 1, … in the order of each cluster's smallest id), cluster_size and kept (true for the cluster's root, the document datatrove keeps), the same list as minhash_clusters gives. NULL unions (pairs that joined nothing new) are skipped. It holds 16 bytes per union (one per clustered document that is not its cluster's root), reserved from the memory limit.
+
+SQL: ``minhash_union_clusters(union)``
+
+Args:
+    union: What minhash_union returns: a struct {absorbed, root} or NULL.
+
+Example:
+    SELECT minhash_union_clusters(u) AS clusters FROM (
+      SELECT minhash_union(a, b) OVER (ORDER BY band, band_hash, b) AS u
+      FROM (VALUES (0, 7, 10, 30), (0, 9, 20, 40), (0, 9, 40, 50), (1, 2, 30, 40))
+           AS pairs(band, band_hash, a, b));
+    -- [{id: 10, cluster_id: 0, cluster_size: 5, kept: false}, {id: 20, cluster_id: 0, cluster_size: 5, kept: true}, {id: 30, cluster_id: 0, cluster_size: 5, kept: false}, {id: 40, cluster_id: 0, cluster_size: 5, kept: false}, {id: 50, cluster_id: 0, cluster_size: 5, kept: false}]
+"""
+
 onion_keep: WindowUDF
-"""onion 1.2's paragraph de-duplication as a window function over one row per document, in the window's order: for each document, a list with one boolean per paragraph (the lines of its text, as string_to_array(text, chr(10)) splits them; an empty text has none): true = kept, false = a duplicate of text kept earlier (more than `threshold` of its tokens under repeated n-grams), or a short run of at most stub_length tokens that smoothing removes between duplicates or document edges (which also removes whole documents of at most 20 tokens). Only kept paragraphs register their n-grams, so removed text never blocks later text. NULL text gives NULL and is skipped. The ORDER BY must be total (end it with a unique id); PARTITION BY de-duplicates each partition on its own. Without the duplicates option it remembers every kept n-gram (memory grows with the corpus); with it, one bit per duplicate n-gram (about 10 bytes each in all).
+"""onion 1.2's paragraph de-duplication as a window function over one row per document, in the window's order: for each document, a list with one boolean per paragraph (the lines of its text, as string_to_array(text, chr(10)) splits them; an empty text has none): true = kept, false = a duplicate of text kept earlier (more than `threshold` of its tokens under repeated n-grams), or a short run of at most stub_length tokens that smoothing removes between duplicates or document edges (which also removes whole documents of at most 20 tokens). Only kept paragraphs register their n-grams, so removed text never blocks later text. NULL text gives NULL and is skipped. The ORDER BY must be total (end it with a unique id); PARTITION BY de-duplicates each partition on its own. Without the duplicates option it remembers every kept n-gram (memory grows with the corpus); with it, one bit per duplicate n-gram (about 10 bytes each in all). What it holds is reserved from the session's memory limit.
 
 SQL: ``onion_keep(text, n, threshold [, options]) OVER (ORDER BY doc_id)``
 
@@ -497,4 +514,21 @@ Args:
 Example:
     SELECT doc_id, onion_keep(text, 7, 0.5, 'duplicates=duplicates.parquet') OVER (ORDER BY doc_id) AS kept
     FROM documents;
+"""
+
+minhash_union: WindowUDF
+"""datatrove's MinHash clustering stage as a window function over candidate pairs: it replays datatrove's union-find (union by size, ties to a's root) over the pairs in the window's order and returns, for each pair, the union it made: {absorbed, root}, the cluster root that was hung under another root, or NULL when a and b were already in one cluster. minhash_union_clusters turns the unions into each document's cluster. datatrove's kept document depends on the pair order: give the chain pairs of each band's groups of equal band hashes (each document paired with the one before it in id order) ordered by band, band hash, then the later id, as sql/near_dedup.sql does. The window holds about 48 bytes per document named by some pair (reserved from the session's memory limit), nothing for the others; the pairs stream through it in one task, after a sort that spills.
+
+SQL: ``minhash_union(a, b) OVER (ORDER BY band, band_hash, b)``
+
+Args:
+    a: An integer column: the pair's first document id (the earlier document of the group).
+    b: An integer column: the pair's second document id.
+
+Example:
+    SELECT array_agg(u ORDER BY band, b) AS unions FROM (
+      SELECT band, b, minhash_union(a, b) OVER (ORDER BY band, band_hash, b) AS u
+      FROM (VALUES (0, 7, 10, 30), (0, 9, 20, 40), (0, 9, 40, 50), (1, 2, 30, 40))
+           AS pairs(band, band_hash, a, b));
+    -- [{absorbed: 30, root: 10}, {absorbed: 40, root: 20}, {absorbed: 50, root: 20}, {absorbed: 10, root: 20}]
 """

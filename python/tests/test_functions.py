@@ -71,6 +71,9 @@ QUERIES = {
     "duplicate_ngrams": "SELECT duplicate_ngrams(ngram_hashes(v, 3)) AS r FROM t",
     "onion_keep": "SELECT id, onion_keep(v, 3, 0.5) OVER (ORDER BY id) AS r FROM t ORDER BY id",
     "minhash_clusters": "SELECT minhash_clusters(id, minhash_bands(minhash(v), 14, 8)) AS r FROM t",
+    "minhash_union": "SELECT id, minhash_union(id, id + 1) OVER (ORDER BY id) AS r FROM t ORDER BY id",
+    "minhash_union_clusters": "SELECT minhash_union_clusters(u) AS r FROM "
+    "(SELECT minhash_union(id, id + 1) OVER (ORDER BY id) AS u FROM t)",
 }
 TEXT_ONLY = set(TEXT_CALLS) | {"duplicate_ngrams", "onion_keep", "minhash_clusters"}
 
