@@ -62,7 +62,7 @@ impl MemorySettings {
 /// A pool that never refuses `RepartitionExec` its channel buffers, so that it never takes its
 /// spill path: in DataFusion 55.2 a grouped aggregation on two or more partitions that spills
 /// there can stop for good with every thread parked (about one run in two of the memory-limit
-/// test's `GROUP BY` at 64 MiB; never on one partition). Its buffers stay small anyway: its
+/// test's `GROUP BY` at 64 MiB; in none of three runs on one partition). Its buffers stay small anyway: its
 /// channels' gate holds the inputs back once every output has a batch waiting. They are still
 /// counted, so the others' share shrinks by what they hold.
 #[derive(Debug)]

@@ -485,7 +485,7 @@ Example:
 """
 
 minhash_union_clusters: AggregateUDF
-"""The near-duplicate clusters of the unions minhash_union made (in any order and partitioning): one struct per document named by some union, in id order: id, cluster_id (0, 1, … in the order of each cluster's smallest id), cluster_size and kept (true for the cluster's root, the document datatrove keeps), the same list as minhash_clusters gives. NULL unions (pairs that joined nothing new) are skipped. It holds 16 bytes per union (one per clustered document that is not its cluster's root), reserved from the memory limit.
+"""The near-duplicate clusters of the unions minhash_union made (in any order and partitioning): one struct per document named by some union, in id order: id, cluster_id (0, 1, … in the order of each cluster's smallest id), cluster_size and kept (true for the cluster's root, the document datatrove keeps), the same list as minhash_clusters gives. NULL unions (pairs that joined nothing new) are skipped. While it gathers them it holds 16 bytes per union (one per clustered document that is not its cluster's root), reserved from the memory limit; turning them into clusters at the end takes about 100 bytes per clustered document more, for that moment, which is not reserved.
 
 SQL: ``minhash_union_clusters(union)``
 

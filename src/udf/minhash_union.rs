@@ -75,10 +75,14 @@ static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
 
 /// The fields of a union: the absorbed root and the root it now hangs under.
 pub(super) fn union_fields() -> Fields {
-    Fields::from(vec![
-        Field::new("absorbed", DataType::Int64, false),
-        Field::new("root", DataType::Int64, false),
-    ])
+    // Built once: every union the window returns carries them.
+    static FIELDS: LazyLock<Fields> = LazyLock::new(|| {
+        Fields::from(vec![
+            Field::new("absorbed", DataType::Int64, false),
+            Field::new("root", DataType::Int64, false),
+        ])
+    });
+    FIELDS.clone()
 }
 
 impl WindowUDFImpl for MinhashUnionFunc {

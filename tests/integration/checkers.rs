@@ -55,6 +55,10 @@ fn the_floors_file_has_a_floor_for_every_check_ci_runs() {
         "default_signatures",
         "fineweb",
         "fineweb_signatures",
+        "default_pairs",
+        "default_pairs_clusters",
+        "fineweb_pairs",
+        "fineweb_pairs_clusters",
     ] {
         needed.push(format!("minhash {key}"));
     }
