@@ -1,19 +1,25 @@
 #!/usr/bin/env bash
 # `webtext clean` on the ~3,000 evaluation pages (~240 MB of HTML) as a crawl of 8 Parquet files: in one
 # process, and on a Ballista cluster on this machine (a scheduler and one executor of 2 tasks, then
-# two executors of 1 task each), all processes on 127.0.0.1. Also `sql/clean.sql` (url and text
-# only, so the HTML does not travel back to the client) both ways. Best wall time of RUNS runs,
-# pages/s, and the cluster's overhead over the single process, from one run of this script.
-# Usage: benches/cluster.sh [SHARED] [RUNS]
+# two executors of 1 task each), all processes on 127.0.0.1: into one file (every row comes back to
+# the client, which writes it) and into a folder of shards (on the cluster the executors write them
+# and the client receives a row of counts per shard). Also `sql/clean.sql` (url and text only, so
+# the HTML does not travel back to the client) both ways, and `clean` of the evaluation archive as
+# 8 WARC files (8 copies) into shards. Best wall time of RUNS runs, pages/s, and the cluster's
+# overhead over the single process, from one run of this script.
+# Usage: [WEBTEXT_BENCH_PROFILE=dev] benches/cluster.sh [SHARED] [RUNS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export SHARED="${1:-../shared}"
 RUNS="${2:-3}"
 WORK="${TMPDIR:-/tmp}/webtext-cluster-bench"
 mkdir -p "$WORK"
-export WEBTEXT_PROFILE=profiling WEBTEXT_FEATURES="--features cluster"
-cargo build --profile profiling --features cluster --quiet --bin webtext --example build_crawl
-W=target/profiling/webtext
+# The profile to time (WEBTEXT_BENCH_PROFILE=dev reuses the test build: quicker to get, but
+# DataFusion's own code is then unoptimised, so its figures are comparisons only).
+PROFILE="${WEBTEXT_BENCH_PROFILE:-profiling}"
+export WEBTEXT_PROFILE="$PROFILE" WEBTEXT_FEATURES="--features cluster"
+cargo build --profile "$PROFILE" --features cluster --quiet --bin webtext --example build_crawl
+W=target/$([ "$PROFILE" = dev ] && echo debug || echo "$PROFILE")/webtext
 [ -f "$WORK/crawl.parquet" ] || bash tools/build_eval_crawl.sh "$WORK/crawl.parquet"
 if [ ! -d "$WORK/crawl" ]; then
   mkdir -p "$WORK/crawl"
@@ -23,6 +29,12 @@ if [ ! -d "$WORK/crawl" ]; then
   done
 fi
 PAGES=$($W sql -t "c=$WORK/crawl" --format csv "SELECT count(*) AS n FROM c" | tail -1)
+if [ ! -d "$WORK/warc" ]; then
+  mkdir -p "$WORK/warc"
+  ARCHIVE="$(bash eval/quality/eval_warc.sh "$SHARED")"
+  for part in 0 1 2 3 4 5 6 7; do cp "$ARCHIVE" "$WORK/warc/part-$part.warc.gz"; done
+fi
+WARC_PAGES=$($W sql -t "warc=$WORK/warc" --format csv "SELECT count(*) AS n FROM ($(cat sql/warc_to_parquet.sql))" | tail -1)
 
 PIDS=()
 stop_cluster() { for p in "${PIDS[@]}"; do kill -- "-$p" 2>/dev/null || true; done; PIDS=(); sleep 1; }
@@ -48,7 +60,7 @@ start_cluster() {
 best() {  # best wall seconds over RUNS runs of the command
   local best_wall=""
   for _ in $(seq "$RUNS"); do
-    rm -f "$WORK/out.parquet"
+    rm -rf "$WORK/out.parquet" "$WORK/out"
     /usr/bin/time -f "%e" -o "$WORK/time.txt" "$@" > /dev/null 2>&1
     local wall; wall=$(cat "$WORK/time.txt")
     if [ -z "$best_wall" ] || awk "BEGIN{exit !($wall < $best_wall)}"; then best_wall=$wall; fi
@@ -56,11 +68,28 @@ best() {  # best wall seconds over RUNS runs of the command
   echo "$best_wall"
 }
 
-declare -A seconds
+# read_bytes COMMAND...: the bytes the command's process read through read calls (sockets
+# included: the results it receives from the cluster), from /proc/PID/io sampled until it ends.
+read_bytes() {
+  rm -rf "$WORK/out.parquet" "$WORK/out"
+  "$@" > /dev/null 2>&1 &
+  local pid=$! last=0 now
+  while kill -0 "$pid" 2> /dev/null; do
+    now=$(awk '/^rchar/ {print $2}' "/proc/$pid/io" 2> /dev/null || true)
+    [ -n "$now" ] && last=$now
+    sleep 0.02
+  done
+  wait "$pid" || true
+  echo "$last"
+}
+
+declare -A seconds received
 run_all() {  # label, then extra arguments for clean and sql
   local label="$1"; shift
   seconds["clean $label"]=$(best $W clean "$WORK/crawl" "$WORK/out.parquet" "$@")
   seconds["clean.sql $label"]=$(best $W sql -t "crawl=$WORK/crawl" --file sql/clean.sql --output "$WORK/out.parquet" "$@")
+  seconds["clean shards $label"]=$(best $W clean "$WORK/crawl" "$WORK/out/" --shard-bytes 0 "$@")
+  seconds["clean WARC shards $label"]=$(best $W clean "$WORK/warc" "$WORK/out/" --shard-bytes 0 "$@")
 }
 run_all "single process" --partitions 2
 start_cluster 1 2
@@ -68,15 +97,24 @@ run_all "cluster, 1 executor x 2 tasks" --cluster "$URL" --partitions 8
 stop_cluster
 start_cluster 2 1
 run_all "cluster, 2 executors x 1 task" --cluster "$URL" --partitions 8
+received["clean"]=$(read_bytes $W clean "$WORK/crawl" "$WORK/out.parquet" --cluster "$URL" --partitions 8)
+received["clean shards"]=$(read_bytes $W clean "$WORK/crawl" "$WORK/out/" --shard-bytes 0 --cluster "$URL")
+received["clean WARC shards"]=$(read_bytes $W clean "$WORK/warc" "$WORK/out/" --shard-bytes 0 --cluster "$URL")
 stop_cluster
 
-echo "$PAGES pages, 8 files, $(nproc) cores, best of $RUNS"
-printf "%-48s %8s %8s %10s\n" "run" "wall s" "pages/s" "overhead"
-for job in clean clean.sql; do
+echo "$PAGES pages in 8 Parquet files, $WARC_PAGES pages in 8 WARC files, $(nproc) cores, best of $RUNS"
+printf "%-56s %8s %8s %10s\n" "run" "wall s" "pages/s" "overhead"
+for job in clean clean.sql "clean shards" "clean WARC shards"; do
   base=${seconds["$job single process"]}
+  pages=$PAGES
+  [ "$job" = "clean WARC shards" ] && pages=$WARC_PAGES
   for label in "single process" "cluster, 1 executor x 2 tasks" "cluster, 2 executors x 1 task"; do
     s=${seconds["$job $label"]}
-    printf "%-48s %8.2f %8.0f %9.0f%%\n" "$job, $label" "$s" "$(awk "BEGIN{print $PAGES/$s}")" \
+    printf "%-56s %8.2f %8.0f %9.0f%%\n" "$job, $label" "$s" "$(awk "BEGIN{print $pages/$s}")" \
       "$(awk "BEGIN{print 100*($s/$base-1)}")"
   done
+done
+echo "bytes the client read (sockets and files; /proc/PID/io rchar), 2 executors x 1 task:"
+for job in clean "clean shards" "clean WARC shards"; do
+  printf "  %-20s %14s\n" "$job" "${received[$job]}"
 done

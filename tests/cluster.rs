@@ -11,7 +11,15 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
+use datafusion::arrow::array::AsArray;
 use datafusion::prelude::{ParquetReadOptions, SessionContext};
+
+#[path = "integration/common/s3.rs"]
+#[allow(dead_code)]
+mod s3;
+#[path = "integration/common/warc.rs"]
+#[allow(dead_code)]
+mod warc;
 
 /// The longest any process of this test may live.
 const PROCESS_LIMIT: &str = "600";
@@ -25,6 +33,9 @@ fn webtext_command(args: &[&str]) -> Command {
         .args(args);
     command
 }
+
+/// Variables set in a process's environment (an object store's settings).
+type Env<'a> = &'a [(&'a str, &'a str)];
 
 /// A `webtext` process killed with its process group when dropped.
 struct Process {
@@ -48,9 +59,14 @@ fn kill_group(child: &mut Child) {
 }
 
 impl Process {
-    fn start(name: &str, args: &[&str], log: &Path) -> Process {
+    /// Started in the folder of its `log`, not the client's: a relative path that reached it
+    /// would name nothing there.
+    fn start(name: &str, args: &[&str], log: &Path, env: Env) -> Process {
+        let folder = log.parent().unwrap().to_owned();
         let log = std::fs::File::create(log).unwrap();
         let child = grouped_command(args)
+            .envs(env.iter().copied())
+            .current_dir(folder)
             .stdout(log.try_clone().unwrap())
             .stderr(log)
             .spawn()
@@ -107,11 +123,11 @@ struct Cluster {
 
 impl Cluster {
     fn start(dir: &Path, executors: usize) -> Cluster {
-        Cluster::start_with(dir, executors, &[])
+        Cluster::start_with(dir, executors, &[], &[])
     }
 
-    /// A cluster whose every process is also given `extra` arguments.
-    fn start_with(dir: &Path, executors: usize, extra: &[&str]) -> Cluster {
+    /// A cluster whose every process is also given `extra` arguments and `env`.
+    fn start_with(dir: &Path, executors: usize, extra: &[&str], env: Env) -> Cluster {
         let port = free_port();
         let bind = format!("127.0.0.1:{port}");
         let mut flight_ports = Vec::new();
@@ -124,7 +140,7 @@ impl Cluster {
             "5",
         ];
         args.extend(extra);
-        let mut scheduler = Process::start("scheduler", &args, &dir.join("scheduler.log"));
+        let mut scheduler = Process::start("scheduler", &args, &dir.join("scheduler.log"), env);
         wait_for_port(port, &mut scheduler);
         let executors = (0..executors)
             .map(|i| {
@@ -157,6 +173,7 @@ impl Cluster {
                     &format!("executor {i}"),
                     &args,
                     &dir.join(format!("executor-{i}.log")),
+                    env,
                 );
                 wait_for_port(flight, &mut executor);
                 wait_for_port(grpc.parse().unwrap(), &mut executor);
@@ -185,7 +202,13 @@ impl Drop for Cluster {
 
 /// Runs a client command to its end (at most [`COMMAND_LIMIT`]).
 fn run(args: &[&str]) -> Output {
+    run_in(args, &[])
+}
+
+/// [`run`] with `env`.
+fn run_in(args: &[&str], env: Env) -> Output {
     let mut child = grouped_command(args)
+        .envs(env.iter().copied())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -202,7 +225,11 @@ fn run(args: &[&str]) -> Output {
 }
 
 fn run_ok(args: &[&str]) -> String {
-    let output = run(args);
+    run_ok_in(args, &[])
+}
+
+fn run_ok_in(args: &[&str], env: Env) -> String {
+    let output = run_in(args, env);
     assert!(
         output.status.success(),
         "webtext {args:?} failed: {}",
@@ -253,22 +280,35 @@ fn split_crawl(dir: &Path, parts: usize) -> String {
     path(&folder)
 }
 
-/// Rows in one Parquet file and not the other, either way (as multisets), and the row count.
+/// Rows in one Parquet file (or folder of shards) and not the other, either way (as multisets),
+/// and the row count.
 async fn difference(a: &str, b: &str) -> (usize, usize) {
+    difference_without(a, b, &[]).await
+}
+
+/// [`difference`] of the rows without the columns `left_out`.
+async fn difference_without(a: &str, b: &str, left_out: &[&str]) -> (usize, usize) {
     let ctx = SessionContext::new();
-    let options = || ParquetReadOptions::default().file_extension("");
+    let options = || ParquetReadOptions::default().file_extension(".parquet");
     ctx.register_parquet("a", a, options()).await.unwrap();
     ctx.register_parquet("b", b, options()).await.unwrap();
-    let count = |sql: &'static str| {
+    let count = |sql: String| {
         let ctx = ctx.clone();
         async move {
-            let batches = ctx.sql(sql).await.unwrap().collect().await.unwrap();
+            let batches = ctx.sql(&sql).await.unwrap().collect().await.unwrap();
             batches.iter().map(|b| b.num_rows()).sum::<usize>()
         }
     };
-    let differing = count("SELECT * FROM a EXCEPT ALL SELECT * FROM b").await
-        + count("SELECT * FROM b EXCEPT ALL SELECT * FROM a").await;
-    (differing, count("SELECT * FROM a").await)
+    let columns = if left_out.is_empty() {
+        "*".to_owned()
+    } else {
+        format!("* EXCLUDE ({})", left_out.join(", "))
+    };
+    let query = |x: &str, y: &str| {
+        format!("SELECT {columns} FROM {x} EXCEPT ALL SELECT {columns} FROM {y}")
+    };
+    let differing = count(query("a", "b")).await + count(query("b", "a")).await;
+    (differing, count("SELECT * FROM a".to_owned()).await)
 }
 
 async fn assert_same_rows(cluster_output: &Path, local_output: &Path, what: &str) {
@@ -362,19 +402,337 @@ async fn sql_files_and_pipelines_on_a_cluster_equal_the_single_process_run() {
         ]);
         assert_same_rows(&cluster_out, &local_out, command).await;
     }
+    drop(cluster);
+    let _ = std::fs::remove_dir_all(&dir);
+}
 
-    // A WARC table cannot be sent to the executors: said before anything runs.
-    assert_fails_saying(
-        &[
-            "sql",
-            "--cluster",
-            &cluster.url,
-            "--table",
-            "w=crawl.warc.gz",
-            "SELECT 1",
-        ],
-        "convert it to Parquet first",
+/// The sample crawl's pages as `files` gzip'd WARC files of HTML responses (dealt in turn), with
+/// an image response in each, which cleaning leaves out.
+async fn warc_crawl(dir: &Path, files: usize) -> String {
+    let ctx = SessionContext::new();
+    ctx.register_parquet("crawl", &sample(), ParquetReadOptions::default())
+        .await
+        .unwrap();
+    let batches = ctx
+        .sql("SELECT arrow_cast(url, 'Utf8') AS url, arrow_cast(html, 'Binary') AS html FROM crawl ORDER BY url")
+        .await
+        .unwrap()
+        .collect()
+        .await
+        .unwrap();
+    let mut archives = vec![Vec::new(); files];
+    let pages = batches.iter().flat_map(|batch| {
+        let (urls, html) = (
+            batch.column(0).as_string::<i32>(),
+            batch.column(1).as_binary::<i32>(),
+        );
+        (0..batch.num_rows()).map(move |row| (urls.value(row).to_owned(), html.value(row).to_vec()))
+    });
+    for (i, (url, html)) in pages.enumerate() {
+        archives[i % files].extend(warc::response(
+            &url,
+            200,
+            "text/html; charset=utf-8",
+            false,
+            &html,
+        ));
+    }
+    let folder = dir.join("warc");
+    std::fs::create_dir_all(&folder).unwrap();
+    for (i, mut records) in archives.into_iter().enumerate() {
+        let image = format!("https://example.com/{i}.png");
+        records.extend(warc::response(&image, 200, "image/png", false, b"\x89PNG"));
+        std::fs::write(
+            folder.join(format!("part-{i}.warc.gz")),
+            warc::gzip(&records),
+        )
+        .unwrap();
+    }
+    path(&folder)
+}
+
+/// A WARC crawl is read by the executors, file by file: `clean`, SQL over a WARC table (with the
+/// filters on headers pushed into the scan) and `read_warc` give on the cluster what they give in
+/// one process, and a relative path names the client's file.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_warc_crawl_is_read_by_the_executors_as_in_one_process() {
+    let dir = scratch("warc");
+    let crawl = warc_crawl(&dir, 8).await;
+    let cluster = Cluster::start(&dir, 2);
+    let on_cluster = ["--cluster", cluster.url.as_str(), "--partitions", "4"];
+
+    let (cluster_cleaned, local_cleaned) = (
+        dir.join("cleaned-cluster.parquet"),
+        dir.join("cleaned.parquet"),
     );
+    for (output, extra) in [
+        (&cluster_cleaned, &on_cluster[..]),
+        (&local_cleaned, &[][..]),
+    ] {
+        let output = path(output);
+        let mut args = vec!["clean", &crawl, &output];
+        args.extend(extra);
+        run_ok(&args);
+    }
+    assert_same_rows(&cluster_cleaned, &local_cleaned, "webtext clean of WARC").await;
+    assert_eq!(
+        difference(&path(&local_cleaned), &path(&local_cleaned))
+            .await
+            .1,
+        156
+    );
+
+    let table = format!("w={crawl}");
+    let read_warc = format!(
+        "SELECT count(*) AS records, count(*) FILTER (WHERE http_content_type LIKE 'text/html%') AS pages \
+         FROM read_warc('{crawl}', 'on_error=skip')"
+    );
+    let queries = [
+        "SELECT warc_type, http_content_type, count(*) AS records FROM w GROUP BY 1, 2 ORDER BY 1, 2",
+        "SELECT count(*) AS pages, count(payload) AS payloads, sum(length(url)) AS url_chars FROM w \
+         WHERE http_status = 200 AND http_content_type LIKE 'text/html%'",
+        &read_warc,
+        // Relative to the client's folder, which the executors do not share.
+        "SELECT url, http_charset FROM read_warc('tests/data/http_charset.warc') ORDER BY url",
+    ];
+    for query in queries {
+        let local = run_ok(&["sql", "--table", &table, query]);
+        let mut args = vec!["sql", "--table", &table, query];
+        args.extend(on_cluster);
+        assert_eq!(run_ok(&args), local, "{query}");
+    }
+    let counted = run_ok(&["sql", "--table", &table, &read_warc]);
+    assert!(
+        counted.contains("164") && counted.contains("156"),
+        "{counted}"
+    );
+    drop(cluster);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A WARC crawl in an object store (the local S3 server) is listed by the scheduler and read by
+/// the executors, each with the store's settings from its own environment: the same rows as the
+/// local files, and the secret in no output or log.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_warc_crawl_in_an_object_store_is_read_by_the_executors() {
+    let Some(server) =
+        s3::S3Server::start("a_warc_crawl_in_an_object_store_is_read_by_the_executors")
+    else {
+        return;
+    };
+    let dir = scratch("warc-s3");
+    let crawl = warc_crawl(&dir, 8).await;
+    server.create_bucket("lake");
+    for entry in std::fs::read_dir(&crawl).unwrap() {
+        let entry = entry.unwrap();
+        let key = format!("crawl/{}", entry.file_name().to_string_lossy());
+        server.put("lake", &key, &std::fs::read(entry.path()).unwrap());
+    }
+    const SECRET: &str = "webtext-cluster-secret-do-not-print";
+    let endpoint = server.endpoint();
+    let env: Env = &[
+        ("AWS_ENDPOINT", &endpoint),
+        ("AWS_ACCESS_KEY_ID", "webtext-test-key"),
+        ("AWS_SECRET_ACCESS_KEY", SECRET),
+        ("AWS_REGION", "us-east-1"),
+    ];
+    let cluster = Cluster::start_with(&dir, 2, &[], env);
+    let on_cluster = ["--cluster", cluster.url.as_str(), "--partitions", "4"];
+    let query = "SELECT warc_type, http_content_type, count(*) AS records, count(payload) AS \
+                 payloads, sum(length(url)) AS url_chars FROM w GROUP BY 1, 2 ORDER BY 1, 2";
+    let local = run_ok(&["sql", "--table", &format!("w={crawl}"), query]);
+    assert!(local.contains("156"), "{local}");
+    let mut args = vec!["sql", "--table", "w=s3://lake/crawl/", query];
+    args.extend(on_cluster);
+    assert_eq!(run_ok_in(&args, env), local, "{query}");
+
+    let (cluster_cleaned, local_cleaned) = (
+        dir.join("cleaned-cluster.parquet"),
+        dir.join("cleaned.parquet"),
+    );
+    run_ok(&["clean", &crawl, &path(&local_cleaned)]);
+    let mut args = vec![
+        "clean",
+        "s3://lake/crawl/",
+        cluster_cleaned.to_str().unwrap(),
+    ];
+    args.extend(on_cluster);
+    let said = run_in(&args, env);
+    assert!(
+        said.status.success(),
+        "{}",
+        String::from_utf8_lossy(&said.stderr)
+    );
+    assert_same_rows(
+        &cluster_cleaned,
+        &local_cleaned,
+        "clean from s3:// on the cluster",
+    )
+    .await;
+    drop(cluster);
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let entry = entry.unwrap();
+        if entry.path().extension().is_some_and(|e| e == "log") {
+            let log = std::fs::read_to_string(entry.path()).unwrap();
+            assert!(!log.contains(SECRET), "{}: {log}", entry.path().display());
+        }
+    }
+    let printed = [said.stdout, said.stderr].concat();
+    assert!(!String::from_utf8_lossy(&printed).contains(SECRET));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The names in `folder` of the files writers left unfinished.
+fn temporaries_in(folder: &Path) -> Vec<String> {
+    std::fs::read_dir(folder)
+        .map(|entries| {
+            entries
+                .filter_map(|e| e.ok())
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .filter(|n| n.starts_with('.') && n.contains(".webtext-") && n.ends_with(".tmp"))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The shards committed in `folder`.
+fn shards_in(folder: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(folder)
+        .map(|entries| {
+            entries
+                .filter_map(|e| e.ok())
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .filter(|n| n.ends_with(".parquet") && !n.starts_with('.'))
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    names
+}
+
+/// Waits until `ready` holds (at most [`COMMAND_LIMIT`]), checking every 10 ms.
+fn wait_until(what: &str, ready: impl Fn() -> bool) {
+    let deadline = Instant::now() + COMMAND_LIMIT;
+    while !ready() {
+        assert!(
+            Instant::now() < deadline,
+            "{what}: not within {COMMAND_LIMIT:?}"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// `clean --cluster IN OUT/`: the executors write the shards (the client receives counts), each
+/// committed whole under a name planned from its input files. An executor killed while it writes
+/// a shard: its tasks run again on the other, and the folder holds every row once and no
+/// temporary file. The client killed in the middle: the rerun writes only the missing shards,
+/// and the folder holds the same rows.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn executors_write_the_shards_once_through_lost_executors_and_clients() {
+    let dir = scratch("shards");
+    // The sample's pages 12 times over, in 12 WARC files of 156 pages: a task of some tenths of
+    // a second per shard.
+    let one = warc_crawl(&dir, 1).await;
+    let crawl = dir.join("crawl-x12");
+    std::fs::create_dir_all(&crawl).unwrap();
+    for i in 0..12 {
+        std::fs::copy(
+            Path::new(&one).join("part-0.warc.gz"),
+            crawl.join(format!("part-{i:02}.warc.gz")),
+        )
+        .unwrap();
+    }
+    let crawl = path(&crawl);
+    let local = dir.join("local.parquet");
+    run_ok(&["clean", &crawl, &path(&local)]);
+
+    let mut cluster = Cluster::start(&dir, 2);
+    let url = cluster.url.clone();
+    let clean_into = |out: &Path| {
+        let (url, crawl, out) = (url.clone(), crawl.clone(), format!("{}/", path(out)));
+        std::thread::spawn(move || {
+            run(&[
+                "clean",
+                "--cluster",
+                &url,
+                "--shard-bytes",
+                "0",
+                &crawl,
+                &out,
+            ])
+        })
+    };
+
+    // An executor lost while it writes a shard.
+    let out = dir.join("out");
+    let job = clean_into(&out);
+    wait_until("a shard being written", || !temporaries_in(&out).is_empty());
+    assert!(
+        !job.is_finished(),
+        "the job ended before an executor could be killed"
+    );
+    drop(cluster.executors.remove(1));
+    let output = job.join().unwrap();
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        output.status.success(),
+        "clean failed after an executor was lost: {said}"
+    );
+    assert!(
+        said.contains("written by its executors as 12 shard(s)"),
+        "{said}"
+    );
+    assert_eq!(shards_in(&out).len(), 12);
+    assert_eq!(temporaries_in(&out), Vec::<String>::new());
+    assert!(out.join("_manifest.json").is_file());
+    assert_same_rows(&out, &local, "shards written through an executor's loss").await;
+    let manifest = std::fs::read_to_string(out.join("_manifest.json")).unwrap();
+    assert!(manifest.contains("\"rows\": 1872"), "{manifest}");
+
+    // The client killed after the first shards: the job's record stays, the rerun resumes.
+    let again = dir.join("again");
+    let (url, crawl_path, again_out) = (
+        cluster.url.clone(),
+        crawl.clone(),
+        format!("{}/", path(&again)),
+    );
+    let mut client = grouped_command(&[
+        "clean",
+        "--cluster",
+        &url,
+        "--shard-bytes",
+        "0",
+        &crawl_path,
+        &again_out,
+    ])
+    .stdout(Stdio::null())
+    .stderr(Stdio::null())
+    .spawn()
+    .unwrap();
+    wait_until("a first shard", || !shards_in(&again).is_empty());
+    kill_group(&mut client);
+    let before = shards_in(&again);
+    assert!(
+        before.len() < 12,
+        "the job ended before its client could be killed"
+    );
+    // What the first job still had running ends before the rerun.
+    std::thread::sleep(Duration::from_secs(3));
+    let output = run(&[
+        "clean",
+        "--cluster",
+        &url,
+        "--shard-bytes",
+        "0",
+        &crawl_path,
+        &again_out,
+    ]);
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "the rerun failed: {said}");
+    assert!(said.contains("skipped"), "{said}");
+    assert_eq!(shards_in(&again).len(), 12);
+    assert_eq!(temporaries_in(&again), Vec::<String>::new());
+    assert_same_rows(&again, &local, "shards written by a rerun").await;
     drop(cluster);
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -602,6 +960,7 @@ fn without_bind_the_processes_listen_on_loopback_only() {
         "scheduler",
         &["cluster", "scheduler"],
         &dir.join("scheduler.log"),
+        &[],
     );
     assert_eq!(
         wait_for_listening(50050, &mut scheduler),
@@ -612,6 +971,7 @@ fn without_bind_the_processes_listen_on_loopback_only() {
         "executor",
         &["cluster", "executor", "--scheduler", "127.0.0.1:50050"],
         &dir.join("executor.log"),
+        &[],
     );
     for port in [50051, 50052] {
         assert_eq!(
@@ -668,7 +1028,7 @@ async fn with_data_roots_the_cluster_opens_nothing_outside_them() {
     std::fs::copy(sample(), &crawl).unwrap();
     std::fs::copy(sample(), outside.join("crawl.parquet")).unwrap();
     std::os::unix::fs::symlink(&outside, root.join("link")).unwrap();
-    let cluster = Cluster::start_with(&dir, 1, &["--data-root", &path(&root)]);
+    let cluster = Cluster::start_with(&dir, 1, &["--data-root", &path(&root)], &[]);
     let sql = |args: &[&str]| {
         let mut all = vec!["sql", "--cluster", cluster.url.as_str(), "--format", "csv"];
         all.extend(args);
@@ -725,6 +1085,16 @@ async fn with_data_roots_the_cluster_opens_nothing_outside_them() {
             "an output outside",
         );
     }
+    // Shards the executors would write outside: refused where they are written. (The client,
+    // not restricted, made the folder and removed the job's record when the job failed.)
+    let shards = outside.join("shards");
+    let mut args = vec!["clean", "--cluster", cluster.url.as_str()];
+    let (input, output) = (path(&crawl), format!("{}/", path(&shards)));
+    args.extend([input.as_str(), output.as_str()]);
+    refused(run(&args), "shards outside");
+    let left: Vec<_> = std::fs::read_dir(&shards).unwrap().collect();
+    assert!(left.is_empty(), "written outside the root: {left:?}");
+    std::fs::remove_dir(&shards).unwrap();
     // Files the functions open, named in SQL: the client plans with them (its own files), the
     // executor refuses them.
     let duplicates = outside.join("duplicates.parquet");

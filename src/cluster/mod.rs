@@ -20,7 +20,7 @@
 //! ```
 //!
 //! which is `SessionContext::remote_with_state` (Ballista's `SessionContextExt`), then
-//! [`register_functions`](crate::register_functions) on the context it returns. Paths in the SQL
+//! [`register_all`](crate::register_all) on the context it returns. Paths in the SQL
 //! are opened by the executors: they must name the same files on every machine (a shared file
 //! system).
 //!
@@ -32,32 +32,47 @@
 //! their sessions is a [`RootedObjectStoreRegistry`]'s, and the functions that open files named
 //! in SQL (`duplicate_positions`' set, `detect_language`'s model) check the process's roots.
 //!
-//! Not on a cluster: WARC tables (Ballista serializes only its own file formats; convert with
-//! `sql/warc_to_parquet.sql` first), and tables made by `CREATE TABLE ... AS`, which live in the
-//! client's memory (the `webtext` command writes them to a shared folder instead, `--cluster-folder`).
+//! # Inputs
+//!
+//! WARC tables (`STORED AS WARC`, `read_warc()`, the `webtext` command's WARC inputs) are read by
+//! the executors, each file by one task: the crate's [codecs](WebtextPhysicalCodec) carry them in
+//! the plans every process exchanges. Object stores (`s3://`, `gs://`, `az://`, `http(s)://`) are
+//! opened by each process with the settings and credentials of its own environment (the
+//! variables of [`StoreOptions::from_env`](crate::datasource::StoreOptions::from_env)): nothing
+//! secret travels in a plan.
+//!
+//! Not on a cluster: tables made by `CREATE TABLE ... AS`, which live in the client's memory (the
+//! `webtext` command writes them to a shared folder instead, `--cluster-folder`).
 
 use std::net::SocketAddr;
 use std::sync::Arc;
 
 use ballista::prelude::SessionContextExt;
 use ballista_core::config::BALLISTA_ADAPTIVE_PLANNER_ENABLED;
+use ballista_core::execution_plans::execute_physical_plan;
 use ballista_core::extension::SessionConfigExt;
 use ballista_core::registry::BallistaFunctionRegistry;
 use ballista_executor::executor_process::{ExecutorProcessConfig, start_executor_process};
 use ballista_scheduler::cluster::BallistaCluster;
 use ballista_scheduler::config::SchedulerConfig;
 use datafusion::error::{DataFusionError, Result};
+use datafusion::execution::SendableRecordBatchStream;
 use datafusion::execution::SessionStateBuilder;
 use datafusion::execution::runtime_env::{RuntimeEnv, RuntimeEnvBuilder};
 use datafusion::execution::session_state::SessionState;
+use datafusion::physical_plan::ExecutionPlan;
 use datafusion::prelude::{SessionConfig, SessionContext};
+use datafusion_proto::protobuf::PhysicalPlanNode;
 
+mod codec;
 mod flight;
 
+pub use codec::{WebtextLogicalCodec, WebtextPhysicalCodec};
 pub use flight::is_plain_job_id;
 
 use crate::data_roots::DataRoots;
 use crate::datasource::rooted_store::RootedObjectStoreRegistry;
+use crate::datasource::{StoreOptions, UrlStoreRegistry};
 
 /// The Ballista release the cluster processes are built on.
 pub const BALLISTA_VERSION: &str = ballista_core::BALLISTA_VERSION;
@@ -71,33 +86,73 @@ pub async fn connect(url: &str, config: SessionConfig) -> Result<SessionContext>
     // stage has no tasks, so it never ends); the static planner runs it.
     let config = config
         .upgrade_for_ballista()
-        .set_bool(BALLISTA_ADAPTIVE_PLANNER_ENABLED, false);
+        .set_bool(BALLISTA_ADAPTIVE_PLANNER_ENABLED, false)
+        .with_ballista_logical_extension_codec(Arc::new(WebtextLogicalCodec::default()))
+        .with_ballista_physical_extension_codec(Arc::new(WebtextPhysicalCodec::default()));
     let state = SessionStateBuilder::new()
         .with_config(crate::configure(config))
+        .with_runtime_env(store_runtime(RuntimeEnvBuilder::new(), None)?)
         .with_default_features()
         .build();
     let mut ctx = SessionContext::remote_with_state(url, state).await?;
     // Ballista's upgrade of the state replaces its functions with DataFusion's and its own, so
-    // the crate's are registered on the result.
-    crate::register_functions(&mut ctx)?;
+    // the crate's (and `read_warc`, `STORED AS WARC`) are registered on the result.
+    crate::register_all(&mut ctx)?;
     Ok(ctx)
 }
 
-/// The session the scheduler plans a client's job in: Ballista's default (its optimizer
-/// rules and functions) with the crate's functions and file formats added.
-pub fn scheduler_session(config: SessionConfig) -> Result<SessionState> {
-    let mut state = ballista_core::utils::default_session_builder(config)?;
-    crate::register_all(&mut state)?;
-    Ok(state)
+/// Runs `plan` on the cluster of the scheduler at `url` (`df://HOST:PORT`), whose session `ctx`
+/// is ([`connect`]): a physical plan made here, for operators no logical plan names (the
+/// executors' [`ShardWriterExec`](crate::datasource::shard_writer::ShardWriterExec)). Ballista
+/// splits it into stages as it would the plan it makes itself; the stream is the result of its
+/// last stage.
+pub async fn execute_physical(
+    ctx: &SessionContext,
+    url: &str,
+    plan: Arc<dyn ExecutionPlan>,
+) -> Result<SendableRecordBatchStream> {
+    let parsed = url::Url::parse(url)
+        .map_err(|e| DataFusionError::Configuration(format!("cluster '{url}': {e}")))?;
+    let (Some(host), Some(port)) = (parsed.host_str(), parsed.port()) else {
+        return Err(DataFusionError::Configuration(format!(
+            "cluster '{url}' is not df://HOST:PORT"
+        )));
+    };
+    let state = ctx.state();
+    let config = state.config();
+    execute_physical_plan::<PhysicalPlanNode>(
+        format!("http://{host}:{port}"),
+        &config.ballista_config(),
+        plan,
+        &WebtextPhysicalCodec::default(),
+        ctx.session_id(),
+        config.clone(),
+    )
+    .await
 }
 
-/// [`scheduler_session`] whose files are opened through `roots` (see [`rooted_runtime`]).
+/// The session the scheduler plans a client's job in: Ballista's default (its optimizer
+/// rules and functions) with the crate's functions and file formats added, and object stores
+/// made from the process's environment.
+pub fn scheduler_session(config: SessionConfig) -> Result<SessionState> {
+    session_with_stores(config, None)
+}
+
+/// [`scheduler_session`] whose files are opened through `roots` (see [`store_runtime`]).
 pub fn rooted_scheduler_session(
     config: SessionConfig,
     roots: &Arc<DataRoots>,
 ) -> Result<SessionState> {
-    let state = scheduler_session(config)?;
-    let runtime = rooted_runtime(
+    session_with_stores(config, Some(roots))
+}
+
+fn session_with_stores(
+    config: SessionConfig,
+    roots: Option<&Arc<DataRoots>>,
+) -> Result<SessionState> {
+    let mut state = ballista_core::utils::default_session_builder(config)?;
+    crate::register_all(&mut state)?;
+    let runtime = store_runtime(
         RuntimeEnvBuilder::from_runtime_env(state.runtime_env()),
         roots,
     )?;
@@ -106,15 +161,22 @@ pub fn rooted_scheduler_session(
         .build())
 }
 
-/// A runtime whose object stores serve only `roots`: every table, listing and output a plan
-/// names is checked against them before it is opened.
-pub fn rooted_runtime(
+/// A runtime whose object stores are made from their URLs with the settings of the process's
+/// environment ([`UrlStoreRegistry`]); with `roots`, they serve only those: every table, listing
+/// and output a plan names is checked against them before it is opened.
+pub fn store_runtime(
     builder: RuntimeEnvBuilder,
-    roots: &Arc<DataRoots>,
+    roots: Option<&Arc<DataRoots>>,
 ) -> Result<Arc<RuntimeEnv>> {
-    builder
-        .with_object_store_registry(Arc::new(RootedObjectStoreRegistry::new(Arc::clone(roots))))
-        .build_arc()
+    let options = StoreOptions::from_env().map_err(DataFusionError::Configuration)?;
+    let stores = Arc::new(UrlStoreRegistry::new(options));
+    match roots {
+        None => builder.with_object_store_registry(stores),
+        Some(roots) => builder.with_object_store_registry(Arc::new(
+            RootedObjectStoreRegistry::wrapping(stores, Arc::clone(roots)),
+        )),
+    }
+    .build_arc()
 }
 
 /// Restricts this process's own file access (the functions that open files named in SQL) to
@@ -169,6 +231,8 @@ impl SchedulerOptions {
         // Checked at least twice per timeout.
         config.expire_dead_executor_interval_seconds =
             (self.executor_timeout_seconds / 2).clamp(1, 15);
+        config.override_logical_codec = Some(Arc::new(WebtextLogicalCodec::default()));
+        config.override_physical_codec = Some(Arc::new(WebtextPhysicalCodec::default()));
         match &self.data_roots {
             None => config.with_override_session_builder(Arc::new(scheduler_session)),
             Some(roots) => {
@@ -252,17 +316,18 @@ impl ExecutorOptions {
             Some(Arc::new(move |work_dir, address, shutdown, grpc| {
                 flight::serve(work_dir, address, shutdown, grpc, max_message_bytes)
             }));
-        if let Some(roots) = &self.data_roots {
-            // Ballista's own runtime, with the work folder for spills, and rooted stores.
-            let (roots, work_dir) = (Arc::clone(roots), self.work_dir.clone());
-            config.override_runtime_producer = Some(Arc::new(move |_: &SessionConfig| {
-                let mut builder = RuntimeEnvBuilder::new();
-                if let Some(dir) = &work_dir {
-                    builder = builder.with_temp_file_path(dir);
-                }
-                rooted_runtime(builder, &roots)
-            }));
-        }
+        // Ballista's own runtime, with the work folder for spills, and the stores of the
+        // process's environment (rooted when it has data roots).
+        let (roots, work_dir) = (self.data_roots.clone(), self.work_dir.clone());
+        config.override_runtime_producer = Some(Arc::new(move |_: &SessionConfig| {
+            let mut builder = RuntimeEnvBuilder::new();
+            if let Some(dir) = &work_dir {
+                builder = builder.with_temp_file_path(dir);
+            }
+            store_runtime(builder, roots.as_ref())
+        }));
+        config.override_logical_codec = Some(Arc::new(WebtextLogicalCodec::default()));
+        config.override_physical_codec = Some(Arc::new(WebtextPhysicalCodec::default()));
         Ok(config)
     }
 }

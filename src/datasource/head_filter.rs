@@ -56,6 +56,11 @@ impl HeadFilter {
         self.filters.is_empty()
     }
 
+    /// The filters, over the table's columns.
+    pub fn filters(&self) -> &[Arc<dyn PhysicalExpr>] {
+        &self.filters
+    }
+
     /// Whether each of `records` passes every filter. A filter that cannot be evaluated lets
     /// every record pass (the filter above the scan reports its error).
     pub fn passing(&self, file: &str, records: &[WarcRecord]) -> Vec<bool> {

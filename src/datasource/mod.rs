@@ -8,6 +8,7 @@ mod head_filter;
 pub mod inputs;
 mod read_warc;
 pub mod rooted_store;
+pub mod shard_writer;
 pub mod shards;
 pub mod stores;
 mod stream_read;
@@ -32,7 +33,7 @@ pub use shards::{
     plan_shards,
 };
 pub use stores::{StoreOptions, UrlStoreRegistry, is_store_url, store_for_url};
-pub use table::{WarcTableFactory, is_warc_path, warc_table, warc_table_at};
+pub use table::{WarcTable, WarcTableFactory, is_warc_path, warc_table, warc_table_at};
 pub use warc::{WarcFormat, WarcFormatFactory, WarcOptions, WarcSource, parse_on_error};
 pub use warc_batches::{
     OnError, recent_warc_faults, warc_faults_skipped, warc_payloads_over_limit, warc_schema,

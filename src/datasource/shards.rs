@@ -138,7 +138,7 @@ pub fn plan_shards(files: Vec<InputFile>, group_bytes: u64) -> Vec<Shard> {
 
 /// The shard name of a group of `count` inputs starting at `url`: the first input's file name
 /// without its extension, in characters safe in any file system and object store.
-fn shard_name(url: &str, count: usize) -> String {
+pub(super) fn shard_name(url: &str, count: usize) -> String {
     let file_name = last_part(url);
     let extension_len = kind_of_name(file_name).map_or(0, |k| k.extension.len());
     let stem = &file_name[..file_name.len().saturating_sub(extension_len)];
@@ -356,6 +356,25 @@ impl OutputFolder {
     /// The location as the user gave it.
     pub fn location(&self) -> &str {
         &self.location
+    }
+
+    /// The location as another process opens it: a local folder's absolute path, or the URL.
+    pub fn absolute_location(&self) -> String {
+        match &self.local {
+            Some(folder) => folder.display().to_string(),
+            None => self.location.clone(),
+        }
+    }
+
+    /// Removes the temporary files that writers which did not finish left in the folder (a
+    /// killed run, a lost executor); how many.
+    pub async fn remove_temporaries(&self) -> Result<usize> {
+        let mut removed = 0;
+        for name in self.files().await?.keys().filter(|n| is_temporary_name(n)) {
+            self.remove(name).await?;
+            removed += 1;
+        }
+        Ok(removed)
     }
 
     fn error(&self, name: &str, e: impl std::fmt::Display) -> DataFusionError {
@@ -576,13 +595,8 @@ pub async fn prepare_folder(
     job: &ShardedJob,
     overwrite: bool,
 ) -> Result<Resumed> {
+    let temporaries_removed = folder.remove_temporaries().await?;
     let mut files = folder.files().await?;
-    let mut temporaries_removed = 0;
-    for name in files.keys().filter(|n| is_temporary_name(n)) {
-        folder.remove(name).await?;
-        temporaries_removed += 1;
-    }
-    files.retain(|name, _| !is_temporary_name(name));
     let recorded = match folder.read_text(JOB_FILE).await? {
         Some(text) => Some(serde_json::from_str::<Value>(&text).unwrap_or(Value::Null)),
         None => None,

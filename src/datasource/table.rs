@@ -1,12 +1,14 @@
-//! WARC files as listing tables: the table of a path or of several, the `STORED AS WARC`
-//! factory.
+//! WARC files as tables: the table of a path or of several (a listing table that can be sent to
+//! a cluster's processes), the `STORED AS WARC` factory.
 
 use std::sync::Arc;
 
-use datafusion::catalog::{Session, TableProvider, TableProviderFactory};
-use datafusion::common::{Result, plan_err};
+use datafusion::arrow::datatypes::SchemaRef;
+use datafusion::catalog::{ScanArgs, ScanResult, Session, TableProvider, TableProviderFactory};
+use datafusion::common::{DataFusionError, Result, plan_err};
 use datafusion::datasource::listing::{ListingOptions, ListingTable, ListingTableConfig};
-use datafusion::logical_expr::CreateExternalTable;
+use datafusion::logical_expr::{CreateExternalTable, Expr, TableProviderFilterPushDown, TableType};
+use datafusion::physical_plan::ExecutionPlan;
 
 use super::warc::{WarcFormat, WarcOptions};
 use super::warc_batches::warc_schema;
@@ -25,24 +27,110 @@ pub fn is_warc_path(path: &str) -> bool {
 }
 
 /// A table of the WARC records at `path` (a file, a folder, or a glob such as `crawl/*.warc.gz`).
-pub fn warc_table(path: &str, options: WarcOptions) -> Result<Arc<ListingTable>> {
+pub fn warc_table(path: &str, options: WarcOptions) -> Result<Arc<WarcTable>> {
     warc_table_at(&[path], options)
 }
 
 /// A table of the WARC records at several paths, each as in [`warc_table`].
-pub fn warc_table_at(paths: &[impl AsRef<str>], options: WarcOptions) -> Result<Arc<ListingTable>> {
-    let urls = paths
+pub fn warc_table_at(paths: &[impl AsRef<str>], options: WarcOptions) -> Result<Arc<WarcTable>> {
+    let paths = paths
         .iter()
         .map(|path| {
             require_local_path(path.as_ref())?;
-            super::inputs::listing_url(path.as_ref())
+            absolute(path.as_ref())
         })
         .collect::<Result<Vec<_>>>()?;
-    let listing = ListingOptions::new(Arc::new(WarcFormat::new(options))).with_file_extension("");
-    let config = ListingTableConfig::new_with_multi_paths(urls)
-        .with_listing_options(listing)
-        .with_schema(warc_schema());
-    Ok(Arc::new(ListingTable::try_new(config)?))
+    Ok(Arc::new(WarcTable::new(paths, options)?))
+}
+
+/// The WARC records at some paths: DataFusion's listing table of them in [`WarcFormat`], which
+/// also knows the paths and options it was made from, so that a plan naming it can be sent to
+/// other processes (a cluster's scheduler and executors) and the same table made there.
+#[derive(Debug)]
+pub struct WarcTable {
+    paths: Vec<String>,
+    options: WarcOptions,
+    listing: ListingTable,
+}
+
+impl WarcTable {
+    /// The table of `paths` as given (absolute local paths or URLs; nothing is checked or
+    /// listed until a scan).
+    pub fn new(paths: Vec<String>, options: WarcOptions) -> Result<WarcTable> {
+        let urls = paths
+            .iter()
+            .map(|path| super::inputs::listing_url(path))
+            .collect::<Result<Vec<_>>>()?;
+        let listing =
+            ListingOptions::new(Arc::new(WarcFormat::new(options.clone()))).with_file_extension("");
+        let config = ListingTableConfig::new_with_multi_paths(urls)
+            .with_listing_options(listing)
+            .with_schema(warc_schema());
+        Ok(WarcTable {
+            paths,
+            options,
+            listing: ListingTable::try_new(config)?,
+        })
+    }
+
+    /// The files, folders and globs it reads: local paths absolute, or URLs.
+    pub fn paths(&self) -> &[String] {
+        &self.paths
+    }
+
+    pub fn options(&self) -> &WarcOptions {
+        &self.options
+    }
+}
+
+#[async_trait::async_trait]
+impl TableProvider for WarcTable {
+    fn schema(&self) -> SchemaRef {
+        self.listing.schema()
+    }
+
+    fn table_type(&self) -> TableType {
+        self.listing.table_type()
+    }
+
+    fn supports_filters_pushdown(
+        &self,
+        filters: &[&Expr],
+    ) -> Result<Vec<TableProviderFilterPushDown>> {
+        self.listing.supports_filters_pushdown(filters)
+    }
+
+    async fn scan(
+        &self,
+        state: &dyn Session,
+        projection: Option<&Vec<usize>>,
+        filters: &[Expr],
+        limit: Option<usize>,
+    ) -> Result<Arc<dyn ExecutionPlan>> {
+        self.listing.scan(state, projection, filters, limit).await
+    }
+
+    async fn scan_with_args<'a>(
+        &self,
+        state: &dyn Session,
+        args: ScanArgs<'a>,
+    ) -> Result<ScanResult> {
+        self.listing.scan_with_args(state, args).await
+    }
+}
+
+/// A local path made absolute (by the working directory), so that it names the same files in
+/// every process it is sent to; a URL as it is.
+fn absolute(path: &str) -> Result<String> {
+    if path.contains("://") {
+        return Ok(path.to_owned());
+    }
+    let absolute = std::path::absolute(path)
+        .map_err(|e| DataFusionError::Plan(format!("WARC tables: {path}: {e}")))?;
+    absolute
+        .into_os_string()
+        .into_string()
+        .map_err(|_| DataFusionError::Plan(format!("WARC tables: {path}: the path is not UTF-8")))
 }
 
 /// A local path (no URL, no glob) that names nothing is an error, where the listing would give an

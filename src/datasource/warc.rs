@@ -217,6 +217,37 @@ impl WarcSource {
             head_filter: HeadFilter::default(),
         }
     }
+
+    /// The source as a scan that filters pushed down into left it: reading only the records
+    /// of `types` (when given), with `head_filters` run on their headers before payloads are
+    /// decoded. For a plan read back after it was sent to another process.
+    pub fn with_pushed(
+        table_schema: TableSchema,
+        options: WarcOptions,
+        types: Option<Vec<String>>,
+        head_filters: &[Arc<dyn PhysicalExpr>],
+    ) -> WarcSource {
+        let head_filter = HeadFilter::from_pushed(head_filters, table_schema.file_schema());
+        WarcSource {
+            types,
+            head_filter,
+            ..WarcSource::new(table_schema, options)
+        }
+    }
+
+    pub fn options(&self) -> &WarcOptions {
+        &self.options
+    }
+
+    /// The WARC-Type values the scan reads, when a filter narrowed them.
+    pub fn pushed_types(&self) -> Option<&[String]> {
+        self.types.as_deref()
+    }
+
+    /// The filters run on each record's headers before its payload is decoded.
+    pub fn head_filters(&self) -> &[Arc<dyn PhysicalExpr>] {
+        self.head_filter.filters()
+    }
 }
 
 impl FileSource for WarcSource {

@@ -9,8 +9,9 @@ use datafusion::arrow::datatypes::SchemaRef;
 use datafusion::arrow::util::pretty::pretty_format_batches;
 use datafusion::dataframe::DataFrame;
 use datafusion::parquet::arrow::ArrowWriter;
-use datafusion::parquet::basic::{Compression, ZstdLevel};
+use datafusion::parquet::basic::Compression;
 use datafusion::parquet::file::properties::WriterProperties;
+use datafusion_webtext::datasource::shard_writer::parquet_writer_properties;
 use futures::StreamExt;
 
 use crate::cleanup::{self, Registered};
@@ -67,19 +68,8 @@ pub(crate) async fn print(df: DataFrame, format: Format) -> Result<()> {
     out.flush().map_err(CliError::io("stdout"))
 }
 
-/// Writer settings for Parquet output: zstd (web text compresses well); row groups of at most
-/// about 8 MiB encoded, so the writer buffers little and a later scan splits across cores, and at
-/// most 65,536 rows for tables of small rows.
-fn writer_properties() -> Result<WriterProperties> {
-    Ok(WriterProperties::builder()
-        .set_compression(Compression::ZSTD(ZstdLevel::try_new(1)?))
-        .set_max_row_group_row_count(Some(65536))
-        .set_max_row_group_bytes(Some(8 << 20))
-        .build())
-}
-
 /// Writer settings for a table the run itself reads back (and then deletes): LZ4, cheap to
-/// write and to read, in the same row groups as [`writer_properties`].
+/// write and to read, in the same row groups as [`parquet_writer_properties`].
 pub(crate) fn scratch_properties() -> WriterProperties {
     WriterProperties::builder()
         .set_compression(Compression::LZ4_RAW)
@@ -179,7 +169,7 @@ impl ClosedFile {
 
 impl ParquetFile {
     pub(crate) fn create(target: &OutputTarget, schema: SchemaRef) -> Result<Self> {
-        Self::create_with(target, schema, writer_properties()?)
+        Self::create_with(target, schema, parquet_writer_properties())
     }
 
     pub(crate) fn create_with(
@@ -262,7 +252,7 @@ pub(crate) struct ParquetWriterThread {
 
 impl ParquetWriterThread {
     pub(crate) fn create(target: &OutputTarget, schema: SchemaRef) -> Result<Self> {
-        Self::create_with(target, schema, writer_properties()?)
+        Self::create_with(target, schema, parquet_writer_properties())
     }
 
     pub(crate) fn create_with(

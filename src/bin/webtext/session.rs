@@ -192,11 +192,7 @@ fn is_glob(path: &str) -> bool {
 
 /// Registers each table; a name given twice, a missing path or a glob matching nothing is an error
 /// naming it.
-pub(crate) async fn register_tables(
-    ctx: &SessionContext,
-    tables: &[TableSpec],
-    on_cluster: bool,
-) -> Result<()> {
+pub(crate) async fn register_tables(ctx: &SessionContext, tables: &[TableSpec]) -> Result<()> {
     let mut seen = HashSet::new();
     for t in tables {
         if !seen.insert(t.name.to_ascii_lowercase()) {
@@ -207,14 +203,7 @@ pub(crate) async fn register_tables(
         }
     }
     for t in tables {
-        // Refused by its name before anything is read.
-        if on_cluster && datafusion_webtext::datasource::is_warc_path(&t.path) {
-            return Err(refuse_warc_on_cluster(&t.path));
-        }
         let kind = input_kind(ctx, &t.name, &t.path).await?;
-        if on_cluster && kind.format == InputFormat::Warc {
-            return Err(refuse_warc_on_cluster(&t.path));
-        }
         register_kind(ctx, &t.name, &t.path, &kind, WarcOptions::default()).await?;
     }
     Ok(())
@@ -246,15 +235,6 @@ pub(crate) async fn register_kind(
 pub(crate) async fn register_input(ctx: &SessionContext, name: &str, path: &str) -> Result<()> {
     let kind = input_kind(ctx, name, path).await?;
     register_kind(ctx, name, path, &kind, WarcOptions::default()).await
-}
-
-/// WARC tables are read by the crate's own file format, which Ballista cannot send to its
-/// executors.
-pub(crate) fn refuse_warc_on_cluster(path: &str) -> CliError {
-    CliError::Usage(format!(
-        "{path}: WARC input cannot be read on a cluster; convert it to Parquet first \
-         (webtext sql --table warc={path} --file sql/warc_to_parquet.sql --output pages.parquet)"
-    ))
 }
 
 /// A Parquet input with read options (a declared sort order, say); inputs of other formats are

@@ -127,8 +127,22 @@ impl ShardedRun {
         }
     }
 
+    /// [`ShardedRun::abandon`] after a run whose shards were written by others (a cluster's
+    /// executors): only if the folder holds none of the job's shards.
+    pub(crate) async fn abandon_unless_committed(&self) {
+        let Ok(files) = self.folder.files().await else {
+            return;
+        };
+        if !self.job.shards.iter().any(|s| files.contains_key(&s.name)) {
+            self.abandon(&[]).await;
+        }
+    }
+
     /// Writes the manifest (after the last shard) and says what the run wrote and skipped.
+    /// Temporary files that writers which did not finish left (a cluster's lost executors) are
+    /// removed first.
     pub(crate) async fn finish(&self, written: Vec<ShardDone>) -> Result<()> {
+        self.folder.remove_temporaries().await?;
         let count = written.len();
         finish_folder(&self.folder, &self.job, written, &self.resumed.committed).await?;
         eprintln!(

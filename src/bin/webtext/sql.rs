@@ -92,7 +92,7 @@ pub(crate) async fn run(args: SqlArgs) -> Result<()> {
     }
     let sql = crate::params::substitute(&sql, &args.params)?;
     let ctx = query_context(&args.exec, Some(256)).await?;
-    register_tables(&ctx, &args.tables, is_remote(&args.exec)).await?;
+    register_tables(&ctx, &args.tables).await?;
     run_statements(&ctx, &sql, args.format, args.output.as_deref()).await
 }
 
@@ -144,7 +144,7 @@ async fn run_sharded(args: &SqlArgs, sql: &str, output: &str) -> Result<()> {
     let result: Result<()> = async {
         for shard in run.pending() {
             let ctx = query_context(&args.exec, Some(256)).await?;
-            register_tables(&ctx, &others, false).await?;
+            register_tables(&ctx, &others).await?;
             let table = input_table(
                 &ctx,
                 &shard.urls(),

@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 pub mod hostile;
+pub mod s3;
 pub mod warc;
 
 use std::io::{BufRead, BufReader};

@@ -73,9 +73,15 @@ impl Crawl {
 
     /// Registers the shard's input files as the table, in place of what it was.
     pub(super) async fn register_shard(&self, ctx: &SessionContext, shard: &Shard) -> Result<()> {
+        self.register_files(ctx, &shard.urls()).await
+    }
+
+    /// Registers the input files at `urls` (some of the crawl's) as the table, in place of what
+    /// it was.
+    pub(super) async fn register_files(&self, ctx: &SessionContext, urls: &[&str]) -> Result<()> {
         let table = input_table(
             ctx,
-            &shard.urls(),
+            urls,
             &self.kind,
             self.warc_options.clone(),
             Some(Arc::clone(&self.table_schema)),

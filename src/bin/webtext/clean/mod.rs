@@ -7,6 +7,7 @@
 //! order they were read.
 
 mod crawl;
+mod on_cluster;
 mod pipeline;
 mod shard_files;
 
@@ -16,26 +17,20 @@ use std::sync::Arc;
 use clap::Args;
 use datafusion::arrow::datatypes::{DataType, Field, Schema};
 use datafusion::common::{Column, DFSchema};
-use datafusion::functions::core::expr_fn::get_field;
 use datafusion::logical_expr::{Expr, lit};
-use datafusion::prelude::col;
-use futures::StreamExt;
 
 use self::crawl::Crawl;
-use self::pipeline::{Cleaner, Cleaning, SingleFile, WorkerPool, failed_page_count, html_bytes};
+use self::pipeline::{Cleaner, Cleaning, SingleFile, WorkerPool};
 use self::shard_files::{ShardFiles, ShardPages};
 use crate::extraction::{ExtractionArgs, Extractor};
 use crate::output::{OutputTarget, ParquetFile};
 use crate::progress::Progress;
-use crate::session::{
-    WarcCounts, context, input_kind, query_context, refuse_warc_on_cluster, register_kind,
-    require_column,
-};
+use crate::session::{WarcCounts, context, require_column};
 use crate::sharded::{ShardedRun, ShardingArgs};
 use crate::{CliError, ExecArgs, Result};
 use datafusion::dataframe::DataFrame;
 use datafusion::prelude::SessionContext;
-use datafusion_webtext::datasource::{InputFormat, WarcOptions, is_folder_location};
+use datafusion_webtext::datasource::is_folder_location;
 use datafusion_webtext::warc::DEFAULT_MAX_PAYLOAD_BYTES;
 
 #[derive(Args)]
@@ -133,7 +128,7 @@ const ADDED: [&str; 2] = ["text", "kept_share"];
 
 pub(crate) async fn run(args: CleanArgs) -> Result<CleanSummary> {
     if args.exec.cluster.is_some() {
-        return run_on_cluster(args).await;
+        return on_cluster::run(args).await;
     }
     let workers = match args.exec.partitions {
         Some(0) => return Err(CliError::Usage("--partitions must be at least 1".into())),
@@ -325,79 +320,6 @@ fn row_options(options: &str) -> String {
         .map(|(key, value)| format!("{key}={value}"))
         .collect::<Vec<_>>()
         .join(",")
-}
-
-/// `clean --cluster`: the same extraction as one query on the cluster, every input column then
-/// `text` and `kept_share`, written here as the results arrive. Rows come in the order of the
-/// cluster's partitions, not necessarily the input's.
-async fn run_on_cluster(args: CleanArgs) -> Result<CleanSummary> {
-    if datafusion_webtext::datasource::is_warc_path(&args.input) {
-        return Err(refuse_warc_on_cluster(&args.input));
-    }
-    if is_folder_location(&args.output) {
-        return Err(CliError::Usage(format!(
-            "{}: a folder of shards is written by clean in one process; with --cluster give a \
-             Parquet file",
-            args.output
-        )));
-    }
-    let ctx = query_context(&args.exec, Some(64)).await?;
-    let kind = input_kind(&ctx, "crawl", &args.input).await?;
-    if kind.format == InputFormat::Warc {
-        return Err(refuse_warc_on_cluster(&args.input));
-    }
-    register_kind(&ctx, "crawl", &args.input, &kind, WarcOptions::default()).await?;
-    let crawl = ctx.table("crawl").await?;
-    let schema = crawl.schema().clone();
-    let extracted = extract_expr(&args, &schema)?;
-    // Planned here, so a bad option fails before the job is submitted.
-    ctx.create_physical_expr(extracted.clone(), &schema)?;
-    let total = crawl.clone().count().await.ok().map(|n| n as u64);
-    const EXTRACTED: &str = "__webtext_extracted";
-    let mut columns: Vec<Expr> = schema.columns().into_iter().map(Expr::Column).collect();
-    columns.push(extracted.alias(EXTRACTED));
-    let mut output: Vec<Expr> = schema.columns().into_iter().map(Expr::Column).collect();
-    for name in ADDED {
-        output.push(get_field(col(EXTRACTED), name).alias(name));
-    }
-    let cleaned = crawl.select(columns)?.select(output)?;
-    let html_index = schema.index_of_column(&Column::from_name(&args.extraction.html_column))?;
-    let text_index = schema.fields().len();
-    let mut stream = cleaned.execute_stream().await?;
-    let target = OutputTarget::at(&ctx, &args.output)?;
-    let mut file = ParquetFile::create(&target, stream.schema())?;
-    let mut progress = Progress::new(total, "pages");
-    let (mut failed_pages, mut html_bytes_total) = (0u64, 0u64);
-    let result: Result<()> = async {
-        while let Some(batch) = stream.next().await {
-            // The file is removed unfinished (dropped): nothing half-written is left.
-            let batch = batch.map_err(|e| {
-                CliError::Usage(format!(
-                    "the job on the cluster failed, nothing was written to {}: {e}",
-                    args.output
-                ))
-            })?;
-            let html = batch.column(html_index);
-            failed_pages += failed_page_count(html, batch.column(text_index));
-            let bytes = html_bytes(html);
-            html_bytes_total += bytes;
-            file.write(&batch)?;
-            progress.add(batch.num_rows() as u64, bytes);
-        }
-        Ok(())
-    }
-    .await;
-    progress.finish();
-    result?;
-    let summary = CleanSummary {
-        pages: file.finish().await?,
-        html_bytes: html_bytes_total,
-        failed_pages,
-        seconds: progress.elapsed().as_secs_f64(),
-        partitions: ctx.state().config().target_partitions(),
-    };
-    summary.report("partitions on the cluster", &args.output);
-    Ok(summary)
 }
 
 impl CleanSummary {

@@ -1,0 +1,235 @@
+//! `clean --cluster`: the same extraction as one job on the cluster. Into a folder, the executors
+//! write the shards themselves (one per planned shard of the input files, committed whole) and
+//! the client receives a row of counts per shard, then writes the manifest; into one file, the
+//! rows come back to the client, which writes them.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use datafusion::common::Column;
+use datafusion::dataframe::DataFrame;
+use datafusion::execution::SessionStateBuilder;
+use datafusion::functions::core::expr_fn::get_field;
+use datafusion::logical_expr::Expr;
+use datafusion::physical_planner::{DefaultPhysicalPlanner, PhysicalPlanner};
+use datafusion::prelude::{SessionContext, col};
+use datafusion_webtext::datasource::is_folder_location;
+use datafusion_webtext::datasource::shard_writer::{
+    ShardWriterExec, partition_per_shard, shards_done,
+};
+use datafusion_webtext::datasource::{Shard, ShardDone};
+use futures::StreamExt;
+
+use super::crawl::Crawl;
+use super::pipeline::{failed_page_count, html_bytes};
+use super::{ADDED, CleanArgs, CleanSummary, extract_expr};
+use crate::output::{OutputTarget, ParquetFile};
+use crate::progress::Progress;
+use crate::session::query_context;
+use crate::sharded::ShardedRun;
+use crate::{CliError, Result};
+
+pub(super) async fn run(args: CleanArgs) -> Result<CleanSummary> {
+    let ctx = query_context(&args.exec, Some(64)).await?;
+    // A WARC crawl's files are read by the executors, its HTML responses selected there.
+    let crawl = Crawl::register(&ctx, &args.input, args.max_payload_bytes).await?;
+    if is_folder_location(&args.output) {
+        run_sharded(&args, &ctx, &crawl).await
+    } else {
+        run_single(&args, &ctx, &crawl).await
+    }
+}
+
+/// The cleaned pages: every input column (the page itself left out when `without_html`), then
+/// `text` and `kept_share`; with the index of the page's column in the input.
+fn cleaned(
+    args: &CleanArgs,
+    ctx: &SessionContext,
+    pages: DataFrame,
+    without_html: bool,
+) -> Result<(DataFrame, usize)> {
+    let schema = pages.schema().clone();
+    let extracted = extract_expr(args, &schema)?;
+    // Planned here, so a bad option fails before the job is submitted.
+    ctx.create_physical_expr(extracted.clone(), &schema)?;
+    let html_index = schema.index_of_column(&Column::from_name(&args.extraction.html_column))?;
+    const EXTRACTED: &str = "__webtext_extracted";
+    let mut columns: Vec<Expr> = schema.columns().into_iter().map(Expr::Column).collect();
+    columns.push(extracted.alias(EXTRACTED));
+    let mut output: Vec<Expr> = schema
+        .columns()
+        .into_iter()
+        .enumerate()
+        .filter(|&(i, _)| !(without_html && i == html_index))
+        .map(|(_, c)| Expr::Column(c))
+        .collect();
+    for name in ADDED {
+        output.push(get_field(col(EXTRACTED), name).alias(name));
+    }
+    Ok((pages.select(columns)?.select(output)?, html_index))
+}
+
+/// Into one file: the rows come back here, in the order of the cluster's partitions.
+async fn run_single(args: &CleanArgs, ctx: &SessionContext, crawl: &Crawl) -> Result<CleanSummary> {
+    let pages = crawl.pages(ctx).await?;
+    // Parquet counts its rows from the footers; WARC would be read twice, so a spinner it is.
+    let total = if crawl.is_warc() {
+        None
+    } else {
+        pages.clone().count().await.ok().map(|n| n as u64)
+    };
+    let (cleaned, html_index) = cleaned(args, ctx, pages, false)?;
+    let mut stream = cleaned.execute_stream().await?;
+    let text_index = stream.schema().fields().len() - ADDED.len();
+    // From WARC the page itself is not written, as in one process.
+    let written: Vec<usize> = (0..stream.schema().fields().len())
+        .filter(|&i| !(crawl.is_warc() && i == html_index))
+        .collect();
+    let target = OutputTarget::at(ctx, &args.output)?;
+    let mut file = ParquetFile::create(&target, Arc::new(stream.schema().project(&written)?))?;
+    let mut progress = Progress::new(total, "pages");
+    let (mut failed_pages, mut html_bytes_total) = (0u64, 0u64);
+    let result: Result<()> = async {
+        while let Some(batch) = stream.next().await {
+            // The file is removed unfinished (dropped): nothing half-written is left.
+            let batch = batch.map_err(|e| {
+                CliError::Usage(format!(
+                    "the job on the cluster failed, nothing was written to {}: {e}",
+                    args.output
+                ))
+            })?;
+            let html = batch.column(html_index);
+            failed_pages += failed_page_count(html, batch.column(text_index));
+            let bytes = html_bytes(html);
+            html_bytes_total += bytes;
+            file.write(&batch.project(&written)?)?;
+            progress.add(batch.num_rows() as u64, bytes);
+        }
+        Ok(())
+    }
+    .await;
+    progress.finish();
+    result?;
+    let summary = CleanSummary {
+        pages: file.finish().await?,
+        html_bytes: html_bytes_total,
+        failed_pages,
+        seconds: progress.elapsed().as_secs_f64(),
+        partitions: ctx.state().config().target_partitions(),
+    };
+    summary.report("partitions on the cluster", &args.output);
+    Ok(summary)
+}
+
+/// Into a folder: the executors write the shards still missing, a task per shard; the rows
+/// never come here.
+async fn run_sharded(
+    args: &CleanArgs,
+    ctx: &SessionContext,
+    crawl: &Crawl,
+) -> Result<CleanSummary> {
+    let run = ShardedRun::prepare(
+        ctx,
+        "clean",
+        args.settings(),
+        (&args.input, &crawl.kind),
+        &args.output,
+        &args.sharding,
+    )
+    .await?;
+    let pending: Vec<Shard> = run.pending().into_iter().cloned().collect();
+    let started = Instant::now();
+    let written = if pending.is_empty() {
+        Vec::new()
+    } else {
+        match write_on_cluster(args, ctx, crawl, &run, &pending).await {
+            Ok(written) => written,
+            Err(e) => {
+                run.abandon_unless_committed().await;
+                return Err(e);
+            }
+        }
+    };
+    let pages = written.iter().map(|d| d.rows).sum();
+    let bytes: u64 = written.iter().map(|d| d.bytes).sum();
+    let seconds = started.elapsed().as_secs_f64();
+    eprintln!(
+        "webtext clean: {pages} pages in {seconds:.2} s on the cluster, written by its executors \
+         as {} shard(s) ({:.1} MB) -> {}",
+        written.len(),
+        bytes as f64 / 1e6,
+        args.output
+    );
+    run.finish(written).await?;
+    Ok(CleanSummary {
+        pages,
+        // Counted where the pages are cleaned, in the executors.
+        html_bytes: 0,
+        failed_pages: 0,
+        seconds,
+        partitions: pending.len(),
+    })
+}
+
+/// Plans the cleaning of `pending` here, a partition per shard under a writer of the shards,
+/// runs it on the cluster and gathers what each task committed.
+async fn write_on_cluster(
+    args: &CleanArgs,
+    ctx: &SessionContext,
+    crawl: &Crawl,
+    run: &ShardedRun,
+    pending: &[Shard],
+) -> Result<Vec<ShardDone>> {
+    let urls: Vec<&str> = pending.iter().flat_map(Shard::urls).collect();
+    crawl.register_files(ctx, &urls).await?;
+    let pages = crawl.pages(ctx).await?;
+    let (cleaned, _) = cleaned(args, ctx, pages, crawl.is_warc())?;
+    // One partition per shard, none split or merged on the way.
+    let config = ctx
+        .copied_config()
+        .with_target_partitions(pending.len())
+        .with_round_robin_repartition(false)
+        .with_repartition_file_scans(false);
+    let state = SessionStateBuilder::new_from_existing(ctx.state())
+        .with_config(config)
+        .build();
+    let logical = state.optimize(cleaned.logical_plan())?;
+    let plan = DefaultPhysicalPlanner::default()
+        .create_physical_plan(&logical, &state)
+        .await?;
+    let plan = partition_per_shard(plan, pending)?;
+    let writer = ShardWriterExec::for_shards(plan, run.folder.absolute_location(), pending)?;
+    let url = args.exec.cluster.as_deref().unwrap_or_default();
+    let mut stream =
+        datafusion_webtext::cluster::execute_physical(ctx, url, Arc::new(writer)).await?;
+    let inputs_of = |name: &str| {
+        pending
+            .iter()
+            .find(|s| s.name == name)
+            .map_or(0, |s| s.inputs.len() as u64)
+    };
+    let mut progress = run.progress();
+    let mut written = Vec::new();
+    while let Some(batch) = stream.next().await {
+        let batch = batch.map_err(|e| {
+            CliError::Usage(format!(
+                "the job on the cluster failed: {e}; the shards it committed stay in {}, and \
+                 rerunning the command writes the others",
+                args.output
+            ))
+        });
+        let batch = match batch {
+            Ok(batch) => batch,
+            Err(e) => {
+                progress.finish();
+                return Err(e);
+            }
+        };
+        for done in shards_done(&batch)? {
+            progress.add(inputs_of(&done.name), done.bytes);
+            written.push(done);
+        }
+    }
+    progress.finish();
+    Ok(written)
+}

@@ -1,0 +1,554 @@
+//! Sharded output written where the rows are made: an operator that writes each partition of its
+//! input to a shard of its own in an [`OutputFolder`], committed whole, and returns one row per
+//! shard (its name, rows and bytes). On a cluster each task writes its shard, so the rows never
+//! travel to the client; the client writes the manifest from the returned counts.
+//!
+//! A shard's name comes from the input files its partition reads ([`partition_per_shard`] makes
+//! the scan read one planned shard per partition), as [`plan_shards`](super::plan_shards) names
+//! it, so a task run again after its executor is lost writes the same file, and a rerun of the
+//! job skips the shards already committed. The writer finds the files in the plan it runs: a
+//! cluster's scheduler hands each task a plan restricted to the task's own partitions, and the
+//! writer carries nothing indexed by partition.
+
+use std::fmt;
+use std::sync::Arc;
+
+use datafusion::arrow::array::{RecordBatch, StringArray, UInt64Array};
+use datafusion::arrow::datatypes::{DataType, Field, Schema, SchemaRef};
+use datafusion::common::tree_node::{Transformed, TreeNode, TreeNodeRecursion};
+use datafusion::common::{DataFusionError, Result, plan_err};
+use datafusion::datasource::listing::PartitionedFile;
+use datafusion::datasource::physical_plan::{FileGroup, FileScanConfig, FileScanConfigBuilder};
+use datafusion::datasource::source::DataSourceExec;
+use datafusion::execution::{SendableRecordBatchStream, TaskContext};
+use datafusion::parquet::arrow::ArrowWriter;
+use datafusion::parquet::basic::{Compression, ZstdLevel};
+use datafusion::parquet::file::properties::WriterProperties;
+use datafusion::physical_expr::{EquivalenceProperties, PhysicalExpr};
+use datafusion::physical_plan::coop::CooperativeExec;
+use datafusion::physical_plan::execution_plan::{Boundedness, EmissionType};
+use datafusion::physical_plan::filter::FilterExec;
+use datafusion::physical_plan::projection::ProjectionExec;
+use datafusion::physical_plan::stream::RecordBatchStreamAdapter;
+use datafusion::physical_plan::{
+    DisplayAs, DisplayFormatType, ExecutionPlan, ExecutionPlanProperties, Partitioning,
+    PlanProperties,
+};
+use futures::StreamExt;
+
+use super::shards::{OutputFolder, Shard, ShardDone, shard_name};
+use super::stores::is_store_url;
+use crate::data_roots::{Access, check_process_path};
+
+/// Writer settings for Parquet output: zstd (web text compresses well); row groups of at most
+/// about 8 MiB encoded, so the writer buffers little and a later scan splits across cores, and at
+/// most 65,536 rows for tables of small rows.
+pub fn parquet_writer_properties() -> WriterProperties {
+    WriterProperties::builder()
+        .set_compression(Compression::ZSTD(ZstdLevel::default()))
+        .set_max_row_group_row_count(Some(65536))
+        .set_max_row_group_bytes(Some(8 << 20))
+        .build()
+}
+
+/// The schema of what [`ShardWriterExec`] returns: a row per shard it wrote.
+pub fn shard_counts_schema() -> SchemaRef {
+    Arc::new(Schema::new(vec![
+        Field::new("shard", DataType::Utf8, false),
+        Field::new("rows", DataType::UInt64, false),
+        Field::new("bytes", DataType::UInt64, false),
+    ]))
+}
+
+/// The shards a batch of [`shard_counts_schema`] reports.
+pub fn shards_done(batch: &RecordBatch) -> Result<Vec<ShardDone>> {
+    let column = |i: usize| batch.column(i);
+    let names = column(0).as_any().downcast_ref::<StringArray>();
+    let rows = column(1).as_any().downcast_ref::<UInt64Array>();
+    let bytes = column(2).as_any().downcast_ref::<UInt64Array>();
+    let (Some(names), Some(rows), Some(bytes)) = (names, rows, bytes) else {
+        return plan_err!("shard counts: the batch is not of the shard counts' schema");
+    };
+    Ok((0..batch.num_rows())
+        .map(|i| ShardDone {
+            name: names.value(i).to_owned(),
+            rows: rows.value(i),
+            bytes: bytes.value(i),
+        })
+        .collect())
+}
+
+/// Writes each partition of its input to the shard its input files make, in the folder at
+/// `folder` (an absolute local path or an object-store URL, opened by the task's runtime).
+#[derive(Debug)]
+pub struct ShardWriterExec {
+    input: Arc<dyn ExecutionPlan>,
+    folder: String,
+    /// The shards named otherwise than after their files ([`shard_name`]: two inputs of
+    /// different folders with one name), by the URL of their first file.
+    renamed: Vec<(String, String)>,
+    properties: Arc<PlanProperties>,
+}
+
+impl ShardWriterExec {
+    /// Writes each partition of `input` (made by [`partition_per_shard`] from `shards`) to its
+    /// shard, under the shard's name.
+    pub fn for_shards(
+        input: Arc<dyn ExecutionPlan>,
+        folder: String,
+        shards: &[Shard],
+    ) -> Result<ShardWriterExec> {
+        let renamed = shards
+            .iter()
+            .filter_map(|shard| {
+                let first = shard.inputs.first()?;
+                (shard_name(&first.url, shard.inputs.len()) != shard.name)
+                    .then(|| (first.url.clone(), shard.name.clone()))
+            })
+            .collect();
+        ShardWriterExec::try_new(input, folder, renamed)
+    }
+
+    /// The writer of `input`'s partitions, each named after its files or, when its first file is
+    /// in `renamed`, as given there.
+    pub fn try_new(
+        input: Arc<dyn ExecutionPlan>,
+        folder: String,
+        renamed: Vec<(String, String)>,
+    ) -> Result<ShardWriterExec> {
+        require_row_by_row(input.as_ref())?;
+        if let Some((_, bad)) = renamed.iter().find(|(_, n)| !is_plain_file_name(n)) {
+            return plan_err!("writing shards: '{bad}' is not a plain file name");
+        }
+        let partitions = input.output_partitioning().partition_count();
+        let properties = PlanProperties::new(
+            EquivalenceProperties::new(shard_counts_schema()),
+            Partitioning::UnknownPartitioning(partitions),
+            EmissionType::Final,
+            Boundedness::Bounded,
+        );
+        Ok(ShardWriterExec {
+            input,
+            folder,
+            renamed,
+            properties: Arc::new(properties),
+        })
+    }
+
+    /// Where the shards go.
+    pub fn folder(&self) -> &str {
+        &self.folder
+    }
+
+    /// The shards not named after their files, by the URL of their first file.
+    pub fn renamed(&self) -> &[(String, String)] {
+        &self.renamed
+    }
+
+    /// The name of the shard partition `partition` writes: from the files it reads.
+    fn shard_of(&self, partition: usize) -> Result<String> {
+        let files = partition_files(self.input.as_ref(), partition)?;
+        let Some(first) = files.first() else {
+            return plan_err!("writing shards: partition {partition} reads no file");
+        };
+        Ok(match self.renamed.iter().find(|(url, _)| url == first) {
+            Some((_, name)) => name.clone(),
+            None => shard_name(first, files.len()),
+        })
+    }
+
+    fn open_folder(&self, context: &TaskContext) -> Result<OutputFolder> {
+        if !is_store_url(&self.folder) {
+            // Object stores are checked by the runtime's (rooted) stores; a local folder is
+            // written through the file system, so it is checked here.
+            check_process_path(std::path::Path::new(&self.folder), Access::Write)
+                .map_err(|e| DataFusionError::Execution(e.to_string()))?;
+        }
+        OutputFolder::open(&context.runtime_env(), &self.folder)
+    }
+}
+
+/// The URLs of the files partition `partition` of `plan` reads, in order, as
+/// [`list_input_files`](super::list_input_files) names them: `plan` is a row-by-row chain over
+/// one file scan.
+fn partition_files(plan: &dyn ExecutionPlan, partition: usize) -> Result<Vec<String>> {
+    if let Some(scan) = plan
+        .downcast_ref::<DataSourceExec>()
+        .and_then(|exec| exec.data_source().downcast_ref::<FileScanConfig>())
+    {
+        let Some(group) = scan.file_groups.get(partition) else {
+            return plan_err!("writing shards: the scan has no partition {partition}");
+        };
+        return Ok(group.iter().map(|file| file_url(scan, file)).collect());
+    }
+    match plan.children().as_slice() {
+        [child] => partition_files(child.as_ref(), partition),
+        _ => plan_err!("writing shards: {} reads no file scan", plan.name()),
+    }
+}
+
+/// A scanned file's URL as [`list_input_files`](super::list_input_files) names it: the store's
+/// URL (`file:///`, `s3://bucket/`), then the path.
+fn file_url(scan: &FileScanConfig, file: &PartitionedFile) -> String {
+    format!(
+        "{}{}",
+        scan.object_store_url.as_str(),
+        file.object_meta.location
+    )
+}
+
+/// A name that stays in its folder: no separator, not `.` or `..`, nothing hidden.
+fn is_plain_file_name(name: &str) -> bool {
+    !name.is_empty() && !name.contains(['/', '\\', '\0']) && !name.starts_with('.')
+}
+
+impl DisplayAs for ShardWriterExec {
+    fn fmt_as(&self, _format: DisplayFormatType, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "ShardWriterExec: folder={}", self.folder)
+    }
+}
+
+impl ExecutionPlan for ShardWriterExec {
+    fn name(&self) -> &'static str {
+        "ShardWriterExec"
+    }
+
+    fn properties(&self) -> &Arc<PlanProperties> {
+        &self.properties
+    }
+
+    fn children(&self) -> Vec<&Arc<dyn ExecutionPlan>> {
+        vec![&self.input]
+    }
+
+    fn apply_expressions(
+        &self,
+        _f: &mut dyn FnMut(&Arc<dyn PhysicalExpr>) -> Result<TreeNodeRecursion>,
+    ) -> Result<TreeNodeRecursion> {
+        Ok(TreeNodeRecursion::Continue)
+    }
+
+    // A partition is a shard: it must reach the writer as it is, never split or merged.
+    fn benefits_from_input_partitioning(&self) -> Vec<bool> {
+        vec![false]
+    }
+
+    fn with_new_children(
+        self: Arc<Self>,
+        children: Vec<Arc<dyn ExecutionPlan>>,
+    ) -> Result<Arc<dyn ExecutionPlan>> {
+        let [input] = <[_; 1]>::try_from(children)
+            .map_err(|_| DataFusionError::Internal("ShardWriterExec has one input".into()))?;
+        Ok(Arc::new(ShardWriterExec::try_new(
+            input,
+            self.folder.clone(),
+            self.renamed.clone(),
+        )?))
+    }
+
+    fn execute(
+        &self,
+        partition: usize,
+        context: Arc<TaskContext>,
+    ) -> Result<SendableRecordBatchStream> {
+        let name = self.shard_of(partition)?;
+        let folder = self.open_folder(&context)?;
+        let input = self.input.execute(partition, context)?;
+        let written = futures::stream::once(async move {
+            let done = write_shard(&folder, &name, input).await?;
+            counts_batch(&[done])
+        });
+        Ok(Box::pin(RecordBatchStreamAdapter::new(
+            shard_counts_schema(),
+            written,
+        )))
+    }
+}
+
+fn counts_batch(done: &[ShardDone]) -> Result<RecordBatch> {
+    let names: StringArray = done.iter().map(|d| Some(d.name.as_str())).collect();
+    let rows: UInt64Array = done.iter().map(|d| Some(d.rows)).collect();
+    let bytes: UInt64Array = done.iter().map(|d| Some(d.bytes)).collect();
+    Ok(RecordBatch::try_new(
+        shard_counts_schema(),
+        vec![Arc::new(names), Arc::new(rows), Arc::new(bytes)],
+    )?)
+}
+
+/// Writes `input` as Parquet file `name` of `folder`: staged, then committed whole. An error or
+/// a cancelled task leaves nothing (the staged file is removed when dropped).
+async fn write_shard(
+    folder: &OutputFolder,
+    name: &str,
+    mut input: SendableRecordBatchStream,
+) -> Result<ShardDone> {
+    let (file, staged) = folder.stage(name)?;
+    let handle = file
+        .try_clone()
+        .map_err(|e| DataFusionError::Execution(format!("{}: {e}", staged.path().display())))?;
+    let mut writer = ArrowWriter::try_new(file, input.schema(), Some(parquet_writer_properties()))?;
+    let mut rows = 0u64;
+    while let Some(batch) = input.next().await {
+        let batch = batch?;
+        rows += batch.num_rows() as u64;
+        writer.write(&batch)?;
+    }
+    writer.close()?;
+    let bytes = handle
+        .metadata()
+        .map_err(|e| DataFusionError::Execution(format!("{}: {e}", staged.path().display())))?
+        .len();
+    folder.commit(handle, staged, name).await?;
+    Ok(ShardDone {
+        name: name.to_owned(),
+        rows,
+        bytes,
+    })
+}
+
+/// `plan` made to read one of `shards` per partition, in order: its file scan's files regrouped
+/// so that partition `i` reads exactly the files of `shards[i]`, and the operators above it
+/// rebuilt. Only operators that keep each row in its partition may stand between the scan and
+/// the top (projections, filters): anything that combines rows of several
+/// partitions (a repartition, a merge, a sort, an aggregate, a join, a limit) is an error naming
+/// it, as is a scan whose files are not the shards'.
+pub fn partition_per_shard(
+    plan: Arc<dyn ExecutionPlan>,
+    shards: &[Shard],
+) -> Result<Arc<dyn ExecutionPlan>> {
+    require_row_by_row(plan.as_ref())?;
+    plan.transform_up(|node| {
+        let Some(scan) = node
+            .downcast_ref::<DataSourceExec>()
+            .and_then(|exec| exec.data_source().downcast_ref::<FileScanConfig>())
+        else {
+            return Ok(Transformed::no(node));
+        };
+        let groups = regroup(scan, shards)?;
+        let config = FileScanConfigBuilder::from(scan.clone())
+            .with_file_groups(groups)
+            .build();
+        Ok(Transformed::yes(
+            DataSourceExec::from_data_source(config) as Arc<dyn ExecutionPlan>
+        ))
+    })
+    .map(|t| t.data)
+}
+
+fn require_row_by_row(node: &dyn ExecutionPlan) -> Result<()> {
+    if node.downcast_ref::<DataSourceExec>().is_some() {
+        return Ok(());
+    }
+    let keeps_rows_in_place = node.downcast_ref::<ProjectionExec>().is_some()
+        || node.downcast_ref::<FilterExec>().is_some()
+        || node.downcast_ref::<CooperativeExec>().is_some();
+    match node.children().as_slice() {
+        [child] if keeps_rows_in_place => require_row_by_row(child.as_ref()),
+        _ => plan_err!(
+            "writing shards: the query is not row by row ({} combines rows of several input \
+             files); a shard is written from its own input files only",
+            node.name()
+        ),
+    }
+}
+
+/// The scan's files as one group per shard, each file found by its URL.
+fn regroup(scan: &FileScanConfig, shards: &[Shard]) -> Result<Vec<FileGroup>> {
+    let mut files: std::collections::HashMap<String, _> = scan
+        .file_groups
+        .iter()
+        .flat_map(|group| group.iter())
+        .map(|file| {
+            // A file a scan split into byte ranges is read whole by its shard.
+            let mut whole = file.clone();
+            whole.range = None;
+            (file_url(scan, file), whole)
+        })
+        .collect();
+    let groups = shards
+        .iter()
+        .map(|shard| {
+            let group = shard
+                .urls()
+                .into_iter()
+                .map(|url| {
+                    files.remove(url).ok_or_else(|| {
+                        let mut read: Vec<&String> = files.keys().collect();
+                        read.sort();
+                        read.truncate(3);
+                        DataFusionError::Plan(format!(
+                            "writing shards: {url} (of shard {}) is not a file the query reads \
+                             (it reads {read:?}...)",
+                            shard.name
+                        ))
+                    })
+                })
+                .collect::<Result<Vec<_>>>()?;
+            Ok(FileGroup::new(group))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    if let Some(url) = files.keys().next() {
+        return plan_err!("writing shards: {url} is read by the query but is in no shard");
+    }
+    Ok(groups)
+}
+
+#[cfg(test)]
+mod tests {
+    use datafusion::physical_plan::collect;
+    use datafusion::prelude::{ParquetReadOptions, SessionConfig, SessionContext};
+
+    use super::*;
+    use crate::datasource::InputFile;
+
+    /// Three Parquet files of ten rows each (`file`, `n`), in a folder.
+    async fn three_files(dir: &std::path::Path) -> Vec<InputFile> {
+        let ctx = SessionContext::new();
+        let mut files = Vec::new();
+        for file in 0..3 {
+            let path = dir.join(format!("in-{file}.parquet"));
+            let sql = format!(
+                "COPY (SELECT {file} AS file, value AS n FROM generate_series(1, 10)) TO '{}' \
+                 STORED AS PARQUET",
+                path.display()
+            );
+            ctx.sql(&sql).await.unwrap().collect().await.unwrap();
+            files.push(InputFile {
+                url: format!("file://{}", path.display()),
+                size: std::fs::metadata(&path).unwrap().len(),
+            });
+        }
+        files
+    }
+
+    async fn plan(dir: &std::path::Path, sql: &str) -> (SessionContext, Arc<dyn ExecutionPlan>) {
+        let config = SessionConfig::new()
+            .with_target_partitions(2)
+            .with_round_robin_repartition(false);
+        let ctx = SessionContext::new_with_config(config);
+        let options = ParquetReadOptions::default();
+        ctx.register_parquet("t", dir.to_str().unwrap(), options)
+            .await
+            .unwrap();
+        let plan = ctx
+            .sql(sql)
+            .await
+            .unwrap()
+            .create_physical_plan()
+            .await
+            .unwrap();
+        (ctx, plan)
+    }
+
+    #[tokio::test]
+    async fn each_partition_becomes_the_shard_of_its_files_committed_whole() {
+        let input = tempfile::tempdir().unwrap();
+        let files = three_files(input.path()).await;
+        let shards = vec![
+            Shard {
+                name: "b.parquet".into(),
+                inputs: vec![files[2].clone()],
+            },
+            Shard {
+                name: "a.parquet".into(),
+                inputs: vec![files[0].clone(), files[1].clone()],
+            },
+        ];
+        let (ctx, plan) = plan(input.path(), "SELECT file, n * 2 AS m FROM t WHERE n > 3").await;
+        let plan = partition_per_shard(plan, &shards).unwrap();
+        assert_eq!(plan.output_partitioning().partition_count(), 2);
+        let output = tempfile::tempdir().unwrap();
+        let folder = output.path().join("out");
+        let writer =
+            ShardWriterExec::for_shards(plan, folder.display().to_string(), &shards).unwrap();
+        assert_eq!(
+            writer.renamed(),
+            [
+                (files[2].url.clone(), "b.parquet".to_owned()),
+                (files[0].url.clone(), "a.parquet".to_owned())
+            ]
+        );
+        let batches = collect(Arc::new(writer), ctx.task_ctx()).await.unwrap();
+        let mut done: Vec<ShardDone> = batches
+            .iter()
+            .flat_map(|b| shards_done(b).unwrap())
+            .collect();
+        done.sort_by(|a, b| a.name.cmp(&b.name));
+        assert_eq!(
+            done.iter()
+                .map(|d| (d.name.as_str(), d.rows))
+                .collect::<Vec<_>>(),
+            [("a.parquet", 14), ("b.parquet", 7)]
+        );
+        let mut names: Vec<String> = std::fs::read_dir(&folder)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        names.sort();
+        assert_eq!(names, ["a.parquet", "b.parquet"]);
+        assert_eq!(
+            std::fs::metadata(folder.join("a.parquet")).unwrap().len(),
+            done[0].bytes
+        );
+        // Each shard holds its own files' rows, and only those.
+        let read = SessionContext::new();
+        for (name, expected) in [("a.parquet", vec![0i64, 1]), ("b.parquet", vec![2])] {
+            let path = folder.join(name);
+            let table = name.replace('.', "_");
+            read.register_parquet(
+                &table,
+                path.to_str().unwrap(),
+                ParquetReadOptions::default(),
+            )
+            .await
+            .unwrap();
+            let sql = format!("SELECT DISTINCT file FROM {table} ORDER BY file");
+            let batches = read.sql(&sql).await.unwrap().collect().await.unwrap();
+            let seen: Vec<i64> = batches
+                .iter()
+                .flat_map(|b| {
+                    let column = b
+                        .column(0)
+                        .as_any()
+                        .downcast_ref::<datafusion::arrow::array::Int64Array>()
+                        .unwrap();
+                    column.values().to_vec()
+                })
+                .collect();
+            assert_eq!(seen, expected, "{name}");
+        }
+    }
+
+    #[tokio::test]
+    async fn a_query_that_combines_partitions_or_misses_files_is_refused() {
+        let input = tempfile::tempdir().unwrap();
+        let files = three_files(input.path()).await;
+        let one_shard = vec![Shard {
+            name: "all.parquet".into(),
+            inputs: files.clone(),
+        }];
+        let (_, grouped) = plan(input.path(), "SELECT file, count(*) FROM t GROUP BY file").await;
+        let error = partition_per_shard(grouped, &one_shard)
+            .unwrap_err()
+            .strip_backtrace();
+        assert!(error.contains("the query is not row by row ("), "{error}");
+        let (_, rows) = plan(input.path(), "SELECT n FROM t").await;
+        let missing = vec![Shard {
+            name: "some.parquet".into(),
+            inputs: files[..2].to_vec(),
+        }];
+        let error = partition_per_shard(rows, &missing)
+            .unwrap_err()
+            .strip_backtrace();
+        assert!(
+            error.contains("is read by the query but is in no shard"),
+            "{error}"
+        );
+        let (_, rows) = plan(input.path(), "SELECT n FROM t").await;
+        let renamed = vec![(files[0].url.clone(), "../up.parquet".to_owned())];
+        let error = ShardWriterExec::try_new(rows, "/tmp/x".into(), renamed)
+            .unwrap_err()
+            .strip_backtrace();
+        assert!(error.contains("is not a plain file name"), "{error}");
+    }
+}
