@@ -511,8 +511,9 @@ async fn a_warc_crawl_is_read_by_the_executors_as_in_one_process() {
 }
 
 /// A WARC crawl in an object store (the local S3 server) is listed by the scheduler and read by
-/// the executors, each with the store's settings from its own environment: the same rows as the
-/// local files, and the secret in no output or log.
+/// the executors, each with the store's settings from its own environment, and cleaned into one
+/// file and into shards the executors upload: the same rows as the local files, and the secret in
+/// no output or log.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_warc_crawl_in_an_object_store_is_read_by_the_executors() {
     let Some(server) =
@@ -571,6 +572,38 @@ async fn a_warc_crawl_in_an_object_store_is_read_by_the_executors() {
         (0, 156),
         "clean from s3:// on the cluster"
     );
+
+    // Into an object-store prefix: the executors upload the shards, the client the manifest.
+    let mut args = vec![
+        "clean",
+        "s3://lake/crawl/",
+        "s3://lake/cleaned/",
+        "--shard-bytes",
+        "0",
+    ];
+    args.extend(on_cluster);
+    let into_store = run_in(&args, env);
+    let uploaded = String::from_utf8_lossy(&into_store.stderr);
+    assert!(into_store.status.success(), "{uploaded}");
+    assert!(uploaded.contains("as 8 shard(s)"), "{uploaded}");
+    assert!(!uploaded.contains(SECRET));
+    let compared = run_ok_in(
+        &[
+            "sql",
+            "--table",
+            "a=s3://lake/cleaned/",
+            "--table",
+            &format!("b={local_cleaned}"),
+            "--format",
+            "csv",
+            "SELECT (SELECT count(*) FROM a) AS shard_rows, (SELECT count(*) FROM \
+             (SELECT * EXCLUDE (file) FROM a EXCEPT ALL SELECT * EXCLUDE (file) FROM b)) \
+             + (SELECT count(*) FROM (SELECT * EXCLUDE (file) FROM b EXCEPT ALL \
+             SELECT * EXCLUDE (file) FROM a)) AS differing",
+        ],
+        env,
+    );
+    assert_eq!(compared, "shard_rows,differing\n156,0\n", "shards in s3://");
     drop(cluster);
     for entry in std::fs::read_dir(&dir).unwrap() {
         let entry = entry.unwrap();
