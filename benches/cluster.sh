@@ -68,22 +68,7 @@ best() {  # best wall seconds over RUNS runs of the command
   echo "$best_wall"
 }
 
-# read_bytes COMMAND...: the bytes the command's process read through read calls (sockets
-# included: the results it receives from the cluster), from /proc/PID/io sampled until it ends.
-read_bytes() {
-  rm -rf "$WORK/out.parquet" "$WORK/out"
-  "$@" > /dev/null 2>&1 &
-  local pid=$! last=0 now
-  while kill -0 "$pid" 2> /dev/null; do
-    now=$(awk '/^rchar/ {print $2}' "/proc/$pid/io" 2> /dev/null || true)
-    [ -n "$now" ] && last=$now
-    sleep 0.02
-  done
-  wait "$pid" || true
-  echo "$last"
-}
-
-declare -A seconds received
+declare -A seconds
 run_all() {  # label, then extra arguments for clean and sql
   local label="$1"; shift
   seconds["clean $label"]=$(best $W clean "$WORK/crawl" "$WORK/out.parquet" "$@")
@@ -97,9 +82,6 @@ run_all "cluster, 1 executor x 2 tasks" --cluster "$URL" --partitions 8
 stop_cluster
 start_cluster 2 1
 run_all "cluster, 2 executors x 1 task" --cluster "$URL" --partitions 8
-received["clean"]=$(read_bytes $W clean "$WORK/crawl" "$WORK/out.parquet" --cluster "$URL" --partitions 8)
-received["clean shards"]=$(read_bytes $W clean "$WORK/crawl" "$WORK/out/" --shard-bytes 0 --cluster "$URL")
-received["clean WARC shards"]=$(read_bytes $W clean "$WORK/warc" "$WORK/out/" --shard-bytes 0 --cluster "$URL")
 stop_cluster
 
 echo "$PAGES pages in 8 Parquet files, $WARC_PAGES pages in 8 WARC files, $(nproc) cores, best of $RUNS"
@@ -114,7 +96,4 @@ for job in clean clean.sql "clean shards" "clean WARC shards"; do
       "$(awk "BEGIN{print 100*($s/$base-1)}")"
   done
 done
-echo "bytes the client read (sockets and files; /proc/PID/io rchar), 2 executors x 1 task:"
-for job in clean "clean shards" "clean WARC shards"; do
-  printf "  %-20s %14s\n" "$job" "${received[$job]}"
-done
+
