@@ -241,3 +241,23 @@ pub(crate) async fn reachable(address: &str) -> Result<()> {
         ))),
     }
 }
+
+/// Runs a physical plan made here on the cluster at `url` (`df://HOST:PORT`), whose session
+/// `ctx` is: the executors' shard writers.
+#[cfg(feature = "cluster")]
+pub(crate) async fn execute_physical(
+    ctx: &datafusion::prelude::SessionContext,
+    url: &str,
+    plan: std::sync::Arc<dyn datafusion::physical_plan::ExecutionPlan>,
+) -> Result<datafusion::execution::SendableRecordBatchStream> {
+    Ok(datafusion_webtext::cluster::execute_physical(ctx, url, plan).await?)
+}
+
+#[cfg(not(feature = "cluster"))]
+pub(crate) async fn execute_physical(
+    _ctx: &datafusion::prelude::SessionContext,
+    _url: &str,
+    _plan: std::sync::Arc<dyn datafusion::physical_plan::ExecutionPlan>,
+) -> Result<datafusion::execution::SendableRecordBatchStream> {
+    Err(CliError::Usage(NOT_BUILT.into()))
+}

@@ -200,8 +200,7 @@ async fn write_on_cluster(
     let plan = partition_per_shard(plan, pending)?;
     let writer = ShardWriterExec::for_shards(plan, run.folder.absolute_location(), pending)?;
     let url = args.exec.cluster.as_deref().unwrap_or_default();
-    let mut stream =
-        datafusion_webtext::cluster::execute_physical(ctx, url, Arc::new(writer)).await?;
+    let mut stream = crate::cluster::execute_physical(ctx, url, Arc::new(writer)).await?;
     let inputs_of = |name: &str| {
         pending
             .iter()
