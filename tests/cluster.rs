@@ -311,6 +311,17 @@ async fn difference_without(a: &str, b: &str, left_out: &[&str]) -> (usize, usiz
     (differing, count("SELECT * FROM a".to_owned()).await)
 }
 
+/// `webtext clean CRAWL` into `on_the_cluster` with the `cluster` arguments, and into `locally` in
+/// one process.
+fn clean_both_ways(crawl: &str, on_the_cluster: &Path, locally: &Path, cluster: &[&str]) {
+    for (output, extra) in [(on_the_cluster, cluster), (locally, &[][..])] {
+        let output = path(output);
+        let mut args = vec!["clean", crawl, &output];
+        args.extend(extra);
+        run_ok(&args);
+    }
+}
+
 async fn assert_same_rows(cluster_output: &Path, local_output: &Path, what: &str) {
     let (differing, rows) = difference(&path(cluster_output), &path(local_output)).await;
     assert!(rows > 0, "{what}: no rows");
@@ -363,15 +374,7 @@ async fn sql_files_and_pipelines_on_a_cluster_equal_the_single_process_run() {
         dir.join("cleaned-cluster.parquet"),
         dir.join("cleaned.parquet"),
     );
-    for (output, extra) in [
-        (&cluster_cleaned, &on_cluster[..]),
-        (&local_cleaned, &[][..]),
-    ] {
-        let output = path(output);
-        let mut args = vec!["clean", &crawl, &output];
-        args.extend(extra);
-        run_ok(&args);
-    }
+    clean_both_ways(&crawl, &cluster_cleaned, &local_cleaned, &on_cluster);
     assert_same_rows(&cluster_cleaned, &local_cleaned, "webtext clean").await;
 
     // The de-duplication pipelines over the cleaned pages: the duplicate n-grams are found by
@@ -465,15 +468,7 @@ async fn a_warc_crawl_is_read_by_the_executors_as_in_one_process() {
         dir.join("cleaned-cluster.parquet"),
         dir.join("cleaned.parquet"),
     );
-    for (output, extra) in [
-        (&cluster_cleaned, &on_cluster[..]),
-        (&local_cleaned, &[][..]),
-    ] {
-        let output = path(output);
-        let mut args = vec!["clean", &crawl, &output];
-        args.extend(extra);
-        run_ok(&args);
-    }
+    clean_both_ways(&crawl, &cluster_cleaned, &local_cleaned, &on_cluster);
     assert_same_rows(&cluster_cleaned, &local_cleaned, "webtext clean of WARC").await;
     assert_eq!(
         difference(&path(&local_cleaned), &path(&local_cleaned))

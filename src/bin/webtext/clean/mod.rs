@@ -102,6 +102,20 @@ impl CleanArgs {
 }
 
 impl CleanArgs {
+    /// The run of `clean IN OUT/` over `crawl`: its shards planned, the folder readied (see
+    /// [`ShardedRun::prepare`]).
+    async fn sharded_run(&self, ctx: &SessionContext, crawl: &Crawl) -> Result<ShardedRun> {
+        ShardedRun::prepare(
+            ctx,
+            "clean",
+            self.settings(),
+            (&self.input, &crawl.kind),
+            &self.output,
+            &self.sharding,
+        )
+        .await
+    }
+
     /// What decides a sharded run's output, for the record a rerun is checked against.
     fn settings(&self) -> BTreeMap<String, String> {
         let extraction = &self.extraction;
@@ -221,15 +235,7 @@ async fn run_sharded(
     crawl: &Crawl,
     cleaning: &Cleaning,
 ) -> Result<CleanSummary> {
-    let run = ShardedRun::prepare(
-        ctx,
-        "clean",
-        args.settings(),
-        (&args.input, &crawl.kind),
-        &args.output,
-        &args.sharding,
-    )
-    .await?;
+    let run = args.sharded_run(ctx, crawl).await?;
     let pending = run.pending();
     let mut progress = run.progress();
     let mut source = ShardPages {

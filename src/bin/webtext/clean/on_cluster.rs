@@ -128,15 +128,7 @@ async fn run_sharded(
     ctx: &SessionContext,
     crawl: &Crawl,
 ) -> Result<CleanSummary> {
-    let run = ShardedRun::prepare(
-        ctx,
-        "clean",
-        args.settings(),
-        (&args.input, &crawl.kind),
-        &args.output,
-        &args.sharding,
-    )
-    .await?;
+    let run = args.sharded_run(ctx, crawl).await?;
     let pending: Vec<Shard> = run.pending().into_iter().cloned().collect();
     let started = Instant::now();
     let written = if pending.is_empty() {
