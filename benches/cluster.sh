@@ -6,7 +6,8 @@
 # and the client receives a row of counts per shard). Also `sql/clean.sql` (url and text only, so
 # the HTML does not travel back to the client) both ways, and `clean` of the evaluation archive as
 # 8 WARC files (8 copies) into shards. Best wall time of RUNS runs, pages/s, and the cluster's
-# overhead over the single process, from one run of this script.
+# overhead over the single process, from one run of this script; on the cluster, the bytes the client
+# reads from its sockets for clean (strace, one run).
 # Usage: [WEBTEXT_BENCH_PROFILE=dev] benches/cluster.sh [SHARED] [RUNS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -68,13 +69,29 @@ best() {  # best wall seconds over RUNS runs of the command
   echo "$best_wall"
 }
 
-declare -A seconds
+# Bytes the client process reads from its TCP sockets while it runs the command (strace's view of
+# every read on a socket: the results and Ballista's job status calls).
+received_mb() {
+  strace -f -qq -y -e trace=read,readv,recvfrom,recvmsg -e signal=none -o "$WORK/strace.txt" "$@" \
+    > /dev/null 2>&1
+  awk '/<TCP/ && / = [0-9]+$/ {s += $NF} END {printf "%.3f", s/1e6}' "$WORK/strace.txt"
+}
+
+declare -A seconds received
 run_all() {  # label, then extra arguments for clean and sql
   local label="$1"; shift
   seconds["clean $label"]=$(best $W clean "$WORK/crawl" "$WORK/out.parquet" "$@")
   seconds["clean.sql $label"]=$(best $W sql -t "crawl=$WORK/crawl" --file sql/clean.sql --output "$WORK/out.parquet" "$@")
   seconds["clean shards $label"]=$(best $W clean "$WORK/crawl" "$WORK/out/" --shard-bytes 0 "$@")
   seconds["clean WARC shards $label"]=$(best $W clean "$WORK/warc" "$WORK/out/" --shard-bytes 0 "$@")
+  if [ "$label" != "single process" ]; then
+    rm -rf "$WORK/out.parquet" "$WORK/out"
+    received["clean $label"]=$(received_mb $W clean "$WORK/crawl" "$WORK/out.parquet" "$@")
+    rm -rf "$WORK/out"
+    received["clean shards $label"]=$(received_mb $W clean "$WORK/crawl" "$WORK/out/" --shard-bytes 0 "$@")
+    rm -rf "$WORK/out"
+    received["clean WARC shards $label"]=$(received_mb $W clean "$WORK/warc" "$WORK/out/" --shard-bytes 0 "$@")
+  fi
 }
 run_all "single process" --partitions 2
 start_cluster 1 2
@@ -85,15 +102,15 @@ run_all "cluster, 2 executors x 1 task" --cluster "$URL" --partitions 8
 stop_cluster
 
 echo "$PAGES pages in 8 Parquet files, $WARC_PAGES pages in 8 WARC files, $(nproc) cores, best of $RUNS"
-printf "%-56s %8s %8s %10s\n" "run" "wall s" "pages/s" "overhead"
+printf "%-56s %8s %8s %10s %12s\n" "run" "wall s" "pages/s" "overhead" "client MB in"
 for job in clean clean.sql "clean shards" "clean WARC shards"; do
   base=${seconds["$job single process"]}
   pages=$PAGES
   [ "$job" = "clean WARC shards" ] && pages=$WARC_PAGES
   for label in "single process" "cluster, 1 executor x 2 tasks" "cluster, 2 executors x 1 task"; do
     s=${seconds["$job $label"]}
-    printf "%-56s %8.2f %8.0f %9.0f%%\n" "$job, $label" "$s" "$(awk "BEGIN{print $pages/$s}")" \
-      "$(awk "BEGIN{print 100*($s/$base-1)}")"
+    printf "%-56s %8.2f %8.0f %9.0f%% %12s\n" "$job, $label" "$s" "$(awk "BEGIN{print $pages/$s}")" \
+      "$(awk "BEGIN{print 100*($s/$base-1)}")" "${received["$job $label"]:--}"
   done
 done
 

@@ -501,6 +501,74 @@ async fn a_warc_crawl_is_read_by_the_executors_as_in_one_process() {
         counted.contains("164") && counted.contains("156"),
         "{counted}"
     );
+
+    // sql --output OUT/: a shard per WARC file, written by the executors on the cluster; the
+    // statements before the last (a view) run once there.
+    let pages = "CREATE VIEW pages AS SELECT url, payload FROM w \
+                 WHERE http_status = 200 AND http_content_type LIKE 'text/html%'; \
+                 SELECT url, justext(payload) AS text, length(payload) AS bytes FROM pages";
+    let (cluster_shards, local_shards) = (dir.join("sql-cluster"), dir.join("sql-local"));
+    for (output, extra) in [(&cluster_shards, &on_cluster[..]), (&local_shards, &[][..])] {
+        let output = format!("{}/", path(output));
+        let mut args = vec![
+            "sql",
+            "--table",
+            &table,
+            "--output",
+            &output,
+            "--shard-bytes",
+            "0",
+        ];
+        args.extend(extra);
+        args.push(pages);
+        run_ok(&args);
+    }
+    assert_eq!(
+        shards_in(&cluster_shards).len(),
+        8,
+        "one shard per WARC file"
+    );
+    assert_eq!(shards_in(&cluster_shards), shards_in(&local_shards));
+    assert!(cluster_shards.join("_manifest.json").exists());
+    assert!(temporaries_in(&cluster_shards).is_empty());
+    assert_eq!(
+        difference(&path(&cluster_shards), &path(&local_shards)).await,
+        (0, 156),
+        "sql --output OUT/ on the cluster"
+    );
+    // Rerun: every shard is committed, none is written again.
+    let output = format!("{}/", path(&cluster_shards));
+    let mut rerun = vec![
+        "sql",
+        "--table",
+        &table,
+        "--output",
+        &output,
+        "--shard-bytes",
+        "0",
+    ];
+    rerun.extend(on_cluster);
+    rerun.push(pages);
+    let said = run_in(&rerun, &[]);
+    assert!(said.status.success());
+    let said = String::from_utf8_lossy(&said.stderr).into_owned();
+    assert!(said.contains("0 shard(s) written, 8 skipped"), "{said}");
+    // What one job cannot do for every shard is refused before anything is written.
+    let refused = dir.join("refused");
+    let output = format!("{}/", path(&refused));
+    for (query, expected) in [
+        (
+            "SELECT url, '${shard}' AS shard FROM w",
+            "${shard} cannot name each shard",
+        ),
+        ("SELECT url FROM w ORDER BY url", "must work row by row"),
+    ] {
+        let mut args = vec!["sql", "--table", &table, "--output", &output];
+        args.extend(on_cluster);
+        args.push(query);
+        assert_fails_saying(&args, expected);
+    }
+    assert!(shards_in(&refused).is_empty());
     drop(cluster);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -15,6 +15,7 @@ use std::sync::Arc;
 use datafusion::arrow::array::{
     Array, ArrayRef, BinaryArray, Int64Array, RecordBatch, StringArray,
 };
+use datafusion::datasource::MemTable;
 use datafusion::error::Result;
 use datafusion::prelude::*;
 use datafusion_webtext::boilerpipe::Extractor;
@@ -58,6 +59,19 @@ async fn check(ctx: &SessionContext, sql: &str, pages: usize) -> Result<()> {
     Ok(())
 }
 
+/// The pages as one partition per core, slices of a few pages dealt in turn (pages differ a lot
+/// in cost), so the queries use every core.
+fn dealt(batch: &RecordBatch) -> Result<MemTable> {
+    const SLICE: usize = 16;
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut partitions = vec![Vec::new(); cores];
+    for (i, start) in (0..batch.num_rows()).step_by(SLICE).enumerate() {
+        let len = SLICE.min(batch.num_rows() - start);
+        partitions[i % cores].push(batch.slice(start, len));
+    }
+    MemTable::try_new(batch.schema(), partitions)
+}
+
 async fn run(pages: Vec<Vec<u8>>) -> Result<()> {
     let n = pages.len();
     let text: StringArray = pages
@@ -78,7 +92,7 @@ async fn run(pages: Vec<Vec<u8>>) -> Result<()> {
     let mut ctx =
         SessionContext::new_with_config(datafusion_webtext::configure(SessionConfig::new()));
     datafusion_webtext::register_all(&mut ctx)?;
-    ctx.register_batch("pages", batch)?;
+    ctx.register_table("pages", Arc::new(dealt(&batch)?))?;
 
     for column in ["html", "text"] {
         let extractors: Vec<String> = Extractor::ALL

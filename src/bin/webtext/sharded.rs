@@ -3,14 +3,23 @@
 
 use std::collections::BTreeMap;
 
+use std::sync::Arc;
+
 use clap::Args;
+use datafusion::dataframe::DataFrame;
+use datafusion::execution::SessionStateBuilder;
+use datafusion::physical_planner::{DefaultPhysicalPlanner, PhysicalPlanner};
 use datafusion::prelude::SessionContext;
+use datafusion_webtext::datasource::shard_writer::{
+    ShardWriterExec, partition_per_shard, shards_done,
+};
 use datafusion_webtext::datasource::shards::{
     DEFAULT_SHARD_BYTES, JOB_FILE, MANIFEST_FILE, Resumed, finish_folder, prepare_folder,
 };
 use datafusion_webtext::datasource::{
     InputKind, OutputFolder, Shard, ShardDone, ShardedJob, list_input_files, plan_shards,
 };
+use futures::StreamExt;
 
 use crate::output::OutputTarget;
 use crate::progress::Progress;
@@ -155,5 +164,64 @@ impl ShardedRun {
             OutputTarget::in_folder(&self.folder, MANIFEST_FILE).shown()
         );
         Ok(())
+    }
+
+    /// The shards still to write, written by a cluster's executors: `rows` (a query over the
+    /// pending shards' input files, row by row) is planned here with a partition per pending
+    /// shard under a writer of the shards, and runs on the cluster at `cluster`; each task
+    /// commits its shard and sends back a row of counts, never the rows.
+    pub(crate) async fn write_on_cluster(
+        &self,
+        ctx: &SessionContext,
+        cluster: &str,
+        rows: DataFrame,
+    ) -> Result<Vec<ShardDone>> {
+        let pending: Vec<Shard> = self.pending().into_iter().cloned().collect();
+        if pending.is_empty() {
+            return Ok(Vec::new());
+        }
+        // One partition per shard, none split or merged on the way.
+        let config = ctx
+            .copied_config()
+            .with_target_partitions(pending.len())
+            .with_round_robin_repartition(false)
+            .with_repartition_file_scans(false);
+        let state = SessionStateBuilder::new_from_existing(ctx.state())
+            .with_config(config)
+            .build();
+        let logical = state.optimize(rows.logical_plan())?;
+        let plan = DefaultPhysicalPlanner::default()
+            .create_physical_plan(&logical, &state)
+            .await?;
+        let plan = partition_per_shard(plan, &pending)?;
+        let writer = ShardWriterExec::for_shards(plan, self.folder.absolute_location(), &pending)?;
+        let mut stream = crate::cluster::execute_physical(ctx, cluster, Arc::new(writer)).await?;
+        let inputs_of = |name: &str| {
+            pending
+                .iter()
+                .find(|s| s.name == name)
+                .map_or(0, |s| s.inputs.len() as u64)
+        };
+        let mut progress = self.progress();
+        let mut written = Vec::new();
+        let result: Result<()> = async {
+            while let Some(batch) = stream.next().await {
+                let batch = batch.map_err(|e| {
+                    CliError::Usage(format!(
+                        "the job on the cluster failed: {e}; the shards it committed stay in {}, \
+                         and rerunning the command writes the others",
+                        self.folder.location()
+                    ))
+                })?;
+                for done in shards_done(&batch)? {
+                    progress.add(inputs_of(&done.name), done.bytes);
+                    written.push(done);
+                }
+            }
+            Ok(())
+        }
+        .await;
+        progress.finish();
+        result.map(|()| written)
     }
 }

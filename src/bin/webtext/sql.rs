@@ -15,8 +15,11 @@ use crate::session::{
 };
 use crate::sharded::{ShardedRun, ShardingArgs};
 use crate::{CliError, ExecArgs, Format, Result, output};
+use datafusion::arrow::datatypes::SchemaRef;
 use datafusion::common::tree_node::TreeNodeRecursion;
-use datafusion_webtext::datasource::{Shard, WarcOptions, input_table, is_folder_location};
+use datafusion_webtext::datasource::{
+    InputKind, Shard, WarcOptions, input_table, is_folder_location,
+};
 
 #[derive(Args)]
 pub(crate) struct SqlArgs {
@@ -45,8 +48,10 @@ pub(crate) struct SqlArgs {
     /// run once per shard of the sharded table's input files, in a session where that table is
     /// the shard's files (`${shard}` is the shard's name), the last one's result committed whole
     /// as the shard; it must work row by row (no GROUP BY, ORDER BY, join, LIMIT, window or
-    /// DISTINCT), and the results of the others are not printed. Rerunning the same command
-    /// resumes, skipping the shards already written
+    /// DISTINCT), and the results of the others are not printed. With --cluster the statements
+    /// run once, over the files of the shards still to write, and the executors write the shards
+    /// (a task per shard; no ${shard}). Rerunning the same command resumes, skipping the shards
+    /// already written
     #[arg(long, short = 'o', value_name = "OUT.parquet|OUT/")]
     output: Option<String>,
     /// Sharded output: the table whose input files are divided into shards (needed when more
@@ -100,10 +105,11 @@ pub(crate) async fn run(args: SqlArgs) -> Result<()> {
 /// of its own where that table is the shard's files (read with the whole table's schema); the
 /// last statement's result is the shard, committed whole; the manifest last.
 async fn run_sharded(args: &SqlArgs, sql: &str, output: &str) -> Result<()> {
-    if is_remote(&args.exec) {
+    let on_cluster = is_remote(&args.exec);
+    if on_cluster && sql.contains("${shard}") {
         return Err(CliError::Usage(format!(
-            "{output}: a folder of shards is written by sql in one process; with --cluster give a \
-             Parquet file"
+            "{output}: with --cluster the shards are written by one job, whose statements run \
+             once: ${{shard}} cannot name each shard there (run it in one process)"
         )));
     }
     let sharded = shard_table(&args.tables, args.shard_table.as_deref())?;
@@ -139,6 +145,9 @@ async fn run_sharded(args: &SqlArgs, sql: &str, output: &str) -> Result<()> {
         .filter(|t| t.name != sharded.name)
         .cloned()
         .collect();
+    if on_cluster {
+        return run_sharded_on_cluster(args, sql, (sharded, &kind, schema), &others, &run).await;
+    }
     let mut progress = run.progress();
     let mut written = Vec::new();
     let result: Result<()> = async {
@@ -170,6 +179,55 @@ async fn run_sharded(args: &SqlArgs, sql: &str, output: &str) -> Result<()> {
         run.abandon(&written).await;
     }
     result?;
+    run.finish(written).await
+}
+
+/// `sql --output OUT/ --cluster`: the statements run once, in a session where the sharded table
+/// is the pending shards' files; the last one's rows are written by the executors, a shard per
+/// task, and only counts come back here.
+async fn run_sharded_on_cluster(
+    args: &SqlArgs,
+    sql: &str,
+    (sharded, kind, schema): (&TableSpec, &InputKind, SchemaRef),
+    others: &[TableSpec],
+    run: &ShardedRun,
+) -> Result<()> {
+    let started = std::time::Instant::now();
+    let pending: Vec<&Shard> = run.pending();
+    let mut written = Vec::new();
+    if !pending.is_empty() {
+        let ctx = query_context(&args.exec, Some(256)).await?;
+        register_tables(&ctx, others).await?;
+        let urls: Vec<&str> = pending.iter().flat_map(|s| s.urls()).collect();
+        let table = input_table(&ctx, &urls, kind, WarcOptions::default(), Some(schema)).await?;
+        ctx.register_table(sharded.name.as_str(), table)?;
+        let sql = crate::params::substitute(sql, &args.params)?;
+        let result = async {
+            let last = run_all_but_last(&ctx, &sql).await?;
+            let df = execute(&ctx, last).await?.ok_or_else(|| {
+                CliError::Usage("the last statement gives no rows to write".into())
+            })?;
+            require_row_by_row(&df.clone().into_optimized_plan()?)?;
+            let cluster = args.exec.cluster.as_deref().unwrap_or_default();
+            run.write_on_cluster(&ctx, cluster, df).await
+        }
+        .await;
+        written = match result {
+            Ok(written) => written,
+            Err(e) => {
+                run.abandon_unless_committed().await;
+                return Err(e);
+            }
+        };
+    }
+    let rows: u64 = written.iter().map(|d| d.rows).sum();
+    eprintln!(
+        "webtext sql: {rows} rows in {:.2} s on the cluster, written by its executors as {} \
+         shard(s) -> {}",
+        started.elapsed().as_secs_f64(),
+        written.len(),
+        run.folder.location()
+    );
     run.finish(written).await
 }
 

@@ -8,15 +8,10 @@ use std::time::Instant;
 
 use datafusion::common::Column;
 use datafusion::dataframe::DataFrame;
-use datafusion::execution::SessionStateBuilder;
 use datafusion::functions::core::expr_fn::get_field;
 use datafusion::logical_expr::Expr;
-use datafusion::physical_planner::{DefaultPhysicalPlanner, PhysicalPlanner};
 use datafusion::prelude::{SessionContext, col};
 use datafusion_webtext::datasource::is_folder_location;
-use datafusion_webtext::datasource::shard_writer::{
-    ShardWriterExec, partition_per_shard, shards_done,
-};
 use datafusion_webtext::datasource::{Shard, ShardDone};
 use futures::StreamExt;
 
@@ -163,8 +158,8 @@ async fn run_sharded(
     })
 }
 
-/// Plans the cleaning of `pending` here, a partition per shard under a writer of the shards,
-/// runs it on the cluster and gathers what each task committed.
+/// Cleans the pending shards' files on the cluster, each shard written by the executor that
+/// cleans it.
 async fn write_on_cluster(
     args: &CleanArgs,
     ctx: &SessionContext,
@@ -176,51 +171,6 @@ async fn write_on_cluster(
     crawl.register_files(ctx, &urls).await?;
     let pages = crawl.pages(ctx).await?;
     let (cleaned, _) = cleaned(args, ctx, pages, crawl.is_warc())?;
-    // One partition per shard, none split or merged on the way.
-    let config = ctx
-        .copied_config()
-        .with_target_partitions(pending.len())
-        .with_round_robin_repartition(false)
-        .with_repartition_file_scans(false);
-    let state = SessionStateBuilder::new_from_existing(ctx.state())
-        .with_config(config)
-        .build();
-    let logical = state.optimize(cleaned.logical_plan())?;
-    let plan = DefaultPhysicalPlanner::default()
-        .create_physical_plan(&logical, &state)
-        .await?;
-    let plan = partition_per_shard(plan, pending)?;
-    let writer = ShardWriterExec::for_shards(plan, run.folder.absolute_location(), pending)?;
     let url = args.exec.cluster.as_deref().unwrap_or_default();
-    let mut stream = crate::cluster::execute_physical(ctx, url, Arc::new(writer)).await?;
-    let inputs_of = |name: &str| {
-        pending
-            .iter()
-            .find(|s| s.name == name)
-            .map_or(0, |s| s.inputs.len() as u64)
-    };
-    let mut progress = run.progress();
-    let mut written = Vec::new();
-    while let Some(batch) = stream.next().await {
-        let batch = batch.map_err(|e| {
-            CliError::Usage(format!(
-                "the job on the cluster failed: {e}; the shards it committed stay in {}, and \
-                 rerunning the command writes the others",
-                args.output
-            ))
-        });
-        let batch = match batch {
-            Ok(batch) => batch,
-            Err(e) => {
-                progress.finish();
-                return Err(e);
-            }
-        };
-        for done in shards_done(&batch)? {
-            progress.add(inputs_of(&done.name), done.bytes);
-            written.push(done);
-        }
-    }
-    progress.finish();
-    Ok(written)
+    run.write_on_cluster(ctx, url, cleaned).await
 }
