@@ -6,7 +6,8 @@
 # on a fresh cluster so that every process's peak memory is that job's. Prints, per size: the wall
 # time, tasks (shards) and records per second, the peak RSS of the client, the scheduler and each
 # executor, and the scheduler's CPU time per task; what the README's Common Crawl projection uses.
-# Usage: [WEBTEXT_BENCH_PROFILE=dev] benches/cluster_scale.sh [FILES] [RECORDS] [EXECUTORS]
+# SHARDS_PER_JOB (default: the command's) caps the tasks of each job the client submits.
+# Usage: [WEBTEXT_BENCH_PROFILE=dev] [SHARDS_PER_JOB=N] benches/cluster_scale.sh [FILES] [RECORDS] [EXECUTORS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 FILES="${1:-1000}"
@@ -52,7 +53,7 @@ start_cluster() {
   URL="df://127.0.0.1:$port"
 }
 
-echo "$(nproc) cores; $EXECUTORS executors x 1 task; one shard per WARC file; profile $PROFILE"
+echo "$(nproc) cores; $EXECUTORS executors x 1 task; one shard per WARC file; ${SHARDS_PER_JOB:-default} shards per job; profile $PROFILE"
 printf "%-7s %9s %7s %8s %9s %10s %10s %12s %18s %13s\n" files records tasks "wall s" "tasks/s" \
   "records/s" "client MB" "scheduler MB" "executors MB" "sched ms/task"
 for input in "$QUARTER" "$CRAWL"; do
@@ -63,7 +64,8 @@ for input in "$QUARTER" "$CRAWL"; do
   cpu_before=$(cpu_seconds "$scheduler")
   rm -rf "$WORK/out"
   /usr/bin/time -f "%e %M" -o "$WORK/time.txt" \
-    "$W" clean "$input" "$WORK/out/" --shard-bytes 0 --cluster "$URL" 2> "$WORK/client.log"
+    "$W" clean "$input" "$WORK/out/" --shard-bytes 0 --cluster "$URL" \
+    ${SHARDS_PER_JOB:+--shards-per-job "$SHARDS_PER_JOB"} 2> "$WORK/client.log"
   read -r wall client_kb < "$WORK/time.txt"
   tasks=$(ls "$WORK/out" | grep -c '\.parquet$')
   cpu_after=$(cpu_seconds "$scheduler")

@@ -502,13 +502,17 @@ async fn a_warc_crawl_is_read_by_the_executors_as_in_one_process() {
         "{counted}"
     );
 
-    // sql --output OUT/: a shard per WARC file, written by the executors on the cluster; the
-    // statements before the last (a view) run once there.
+    // sql --output OUT/: a shard per WARC file, written by the executors on the cluster in jobs
+    // of 3 shards (two in flight); the statements before the last (a view) run once per job.
     let pages = "CREATE VIEW pages AS SELECT url, payload FROM w \
                  WHERE http_status = 200 AND http_content_type LIKE 'text/html%'; \
                  SELECT url, justext(payload) AS text, length(payload) AS bytes FROM pages";
     let (cluster_shards, local_shards) = (dir.join("sql-cluster"), dir.join("sql-local"));
-    for (output, extra) in [(&cluster_shards, &on_cluster[..]), (&local_shards, &[][..])] {
+    let in_jobs_of_3 = [&on_cluster[..], &["--shards-per-job", "3"]].concat();
+    for (output, extra) in [
+        (&cluster_shards, &in_jobs_of_3[..]),
+        (&local_shards, &[][..]),
+    ] {
         let output = format!("{}/", path(output));
         let mut args = vec![
             "sql",

@@ -3,11 +3,15 @@
 
 use std::collections::BTreeMap;
 
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::future::Future;
 use std::sync::Arc;
 
 use clap::Args;
 use datafusion::dataframe::DataFrame;
 use datafusion::execution::SessionStateBuilder;
+use datafusion::physical_plan::ExecutionPlan;
 use datafusion::physical_planner::{DefaultPhysicalPlanner, PhysicalPlanner};
 use datafusion::prelude::SessionContext;
 use datafusion_webtext::datasource::shard_writer::{
@@ -37,13 +41,24 @@ pub(crate) struct ShardingArgs {
     /// refused
     #[arg(long)]
     pub overwrite: bool,
+    /// Sharded output with --cluster: the shards are written by jobs of at most this many shards
+    /// (a task each), two jobs in flight; a scheduler's work per task grows with the tasks of its
+    /// job
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_SHARDS_PER_JOB,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub shards_per_job: u64,
 }
+
+/// Shards per cluster job by default: a scheduler of the test build spends about 7 ms per task in
+/// a job of 250 tasks and 11 ms in one of 1,000 (`benches/cluster_scale.sh`).
+const DEFAULT_SHARDS_PER_JOB: u64 = 1000;
 
 impl Default for ShardingArgs {
     fn default() -> Self {
         ShardingArgs {
             shard_bytes: DEFAULT_SHARD_BYTES,
             overwrite: false,
+            shards_per_job: DEFAULT_SHARDS_PER_JOB,
         }
     }
 }
@@ -166,24 +181,69 @@ impl ShardedRun {
         Ok(())
     }
 
-    /// The shards still to write, written by a cluster's executors: `rows` (a query over the
-    /// pending shards' input files, row by row) is planned here with a partition per pending
-    /// shard under a writer of the shards, and runs on the cluster at `cluster`; each task
+    /// The shards still to write, written by a cluster's executors, in jobs of at most
+    /// `shards_per_job` shards with two jobs in flight (the next job's tasks take the cores the
+    /// last tasks of the one before leave idle). For each job, `job_rows` gives a session on the
+    /// cluster and the rows to write: a query over exactly that job's shards' input files, row by
+    /// row, planned here with a partition per shard under a writer of the shards. Each task
     /// commits its shard and sends back a row of counts, never the rows.
-    pub(crate) async fn write_on_cluster(
+    pub(crate) async fn write_on_cluster<F, Fut>(
+        &self,
+        cluster: &str,
+        shards_per_job: u64,
+        job_rows: F,
+    ) -> Result<Vec<ShardDone>>
+    where
+        F: Fn(Vec<Shard>) -> Fut,
+        Fut: Future<Output = Result<(SessionContext, DataFrame)>>,
+    {
+        let pending: Vec<Shard> = self.pending().into_iter().cloned().collect();
+        let inputs: HashMap<&str, u64> = pending
+            .iter()
+            .map(|s| (s.name.as_str(), s.inputs.len() as u64))
+            .collect();
+        let progress = RefCell::new(self.progress());
+        let mut written = Vec::new();
+        let result: Result<()> = async {
+            let jobs = pending
+                .chunks(usize::try_from(shards_per_job).unwrap_or(usize::MAX).max(1))
+                .map(|shards| async {
+                    let (ctx, rows) = job_rows(shards.to_vec()).await?;
+                    let plan = self.plan_job(&ctx, rows, shards).await?;
+                    let mut stream = crate::cluster::execute_physical(&ctx, cluster, plan).await?;
+                    let mut written = Vec::new();
+                    while let Some(batch) = stream.next().await {
+                        let batch = batch.map_err(|e| self.job_failed(e))?;
+                        for done in shards_done(&batch)? {
+                            let files = inputs.get(done.name.as_str()).copied().unwrap_or(0);
+                            progress.borrow_mut().add(files, done.bytes);
+                            written.push(done);
+                        }
+                    }
+                    Ok::<_, CliError>(written)
+                });
+            let mut jobs = futures::stream::iter(jobs).buffered(2);
+            while let Some(done) = jobs.next().await {
+                written.extend(done?);
+            }
+            Ok(())
+        }
+        .await;
+        progress.into_inner().finish();
+        result.map(|()| written)
+    }
+
+    /// `rows` planned to write `shards`: a partition per shard (none split or merged on the way)
+    /// under a writer of the shards.
+    async fn plan_job(
         &self,
         ctx: &SessionContext,
-        cluster: &str,
         rows: DataFrame,
-    ) -> Result<Vec<ShardDone>> {
-        let pending: Vec<Shard> = self.pending().into_iter().cloned().collect();
-        if pending.is_empty() {
-            return Ok(Vec::new());
-        }
-        // One partition per shard, none split or merged on the way.
+        shards: &[Shard],
+    ) -> Result<Arc<dyn ExecutionPlan>> {
         let config = ctx
             .copied_config()
-            .with_target_partitions(pending.len())
+            .with_target_partitions(shards.len())
             .with_round_robin_repartition(false)
             .with_repartition_file_scans(false);
         let state = SessionStateBuilder::new_from_existing(ctx.state())
@@ -193,35 +253,16 @@ impl ShardedRun {
         let plan = DefaultPhysicalPlanner::default()
             .create_physical_plan(&logical, &state)
             .await?;
-        let plan = partition_per_shard(plan, &pending)?;
-        let writer = ShardWriterExec::for_shards(plan, self.folder.absolute_location(), &pending)?;
-        let mut stream = crate::cluster::execute_physical(ctx, cluster, Arc::new(writer)).await?;
-        let inputs_of = |name: &str| {
-            pending
-                .iter()
-                .find(|s| s.name == name)
-                .map_or(0, |s| s.inputs.len() as u64)
-        };
-        let mut progress = self.progress();
-        let mut written = Vec::new();
-        let result: Result<()> = async {
-            while let Some(batch) = stream.next().await {
-                let batch = batch.map_err(|e| {
-                    CliError::Usage(format!(
-                        "the job on the cluster failed: {e}; the shards it committed stay in {}, \
-                         and rerunning the command writes the others",
-                        self.folder.location()
-                    ))
-                })?;
-                for done in shards_done(&batch)? {
-                    progress.add(inputs_of(&done.name), done.bytes);
-                    written.push(done);
-                }
-            }
-            Ok(())
-        }
-        .await;
-        progress.finish();
-        result.map(|()| written)
+        let plan = partition_per_shard(plan, shards)?;
+        let writer = ShardWriterExec::for_shards(plan, self.folder.absolute_location(), shards)?;
+        Ok(Arc::new(writer))
+    }
+
+    fn job_failed(&self, e: impl std::fmt::Display) -> CliError {
+        CliError::Usage(format!(
+            "the job on the cluster failed: {e}; the shards it committed stay in {}, and rerunning \
+             the command writes the others",
+            self.folder.location()
+        ))
     }
 }

@@ -193,33 +193,38 @@ async fn run_sharded_on_cluster(
     run: &ShardedRun,
 ) -> Result<()> {
     let started = std::time::Instant::now();
-    let pending: Vec<&Shard> = run.pending();
-    let mut written = Vec::new();
-    if !pending.is_empty() {
-        let ctx = query_context(&args.exec, Some(256)).await?;
-        register_tables(&ctx, others).await?;
-        let urls: Vec<&str> = pending.iter().flat_map(|s| s.urls()).collect();
-        let table = input_table(&ctx, &urls, kind, WarcOptions::default(), Some(schema)).await?;
-        ctx.register_table(sharded.name.as_str(), table)?;
-        let sql = crate::params::substitute(sql, &args.params)?;
-        let result = async {
-            let last = run_all_but_last(&ctx, &sql).await?;
+    let cluster = args.exec.cluster.as_deref().unwrap_or_default();
+    let sql = crate::params::substitute(sql, &args.params)?;
+    let (sql, schema) = (sql.as_str(), &schema);
+    let written = run
+        .write_on_cluster(cluster, args.sharding.shards_per_job, |shards| async move {
+            let ctx = query_context(&args.exec, Some(256)).await?;
+            register_tables(&ctx, others).await?;
+            let urls: Vec<&str> = shards.iter().flat_map(Shard::urls).collect();
+            let table = input_table(
+                &ctx,
+                &urls,
+                kind,
+                WarcOptions::default(),
+                Some(schema.clone()),
+            )
+            .await?;
+            ctx.register_table(sharded.name.as_str(), table)?;
+            let last = run_all_but_last(&ctx, sql).await?;
             let df = execute(&ctx, last).await?.ok_or_else(|| {
                 CliError::Usage("the last statement gives no rows to write".into())
             })?;
             require_row_by_row(&df.clone().into_optimized_plan()?)?;
-            let cluster = args.exec.cluster.as_deref().unwrap_or_default();
-            run.write_on_cluster(&ctx, cluster, df).await
-        }
+            Ok((ctx, df))
+        })
         .await;
-        written = match result {
-            Ok(written) => written,
-            Err(e) => {
-                run.abandon_unless_committed().await;
-                return Err(e);
-            }
-        };
-    }
+    let written = match written {
+        Ok(written) => written,
+        Err(e) => {
+            run.abandon_unless_committed().await;
+            return Err(e);
+        }
+    };
     let rows: u64 = written.iter().map(|d| d.rows).sum();
     eprintln!(
         "webtext sql: {rows} rows in {:.2} s on the cluster, written by its executors as {} \

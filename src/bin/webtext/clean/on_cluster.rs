@@ -129,7 +129,7 @@ async fn run_sharded(
     let written = if pending.is_empty() {
         Vec::new()
     } else {
-        match write_on_cluster(args, ctx, crawl, &run, &pending).await {
+        match write_on_cluster(args, crawl, &run).await {
             Ok(written) => written,
             Err(e) => {
                 run.abandon_unless_committed().await;
@@ -159,18 +159,20 @@ async fn run_sharded(
 }
 
 /// Cleans the pending shards' files on the cluster, each shard written by the executor that
-/// cleans it.
+/// cleans it; a session per job, its table the job's files.
 async fn write_on_cluster(
     args: &CleanArgs,
-    ctx: &SessionContext,
     crawl: &Crawl,
     run: &ShardedRun,
-    pending: &[Shard],
 ) -> Result<Vec<ShardDone>> {
-    let urls: Vec<&str> = pending.iter().flat_map(Shard::urls).collect();
-    crawl.register_files(ctx, &urls).await?;
-    let pages = crawl.pages(ctx).await?;
-    let (cleaned, _) = cleaned(args, ctx, pages, crawl.is_warc())?;
     let url = args.exec.cluster.as_deref().unwrap_or_default();
-    run.write_on_cluster(ctx, url, cleaned).await
+    run.write_on_cluster(url, args.sharding.shards_per_job, |shards| async move {
+        let ctx = query_context(&args.exec, Some(64)).await?;
+        let urls: Vec<&str> = shards.iter().flat_map(Shard::urls).collect();
+        crawl.register_files(&ctx, &urls).await?;
+        let pages = crawl.pages(&ctx).await?;
+        let (cleaned, _) = cleaned(args, &ctx, pages, crawl.is_warc())?;
+        Ok((ctx, cleaned))
+    })
+    .await
 }
