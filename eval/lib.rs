@@ -1,0 +1,1 @@
+//! Nothing: the package's programs are its examples (parity checks and speed runs).
