@@ -72,7 +72,7 @@ best() {  # best wall seconds over RUNS runs of the command
 # Bytes the client process reads from its TCP sockets while it runs the command (strace's view of
 # every read on a socket: the results and Ballista's job status calls).
 received_mb() {
-  strace -f -qq -y -e trace=read,readv,recvfrom,recvmsg -e signal=none -o "$WORK/strace.txt" "$@" \
+  strace -f -qq -yy -e trace=read,readv,recvfrom,recvmsg -e signal=none -o "$WORK/strace.txt" "$@" \
     > /dev/null 2>&1
   awk '/<TCP/ && / = [0-9]+$/ {s += $NF} END {printf "%.3f", s/1e6}' "$WORK/strace.txt"
 }
