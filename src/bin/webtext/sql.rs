@@ -11,7 +11,8 @@ use datafusion::sql::parser::{DFParserBuilder, Statement};
 use datafusion::sql::sqlparser::dialect::GenericDialect;
 
 use crate::session::{
-    ClusterTables, TableSpec, input_kind, is_remote, query_context, register_kind, register_tables,
+    ClusterTables, TableSpec, compact_for_client, input_kind, is_remote, query_context,
+    register_kind, register_tables,
 };
 use crate::sharded::{ShardedRun, ShardingArgs};
 use crate::{CliError, ExecArgs, Format, Result, output};
@@ -356,9 +357,19 @@ pub(crate) async fn run_statements(
 ) -> Result<()> {
     let statements = parse(sql)?;
     let last = statements.len() - 1;
+    let on_cluster = ctx
+        .state()
+        .config()
+        .get_extension::<ClusterTables>()
+        .is_some();
     for (i, statement) in statements.into_iter().enumerate() {
         let Some(df) = execute(ctx, statement).await? else {
             continue;
+        };
+        let df = if on_cluster {
+            compact_for_client(df)?
+        } else {
+            df
         };
         match output {
             Some(location) if i == last => {

@@ -20,7 +20,7 @@ use super::pipeline::{failed_page_count, html_bytes};
 use super::{ADDED, CleanArgs, CleanSummary, extract_expr};
 use crate::output::{OutputTarget, ParquetFile};
 use crate::progress::Progress;
-use crate::session::query_context;
+use crate::session::{compact_for_client, query_context};
 use crate::sharded::ShardedRun;
 use crate::{CliError, Result};
 
@@ -74,7 +74,7 @@ async fn run_single(args: &CleanArgs, ctx: &SessionContext, crawl: &Crawl) -> Re
         pages.clone().count().await.ok().map(|n| n as u64)
     };
     let (cleaned, html_index) = cleaned(args, ctx, pages, false)?;
-    let mut stream = cleaned.execute_stream().await?;
+    let mut stream = compact_for_client(cleaned)?.execute_stream().await?;
     let text_index = stream.schema().fields().len() - ADDED.len();
     // From WARC the page itself is not written, as in one process.
     let written: Vec<usize> = (0..stream.schema().fields().len())
