@@ -6,6 +6,8 @@
 use std::sync::Arc;
 use std::time::Instant;
 
+use datafusion::arrow::array::{ArrayRef, AsArray};
+use datafusion::arrow::datatypes::Int64Type;
 use datafusion::common::Column;
 use datafusion::dataframe::DataFrame;
 use datafusion::functions::core::expr_fn::get_field;
@@ -13,10 +15,10 @@ use datafusion::logical_expr::Expr;
 use datafusion::prelude::{SessionContext, col};
 use datafusion_webtext::datasource::is_folder_location;
 use datafusion_webtext::datasource::{Shard, ShardDone};
+use datafusion_webtext::udf::functions::byte_length;
 use futures::StreamExt;
 
 use super::crawl::Crawl;
-use super::pipeline::{failed_page_count, html_bytes};
 use super::{ADDED, CleanArgs, CleanSummary, extract_expr};
 use crate::output::{OutputTarget, ParquetFile};
 use crate::progress::Progress;
@@ -36,18 +38,20 @@ pub(super) async fn run(args: CleanArgs) -> Result<CleanSummary> {
 }
 
 /// The cleaned pages: every input column (the page itself left out when `without_html`), then
-/// `text` and `kept_share`; with the index of the page's column in the input.
+/// `text` and `kept_share`; with `counted`, then [`COUNTS`].
 fn cleaned(
     args: &CleanArgs,
     ctx: &SessionContext,
     pages: DataFrame,
     without_html: bool,
-) -> Result<(DataFrame, usize)> {
+    counted: bool,
+) -> Result<DataFrame> {
     let schema = pages.schema().clone();
     let extracted = extract_expr(args, &schema)?;
     // Planned here, so a bad option fails before the job is submitted.
     ctx.create_physical_expr(extracted.clone(), &schema)?;
     let html_index = schema.index_of_column(&Column::from_name(&args.extraction.html_column))?;
+    let html = Expr::Column(schema.columns()[html_index].clone());
     const EXTRACTED: &str = "__webtext_extracted";
     let mut columns: Vec<Expr> = schema.columns().into_iter().map(Expr::Column).collect();
     columns.push(extracted.alias(EXTRACTED));
@@ -61,8 +65,19 @@ fn cleaned(
     for name in ADDED {
         output.push(get_field(col(EXTRACTED), name).alias(name));
     }
-    Ok((pages.select(columns)?.select(output)?, html_index))
+    if counted {
+        let text = get_field(col(EXTRACTED), "text");
+        let failed = html.clone().is_not_null().and(text.is_null());
+        output.push(byte_length(html).alias(COUNTS[0]));
+        output.push(failed.alias(COUNTS[1]));
+    }
+    Ok(pages.select(columns)?.select(output)?)
 }
+
+/// What the client counts of each page it may not receive (from WARC the page is not written):
+/// the bytes of its HTML, and whether the extractor failed on it (NULL text), computed where the
+/// page is cleaned.
+const COUNTS: [&str; 2] = ["__webtext_html_bytes", "__webtext_failed"];
 
 /// Into one file: the rows come back here, in the order of the cluster's partitions.
 async fn run_single(args: &CleanArgs, ctx: &SessionContext, crawl: &Crawl) -> Result<CleanSummary> {
@@ -73,13 +88,12 @@ async fn run_single(args: &CleanArgs, ctx: &SessionContext, crawl: &Crawl) -> Re
     } else {
         pages.clone().count().await.ok().map(|n| n as u64)
     };
-    let (cleaned, html_index) = cleaned(args, ctx, pages, false)?;
+    // From WARC the page itself is not written, as in one process, nor sent here.
+    let cleaned = cleaned(args, ctx, pages, crawl.is_warc(), true)?;
     let mut stream = compact_for_client(cleaned)?.execute_stream().await?;
-    let text_index = stream.schema().fields().len() - ADDED.len();
-    // From WARC the page itself is not written, as in one process.
-    let written: Vec<usize> = (0..stream.schema().fields().len())
-        .filter(|&i| !(crawl.is_warc() && i == html_index))
-        .collect();
+    let columns = stream.schema().fields().len();
+    let (bytes_index, failed_index) = (columns - 2, columns - 1);
+    let written: Vec<usize> = (0..bytes_index).collect();
     let target = OutputTarget::at(ctx, &args.output)?;
     let mut file = ParquetFile::create(&target, Arc::new(stream.schema().project(&written)?))?;
     let mut progress = Progress::new(total, "pages");
@@ -93,9 +107,8 @@ async fn run_single(args: &CleanArgs, ctx: &SessionContext, crawl: &Crawl) -> Re
                     args.output
                 ))
             })?;
-            let html = batch.column(html_index);
-            failed_pages += failed_page_count(html, batch.column(text_index));
-            let bytes = html_bytes(html);
+            failed_pages += true_count(batch.column(failed_index));
+            let bytes = sum_of(batch.column(bytes_index));
             html_bytes_total += bytes;
             file.write(&batch.project(&written)?)?;
             progress.add(batch.num_rows() as u64, bytes);
@@ -171,8 +184,22 @@ async fn write_on_cluster(
         let urls: Vec<&str> = shards.iter().flat_map(Shard::urls).collect();
         crawl.register_files(&ctx, &urls).await?;
         let pages = crawl.pages(&ctx).await?;
-        let (cleaned, _) = cleaned(args, &ctx, pages, crawl.is_warc())?;
+        let cleaned = cleaned(args, &ctx, pages, crawl.is_warc(), false)?;
         Ok((ctx, cleaned))
     })
     .await
+}
+
+/// The rows where a Boolean column is true.
+fn true_count(flags: &ArrayRef) -> u64 {
+    flags
+        .as_boolean_opt()
+        .map_or(0, |flags| flags.true_count() as u64)
+}
+
+/// The sum of an Int64 column.
+fn sum_of(values: &ArrayRef) -> u64 {
+    values.as_primitive_opt::<Int64Type>().map_or(0, |values| {
+        values.iter().flatten().map(|n| n.max(0) as u64).sum()
+    })
 }
