@@ -476,6 +476,37 @@ async fn a_warc_crawl_is_read_by_the_executors_as_in_one_process() {
             .1,
         156
     );
+    // The client reports the pages, their HTML's bytes and the failed ones as one process does,
+    // though from WARC it never receives a page (the executors count them).
+    let counts = |output: &Path, extra: &[&str]| {
+        let output = path(output);
+        let mut args = vec!["clean", &crawl, &output];
+        args.extend(extra);
+        let said = run_in(&args, &[]);
+        assert!(said.status.success());
+        let said = String::from_utf8_lossy(&said.stderr).into_owned();
+        let line = said
+            .lines()
+            .find(|l| l.starts_with("webtext clean:"))
+            .unwrap_or_else(|| panic!("no summary: {said}"))
+            .to_owned();
+        let pages = line.split(" in ").next().unwrap_or_default().to_owned();
+        let failed = line.split("; ").nth(1).unwrap_or_default();
+        (
+            pages,
+            failed.split(" ->").next().unwrap_or_default().to_owned(),
+        )
+    };
+    let on_the_cluster = counts(&dir.join("counted-cluster.parquet"), &on_cluster);
+    assert!(
+        on_the_cluster.0.contains("156 pages ("),
+        "{on_the_cluster:?}"
+    );
+    assert!(
+        on_the_cluster.1.contains("gave NULL text"),
+        "{on_the_cluster:?}"
+    );
+    assert_eq!(on_the_cluster, counts(&dir.join("counted.parquet"), &[]));
 
     let table = format!("w={crawl}");
     let read_warc = format!(
