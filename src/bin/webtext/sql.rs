@@ -50,8 +50,8 @@ pub(crate) struct SqlArgs {
     /// the shard's files (`${shard}` is the shard's name), the last one's result committed whole
     /// as the shard; it must work row by row (no GROUP BY, ORDER BY, join, LIMIT, window or
     /// DISTINCT), and the results of the others are not printed. With --cluster the statements
-    /// run once, over the files of the shards still to write, and the executors write the shards
-    /// (a task per shard; no ${shard}). Rerunning the same command resumes, skipping the shards
+    /// run once per job of shards (--shards-per-job), over those shards' files, and the
+    /// executors write the shards (a task per shard; no ${shard}). Rerunning the same command resumes, skipping the shards
     /// already written
     #[arg(long, short = 'o', value_name = "OUT.parquet|OUT/")]
     output: Option<String>,
@@ -109,8 +109,8 @@ async fn run_sharded(args: &SqlArgs, sql: &str, output: &str) -> Result<()> {
     let on_cluster = is_remote(&args.exec);
     if on_cluster && sql.contains("${shard}") {
         return Err(CliError::Usage(format!(
-            "{output}: with --cluster the shards are written by one job, whose statements run \
-             once: ${{shard}} cannot name each shard there (run it in one process)"
+            "{output}: with --cluster the statements run once for a whole job of shards: \
+             ${{shard}} cannot name each shard there (run it in one process)"
         )));
     }
     let sharded = shard_table(&args.tables, args.shard_table.as_deref())?;
@@ -183,9 +183,9 @@ async fn run_sharded(args: &SqlArgs, sql: &str, output: &str) -> Result<()> {
     run.finish(written).await
 }
 
-/// `sql --output OUT/ --cluster`: the statements run once, in a session where the sharded table
-/// is the pending shards' files; the last one's rows are written by the executors, a shard per
-/// task, and only counts come back here.
+/// `sql --output OUT/ --cluster`: the statements run once per job, in a session where the sharded
+/// table is the job's shards' files; the last one's rows are written by the executors, a shard
+/// per task, and only counts come back here.
 async fn run_sharded_on_cluster(
     args: &SqlArgs,
     sql: &str,
