@@ -24,7 +24,7 @@ CRAWL="$WORK/crawl-$FILES-$RECORDS"
 python3 benches/generate_warc_crawl.py "$CRAWL" "$FILES" "$RECORDS"
 QUARTER="$WORK/crawl-$FILES-$RECORDS-quarter"
 if [ ! -d "$QUARTER" ]; then
-  mkdir -p "$QUARTER.tmp"
+  rm -rf "$QUARTER.tmp"; mkdir "$QUARTER.tmp"
   ls "$CRAWL" | head -n $((FILES / 4)) | while read -r f; do ln "$CRAWL/$f" "$QUARTER.tmp/$f"; done
   mv "$QUARTER.tmp" "$QUARTER"
 fi

@@ -12,6 +12,7 @@ import argparse
 import gzip
 import os
 import random
+import tempfile
 from concurrent.futures import ProcessPoolExecutor
 
 # Frequent English words (stopwords, which jusText's classification counts) and content words.
@@ -77,8 +78,10 @@ def write_file(job):
             block = http_response(200, "text/html; charset=utf-8", page(rng, f"Page {number}"))
         parts.append(record("response", uri, block, "application/http; msgtype=response", number))
     path = os.path.join(out_dir, f"crawl-{index:05d}.warc.gz")
-    tmp = path + ".tmp"
-    with open(tmp, "wb") as f:
+    # Staged under a new, unpredictable name, renamed whole: an interrupted run leaves no
+    # truncated archive under the final name.
+    fd, tmp = tempfile.mkstemp(dir=out_dir, prefix=".crawl-", suffix=".tmp")
+    with os.fdopen(fd, "wb") as f:
         f.write(b"".join(parts))
     os.replace(tmp, path)
     return records

@@ -540,10 +540,7 @@ async fn a_warc_crawl_is_read_by_the_executors_as_in_one_process() {
                  SELECT url, justext(payload) AS text, length(payload) AS bytes FROM pages";
     let (cluster_shards, local_shards) = (dir.join("sql-cluster"), dir.join("sql-local"));
     let in_jobs_of_3 = [&on_cluster[..], &["--shards-per-job", "3"]].concat();
-    for (output, extra) in [
-        (&cluster_shards, &in_jobs_of_3[..]),
-        (&local_shards, &[][..]),
-    ] {
+    let sharded_sql = |output: &Path, extra: &[&str]| {
         let output = format!("{}/", path(output));
         let mut args = vec![
             "sql",
@@ -556,7 +553,18 @@ async fn a_warc_crawl_is_read_by_the_executors_as_in_one_process() {
         ];
         args.extend(extra);
         args.push(pages);
-        run_ok(&args);
+        run_in(&args, &[])
+    };
+    for (output, extra) in [
+        (&cluster_shards, &in_jobs_of_3[..]),
+        (&local_shards, &[][..]),
+    ] {
+        let said = sharded_sql(output, extra);
+        assert!(
+            said.status.success(),
+            "{}",
+            String::from_utf8_lossy(&said.stderr)
+        );
     }
     assert_eq!(
         shards_in(&cluster_shards).len(),
@@ -572,19 +580,7 @@ async fn a_warc_crawl_is_read_by_the_executors_as_in_one_process() {
         "sql --output OUT/ on the cluster"
     );
     // Rerun: every shard is committed, none is written again.
-    let output = format!("{}/", path(&cluster_shards));
-    let mut rerun = vec![
-        "sql",
-        "--table",
-        &table,
-        "--output",
-        &output,
-        "--shard-bytes",
-        "0",
-    ];
-    rerun.extend(on_cluster);
-    rerun.push(pages);
-    let said = run_in(&rerun, &[]);
+    let said = sharded_sql(&cluster_shards, &on_cluster);
     assert!(said.status.success());
     let said = String::from_utf8_lossy(&said.stderr).into_owned();
     assert!(said.contains("0 shard(s) written, 8 skipped"), "{said}");

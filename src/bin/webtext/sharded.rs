@@ -185,7 +185,8 @@ impl ShardedRun {
     /// last tasks of the one before leave idle). For each job, `job_rows` gives a session on the
     /// cluster and the rows to write: a query over exactly that job's shards' input files, row by
     /// row, planned here with a partition per shard under a writer of the shards. Each task
-    /// commits its shard and sends back a row of counts, never the rows.
+    /// commits its shard and sends back a row of counts, never the rows. After a failure the
+    /// run is abandoned unless a shard was committed ([`ShardedRun::abandon_unless_committed`]).
     pub(crate) async fn write_on_cluster<F, Fut>(
         &self,
         cluster: &str,
@@ -229,6 +230,9 @@ impl ShardedRun {
         }
         .await;
         progress.into_inner().finish();
+        if result.is_err() {
+            self.abandon_unless_committed().await;
+        }
         result.map(|()| written)
     }
 

@@ -218,14 +218,7 @@ async fn run_sharded_on_cluster(
             require_row_by_row(&df.clone().into_optimized_plan()?)?;
             Ok((ctx, df))
         })
-        .await;
-    let written = match written {
-        Ok(written) => written,
-        Err(e) => {
-            run.abandon_unless_committed().await;
-            return Err(e);
-        }
-    };
+        .await?;
     let rows: u64 = written.iter().map(|d| d.rows).sum();
     eprintln!(
         "webtext sql: {rows} rows in {:.2} s on the cluster, written by its executors as {} \

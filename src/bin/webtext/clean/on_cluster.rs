@@ -142,13 +142,7 @@ async fn run_sharded(
     let written = if pending.is_empty() {
         Vec::new()
     } else {
-        match write_on_cluster(args, crawl, &run).await {
-            Ok(written) => written,
-            Err(e) => {
-                run.abandon_unless_committed().await;
-                return Err(e);
-            }
-        }
+        write_on_cluster(args, crawl, &run).await?
     };
     let pages = written.iter().map(|d| d.rows).sum();
     let bytes: u64 = written.iter().map(|d| d.bytes).sum();
