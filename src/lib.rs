@@ -19,6 +19,7 @@
 //! # Ok(()) }
 //! ```
 
+pub mod badwords;
 pub mod boilerpipe;
 #[cfg(feature = "cluster")]
 pub mod cluster;
@@ -35,9 +36,11 @@ pub mod memory;
 pub mod metadata;
 pub mod minhash;
 pub mod options;
+pub mod pii;
 pub mod stoplists;
 pub mod udf;
 mod unicode;
+pub mod url_filter;
 pub mod warc;
 pub mod words;
 

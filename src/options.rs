@@ -59,6 +59,13 @@ macro_rules! show_by_display {
 }
 show_by_display!(usize, u32, f64, bool, String);
 
+/// A list of entries, separated by `|`.
+impl ShowValue for Vec<String> {
+    fn show(&self) -> String {
+        self.join("|")
+    }
+}
+
 /// `none` for a step that is off.
 impl<T: ShowValue> ShowValue for Option<T> {
     fn show(&self) -> String {

@@ -39,6 +39,7 @@ pub use text_struct::TextStructFunction;
 pub mod boilerpipe;
 pub mod boilerpipe_blocks;
 pub mod byte_length;
+pub mod c4_badwords;
 pub mod c4_quality;
 pub mod content_hash;
 pub mod decode_html;
@@ -65,7 +66,9 @@ pub mod minhash_union;
 pub mod minhash_union_clusters;
 pub mod ngram_hashes;
 pub mod onion_keep;
+pub mod pii_redact;
 pub mod stopword_density;
+pub mod url_filter;
 
 use std::sync::{Arc, LazyLock};
 
@@ -122,6 +125,9 @@ singleton!(
     gopher_repetition::GopherRepetitionFunc
 );
 singleton!(c4_quality_udf, c4_quality::C4QualityFunc);
+singleton!(c4_badwords_udf, c4_badwords::C4BadwordsFunc);
+singleton!(url_filter_udf, url_filter::UrlFilterFunc);
+singleton!(pii_redact_udf, pii_redact::PiiRedactFunc);
 singleton!(fineweb_quality_udf, fineweb_quality::FineWebQualityFunc);
 singleton!(minhash_udf, minhash::MinhashFunc);
 singleton!(minhash_bands_udf, minhash_bands::MinhashBandsFunc);
@@ -168,6 +174,9 @@ pub fn all_scalar() -> Vec<Arc<ScalarUDF>> {
         gopher_quality_udf(),
         c4_quality_udf(),
         fineweb_quality_udf(),
+        url_filter_udf(),
+        c4_badwords_udf(),
+        pii_redact_udf(),
         minhash_udf(),
         minhash_bands_udf(),
         jaccard_udf(),
@@ -422,6 +431,21 @@ pub mod functions {
     /// `fineweb_quality(text)`.
     pub fn fineweb_quality(text: Expr) -> Expr {
         super::fineweb_quality_udf().call(vec![text])
+    }
+
+    /// `url_filter(url)`.
+    pub fn url_filter(url: Expr) -> Expr {
+        super::url_filter_udf().call(vec![url])
+    }
+
+    /// `c4_badwords(text, language)`.
+    pub fn c4_badwords(text: Expr, language: Expr) -> Expr {
+        super::c4_badwords_udf().call(vec![text, language])
+    }
+
+    /// `pii_redact(text)`.
+    pub fn pii_redact(text: Expr) -> Expr {
+        super::pii_redact_udf().call(vec![text])
     }
 
     /// `duplicate_ngrams(hashes)`.

@@ -28,6 +28,8 @@ pub(crate) enum Cell {
     Bool(bool),
     /// An Int64 field.
     Count(usize),
+    /// An Int64 field that is NULL where there is no such position.
+    Position(Option<usize>),
     /// A Float64 field; NULL where it is undefined (a share of nothing).
     Number(Option<f64>),
     /// A Utf8 field.
@@ -174,6 +176,9 @@ impl Column {
             (Column::Bool(b), None) => b.append_null(),
             (Column::Count(b), Some(Cell::Count(v))) => {
                 b.append_value(i64::try_from(v).unwrap_or(i64::MAX))
+            }
+            (Column::Count(b), Some(Cell::Position(v))) => {
+                b.append_option(v.map(|v| i64::try_from(v).unwrap_or(i64::MAX)))
             }
             (Column::Count(b), None) => b.append_null(),
             (Column::Number(b), Some(Cell::Number(v))) => b.append_option(v),

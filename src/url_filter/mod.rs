@@ -1,0 +1,274 @@
+//! FineWeb's URL filter as HuggingFace datatrove 0.10.1's `URLFilter` applies it
+//! (`pipeline/filters/url_filter.py`), the first step of FineWeb's chain: a document is removed
+//! when its URL's registered domain, its host or the URL itself is on the block list, or the URL
+//! holds a banned word, two soft-banned words, or a banned sub-word once its separators are gone.
+//!
+//! The host is split as tldextract 5.4.0 splits it ([`tldextract`]); every comparison is exact
+//! and case-sensitive, as datatrove's are. The word lists datatrove ships are compiled in
+//! (`lists/datatrove_url_filter`, Apache-2.0); the block list of 4.6 million domains is read
+//! from the archive datatrove ships ([`block_list`]).
+
+pub mod block_list;
+pub mod tldextract;
+
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
+
+pub use block_list::{BLOCK_LIST_ARCHIVE, BlockList, StringSet, list_entries, load_block_list};
+pub use tldextract::{HostParts, extract};
+
+const BANNED_WORDS: &str = include_str!("../../lists/datatrove_url_filter/banned_words.txt");
+const SOFT_BANNED_WORDS: &str =
+    include_str!("../../lists/datatrove_url_filter/soft_banned_words.txt");
+const BANNED_SUBWORDS: &str = include_str!("../../lists/datatrove_url_filter/banned_subwords.txt");
+
+/// datatrove's `normalize`: the ASCII letters and digits of a string, lower-cased.
+pub fn normalize(text: &str) -> String {
+    text.chars()
+        .filter(char::is_ascii_alphanumeric)
+        .map(|c| c.to_ascii_lowercase())
+        .collect()
+}
+
+/// Words of a list as datatrove's `parse_list` normalises them (lines starting with `#` left out).
+fn word_set<'a>(lines: impl IntoIterator<Item = &'a str>) -> BTreeSet<String> {
+    lines
+        .into_iter()
+        .filter(|line| !line.starts_with('#'))
+        .map(normalize)
+        .collect()
+}
+
+/// `URLFilter`'s constructor arguments.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UrlFilterParams {
+    pub soft_word_threshold: usize,
+    pub extra_domains: Vec<String>,
+    pub extra_urls: Vec<String>,
+    pub banned_words: Vec<String>,
+    pub banned_subwords: Vec<String>,
+    pub soft_banned_words: Vec<String>,
+    /// Add datatrove's own lists: its words, and the domains and URLs of [`Self::block_list`].
+    pub use_integrated_lists: bool,
+    /// Where the integrated domain and URL list is read from (`None`: not used).
+    pub block_list: Option<PathBuf>,
+}
+
+impl Default for UrlFilterParams {
+    fn default() -> Self {
+        UrlFilterParams {
+            soft_word_threshold: 2,
+            extra_domains: Vec::new(),
+            extra_urls: Vec::new(),
+            banned_words: Vec::new(),
+            banned_subwords: Vec::new(),
+            soft_banned_words: Vec::new(),
+            use_integrated_lists: true,
+            block_list: None,
+        }
+    }
+}
+
+/// The reasons, in the order datatrove checks them.
+pub const URL_FILTER_REASONS: [&str; 6] = [
+    "domain",
+    "subdomain",
+    "url",
+    "hard_blacklisted",
+    "soft_blacklisted",
+    "blacklisted_subword",
+];
+
+/// What the filter decided for a URL.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UrlDecision {
+    pub reason: Option<&'static str>,
+    /// What matched: the listed domain, host or URL; the banned word; the soft-banned words
+    /// (sorted, space-separated); the banned sub-word.
+    pub matched: Option<String>,
+    pub host: HostParts,
+}
+
+impl UrlDecision {
+    pub fn passed(&self) -> bool {
+        self.reason.is_none()
+    }
+}
+
+/// The filter with its lists built.
+pub struct UrlFilter {
+    block_list: Arc<BlockList>,
+    banned_words: BTreeSet<String>,
+    soft_banned_words: BTreeSet<String>,
+    subwords: Vec<String>,
+    subword_automaton: Option<AhoCorasick>,
+    soft_word_threshold: usize,
+}
+
+impl UrlFilter {
+    /// Builds the lists as datatrove's constructor and first call do: the arguments' lists,
+    /// then, with `use_integrated_lists`, datatrove's.
+    pub fn new(params: &UrlFilterParams) -> Result<UrlFilter, String> {
+        let mut banned_words = word_set(params.banned_words.iter().map(String::as_str));
+        let mut soft_banned_words = word_set(params.soft_banned_words.iter().map(String::as_str));
+        let mut subwords = word_set(params.banned_subwords.iter().map(String::as_str));
+        let extra_domains: Vec<String> = own_entries(&params.extra_domains);
+        let extra_urls: Vec<String> = own_entries(&params.extra_urls);
+        let mut block_list = Arc::new(BlockList::default());
+        if params.use_integrated_lists {
+            banned_words.extend(word_set(list_entries_raw(BANNED_WORDS)));
+            soft_banned_words.extend(word_set(list_entries_raw(SOFT_BANNED_WORDS)));
+            subwords.extend(word_set(list_entries_raw(BANNED_SUBWORDS)));
+            if let Some(path) = &params.block_list {
+                block_list = load_block_list(path)?;
+            }
+        }
+        if !extra_domains.is_empty() || !extra_urls.is_empty() {
+            block_list = Arc::new(BlockList {
+                domains: block_list.domains.with(&extra_domains),
+                urls: block_list.urls.with(&extra_urls),
+            });
+        }
+        // pyahocorasick does not add an empty word.
+        let subwords: Vec<String> = subwords.into_iter().filter(|w| !w.is_empty()).collect();
+        let subword_automaton = if subwords.is_empty() {
+            None
+        } else {
+            AhoCorasickBuilder::new()
+                .match_kind(MatchKind::LeftmostFirst)
+                .build(&subwords)
+                .ok()
+        };
+        Ok(UrlFilter {
+            block_list,
+            banned_words,
+            soft_banned_words,
+            subwords,
+            subword_automaton,
+            soft_word_threshold: params.soft_word_threshold,
+        })
+    }
+
+    /// The entries of the domain list (the integrated and the extra ones).
+    pub fn listed_domains(&self) -> usize {
+        self.block_list.domains.len()
+    }
+
+    /// `URLFilter.filter` on a URL; an error for an empty URL (datatrove's AssertionError).
+    pub fn filter(&self, url: &str) -> Result<UrlDecision, String> {
+        if url.is_empty() {
+            return Err("Document does not have url in its metadata".to_owned());
+        }
+        let host = extract(url);
+        let (reason, matched) = self.first_rule(url, &host).unzip();
+        Ok(UrlDecision {
+            reason,
+            matched,
+            host,
+        })
+    }
+
+    fn first_rule(&self, url: &str, host: &HostParts) -> Option<(&'static str, String)> {
+        let registered = host.registered_domain();
+        if self.block_list.domains.contains(&registered) {
+            return Some(("domain", registered));
+        }
+        let fqdn = host.fqdn();
+        if self.block_list.domains.contains(&fqdn) {
+            return Some(("subdomain", fqdn));
+        }
+        if self.block_list.urls.contains(url) {
+            return Some(("url", url.to_owned()));
+        }
+        let words: Vec<&str> = url.split(|c: char| !c.is_ascii_alphanumeric()).collect();
+        if let Some(word) = words.iter().find(|w| self.banned_words.contains(**w)) {
+            return Some(("hard_blacklisted", (*word).to_owned()));
+        }
+        let soft: BTreeSet<&str> = words
+            .iter()
+            .copied()
+            .filter(|w| self.soft_banned_words.contains(*w))
+            .collect();
+        if soft.len() >= self.soft_word_threshold {
+            return Some((
+                "soft_blacklisted",
+                soft.into_iter().collect::<Vec<_>>().join(" "),
+            ));
+        }
+        let automaton = self.subword_automaton.as_ref()?;
+        let found = automaton.find(&normalize(url))?;
+        Some((
+            "blacklisted_subword",
+            self.subwords[found.pattern().as_usize()].clone(),
+        ))
+    }
+}
+
+/// The lines of a bundled word file (no final newline).
+fn list_entries_raw(text: &'static str) -> impl Iterator<Item = &'static str> {
+    text.lines()
+}
+
+/// A constructor's domain or URL list as `parse_list` reads it: comments out, entries stripped.
+fn own_entries(entries: &[String]) -> Vec<String> {
+    entries
+        .iter()
+        .filter(|e| !e.starts_with('#'))
+        .map(|e| e.trim_matches(crate::words::is_python_space).to_owned())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words_only() -> UrlFilter {
+        UrlFilter::new(&UrlFilterParams::default()).unwrap()
+    }
+
+    #[test]
+    fn the_bundled_word_lists_have_datatroves_sizes() {
+        let filter = words_only();
+        assert_eq!(filter.banned_words.len(), 203);
+        assert_eq!(filter.soft_banned_words.len(), 87);
+        assert_eq!(filter.subwords.len(), 134);
+    }
+
+    #[test]
+    fn words_are_compared_with_their_case_and_sub_words_without_separators() {
+        let filter = words_only();
+        let reason = |url: &str| filter.filter(url).unwrap().reason;
+        assert_eq!(
+            reason("http://example.com/porn/x"),
+            Some("hard_blacklisted")
+        );
+        assert_eq!(reason("http://example.com/news/today"), None);
+        assert_eq!(reason("HTTP://PORNHUB.COM/"), Some("blacklisted_subword"));
+        assert!(filter.filter("").is_err());
+    }
+
+    #[test]
+    fn listed_domains_catch_their_hosts_and_listed_hosts_only_themselves() {
+        let filter = UrlFilter::new(&UrlFilterParams {
+            extra_domains: vec![
+                "blocked.com".into(),
+                "a.example.org".into(),
+                "#c.com".into(),
+            ],
+            use_integrated_lists: false,
+            ..UrlFilterParams::default()
+        })
+        .unwrap();
+        let decision = filter.filter("https://www.blocked.com/x").unwrap();
+        assert_eq!(decision.reason, Some("domain"));
+        assert_eq!(decision.matched.as_deref(), Some("blocked.com"));
+        let reason = |url: &str| filter.filter(url).unwrap().reason;
+        assert_eq!(reason("http://a.example.org/"), Some("subdomain"));
+        assert_eq!(reason("http://www.a.example.org/"), None);
+        assert_eq!(reason("http://BLOCKED.com/"), None);
+        assert_eq!(reason("http://c.com/"), None);
+    }
+}
