@@ -1,5 +1,5 @@
 -- sql/fineweb.sql: FineWeb's filter chain (Penedo et al. 2024) over a crawl, in datatrove 0.10.1's
--- order: extraction -> language (fastText lid.176, English, score > 0.65) -> Gopher repetition ->
+-- order: URL filter -> extraction -> language (fastText lid.176, English, score > 0.65) -> Gopher repetition ->
 -- Gopher quality -> C4 (FineWeb's variant: lines without terminal punctuation are kept; the
 -- document goes on as C4's rewritten text) -> FineWeb quality (on that text). Each step sees only
 -- the documents the steps before it kept, and each function runs once per document it sees.
@@ -17,8 +17,16 @@
 --         document a function could not process (NULL: a bug of ours, counted by row_panics) is
 --         removed by that step with the reason 'unprocessed'.
 --
+-- The URL filter is datatrove 0.10.1's URLFilter with its lists: its block list is read from the
+-- file the datatrove wheel ships (README, "The URL filter's block list"); without it the run stops
+-- with an error that says how to get it, and `--param url_filter=block_list=none` filters with
+-- datatrove's word lists alone. Two steps FineWeb did not run, as other chains do (C4, FineWeb-2):
+-- `--param badwords=true` removes documents with a word of C4's bad-words list (LDNOOBW, English)
+-- after FineWeb quality, and `--param pii=true` replaces e-mail and IP addresses in the kept text
+-- as FineWeb-2's PIIFormatter does.
+--
 -- Differences from FineWeb's run: extraction is jusText 3.0.2 (English stoplist), where FineWeb
--- used trafilatura, and FineWeb's URL filter is not applied; the language model is the bundled
+-- used trafilatura, and the block list is datatrove 0.10.1's, not FineWeb's; the language model is the bundled
 -- lid.176.ftz unless `--param model=/path/to/lid.176.bin` (datatrove's). datatrove keeps a
 -- document when the score of `language` is over the threshold; over a threshold of 0.5 that is the
 -- document whose most probable language it is, as tested here. Documents whose extracted text is
@@ -30,43 +38,59 @@
 -- @param language_threshold = 0.65
 -- @param model = lid.176.ftz
 -- @param decisions = fineweb_decisions.parquet
+-- @param url_filter = block_list=auto
+-- @param badwords = false
+-- @param pii = false
 
 -- 1. Each document through the chain: a step's function runs only where the steps before it
 --    passed (DataFusion's CASE evaluates its branch on those rows alone).
 COPY (
   SELECT url,
-         CASE WHEN text IS NULL OR text = '' THEN 'extraction'
+         CASE WHEN NOT coalesce(site['passed'], false) THEN 'url_filter'
+              WHEN text IS NULL OR text = '' THEN 'extraction'
               WHEN NOT lang_ok THEN 'language'
               WHEN NOT coalesce(rep['passed'], false) THEN 'gopher_repetition'
               WHEN NOT coalesce(qual['passed'], false) THEN 'gopher_quality'
               WHEN NOT coalesce(c4['passed'], false) THEN 'c4_quality'
               WHEN NOT coalesce(fw['passed'], false) THEN 'fineweb_quality'
+              WHEN ${badwords} AND NOT coalesce(bad['passed'], false) THEN 'c4_badwords'
          END AS removed_by,
-         CASE WHEN text IS NULL OR text = '' THEN 'empty'
+         CASE WHEN NOT coalesce(site['passed'], false) THEN coalesce(site['reason'], 'unprocessed')
+              WHEN text IS NULL OR text = '' THEN 'empty'
               WHEN NOT lang_ok THEN lang['language']
               WHEN NOT coalesce(rep['passed'], false) THEN coalesce(rep['reason'], 'unprocessed')
               WHEN NOT coalesce(qual['passed'], false) THEN coalesce(qual['reason'], 'unprocessed')
               WHEN NOT coalesce(c4['passed'], false) THEN coalesce(c4['reason'], 'unprocessed')
               WHEN NOT coalesce(fw['passed'], false) THEN coalesce(fw['reason'], 'unprocessed')
+              WHEN ${badwords} AND NOT coalesce(bad['passed'], false) THEN coalesce(bad['reason'], 'unprocessed')
          END AS reason,
          lang['language'] AS language,
          lang['score'] AS language_score,
-         CASE WHEN coalesce(fw['passed'], false) THEN c4['text'] END AS text
+         CASE WHEN coalesce(fw['passed'], false) AND (NOT ${badwords} OR coalesce(bad['passed'], false)) THEN
+                CASE WHEN ${pii} THEN pii_redact(c4['text'])['text'] ELSE c4['text'] END
+         END AS text
   FROM (
-    SELECT *, CASE WHEN c4['passed'] THEN fineweb_quality(c4['text']) END AS fw
+    SELECT *, CASE WHEN ${badwords} AND fw['passed'] THEN c4_badwords(c4['text'], 'en') END AS bad
     FROM (
-      SELECT *, CASE WHEN qual['passed'] THEN c4_quality(text, 'filter_no_terminal_punct=false') END AS c4
+      SELECT *, CASE WHEN c4['passed'] THEN fineweb_quality(c4['text']) END AS fw
       FROM (
-        SELECT *, CASE WHEN rep['passed'] THEN gopher_quality(text) END AS qual
+        SELECT *, CASE WHEN qual['passed'] THEN c4_quality(text, 'filter_no_terminal_punct=false') END AS c4
         FROM (
-          SELECT *, CASE WHEN lang_ok THEN gopher_repetition(text) END AS rep
+          SELECT *, CASE WHEN rep['passed'] THEN gopher_quality(text) END AS qual
           FROM (
-            SELECT url, text, lang,
-                   coalesce(lang['language'] = '${language}' AND lang['score'] > ${language_threshold}, false) AS lang_ok
+            SELECT *, CASE WHEN lang_ok THEN gopher_repetition(text) END AS rep
             FROM (
-              SELECT url, text,
-                     CASE WHEN text <> '' THEN detect_language(text, 'model=${model}') END AS lang
-              FROM (SELECT "${url}" AS url, justext("${html}") AS text FROM crawl)
+              SELECT url, site, text, lang,
+                     coalesce(lang['language'] = '${language}' AND lang['score'] > ${language_threshold}, false) AS lang_ok
+              FROM (
+                SELECT url, site, text,
+                       CASE WHEN text <> '' THEN detect_language(text, 'model=${model}') END AS lang
+                FROM (
+                  SELECT url, site, CASE WHEN site['passed'] THEN justext("${html}") END AS text
+                  FROM (SELECT "${url}" AS url, "${html}", url_filter("${url}", '${url_filter}') AS site
+                        FROM crawl)
+                )
+              )
             )
           )
         )
@@ -79,8 +103,8 @@ CREATE EXTERNAL TABLE fineweb_decisions STORED AS PARQUET LOCATION '${decisions}
 
 -- 3. Per step: the documents it saw, removed and passed on.
 WITH steps(n, step) AS (
-       VALUES (1, 'extraction'), (2, 'language'), (3, 'gopher_repetition'), (4, 'gopher_quality'),
-              (5, 'c4_quality'), (6, 'fineweb_quality')),
+       VALUES (0, 'url_filter'), (1, 'extraction'), (2, 'language'), (3, 'gopher_repetition'),
+              (4, 'gopher_quality'), (5, 'c4_quality'), (6, 'fineweb_quality'), (7, 'c4_badwords')),
      removed AS (SELECT removed_by AS step, count(*) AS removed FROM fineweb_decisions
                  WHERE removed_by IS NOT NULL GROUP BY removed_by),
      per_step AS (

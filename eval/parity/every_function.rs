@@ -127,7 +127,9 @@ async fn run(pages: Vec<Vec<u8>>) -> Result<()> {
          gopher_repetition(text) AS gopher_repetition, gopher_quality(text) AS gopher_quality, \
          c4_quality(text) AS c4_quality, fineweb_quality(text) AS fineweb_quality, \
          minhash_bands(minhash(text), 14, 8) AS minhash_bands, \
-         jaccard(text, 'one two three four five six') AS jaccard FROM pages",
+         jaccard(text, 'one two three four five six') AS jaccard, \
+         url_filter(text, 'block_list=none') AS url_filter, c4_badwords(text, 'en') AS c4_badwords, \
+         c4_badwords(text, 'zh') AS c4_badwords_zh, pii_redact(text) AS pii_redact FROM pages",
         n,
     )
     .await?;

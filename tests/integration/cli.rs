@@ -656,7 +656,7 @@ fn clean_http_charset_decodes_pages_without_a_meta_charset_by_their_http_header(
     );
 }
 
-/// sql/fineweb.sql against the chain computed here step by step from the library (language,
+/// sql/fineweb.sql against the chain computed here step by step from the library (URL, language,
 /// Gopher repetition, Gopher quality, FineWeb's C4 and FineWeb quality on C4's text): the same
 /// step and reason for every page of the sample crawl, and the kept text.
 #[test]
@@ -678,6 +678,9 @@ fn fineweb_sql_removes_what_the_chain_of_filters_removes() {
         &file.display().to_string(),
         "--param",
         &format!("decisions={decisions}"),
+        // datatrove's block list is not in the repository: its word lists alone.
+        "--param",
+        "url_filter=block_list=none",
         "--format",
         "csv",
         "--output",
@@ -718,10 +721,18 @@ fn fineweb_sql_removes_what_the_chain_of_filters_removes() {
         filter_no_terminal_punct: false,
         ..C4QualityParams::default()
     };
+    let url_filter = datafusion_webtext::url_filter::UrlFilter::new(
+        &datafusion_webtext::url_filter::UrlFilterParams::default(),
+    )
+    .unwrap();
     let mut kept_pages = 0;
     for page in &extracted {
         let text = page["text"].as_str().unwrap_or_default();
+        let url = page["url"].as_str().unwrap();
         let chain = || -> (Option<&str>, Option<String>, Option<String>) {
+            if let Some(reason) = url_filter.filter(url).unwrap().reason {
+                return (Some("url_filter"), Some(reason.into()), None);
+            }
             if text.is_empty() {
                 return (Some("extraction"), Some("empty".into()), None);
             }
@@ -746,7 +757,6 @@ fn fineweb_sql_removes_what_the_chain_of_filters_removes() {
         };
         let (step, reason, kept_text) = chain();
         kept_pages += usize::from(step.is_none());
-        let url = page["url"].as_str().unwrap();
         let row = by_url[url];
         assert_eq!(row["removed_by"].as_str(), step, "{url}");
         assert_eq!(row["reason"].as_str(), reason.as_deref(), "{url}");

@@ -102,6 +102,10 @@ const SCALAR_CALLS: &[&str] = &[
     "gopher_quality(html)['reason']",
     "c4_quality(html)['line_codes']",
     "fineweb_quality(html)['reason']",
+    "url_filter(html, 'block_list=none')['reason']",
+    "c4_badwords(html, 'en')['word']",
+    "c4_badwords(html, 'ja')['match_start']",
+    "pii_redact(html)['ips']",
     "cardinality(minhash_bands(minhash(html), 14, 8))",
     "jaccard(html, 'one two three four five six')",
 ];

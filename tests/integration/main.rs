@@ -18,6 +18,7 @@ mod object_stores;
 mod rehydrate;
 mod report;
 mod sharded_output;
+mod sql_blocks;
 mod sql_boilerpipe;
 mod sql_dedup;
 mod sql_extract;

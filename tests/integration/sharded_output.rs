@@ -420,6 +420,8 @@ fn fineweb_sql_into_a_folder_keeps_what_one_run_keeps() {
             &script.display().to_string(),
             "--param",
             &format!("decisions={decisions}"),
+            "--param",
+            "url_filter=block_list=none",
             "--shard-bytes",
             "0",
             "--output",

@@ -1,0 +1,114 @@
+"""datatrove 0.10.1's URLFilter, C4BadWordsFilter and PIIFormatter in Python against webtext's
+url_filter, c4_badwords and pii_redact, on the same inputs, one core (the caller pins the
+process), ratios from one run.
+
+    python datatrove_blocks_speed.py SHARED WEBTEXT
+
+Inputs: the 26,776 URLs of the URL filter's oracle (the empty ones left out) and the 20,000
+documents of the de-duplication corpus (bad words in English, PII). datatrove's lists are loaded
+before its timing starts (URLFilter's first call reads its 4.6 M-entry block list); webtext's
+times are whole `webtext sql` runs, process start and list loading included, and the block list
+is the same archive, read from the datatrove wheel installed here. Both sides' counts are printed
+and must agree.
+"""
+
+import os
+import shutil
+import sys
+import tempfile
+import time
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from webtext_sql import timed_csv_query
+
+LDNOOBW_EN = ("https:__raw.githubusercontent.com_LDNOOBW_List-of-Dirty-Naughty-Obscene-and-"
+              "Otherwise-Bad-Words_25e679f03d96baa721cde20db9944649e8d0a844_en")
+
+
+def offline_badwords_cache(repository):
+    """datatrove downloads LDNOOBW's English list on first use; its cache is filled from the
+    repository's copy instead (the file name datatrove derives from the URL, and its marker)."""
+    home = tempfile.mkdtemp(prefix="webtext-hf-")
+    cache = os.path.join(home, "assets", "datatrove", "filters", "c4_badwords")
+    os.makedirs(cache)
+    shutil.copy(os.path.join(repository, "lists", "ldnoobw", "en"), os.path.join(cache, LDNOOBW_EN))
+    open(os.path.join(cache, LDNOOBW_EN + ".completed"), "w").close()
+    os.environ["HF_HOME"] = home
+    os.environ["HF_HUB_OFFLINE"] = "1"
+    os.environ["TLDEXTRACT_PUBLIC_SUFFIX_LIST_URLS"] = ""
+
+
+def timed(label, function, items):
+    start = time.perf_counter()
+    count = sum(1 for item in items if function(item))
+    return time.perf_counter() - start, count
+
+
+def main():
+    shared, webtext = sys.argv[1], sys.argv[2]
+    repository = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    offline_badwords_cache(repository)
+    from datatrove.data import Document
+    from datatrove.pipeline.filters import C4BadWordsFilter, URLFilter
+    from datatrove.pipeline.formatters import PIIFormatter
+    import datatrove
+
+    archive = os.path.join(os.path.dirname(datatrove.__file__), "assets",
+                           "url_filterblacklistsv0_3_0.tar.gz")
+    urls = [u for u in pq.read_table(f"{shared}/oracle/datatrove_blocks/url_filter.parquet",
+                                     columns=["url"]).column("url").to_pylist() if u]
+    documents = f"{shared}/eval/dedup/documents.parquet"
+    texts = pq.read_table(documents, columns=["text"]).column("text").to_pylist()
+    scratch = tempfile.mkdtemp(prefix="webtext-blocks-")
+    url_file = os.path.join(scratch, "urls.parquet")
+    pq.write_table(pa.table({"url": urls}), url_file)
+
+    def passed(result):
+        return result is True or (isinstance(result, tuple) and result[0])
+
+    url_filter = URLFilter()
+    start = time.perf_counter()
+    url_filter.filter(Document(text="", id="0", metadata={"url": "http://example.com/"}))
+    load = time.perf_counter() - start
+    theirs = {}
+    theirs["url_filter"] = timed("url_filter", lambda u: passed(
+        url_filter.filter(Document(text="", id="0", metadata={"url": u}))), urls)
+    badwords = C4BadWordsFilter()
+    badwords.filter(Document(text="warm up", id="0"))
+    theirs["c4_badwords"] = timed("c4_badwords", lambda t: passed(
+        badwords.filter(Document(text=t, id="0"))), texts)
+    pii = PIIFormatter()
+    theirs["pii_redact"] = timed("pii_redact", lambda t: pii.format(t) != t, texts)
+
+    ours = {}
+    seconds, _, values = timed_csv_query(webtext, {"u": url_file}, (
+        f"SELECT sum(CAST(url_filter(url, 'block_list={archive}')['passed'] AS INT)) FROM u"))
+    ours["url_filter"] = (seconds, int(values[0]))
+    seconds, _, values = timed_csv_query(webtext, {"d": documents}, (
+        "SELECT sum(CAST(c4_badwords(text, 'en')['passed'] AS INT)) FROM d"))
+    ours["c4_badwords"] = (seconds, int(values[0]))
+    seconds, _, values = timed_csv_query(webtext, {"d": documents}, (
+        "SELECT sum(CAST(p['emails'] + p['ips'] > 0 AS INT)) FROM (SELECT pii_redact(text) AS p FROM d)"))
+    ours["pii_redact"] = (seconds, int(values[0]))
+
+    megabytes = sum(len(t.encode()) for t in texts) / 1e6
+    print(f"{len(urls)} URLs; {len(texts)} documents, {megabytes:.1f} MB; one core")
+    print(f"datatrove's block list loaded in {load:.1f} s (not timed below)")
+    print(f"{'block':<12} {'datatrove s':>12} {'count':>7} {'webtext s':>10} {'count':>7} {'ratio':>7}")
+    differ = False
+    for name in ("url_filter", "c4_badwords", "pii_redact"):
+        (t, n), (o, m) = theirs[name], ours[name]
+        print(f"{name:<12} {t:>12.2f} {n:>7} {o:>10.2f} {m:>7} {t / o:>6.1f}x")
+        differ |= n != m
+    print("(url_filter and c4_badwords count the URLs and documents passed; pii_redact the texts "
+          "datatrove changed and those in which webtext replaced something)")
+    shutil.rmtree(scratch)
+    if differ:
+        print("the counts differ", file=sys.stderr)
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,206 @@
+//! datatrove's blocks after the quality filters (url_filter, c4_badwords, pii_redact) as a user
+//! calls them: the documented examples, every string type, NULLs, a language per row, options
+//! and their errors. Their parity with datatrove on its oracle is eval/parity/datatrove_blocks.rs.
+
+use std::sync::Arc;
+
+use datafusion::arrow::array::{RecordBatch, StringArray};
+use datafusion::prelude::*;
+
+use crate::common::{cells, error_of, one_row, string_columns};
+
+const FUNCTIONS: [&str; 3] = ["url_filter", "c4_badwords", "pii_redact"];
+
+fn context() -> SessionContext {
+    let config = datafusion_webtext::configure(SessionConfig::new().with_batch_size(8));
+    let mut ctx = SessionContext::new_with_config(config);
+    datafusion_webtext::register_all(&mut ctx).unwrap();
+    ctx
+}
+
+/// Each example's expected line was worked out by hand: `xxx` is on datatrove's banned-word
+/// list, `fuck` on LDNOOBW's English list, 8.8.8.8 is global and 10.0.0.1 private.
+#[tokio::test]
+async fn the_documented_examples_give_what_they_say() {
+    let ctx = context();
+    for name in FUNCTIONS {
+        let udf = datafusion_webtext::all_scalar()
+            .into_iter()
+            .find(|f| f.name() == name)
+            .unwrap();
+        let example = udf.documentation().unwrap().sql_example.clone().unwrap();
+        let (sql, expected) = example.split_once("\n-- ").unwrap();
+        assert_eq!(one_row(&ctx, sql).await.join(" | "), expected, "{name}");
+    }
+}
+
+#[tokio::test]
+async fn every_string_type_gives_the_same_struct_and_null_gives_null() {
+    let value = "http://example.com/porn/x mail a@b.co from 8.8.8.8, what the fuck";
+    let ctx = context();
+    let mut first: Option<Vec<Vec<String>>> = None;
+    for (name, column) in string_columns(&[Some(value), None]) {
+        ctx.deregister_table("t").unwrap();
+        let batch = RecordBatch::try_from_iter([("v", column)]).unwrap();
+        ctx.register_batch("t", batch).unwrap();
+        let sql = "SELECT url_filter(v, 'block_list=none'), c4_badwords(v), c4_badwords(v, v, \
+                   'fail_on_missing_language=false'), pii_redact(v) FROM t";
+        let got = cells(&ctx, sql).await.unwrap();
+        assert!(got[1].iter().all(|v| v == "NULL"), "{name}: {:?}", got[1]);
+        match &first {
+            None => first = Some(got),
+            Some(first) => assert_eq!(&got, first, "{name}"),
+        }
+    }
+    let row = &first.unwrap()[0];
+    assert!(
+        row[0].starts_with("{passed: false, reason: hard_blacklisted, matched: porn"),
+        "{}",
+        row[0]
+    );
+    assert!(
+        row[1].starts_with("{passed: false, reason: document_removed_with_badwords, word: porn"),
+        "{}",
+        row[1]
+    );
+    // The text is no language key: kept, as datatrove keeps it with fail_on_missing_language=False.
+    assert!(
+        row[2]
+            .starts_with("{passed: true, reason: , word: , match_start: , missing_language: true"),
+        "{}",
+        row[2]
+    );
+    assert!(
+        row[3].contains("mail email@example.com from 22.214.171.124,"),
+        "{}",
+        row[3]
+    );
+}
+
+#[tokio::test]
+async fn c4_badwords_reads_each_rows_language_and_errs_on_unknown_ones() {
+    let ctx = context();
+    let batch = RecordBatch::try_from_iter([
+        (
+            "text",
+            Arc::new(StringArray::from(vec![
+                "merde alors",
+                "merde alors",
+                "merde",
+                "fuck",
+            ])) as _,
+        ),
+        (
+            "language",
+            Arc::new(StringArray::from(vec![
+                Some("fr"),
+                Some("en"),
+                Some("xx"),
+                None,
+            ])) as _,
+        ),
+    ])
+    .unwrap();
+    ctx.register_batch("docs", batch).unwrap();
+    let got = cells(
+        &ctx,
+        "SELECT c4_badwords(text, language)['passed'] FROM docs",
+    )
+    .await
+    .unwrap();
+    // fr lists "merde", en does not; "xx" has no list (NULL under on_error=null); NULL is en.
+    assert_eq!(got, [["false"], ["true"], ["NULL"], ["false"]]);
+    let error = error_of(
+        &ctx,
+        "SELECT c4_badwords(text, language, 'on_error=fail') FROM docs",
+    )
+    .await;
+    assert!(
+        error.contains("There is not badwords list available for \"xx\""),
+        "{error}"
+    );
+    let error = error_of(&ctx, "SELECT c4_badwords(text, 'english') FROM docs").await;
+    assert!(
+        error.contains("c4_badwords: unknown language 'english' (argument 2); known: ar, cs"),
+        "{error}"
+    );
+    let error = error_of(
+        &ctx,
+        "SELECT c4_badwords(text, 'en', 'keep_fraction=0.5') FROM docs",
+    )
+    .await;
+    assert!(
+        error.contains("c4_badwords: invalid options (argument 3)"),
+        "{error}"
+    );
+}
+
+#[tokio::test]
+async fn url_filter_reads_a_block_list_folder_and_refuses_a_missing_one() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("domains"),
+        "blocked.com\nlisted.example.org",
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("urls"), "example.net/page").unwrap();
+    let ctx = context();
+    let query = |url: &str| {
+        format!(
+            "SELECT f['reason'], f['matched'] FROM (SELECT url_filter('{url}', 'block_list={}') AS f)",
+            dir.path().display()
+        )
+    };
+    assert_eq!(
+        one_row(&ctx, &query("https://www.blocked.com/")).await,
+        ["domain", "blocked.com"]
+    );
+    assert_eq!(
+        one_row(&ctx, &query("http://listed.example.org/a")).await,
+        ["subdomain", "listed.example.org"]
+    );
+    assert_eq!(
+        one_row(&ctx, &query("example.net/page")).await,
+        ["url", "example.net/page"]
+    );
+    assert_eq!(
+        one_row(&ctx, &query("http://example.net/page")).await,
+        ["NULL", "NULL"]
+    );
+    let missing = dir.path().join("nothing.tar.gz");
+    let error = error_of(
+        &ctx,
+        &format!(
+            "SELECT url_filter('http://a.com/', 'block_list={}')",
+            missing.display()
+        ),
+    )
+    .await;
+    assert!(
+        error.contains("url_filter: invalid options (argument 2): option block_list"),
+        "{error}"
+    );
+    let error = error_of(&ctx, "SELECT url_filter('http://a.com/', 'extra_words=x')").await;
+    assert!(
+        error.contains("url_filter: invalid options (argument 2)"),
+        "{error}"
+    );
+}
+
+#[tokio::test]
+async fn pii_redact_takes_datatroves_parameters() {
+    let ctx = context();
+    let got = one_row(
+        &ctx,
+        "SELECT p['text'], p['emails'], p['ips'] FROM (SELECT pii_redact(\
+         'a@b.co c@d.org 10.0.0.1 8.8.8.8', \
+         'email_replacement=<E1>|<E2>, ip_replacement=<IP>, only_remove_public_ips=false') AS p)",
+    )
+    .await;
+    assert_eq!(got, ["<E1> <E2> <IP> <IP>", "2", "2"]);
+    let error = error_of(&ctx, "SELECT pii_redact('x', 'remove_ips=maybe')").await;
+    assert!(
+        error.contains("pii_redact: invalid options (argument 2)"),
+        "{error}"
+    );
+}
