@@ -406,6 +406,52 @@ Example:
     -- short_line_ratio | 0.75
 """
 
+url_filter: ScalarUDF
+"""FineWeb's URL filter as HuggingFace datatrove 0.10.1's URLFilter applies it, in its order: the URL's registered domain on the block list (reason domain), its host (subdomain), the URL itself (url), a banned word among the URL's runs of ASCII letters and digits (hard_blacklisted, case-sensitive), soft_word_threshold distinct soft-banned words (soft_blacklisted), a banned sub-word in the URL's letters and digits lower-cased, separators dropped (blacklisted_subword). The host is split as tldextract 5.4.0 splits it over its Public Suffix List snapshot of 2025-04-07 (ICANN rules); all comparisons are exact, as datatrove's are. datatrove's word lists are compiled in; its block list (4.6 million domains from the UT1 blacklists, CC BY-SA) is read once per process from the file datatrove ships (see the option block_list; the README says how to get it), and a missing one is an error rather than a silent pass. Returns a struct: passed; reason (NULL when passed); matched (the listed domain, host or URL, the banned word, the soft-banned words space-separated, or the sub-word); registered_domain and fqdn as tldextract gives them. NULL for NULL and empty URLs (datatrove fails on an empty one).
+
+SQL: ``url_filter(url [, options])``
+
+Args:
+    url: The URL: a string.
+    options: Constant 'key=value, ...' setting datatrove's constructor arguments: soft_word_threshold (2; how many distinct soft-banned words remove a URL), extra_domains (; domains or hosts to block, separated by |), extra_urls (; URLs to block, exactly, separated by |), banned_words (; more banned words, separated by |), banned_subwords (; more banned sub-words, separated by |), soft_banned_words (; more soft-banned words, separated by |), use_integrated_lists (true; add datatrove's word lists and block list to the ones given), block_list (auto; datatrove's domain and URL block list: the url_filterblacklistsv0_3_0.tar.gz of the datatrove wheel or the folder datatrove extracts it to; auto reads the file WEBTEXT_URL_BLOCK_LIST names, else datatrove's cache ($HF_HOME or ~/.cache/huggingface, assets/datatrove/filters/url_filter); none uses the word lists alone), on_error (null; a text that cannot be processed, which only a bug of ours can cause and datafusion_webtext::row_panics() counts, gives NULL; fail: the query fails with the reason).
+
+Example:
+    SELECT f['passed'], f['reason'], f['matched']
+    FROM (SELECT url_filter('https://example.com/xxx/video', 'block_list=none') AS f);
+    -- false | hard_blacklisted | xxx
+"""
+
+c4_badwords: ScalarUDF
+"""C4's bad-words filter as HuggingFace datatrove 0.10.1's C4BadWordsFilter applies it: a document is removed when its lower-cased text holds an entry of the LDNOOBW list of its language (the lists datatrove downloads, compiled in; CC-BY-4.0) between two characters that are not Python word characters, or the text's ends (for ja, th and zh: anywhere). Entries with capitals never match, as in datatrove. The language is one of the 28 LDNOOBW keys, exactly; any other is an error for the row (datatrove's ValueError) unless fail_on_missing_language=false, which keeps the document. datatrove's random keep of a share of the removed documents (keep_fraction, seed) follows the order of the whole stream and is not an option here: every document with a bad word is removed, datatrove's default. Returns a struct: passed; reason (NULL when passed, otherwise document_removed_with_badwords); word (the entry found: at the earliest match, the longest); match_start (where datatrove's regex match starts in the lower-cased text, in characters); missing_language (kept because the language has no list). NULL for NULL text.
+
+SQL: ``c4_badwords(text [, language [, options]])``
+
+Args:
+    text: The text (extracted already, e.g. by justext): Utf8, LargeUtf8, Utf8View or a dictionary of those.
+    language: A string column or constant, the document's language: one of ar, cs, da, de, en, eo, es, fa, fi, fil, fr, fr-CA-u-sd-caqc, hi, hu, it, ja, kab, ko, nl, no, pl, pt, ru, sv, th, tlh, tr, zh (NULL: the default_language option, en unless set).
+    options: Constant 'key=value, ...' setting datatrove's parameters: fail_on_missing_language (true; false keeps a document whose language has no list, as datatrove does), default_language (en; the language of a row whose language is NULL), on_error (null; a text that cannot be processed, which only a bug of ours can cause and datafusion_webtext::row_panics() counts, gives NULL; fail: the query fails with the reason).
+
+Example:
+    SELECT b['passed'], b['word']
+    FROM (SELECT c4_badwords('What the FUCK.', 'en') AS b);
+    -- false | fuck
+"""
+
+pii_redact: ScalarUDF
+"""E-mail and IP addresses replaced as HuggingFace datatrove 0.10.1's PIIFormatter replaces them (FineWeb-2 ran it on every document): every match of its e-mail regex (after Python's word boundary), then every match of its IPv4 regex in the result (it has no boundaries: 256.1.1.1 holds 56.1.1.1) that Python 3.11's ipaddress reads (no octet with a leading zero) and, unless only_remove_public_ips=false, calls global (Python 3.11.7's table; multicast counts as global). Each match becomes the next string of a cycle of replacements. datatrove's formatter carries its place in each cycle from one document to the next, so its output depends on the order it saw the documents in; here each text starts both cycles afresh, as a formatter built for that one document would: the same output as datatrove wherever each cycle has one string or a text has at most one replacement of a kind. Returns a struct: text, emails and ips (the replacements made). NULL for NULL text.
+
+SQL: ``pii_redact(text [, options])``
+
+Args:
+    text: The text (extracted already, e.g. by justext): Utf8, LargeUtf8, Utf8View or a dictionary of those.
+    options: Constant 'key=value, ...' setting datatrove's parameters: remove_emails (true), remove_ips (true), only_remove_public_ips (true; false replaces private and reserved addresses too), email_replacement (email@example.com|firstname.lastname@example.org; the strings e-mail addresses become, used in turn, separated by |), ip_replacement (22.214.171.124|126.96.36.199|188.8.131.52|184.108.40.206|220.127.116.11|18.104.22.168; the strings IP addresses become, used in turn, separated by |), on_error (null; a text that cannot be processed, which only a bug of ours can cause and datafusion_webtext::row_panics() counts, gives NULL; fail: the query fails with the reason).
+
+Example:
+    SELECT p['text'], p['emails'], p['ips']
+    FROM (SELECT pii_redact('Mail bob@corp.com from 8.8.8.8 or 10.0.0.1') AS p);
+    -- Mail email@example.com from 22.214.171.124 or 10.0.0.1 | 1 | 1
+"""
+
 minhash: ScalarUDF
 """The MinHash signature of a text, bit for bit datatrove 0.10.1's: the text simplified (lowercase, numbers to 0, punctuation to spaces, diacritics removed), split into words by datatrove's English tokenizer, word 5-gram shingles hashed with xxh64, and for each of the num_buckets × hashes_per_bucket (112) permutations the minimum of ((h·a + b) mod 2^64) mod (2^61 − 1). NULL for NULL, and for a text with fewer words than a shingle, which datatrove never counts as a duplicate.
 
