@@ -15,7 +15,7 @@ use std::sync::OnceLock;
 use aho_corasick::AhoCorasick;
 
 use crate::options::{Keys, flag, key};
-use crate::unicode::LETTER_OR_NUMBER;
+use crate::unicode::is_python_word;
 use crate::words::is_python_space;
 
 /// The LDNOOBW language keys datatrove accepts in a document's `language`, exactly (sorted).
@@ -173,14 +173,6 @@ pub fn find_badword(text: &str, index: usize) -> Option<BadWord> {
         word: list.words[pattern],
         match_start: low[..regex_start].chars().count(),
     })
-}
-
-/// Python's `re` word characters: `str.isalnum()` or `_`.
-fn is_python_word(c: char) -> bool {
-    if c.is_ascii() {
-        return c.is_ascii_alphanumeric() || c == '_';
-    }
-    LETTER_OR_NUMBER.contains(c)
 }
 
 /// `C4BadWordsFilter`'s parameters, with its defaults but the seed's (see [`BadwordsFilter`]).

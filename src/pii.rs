@@ -18,7 +18,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use crate::options::{Keys, ShowValue, flag, key};
-use crate::unicode::LETTER_OR_NUMBER;
+use crate::unicode::is_python_word;
 
 /// datatrove's e-mail regex without its leading `\b` (checked by [`python_boundary`]); the `]`
 /// that closes an address literal is escaped for Rust.
@@ -191,14 +191,6 @@ fn email_spans(text: &str) -> Vec<(usize, usize)> {
         }
     }
     spans
-}
-
-/// Python's `re` word characters: `str.isalnum()` or `_` (letters and numbers of any kind).
-fn is_python_word(c: char) -> bool {
-    if c.is_ascii() {
-        return c.is_ascii_alphanumeric() || c == '_';
-    }
-    LETTER_OR_NUMBER.contains(c)
 }
 
 /// Python's `\b` before byte `at` of `text`: one side a word character, the other not (the

@@ -61,6 +61,15 @@ pub(crate) static PUNCTUATION: LazyLock<CharClass> = LazyLock::new(|| CharClass:
 pub(crate) static WORD_CHARACTER: LazyLock<CharClass> =
     LazyLock::new(|| CharClass::new(r"[\p{L}\p{M}\p{N}\p{Pc}]"));
 
+/// Python's `re` word characters (`\w` of a str pattern): `str.isalnum()` or `_`, that is letters
+/// and numbers of any kind; not the marks, joiners and connectors the regex crate's `\w` adds.
+pub(crate) fn is_python_word(c: char) -> bool {
+    if c.is_ascii() {
+        return c.is_ascii_alphanumeric() || c == '_';
+    }
+    LETTER_OR_NUMBER.contains(c)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

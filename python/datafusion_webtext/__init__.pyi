@@ -346,6 +346,21 @@ Example:
     -- fr | true
 """
 
+fasttext_predict: ScalarUDF
+"""The labels a fastText supervised model predicts for a text, with their probabilities, as fastText's Python binding gives them for model.predict(text, k, threshold) after datatrove's replacement of line feeds by spaces: the generic form of detect_language, for DCLM's quality classifier, Dolma's toxicity classifiers or a model of one's own. The model file (model=PATH; the bundled lid.176.ftz when not given) is checked to be a fastText model before fastText reads it, and loaded once per process. Labels keep fastText's __label__ prefix. Returns a struct: label and probability (the most probable; NULL when no label passes the threshold) and labels (the k most probable over the threshold, best first, each a struct of label and probability). NULL for NULL text.
+
+SQL: ``fasttext_predict(text [, options])``
+
+Args:
+    text: The text (extracted already, e.g. by justext): Utf8, LargeUtf8, Utf8View or a dictionary of those.
+    options: Constant 'key=value, ...': model (lid.176.ftz; the path of a fastText supervised model file; loaded once per process), k (1; how many labels to give, the most probable first), threshold (0; the probability a label must pass to be given), on_error (null; a text that cannot be processed, which only a bug of ours can cause and datafusion_webtext::row_panics() counts, gives NULL; fail: the query fails with the reason).
+
+Example:
+    SELECT p['label'], p['probability'] > 0.5 AS confident, cardinality(p['labels'])
+    FROM (SELECT fasttext_predict('Ceci est une phrase en français.', 'k=2') AS p);
+    -- __label__fr | true | 2
+"""
+
 gopher_repetition: ScalarUDF
 """The Gopher repetition rules (Rae et al. 2021) as HuggingFace datatrove 0.10.1's GopherRepetitionFilter applies them, over English words as datatrove gets them (spaCy 3.8's tokenizer). Returns a struct: passed; reason (NULL when passed, otherwise datatrove's reason for the first rule that fails: empty, then the name of the share that is too large); and each share the rules compare with their thresholds, named as its rule: dup_para_frac and dup_line_frac (paragraphs, split at blank lines, and lines seen before, per paragraph or line), dup_para_char_frac and dup_line_char_frac (their characters per character of the text), top_2_gram to top_4_gram (characters of the most frequent n-gram times its count, per character; NULL with fewer than n words), duplicated_5_n_grams to duplicated_10_n_grams (characters of repeated n-grams, per character). Shares are NULL for the empty text. NULL for NULL text.
 

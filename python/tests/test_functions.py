@@ -57,6 +57,7 @@ TEXT_CALLS = {
     "duplicate_fraction": "duplicate_fraction(v, 3, '{duplicates}')",
     "duplicate_positions": "duplicate_positions(v, 3, '{duplicates}')",
     "detect_language": "detect_language(v, 'top=2')",
+    "fasttext_predict": "fasttext_predict(v, 'k=2')",
     "gopher_repetition": "gopher_repetition(v)",
     "gopher_quality": "gopher_quality(v, 'min_doc_words=5')",
     "c4_quality": "c4_quality(v, 'filter_no_terminal_punct=false')",

@@ -168,6 +168,22 @@ impl LanguageModel {
     }
 }
 
+impl LanguageModel {
+    /// The binding's `model.predict(text, k, threshold)` after datatrove's replacement of line
+    /// feeds: at most `k` labels over `threshold`, as fastText names them (`__label__` kept),
+    /// most probable first.
+    pub fn predict_labels(
+        &self,
+        text: &str,
+        k: usize,
+        threshold: f32,
+    ) -> Result<Vec<(String, f32)>, String> {
+        let k = i32::try_from(k).unwrap_or(i32::MAX);
+        let predictions = self.model.predict(&fasttext_line(text), k, threshold)?;
+        Ok(predictions.into_iter().map(|p| (p.label, p.prob)).collect())
+    }
+}
+
 /// The line fastText's Python binding reads for `text` after datatrove's `replace("\n", " ")`:
 /// the binding adds a newline, which fastText reads as its end-of-sentence token. NUL, which
 /// fastText reads as a separator like a space, becomes a space so the line can be a C string.

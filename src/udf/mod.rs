@@ -51,6 +51,8 @@ pub mod duplicate_positions;
 pub mod extract_content;
 pub mod extract_content_result;
 pub mod extract_metadata;
+#[cfg(feature = "langid")]
+pub mod fasttext_predict;
 pub mod fineweb_quality;
 pub mod gopher_quality;
 pub mod gopher_repetition;
@@ -134,6 +136,8 @@ singleton!(minhash_bands_udf, minhash_bands::MinhashBandsFunc);
 singleton!(jaccard_udf, jaccard::JaccardFunc);
 #[cfg(feature = "langid")]
 singleton!(detect_language_udf, detect_language::DetectLanguageFunc);
+#[cfg(feature = "langid")]
+singleton!(fasttext_predict_udf, fasttext_predict::FastTextPredictFunc);
 
 /// The shared instance of the `onion_keep` window function.
 pub fn onion_keep_udwf() -> Arc<WindowUDF> {
@@ -170,6 +174,8 @@ pub fn all_scalar() -> Vec<Arc<ScalarUDF>> {
         duplicate_positions_udf(),
         #[cfg(feature = "langid")]
         detect_language_udf(),
+        #[cfg(feature = "langid")]
+        fasttext_predict_udf(),
         gopher_repetition_udf(),
         gopher_quality_udf(),
         c4_quality_udf(),
@@ -411,6 +417,12 @@ pub mod functions {
     #[cfg(feature = "langid")]
     pub fn detect_language(text: Expr) -> Expr {
         super::detect_language_udf().call(vec![text])
+    }
+
+    /// `fasttext_predict(text, options)`.
+    #[cfg(feature = "langid")]
+    pub fn fasttext_predict(text: Expr, options: Expr) -> Expr {
+        super::fasttext_predict_udf().call(vec![text, options])
     }
 
     /// `gopher_repetition(text)`.

@@ -34,7 +34,7 @@ pub(crate) enum Cell {
     Number(Option<f64>),
     /// A Utf8 field.
     Text(Option<String>),
-    /// A `List<Struct<language Utf8, score Float64>>` field.
+    /// A `List<Struct<Utf8, Float64>>` field: languages or labels with their probabilities.
     #[cfg_attr(not(feature = "langid"), allow(dead_code))]
     Scores(Option<Vec<(String, f64)>>),
 }
@@ -161,10 +161,16 @@ impl Column {
             DataType::Int64 => Column::Count(Int64Builder::new()),
             DataType::Float64 => Column::Number(Float64Builder::new()),
             DataType::Utf8 => Column::Text(StringBuilder::new()),
-            DataType::List(item) => Column::Scores(
-                ListBuilder::new(StructBuilder::from_fields(score_fields(), 0))
-                    .with_field(Arc::clone(item)),
-            ),
+            DataType::List(item) => {
+                let fields = match item.data_type() {
+                    DataType::Struct(fields) => fields.clone(),
+                    _ => score_fields(),
+                };
+                Column::Scores(
+                    ListBuilder::new(StructBuilder::from_fields(fields, 0))
+                        .with_field(Arc::clone(item)),
+                )
+            }
             other => return exec_err!("no column of type {other}"),
         })
     }

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use std::net::Ipv6Addr;
 use std::sync::LazyLock;
 
-use crate::unicode::LETTER_OR_NUMBER;
+use crate::unicode::is_python_word;
 use crate::words::is_python_space;
 
 /// The Public Suffix List as tldextract 5.4.0 bundles it (MPL-2.0, `lists/psl`).
@@ -47,7 +47,7 @@ static SUFFIXES: LazyLock<Node> = LazyLock::new(|| {
 fn rule_of_line(line: &str) -> Option<&str> {
     let body = line.trim_start_matches(['.', '*', '!']);
     let first = body.chars().next()?;
-    if !(first == '_' || LETTER_OR_NUMBER.contains(first) || first.is_ascii_alphanumeric()) {
+    if !is_python_word(first) {
         return None;
     }
     let end = line.find(is_python_space).unwrap_or(line.len());

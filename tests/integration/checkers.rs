@@ -62,6 +62,25 @@ fn the_floors_file_has_a_floor_for_every_check_ci_runs() {
     ] {
         needed.push(format!("minhash {key}"));
     }
+    // eval/parity/datatrove_blocks.rs.
+    for key in [
+        "url_filter",
+        "url_filter_custom",
+        "url_filter_tldextract",
+        "pii_default",
+        "pii_allips",
+        "pii_custom",
+        "pii_fresh",
+        "c4_badwords",
+        "c4_badwords_keep_fraction",
+        "c4_badwords_lenient",
+    ] {
+        needed.push(format!("blocks {key}"));
+    }
+    // eval/parity/fasttext_predict.py.
+    for model in ["softmax", "hs_quantized"] {
+        needed.push(format!("fasttext_predict {model}"));
+    }
     for key in &needed {
         let floor = floors.get(key).unwrap();
         assert!(floor > 0.9, "{key}: {floor}");

@@ -9,12 +9,13 @@ use datafusion::prelude::*;
 
 use crate::common::{cells, error_of, one_row, string_columns};
 
-const FUNCTIONS: [&str; 5] = [
+const FUNCTIONS: [&str; 6] = [
     "gopher_quality",
     "gopher_repetition",
     "c4_quality",
     "fineweb_quality",
     "detect_language",
+    "fasttext_predict",
 ];
 
 fn context() -> SessionContext {
@@ -83,6 +84,42 @@ async fn every_string_type_gives_the_same_struct_and_null_gives_null() {
         "{}",
         first[0][4]
     );
+    // The bundled model by default, k=1: its label as fastText names it.
+    assert!(
+        first[0][5].starts_with("{label: __label__en, probability: 0.9"),
+        "{}",
+        first[0][5]
+    );
+}
+
+#[tokio::test]
+async fn fasttext_predict_checks_its_model_and_options() {
+    let ctx = context();
+    let dir = tempfile::tempdir().unwrap();
+    let not_a_model = dir.path().join("model.bin");
+    std::fs::write(&not_a_model, b"not a fastText model").unwrap();
+    let error = error_of(
+        &ctx,
+        &format!(
+            "SELECT fasttext_predict('x', 'model={}')",
+            not_a_model.display()
+        ),
+    )
+    .await;
+    assert!(
+        error.contains("fasttext_predict: invalid options (argument 2): option model:")
+            && error.contains("is not a fastText model file"),
+        "{error}"
+    );
+    let error = error_of(&ctx, "SELECT fasttext_predict('x', 'k=0')").await;
+    assert!(error.contains("a whole number >= 1"), "{error}");
+    // A threshold above every probability (which can pass 1 by 1e-5) leaves no label.
+    let got = one_row(
+        &ctx,
+        "SELECT p['label'] IS NULL, cardinality(p['labels']) FROM          (SELECT fasttext_predict('The quick brown fox.', 'k=3, threshold=2') AS p)",
+    )
+    .await;
+    assert_eq!(got, ["true", "0"]);
 }
 
 #[tokio::test]
