@@ -27,10 +27,10 @@ LDNOOBW_EN = ("https:__raw.githubusercontent.com_LDNOOBW_List-of-Dirty-Naughty-O
               "Otherwise-Bad-Words_25e679f03d96baa721cde20db9944649e8d0a844_en")
 
 
-def offline_badwords_cache(repository):
-    """datatrove downloads LDNOOBW's English list on first use; its cache is filled from the
-    repository's copy instead (the file name datatrove derives from the URL, and its marker)."""
-    home = tempfile.mkdtemp(prefix="webtext-hf-")
+def offline_badwords_cache(repository, home):
+    """datatrove downloads LDNOOBW's English list on first use; its cache (in the folder `home`)
+    is filled from the repository's copy instead (the file name datatrove derives from the URL,
+    and its marker)."""
     cache = os.path.join(home, "assets", "datatrove", "filters", "c4_badwords")
     os.makedirs(cache)
     shutil.copy(os.path.join(repository, "lists", "ldnoobw", "en"), os.path.join(cache, LDNOOBW_EN))
@@ -47,9 +47,13 @@ def timed(label, function, items):
 
 
 def main():
-    shared, webtext = sys.argv[1], sys.argv[2]
+    with tempfile.TemporaryDirectory(prefix="webtext-blocks-") as scratch:
+        compare(sys.argv[1], sys.argv[2], scratch)
+
+
+def compare(shared, webtext, scratch):
     repository = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    offline_badwords_cache(repository)
+    offline_badwords_cache(repository, os.path.join(scratch, "hf_home"))
     from datatrove.data import Document
     from datatrove.pipeline.filters import C4BadWordsFilter, URLFilter
     from datatrove.pipeline.formatters import PIIFormatter
@@ -61,7 +65,6 @@ def main():
                                      columns=["url"]).column("url").to_pylist() if u]
     documents = f"{shared}/eval/dedup/documents.parquet"
     texts = pq.read_table(documents, columns=["text"]).column("text").to_pylist()
-    scratch = tempfile.mkdtemp(prefix="webtext-blocks-")
     url_file = os.path.join(scratch, "urls.parquet")
     pq.write_table(pa.table({"url": urls}), url_file)
 
@@ -104,7 +107,6 @@ def main():
         differ |= n != m
     print("(url_filter and c4_badwords count the URLs and documents passed; pii_redact the texts "
           "datatrove changed and those in which webtext replaced something)")
-    shutil.rmtree(scratch)
     if differ:
         print("the counts differ", file=sys.stderr)
         sys.exit(1)

@@ -152,33 +152,29 @@ impl LanguageModel {
     /// of them (`None`: every one fastText keeps, those above about 1e-5). A text without words
     /// is predicted from fastText's end-of-line token alone, as the Python binding does.
     pub fn predict(&self, text: &str, k: Option<usize>) -> Result<Vec<Prediction>, String> {
-        let k = k.map_or(-1, |k| i32::try_from(k).unwrap_or(i32::MAX));
-        let predictions = self.model.predict(&fasttext_line(text), k, 0.0)?;
-        Ok(predictions
+        let labels = self.predict_labels(text, k.unwrap_or(usize::MAX), 0.0)?;
+        Ok(labels
             .into_iter()
-            .map(|p| Prediction {
-                language: p
-                    .label
-                    .strip_prefix("__label__")
-                    .unwrap_or(&p.label)
-                    .to_owned(),
-                score: p.prob,
+            .map(|(label, score)| Prediction {
+                language: match label.strip_prefix("__label__") {
+                    Some(language) => language.to_owned(),
+                    None => label,
+                },
+                score,
             })
             .collect())
     }
-}
 
-impl LanguageModel {
     /// The binding's `model.predict(text, k, threshold)` after datatrove's replacement of line
     /// feeds: at most `k` labels over `threshold`, as fastText names them (`__label__` kept),
-    /// most probable first.
+    /// most probable first; a `k` past fastText's labels asks for every one (the binding's -1).
     pub fn predict_labels(
         &self,
         text: &str,
         k: usize,
         threshold: f32,
     ) -> Result<Vec<(String, f32)>, String> {
-        let k = i32::try_from(k).unwrap_or(i32::MAX);
+        let k = i32::try_from(k).unwrap_or(-1);
         let predictions = self.model.predict(&fasttext_line(text), k, threshold)?;
         Ok(predictions.into_iter().map(|p| (p.label, p.prob)).collect())
     }

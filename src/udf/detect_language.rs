@@ -109,6 +109,16 @@ const LANGUAGE_KEYS: Keys<LanguageOptions> = &[
     },
 ];
 
+/// The model an option `model` names: the bundled one, or a file inside the data roots, loaded
+/// once per process; the error names the option.
+pub(crate) fn model_of_option(model: &str) -> Result<Arc<LanguageModel>, String> {
+    if !model.is_empty() && model != BUNDLED_MODEL {
+        check_process_path(std::path::Path::new(model), Access::Read)
+            .map_err(|e| format!("option model: {e}"))?;
+    }
+    LanguageModel::load(model).map_err(|e| format!("option model: {e}"))
+}
+
 impl TextStructKernel for DetectLanguageKernel {
     const NAME: &'static str = "detect_language";
     type Options = LanguageOptions;
@@ -130,11 +140,7 @@ impl TextStructKernel for DetectLanguageKernel {
 
     fn config(options: LanguageOptions) -> Result<LanguageConfig, String> {
         let LanguageOptions { model, top } = options;
-        if !model.is_empty() && model != BUNDLED_MODEL {
-            check_process_path(std::path::Path::new(&model), Access::Read)
-                .map_err(|e| format!("option model: {e}"))?;
-        }
-        let model = LanguageModel::load(&model).map_err(|e| format!("option model: {e}"))?;
+        let model = model_of_option(&model)?;
         Ok(LanguageConfig { model, top })
     }
 

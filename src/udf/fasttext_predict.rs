@@ -7,10 +7,10 @@ use std::sync::{Arc, LazyLock};
 use datafusion::arrow::datatypes::{DataType, Field, Fields};
 use datafusion::logical_expr::Documentation;
 
+use super::detect_language::model_of_option;
 use super::documentation::DOC_SECTION;
 use super::gopher_quality::TEXT_ARGUMENT;
 use super::text_struct::{Cell, Row, TextStructFunction, TextStructKernel, text_options_argument};
-use crate::data_roots::{Access, check_process_path};
 use crate::langid::{BUNDLED_MODEL, LanguageModel};
 use crate::options::{Keys, count, key, number};
 
@@ -139,13 +139,8 @@ impl TextStructKernel for FastTextPredictKernel {
             k,
             threshold,
         } = options;
-        if model != BUNDLED_MODEL {
-            check_process_path(std::path::Path::new(&model), Access::Read)
-                .map_err(|e| format!("option model: {e}"))?;
-        }
-        let model = LanguageModel::load(&model).map_err(|e| format!("option model: {e}"))?;
         Ok(FastTextConfig {
-            model,
+            model: model_of_option(&model)?,
             k,
             threshold: threshold as f32,
         })

@@ -7,15 +7,12 @@ use std::sync::Arc;
 use datafusion::arrow::array::{RecordBatch, StringArray};
 use datafusion::prelude::*;
 
-use crate::common::{cells, error_of, one_row, string_columns};
+use crate::common::{cells, error_of, one_row, string_columns, webtext_context_in_batches_of};
 
 const FUNCTIONS: [&str; 3] = ["url_filter", "c4_badwords", "pii_redact"];
 
 fn context() -> SessionContext {
-    let config = datafusion_webtext::configure(SessionConfig::new().with_batch_size(8));
-    let mut ctx = SessionContext::new_with_config(config);
-    datafusion_webtext::register_all(&mut ctx).unwrap();
-    ctx
+    webtext_context_in_batches_of(8)
 }
 
 /// Each example's expected line was worked out by hand: `xxx` is on datatrove's banned-word

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use datafusion::arrow::array::{ArrayRef, RecordBatch, StringArray};
 use datafusion::prelude::*;
 
-use crate::common::{cells, error_of, one_row, string_columns};
+use crate::common::{cells, error_of, one_row, string_columns, webtext_context_in_batches_of};
 
 const FUNCTIONS: [&str; 6] = [
     "gopher_quality",
@@ -19,10 +19,7 @@ const FUNCTIONS: [&str; 6] = [
 ];
 
 fn context() -> SessionContext {
-    let config = datafusion_webtext::configure(SessionConfig::new().with_batch_size(8));
-    let mut ctx = SessionContext::new_with_config(config);
-    datafusion_webtext::register_all(&mut ctx).unwrap();
-    ctx
+    webtext_context_in_batches_of(8)
 }
 
 /// Each example's expected line was worked out by hand from datatrove's rules (see each
@@ -116,7 +113,8 @@ async fn fasttext_predict_checks_its_model_and_options() {
     // A threshold above every probability (which can pass 1 by 1e-5) leaves no label.
     let got = one_row(
         &ctx,
-        "SELECT p['label'] IS NULL, cardinality(p['labels']) FROM          (SELECT fasttext_predict('The quick brown fox.', 'k=3, threshold=2') AS p)",
+        "SELECT p['label'] IS NULL, cardinality(p['labels']) FROM \
+         (SELECT fasttext_predict('The quick brown fox.', 'k=3, threshold=2') AS p)",
     )
     .await;
     assert_eq!(got, ["true", "0"]);

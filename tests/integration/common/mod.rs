@@ -121,6 +121,16 @@ pub fn webtext_context() -> datafusion::prelude::SessionContext {
     ctx
 }
 
+/// A session as [`webtext_context`] gives it, in batches of `rows` rows, so that a few rows
+/// already span several batches.
+pub fn webtext_context_in_batches_of(rows: usize) -> datafusion::prelude::SessionContext {
+    let config = datafusion::prelude::SessionConfig::new().with_batch_size(rows);
+    let mut ctx =
+        datafusion::prelude::SessionContext::new_with_config(datafusion_webtext::configure(config));
+    datafusion_webtext::register_all(&mut ctx).unwrap();
+    ctx
+}
+
 /// A session as [`webtext_context`] gives it, with a table `pages` of one column, `html`.
 pub fn context_with_pages(html: ArrayRef) -> datafusion::prelude::SessionContext {
     use datafusion::arrow::array::RecordBatch;
