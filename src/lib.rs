@@ -38,6 +38,8 @@ pub mod minhash;
 pub mod options;
 pub mod pii;
 pub mod stoplists;
+#[cfg(feature = "tokens")]
+pub mod tokens;
 pub mod udf;
 mod unicode;
 pub mod url_filter;

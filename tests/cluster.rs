@@ -1234,6 +1234,7 @@ async fn with_data_roots_the_cluster_opens_nothing_outside_them() {
         "SELECT arrow_cast(1, 'UInt64') AS h",
     ]);
     let model = Path::new(env!("CARGO_MANIFEST_DIR")).join("models/lid.176.ftz");
+    let tokenizer = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/tokenizer-bpe-400.json");
     for query in [
         format!(
             "SELECT count(duplicate_positions(url, 1, '{}')) FROM crawl",
@@ -1242,6 +1243,10 @@ async fn with_data_roots_the_cluster_opens_nothing_outside_them() {
         format!(
             "SELECT count(detect_language(url, 'model={}')) FROM crawl",
             path(&model)
+        ),
+        format!(
+            "SELECT sum(token_count(url, 'tokenizer={}')) FROM crawl",
+            path(&tokenizer)
         ),
     ] {
         refused(

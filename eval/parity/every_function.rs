@@ -129,7 +129,18 @@ async fn run(pages: Vec<Vec<u8>>) -> Result<()> {
          minhash_bands(minhash(text), 14, 8) AS minhash_bands, \
          jaccard(text, 'one two three four five six') AS jaccard, \
          url_filter(text, 'block_list=none') AS url_filter, c4_badwords(text, 'en') AS c4_badwords, \
-         c4_badwords(text, 'zh') AS c4_badwords_zh, pii_redact(text) AS pii_redact FROM pages",
+         c4_badwords(text, 'zh') AS c4_badwords_zh, pii_redact(text) AS pii_redact, \
+         fasttext_predict(text, 'k=3') AS fasttext_predict FROM pages",
+        n,
+    )
+    .await?;
+    let tokenizer = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../tests/data/tokenizer-bpe-400.json"
+    );
+    check(
+        &ctx,
+        &format!("SELECT token_count(text, 'tokenizer={tokenizer}') AS token_count FROM pages"),
         n,
     )
     .await?;

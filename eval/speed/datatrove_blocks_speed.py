@@ -1,6 +1,6 @@
-"""datatrove 0.10.1's URLFilter, C4BadWordsFilter and PIIFormatter in Python against webtext's
-url_filter, c4_badwords and pii_redact, on the same inputs, one core (the caller pins the
-process), ratios from one run.
+"""datatrove 0.10.1's URLFilter, C4BadWordsFilter, PIIFormatter and TokensCounter in Python
+against webtext's url_filter, c4_badwords, pii_redact and token_count, on the same inputs, one core
+(the caller pins the process), ratios from one run.
 
     python datatrove_blocks_speed.py SHARED WEBTEXT
 
@@ -8,8 +8,9 @@ Inputs: the 26,776 URLs of the URL filter's oracle (the empty ones left out) and
 documents of the de-duplication corpus (bad words in English, PII). datatrove's lists are loaded
 before its timing starts (URLFilter's first call reads its 4.6 M-entry block list); webtext's
 times are whole `webtext sql` runs, process start and list loading included, and the block list
-is the same archive, read from the datatrove wheel installed here. Both sides' counts are printed
-and must agree.
+is the same archive, read from the datatrove wheel installed here. The tokenizer is a GPT-2-shaped
+byte-level BPE of 8,000 tokens that the script trains on the odd-numbered documents (GPT-2's own
+is on the Hugging Face Hub, out of reach here). Both sides' counts are printed and must agree.
 """
 
 import os
@@ -40,6 +41,22 @@ def offline_badwords_cache(repository, home):
     os.environ["TLDEXTRACT_PUBLIC_SUFFIX_LIST_URLS"] = ""
 
 
+def byte_level_bpe(texts, scratch):
+    """A tokenizer.json of GPT-2's shape trained on `texts`."""
+    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, processors, trainers
+    tokenizer = Tokenizer(models.BPE())
+    tokenizer.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    tokenizer.decoder = decoders.ByteLevel()
+    tokenizer.post_processor = processors.ByteLevel(trim_offsets=False)
+    trainer = trainers.BpeTrainer(vocab_size=8000, special_tokens=["<|endoftext|>"],
+                                  initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
+                                  show_progress=False)
+    tokenizer.train_from_iterator(texts, trainer=trainer, length=len(texts))
+    path = os.path.join(scratch, "tokenizer.json")
+    tokenizer.save(path)
+    return path
+
+
 def timed(label, function, items):
     start = time.perf_counter()
     count = sum(1 for item in items if function(item))
@@ -57,6 +74,7 @@ def compare(shared, webtext, scratch):
     from datatrove.data import Document
     from datatrove.pipeline.filters import C4BadWordsFilter, URLFilter
     from datatrove.pipeline.formatters import PIIFormatter
+    from datatrove.pipeline.tokens import TokensCounter
     import datatrove
 
     archive = os.path.join(os.path.dirname(datatrove.__file__), "assets",
@@ -84,6 +102,13 @@ def compare(shared, webtext, scratch):
         badwords.filter(Document(text=t, id="0"))), texts)
     pii = PIIFormatter()
     theirs["pii_redact"] = timed("pii_redact", lambda t: pii.format(t) != t, texts)
+    tokenizer = byte_level_bpe(texts[1::2], scratch)
+    counter = TokensCounter(tokenizer_name_or_path=tokenizer)
+    assert counter.tokenizer is not None  # read before the timing
+    documents_in = [Document(text=t, id=str(i)) for i, t in enumerate(texts)]
+    start = time.perf_counter()
+    tokens = sum(d.metadata["token_count"] for d in counter.run(iter(documents_in)))
+    theirs["token_count"] = (time.perf_counter() - start, tokens)
 
     ours = {}
     seconds, _, values = timed_csv_query(webtext, {"u": url_file}, (
@@ -95,18 +120,22 @@ def compare(shared, webtext, scratch):
     seconds, _, values = timed_csv_query(webtext, {"d": documents}, (
         "SELECT sum(CAST(p['emails'] + p['ips'] > 0 AS INT)) FROM (SELECT pii_redact(text) AS p FROM d)"))
     ours["pii_redact"] = (seconds, int(values[0]))
+    seconds, _, values = timed_csv_query(webtext, {"d": documents}, (
+        f"SELECT sum(token_count(text, 'tokenizer={tokenizer}')) FROM d"))
+    ours["token_count"] = (seconds, int(values[0]))
 
     megabytes = sum(len(t.encode()) for t in texts) / 1e6
     print(f"{len(urls)} URLs; {len(texts)} documents, {megabytes:.1f} MB; one core")
     print(f"datatrove's block list loaded in {load:.1f} s (not timed below)")
-    print(f"{'block':<12} {'datatrove s':>12} {'count':>7} {'webtext s':>10} {'count':>7} {'ratio':>7}")
+    print(f"{'block':<12} {'datatrove s':>12} {'count':>9} {'webtext s':>10} {'count':>9} {'ratio':>7}")
     differ = False
-    for name in ("url_filter", "c4_badwords", "pii_redact"):
+    for name in ("url_filter", "c4_badwords", "pii_redact", "token_count"):
         (t, n), (o, m) = theirs[name], ours[name]
-        print(f"{name:<12} {t:>12.2f} {n:>7} {o:>10.2f} {m:>7} {t / o:>6.1f}x")
+        print(f"{name:<12} {t:>12.2f} {n:>9} {o:>10.2f} {m:>9} {t / o:>6.1f}x")
         differ |= n != m
     print("(url_filter and c4_badwords count the URLs and documents passed; pii_redact the texts "
-          "datatrove changed and those in which webtext replaced something)")
+          "datatrove changed and those in which webtext replaced something; token_count the "
+          "tokens of all documents)")
     if differ:
         print("the counts differ", file=sys.stderr)
         sys.exit(1)

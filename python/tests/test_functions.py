@@ -36,6 +36,9 @@ INPUT_TYPES = {
     "binary": pa.binary(),
 }
 
+# A byte-level BPE tokenizer.json of the repository's tests.
+TOKENIZER = Path(__file__).resolve().parents[2] / "tests" / "data" / "tokenizer-bpe-400.json"
+
 # Each function's call on column v; {duplicates} is the folder of duplicate n-grams.
 HTML_CALLS = {
     "justext": "justext(v, 'English')",
@@ -65,6 +68,7 @@ TEXT_CALLS = {
     "url_filter": "url_filter(v, 'block_list=none')",
     "c4_badwords": "c4_badwords(v, 'en')",
     "pii_redact": "pii_redact(v)",
+    "token_count": f"token_count(v, 'tokenizer={TOKENIZER}')",
     "minhash": "minhash(v)",
     "minhash_bands": "minhash_bands(minhash(v, 'num_buckets=3, hashes_per_bucket=2'), 3, 2)",
     "jaccard": "jaccard(v, v)",

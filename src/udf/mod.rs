@@ -70,6 +70,8 @@ pub mod ngram_hashes;
 pub mod onion_keep;
 pub mod pii_redact;
 pub mod stopword_density;
+#[cfg(feature = "tokens")]
+pub mod token_count;
 pub mod url_filter;
 
 use std::sync::{Arc, LazyLock};
@@ -138,6 +140,8 @@ singleton!(jaccard_udf, jaccard::JaccardFunc);
 singleton!(detect_language_udf, detect_language::DetectLanguageFunc);
 #[cfg(feature = "langid")]
 singleton!(fasttext_predict_udf, fasttext_predict::FastTextPredictFunc);
+#[cfg(feature = "tokens")]
+singleton!(token_count_udf, token_count::TokenCountFunc);
 
 /// The shared instance of the `onion_keep` window function.
 pub fn onion_keep_udwf() -> Arc<WindowUDF> {
@@ -183,6 +187,8 @@ pub fn all_scalar() -> Vec<Arc<ScalarUDF>> {
         url_filter_udf(),
         c4_badwords_udf(),
         pii_redact_udf(),
+        #[cfg(feature = "tokens")]
+        token_count_udf(),
         minhash_udf(),
         minhash_bands_udf(),
         jaccard_udf(),
@@ -458,6 +464,12 @@ pub mod functions {
     /// `pii_redact(text)`.
     pub fn pii_redact(text: Expr) -> Expr {
         super::pii_redact_udf().call(vec![text])
+    }
+
+    /// `token_count(text, options)`.
+    #[cfg(feature = "tokens")]
+    pub fn token_count(text: Expr, options: Expr) -> Expr {
+        super::token_count_udf().call(vec![text, options])
     }
 
     /// `duplicate_ngrams(hashes)`.

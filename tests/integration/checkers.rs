@@ -81,6 +81,10 @@ fn the_floors_file_has_a_floor_for_every_check_ci_runs() {
     for model in ["softmax", "hs_quantized"] {
         needed.push(format!("fasttext_predict {model}"));
     }
+    // eval/parity/token_count.py.
+    for tokenizer in ["byte_level_bpe", "wordpiece", "unigram"] {
+        needed.push(format!("token_count {tokenizer}"));
+    }
     for key in &needed {
         let floor = floors.get(key).unwrap();
         assert!(floor > 0.9, "{key}: {floor}");

@@ -98,6 +98,7 @@ const SCALAR_CALLS: &[&str] = &[
     "duplicate_fraction(html, 5, '{dups}')",
     "cardinality(duplicate_positions(html, 5, '{dups}')['positions'])",
     "detect_language(html)['language']",
+    "fasttext_predict(html, 'k=3')['probability']",
     "gopher_repetition(html)['reason']",
     "gopher_quality(html)['reason']",
     "c4_quality(html)['line_codes']",
@@ -106,6 +107,7 @@ const SCALAR_CALLS: &[&str] = &[
     "c4_badwords(html, 'en')['word']",
     "c4_badwords(html, 'ja')['match_start']",
     "pii_redact(html)['ips']",
+    "token_count(html, 'tokenizer={tokenizer}')",
     "cardinality(minhash_bands(minhash(html), 14, 8))",
     "jaccard(html, 'one two three four five six')",
 ];
@@ -132,7 +134,14 @@ async fn every_function_gives_one_row_per_hostile_page_and_the_query_goes_on() {
     let ctx = context(&pages);
     let dups = duplicates_file(&ctx).await;
     for call in SCALAR_CALLS {
-        let values = by_page(&ctx, &call.replace("{dups}", &dups)).await;
+        let tokenizer = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/data/tokenizer-bpe-400.json"
+        );
+        let call = call
+            .replace("{dups}", &dups)
+            .replace("{tokenizer}", tokenizer);
+        let values = by_page(&ctx, &call).await;
         assert_eq!(values.len(), pages.len(), "{call}");
     }
     // The aggregates and the window over all pages at once.

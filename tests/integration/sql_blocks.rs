@@ -201,3 +201,79 @@ async fn pii_redact_takes_datatroves_parameters() {
         "{error}"
     );
 }
+
+/// A byte-level BPE tokenizer of GPT-2's shape with 400 tokens, trained on the README by the
+/// tokenizers Python package 0.23.1.
+fn bpe_tokenizer() -> String {
+    concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/tokenizer-bpe-400.json"
+    )
+    .to_owned()
+}
+
+/// The expected counts are `len(Tokenizer.from_file(...).encode(text).ids)` of the Python
+/// package 0.23.1 over the same file.
+#[tokio::test]
+async fn token_count_counts_as_the_python_package_over_every_string_type() {
+    let texts = [
+        Some("The cat sat on the mat."),
+        Some("Ceci est une phrase en français."),
+        Some(""),
+        Some("  spaces\n\nand 日本語 🙂"),
+        None,
+    ];
+    let ctx = context();
+    let tokenizer = bpe_tokenizer();
+    for (name, column) in string_columns(&texts) {
+        ctx.deregister_table("t").unwrap();
+        let batch = RecordBatch::try_from_iter([("v", column)]).unwrap();
+        ctx.register_batch("t", batch).unwrap();
+        let sql = format!(
+            "SELECT token_count(v, 'tokenizer={tokenizer}'), \
+             token_count(v, 'tokenizer={tokenizer}, count_eos_token=true'), \
+             token_count(v, 'tokenizer={tokenizer}, add_special_tokens=false') FROM t"
+        );
+        let got = cells(&ctx, &sql).await.unwrap();
+        let expected = [[11, 12, 11], [23, 24, 23], [0, 1, 0], [24, 25, 24]]
+            .iter()
+            .map(|row| row.iter().map(i32::to_string).collect::<Vec<_>>())
+            .chain([vec!["NULL".to_owned(); 3]])
+            .collect::<Vec<_>>();
+        assert_eq!(got, expected, "{name}");
+    }
+}
+
+#[tokio::test]
+async fn token_count_refuses_a_missing_or_malformed_tokenizer_while_planning() {
+    let ctx = context();
+    let dir = tempfile::tempdir().unwrap();
+    let not_json = dir.path().join("tokenizer.json");
+    std::fs::write(&not_json, "{\"model\": 3}").unwrap();
+    let cases = [
+        (
+            format!("tokenizer={}", dir.path().join("none.json").display()),
+            "option tokenizer: no tokenizer /",
+        ),
+        (
+            "tokenizer=no-such-owner/no-such-model".to_owned(),
+            "hf download no-such-owner/no-such-model tokenizer.json",
+        ),
+        // A folder: its tokenizer.json.
+        (
+            format!("tokenizer={}", dir.path().display()),
+            "not a Hugging Face tokenizer.json",
+        ),
+        (
+            format!("tokenizer={}, count_eos_token=maybe", bpe_tokenizer()),
+            "count_eos_token",
+        ),
+    ];
+    for (options, expected) in cases {
+        let error = error_of(&ctx, &format!("SELECT token_count('x', '{options}')")).await;
+        assert!(
+            error.contains("token_count: invalid options (argument 2)") && error.contains(expected),
+            "{options}: {error}"
+        );
+    }
+}
