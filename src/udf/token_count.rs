@@ -102,7 +102,7 @@ const TOKEN_KEYS: Keys<TokenOptions> = &[
         "add_special_tokens",
         [add_special_tokens],
         flag,
-        "counts the special tokens the tokenizer's post-processor adds (datatrove counts them)"
+        "counts the special tokens the tokenizer's post-processor adds, as datatrove does"
     ),
 ];
 

@@ -35,6 +35,21 @@ impl StringSet {
         set
     }
 
+    /// The set of the entries of a list file ([`list_entries`]), kept in the file's own text:
+    /// the 124 MB of domains are not copied.
+    pub fn from_list_text(text: String) -> StringSet {
+        let base = text.as_ptr() as usize;
+        let mut spans: Vec<(usize, usize)> = list_entries(&text)
+            .map(|entry| {
+                let start = entry.as_ptr() as usize - base;
+                (start, start + entry.len())
+            })
+            .collect();
+        spans.sort_unstable_by(|a, b| text[a.0..a.1].cmp(&text[b.0..b.1]));
+        spans.dedup_by(|a, b| text[a.0..a.1] == text[b.0..b.1]);
+        StringSet { text, spans }
+    }
+
     pub fn contains(&self, value: &str) -> bool {
         self.spans
             .binary_search_by(|&(start, end)| self.text[start..end].cmp(value))
@@ -115,8 +130,9 @@ fn read_block_list(path: &Path) -> Result<BlockList, String> {
         (take("domains")?, take("urls")?)
     };
     let set = |bytes: Vec<u8>| {
-        let text = String::from_utf8_lossy(&bytes);
-        StringSet::from_entries(list_entries(&text))
+        let text = String::from_utf8(bytes)
+            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+        StringSet::from_list_text(text)
     };
     Ok(BlockList {
         domains: set(domains),
@@ -191,6 +207,14 @@ mod tests {
         assert!(set.contains("a.org") && set.contains("b.com") && set.contains(""));
         assert!(!set.contains("c.net"));
         assert!(set.with(&["c.net".to_owned()]).contains("c.net"));
+    }
+
+    #[test]
+    fn a_list_file_gives_the_set_of_its_entries() {
+        let set = StringSet::from_list_text(" b.com\n#c.com\na.org\r\nb.com\n".to_owned());
+        assert_eq!(set.len(), 2);
+        assert!(set.contains("a.org") && set.contains("b.com"));
+        assert!(!set.contains("") && !set.contains("#c.com") && !set.contains(" b.com"));
     }
 
     #[test]

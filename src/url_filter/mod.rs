@@ -15,6 +15,7 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use ahash::AHashSet;
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 
 pub use block_list::{BLOCK_LIST_ARCHIVE, BlockList, StringSet, list_entries, load_block_list};
@@ -101,8 +102,9 @@ impl UrlDecision {
 /// The filter with its lists built.
 pub struct UrlFilter {
     block_list: Arc<BlockList>,
-    banned_words: BTreeSet<String>,
-    soft_banned_words: BTreeSet<String>,
+    // Hashed: every word of every URL is looked up in both.
+    banned_words: AHashSet<String>,
+    soft_banned_words: AHashSet<String>,
     subwords: Vec<String>,
     subword_automaton: Option<AhoCorasick>,
     soft_word_threshold: usize,
@@ -144,8 +146,8 @@ impl UrlFilter {
         };
         Ok(UrlFilter {
             block_list,
-            banned_words,
-            soft_banned_words,
+            banned_words: banned_words.into_iter().collect(),
+            soft_banned_words: soft_banned_words.into_iter().collect(),
             subwords,
             subword_automaton,
             soft_word_threshold: params.soft_word_threshold,
