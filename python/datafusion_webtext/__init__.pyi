@@ -467,6 +467,19 @@ Example:
     -- Mail email@example.com from 22.214.171.124 or 10.0.0.1 | 1 | 1
 """
 
+token_count: ScalarUDF
+"""The number of tokens a Hugging Face tokenizer makes of a text, as HuggingFace datatrove 0.10.1's TokensCounter counts them: the ids of the tokenizers library's encoding (the same Rust code as the Python package's), with the special tokens of the tokenizer's post-processor and the truncation and padding its tokenizer.json sets, plus one per text when count_eos_token is set. The tokenizer (option tokenizer) is the path of a tokenizer.json or of a folder holding one, or a model of the Hugging Face Hub already in the Hub's local cache (datatrove's default, gpt2, once fetched with `hf download gpt2 tokenizer.json`); nothing is downloaded. It is read once per process. Each text is counted alone: a tokenizer.json that pads to the longest of a batch pads nothing, where datatrove's counts would depend on its batches of 10,000. Int64; NULL for NULL text.
+
+SQL: ``token_count(text [, options])``
+
+Args:
+    text: The text (extracted already, e.g. by justext): Utf8, LargeUtf8, Utf8View or a dictionary of those.
+    options: Constant 'key=value, ...': tokenizer (gpt2; datatrove's default: a tokenizer.json, a folder holding one, or a Hugging Face Hub model found in the Hub's local cache), count_eos_token (false; adds one per text, as datatrove's option of that name), add_special_tokens (true; counts the special tokens the tokenizer's post-processor adds, as datatrove does), on_error (null; a text that cannot be processed, which only a bug of ours can cause and datafusion_webtext::row_panics() counts, gives NULL; fail: the query fails with the reason).
+
+Example:
+    SELECT sum(token_count(text, 'tokenizer=models/tokenizer.json')) AS tokens FROM docs;
+"""
+
 minhash: ScalarUDF
 """The MinHash signature of a text, bit for bit datatrove 0.10.1's: the text simplified (lowercase, numbers to 0, punctuation to spaces, diacritics removed), split into words by datatrove's English tokenizer, word 5-gram shingles hashed with xxh64, and for each of the num_buckets × hashes_per_bucket (112) permutations the minimum of ((h·a + b) mod 2^64) mod (2^61 − 1). NULL for NULL, and for a text with fewer words than a shingle, which datatrove never counts as a duplicate.
 
