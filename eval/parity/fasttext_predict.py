@@ -22,16 +22,7 @@ import fasttext
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-
-def floors_of(args):
-    if "--floor" not in args:
-        return {}
-    floors = {}
-    for line in open(args[args.index("--floor") + 1]):
-        parts = line.split()
-        if len(parts) == 3 and parts[0] == "fasttext_predict":
-            floors[parts[1]] = float(parts[2])
-    return floors
+from floors import below_floor, floors_of
 
 
 def train(folder, rows):
@@ -73,7 +64,7 @@ def theirs(path, rows, k, threshold):
 def main():
     args = sys.argv[1:]
     shared, webtext = args[0], args[1]
-    floors = floors_of(args)
+    floors = floors_of(args, "fasttext_predict")
     rows = pq.read_table(f"{shared}/eval/langid/sentences.parquet",
                          columns=["id", "language", "kind", "text"]).to_pylist()
     failed = False
@@ -94,13 +85,7 @@ def main():
                 print(f"{name:<13} {options:<18} {agree} of {len(binding)} texts identical")
                 same += agree
             share = same / (2 * len(rows))
-            floor = floors.get(name)
-            if floor is not None and share < floor:
-                print(f"FAIL: fasttext_predict {name}: {share:.5f} below the floor {floor}")
-                failed = True
-            if "--floor" in args and floor is None:
-                print(f"no floor for 'fasttext_predict {name}'")
-                failed = True
+            failed |= below_floor("fasttext_predict", name, share, floors, args)
     sys.exit(1 if failed else 0)
 
 

@@ -24,20 +24,11 @@ import tempfile
 import pyarrow.parquet as pq
 from tokenizers import Tokenizer, decoders, models, normalizers, pre_tokenizers, processors, trainers
 
+from floors import below_floor, floors_of
+
 VOCABULARY = 8000
 # datatrove's TokensCounter's default batch.
 BATCH = 10_000
-
-
-def floors_of(args):
-    if "--floor" not in args:
-        return {}
-    floors = {}
-    for line in open(args[args.index("--floor") + 1]):
-        parts = line.split()
-        if len(parts) == 3 and parts[0] == "token_count":
-            floors[parts[1]] = float(parts[2])
-    return floors
 
 
 def byte_level_bpe():
@@ -133,7 +124,7 @@ def ours(webtext, table, path):
 def main():
     args = sys.argv[1:]
     shared, webtext = args[0], args[1]
-    floors = floors_of(args)
+    floors = floors_of(args, "token_count")
     table = f"{shared}/eval/dedup/documents.parquet"
     documents = pq.read_table(table, columns=["doc_id", "text"]).to_pylist()
     ids = [d["doc_id"] for d in documents]
@@ -155,13 +146,7 @@ def main():
                 print(f"{name:<15} {shown:<26} {agree} of {len(expected)} documents equal")
                 same += agree
             share = same / (len(CONFIGURATIONS) * len(documents))
-            floor = floors.get(name)
-            if floor is not None and share < floor:
-                print(f"FAIL: token_count {name}: {share:.5f} below the floor {floor}")
-                failed = True
-            if "--floor" in args and floor is None:
-                print(f"no floor for 'token_count {name}'")
-                failed = True
+            failed |= below_floor("token_count", name, share, floors, args)
     sys.exit(1 if failed else 0)
 
 

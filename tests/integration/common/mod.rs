@@ -114,17 +114,18 @@ pub fn columns_of_every_type(html: &[u8]) -> Vec<(&'static str, ArrayRef)> {
 
 /// A session as `datafusion_webtext::configure` sets it up, with every function registered.
 pub fn webtext_context() -> datafusion::prelude::SessionContext {
-    let mut ctx = datafusion::prelude::SessionContext::new_with_config(
-        datafusion_webtext::configure(datafusion::prelude::SessionConfig::new()),
-    );
-    datafusion_webtext::register_all(&mut ctx).unwrap();
-    ctx
+    webtext_context_of(datafusion::prelude::SessionConfig::new())
 }
 
 /// A session as [`webtext_context`] gives it, in batches of `rows` rows, so that a few rows
 /// already span several batches.
 pub fn webtext_context_in_batches_of(rows: usize) -> datafusion::prelude::SessionContext {
-    let config = datafusion::prelude::SessionConfig::new().with_batch_size(rows);
+    webtext_context_of(datafusion::prelude::SessionConfig::new().with_batch_size(rows))
+}
+
+fn webtext_context_of(
+    config: datafusion::prelude::SessionConfig,
+) -> datafusion::prelude::SessionContext {
     let mut ctx =
         datafusion::prelude::SessionContext::new_with_config(datafusion_webtext::configure(config));
     datafusion_webtext::register_all(&mut ctx).unwrap();
