@@ -28,26 +28,29 @@ impl StringSet {
             set.text.push_str(entry);
             set.spans.push((start, set.text.len()));
         }
-        let text = &set.text;
-        set.spans
-            .sort_unstable_by(|a, b| text[a.0..a.1].cmp(&text[b.0..b.1]));
-        set.spans.dedup_by(|a, b| text[a.0..a.1] == text[b.0..b.1]);
-        set
+        set.sorted()
     }
 
     /// The set of the entries of a list file ([`list_entries`]), kept in the file's own text:
     /// the 124 MB of domains are not copied.
     pub fn from_list_text(text: String) -> StringSet {
         let base = text.as_ptr() as usize;
-        let mut spans: Vec<(usize, usize)> = list_entries(&text)
+        let spans = list_entries(&text)
             .map(|entry| {
                 let start = entry.as_ptr() as usize - base;
                 (start, start + entry.len())
             })
             .collect();
-        spans.sort_unstable_by(|a, b| text[a.0..a.1].cmp(&text[b.0..b.1]));
-        spans.dedup_by(|a, b| text[a.0..a.1] == text[b.0..b.1]);
-        StringSet { text, spans }
+        StringSet { text, spans }.sorted()
+    }
+
+    /// The spans sorted by their strings, each string once.
+    fn sorted(mut self) -> StringSet {
+        let text = &self.text;
+        self.spans
+            .sort_unstable_by(|a, b| text[a.0..a.1].cmp(&text[b.0..b.1]));
+        self.spans.dedup_by(|a, b| text[a.0..a.1] == text[b.0..b.1]);
+        self
     }
 
     pub fn contains(&self, value: &str) -> bool {
