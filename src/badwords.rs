@@ -12,7 +12,7 @@
 
 use std::sync::OnceLock;
 
-use aho_corasick::AhoCorasick;
+use aho_corasick::{AhoCorasick, AhoCorasickKind};
 
 use crate::options::{Keys, flag, key};
 use crate::unicode::is_python_word;
@@ -113,8 +113,13 @@ fn word_list(index: usize) -> &'static WordList {
         words.dedup();
         WordList {
             // The words are valid UTF-8 and few; building cannot fail but for a size limit
-            // hundreds of times theirs, and no automaton finds nothing.
-            automaton: AhoCorasick::new(&words).ok(),
+            // hundreds of times theirs, and no automaton finds nothing. A DFA (a few hundred
+            // kilobytes for a list): the overlapping search runs over every text, twice as fast
+            // as through the default automaton.
+            automaton: AhoCorasick::builder()
+                .kind(Some(AhoCorasickKind::DFA))
+                .build(&words)
+                .ok(),
             words,
             bounded: !UNBOUNDED.contains(&BADWORDS_LANGUAGES[index]),
         }

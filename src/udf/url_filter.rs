@@ -230,8 +230,8 @@ impl TextStructKernel for UrlFilterKernel {
             Cell::Bool(decision.passed()),
             Cell::Text(decision.reason.map(str::to_owned)),
             Cell::Text(decision.matched),
-            Cell::Text(Some(decision.host.registered_domain())),
-            Cell::Text(Some(decision.host.fqdn())),
+            Cell::Text(Some(decision.registered_domain)),
+            Cell::Text(Some(decision.fqdn)),
         ])
     }
 }

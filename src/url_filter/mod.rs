@@ -16,7 +16,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use ahash::AHashSet;
-use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, MatchKind};
 
 pub use block_list::{BLOCK_LIST_ARCHIVE, BlockList, StringSet, list_entries, load_block_list};
 pub use tldextract::{HostParts, extract};
@@ -91,6 +91,9 @@ pub struct UrlDecision {
     /// (sorted, space-separated); the banned sub-word.
     pub matched: Option<String>,
     pub host: HostParts,
+    /// [`HostParts::registered_domain`] and [`HostParts::fqdn`] of the host, built once.
+    pub registered_domain: String,
+    pub fqdn: String,
 }
 
 impl UrlDecision {
@@ -130,8 +133,8 @@ impl UrlFilter {
         }
         if !extra_domains.is_empty() || !extra_urls.is_empty() {
             block_list = Arc::new(BlockList {
-                domains: block_list.domains.with(&extra_domains),
-                urls: block_list.urls.with(&extra_urls),
+                domains: block_list.domains.with(&extra_domains)?,
+                urls: block_list.urls.with(&extra_urls)?,
             });
         }
         // pyahocorasick does not add an empty word.
@@ -139,8 +142,11 @@ impl UrlFilter {
         let subword_automaton = if subwords.is_empty() {
             None
         } else {
+            // A DFA: a few hundred kilobytes for datatrove's 134 sub-words, and twice as fast
+            // as the default automaton over every URL.
             AhoCorasickBuilder::new()
                 .match_kind(MatchKind::LeftmostFirst)
+                .kind(Some(AhoCorasickKind::DFA))
                 .build(&subwords)
                 .ok()
         };
@@ -165,33 +171,38 @@ impl UrlFilter {
             return Err("Document does not have url in its metadata".to_owned());
         }
         let host = extract(url);
-        let (reason, matched) = self.first_rule(url, &host).unzip();
+        let registered_domain = host.registered_domain();
+        let fqdn = host.fqdn();
+        let (reason, matched) = self.first_rule(url, &registered_domain, &fqdn).unzip();
         Ok(UrlDecision {
             reason,
             matched,
             host,
+            registered_domain,
+            fqdn,
         })
     }
 
-    fn first_rule(&self, url: &str, host: &HostParts) -> Option<(&'static str, String)> {
-        let registered = host.registered_domain();
-        if self.block_list.domains.contains(&registered) {
-            return Some(("domain", registered));
+    fn first_rule(
+        &self,
+        url: &str,
+        registered: &str,
+        fqdn: &str,
+    ) -> Option<(&'static str, String)> {
+        if self.block_list.domains.contains(registered) {
+            return Some(("domain", registered.to_owned()));
         }
-        let fqdn = host.fqdn();
-        if self.block_list.domains.contains(&fqdn) {
-            return Some(("subdomain", fqdn));
+        if self.block_list.domains.contains(fqdn) {
+            return Some(("subdomain", fqdn.to_owned()));
         }
         if self.block_list.urls.contains(url) {
             return Some(("url", url.to_owned()));
         }
-        let words: Vec<&str> = url.split(|c: char| !c.is_ascii_alphanumeric()).collect();
-        if let Some(word) = words.iter().find(|w| self.banned_words.contains(**w)) {
-            return Some(("hard_blacklisted", (*word).to_owned()));
+        let words = || url.split(|c: char| !c.is_ascii_alphanumeric());
+        if let Some(word) = words().find(|w| self.banned_words.contains(*w)) {
+            return Some(("hard_blacklisted", word.to_owned()));
         }
-        let soft: BTreeSet<&str> = words
-            .iter()
-            .copied()
+        let soft: BTreeSet<&str> = words()
             .filter(|w| self.soft_banned_words.contains(*w))
             .collect();
         if soft.len() >= self.soft_word_threshold {

@@ -4,9 +4,11 @@
 //! rules from the right, over tldextract's own snapshot of the list (2025-04-07, compiled in;
 //! a newer list can move a registered domain). Its parts keep the URL's case and form.
 
-use std::collections::HashMap;
+use std::borrow::Cow;
 use std::net::Ipv6Addr;
 use std::sync::LazyLock;
+
+use ahash::AHashMap;
 
 use crate::unicode::is_python_word;
 use crate::words::is_python_space;
@@ -24,7 +26,7 @@ const DOTS: [char; 3] = ['\u{3002}', '\u{ff0e}', '\u{ff61}'];
 /// A node of the suffix trie: its labels below, and whether a rule ends here.
 #[derive(Debug, Default)]
 struct Node {
-    children: HashMap<String, Node>,
+    children: AHashMap<String, Node>,
     rule_end: bool,
 }
 
@@ -129,13 +131,16 @@ fn is_scheme(before_slashes: &str) -> bool {
 
 /// tldextract's `_extract_netloc` over a host.
 fn split_host(host: &str) -> HostParts {
-    let host: String = host
-        .chars()
-        .map(|c| if DOTS.contains(&c) { '.' } else { c })
-        .collect();
+    let host: Cow<str> = if host.contains(DOTS) {
+        host.chars()
+            .map(|c| if DOTS.contains(&c) { '.' } else { c })
+            .collect()
+    } else {
+        Cow::Borrowed(host)
+    };
     if is_bracketed_ipv6(&host) {
         return HostParts {
-            domain: host,
+            domain: host.into_owned(),
             ..HostParts::default()
         };
     }
@@ -145,7 +150,7 @@ fn split_host(host: &str) -> HostParts {
         if labels.len() == 4 && host.chars().next().is_some_and(is_python_decimal) && is_ipv4(&host)
         {
             return HostParts {
-                domain: host,
+                domain: host.into_owned(),
                 ..HostParts::default()
             };
         }
@@ -174,7 +179,7 @@ fn suffix_index(labels: &[&str]) -> usize {
     let mut suffix_index = labels.len();
     for label in labels.iter().rev() {
         let decoded = decode_label(label);
-        if let Some(child) = node.children.get(&decoded) {
+        if let Some(child) = node.children.get(decoded.as_ref()) {
             index -= 1;
             node = child;
             if node.rule_end {
@@ -197,14 +202,22 @@ fn suffix_index(labels: &[&str]) -> usize {
 
 /// A label as the trie is searched with: lower-cased, and an A-label (`xn--`) decoded to Unicode
 /// where it is valid (kept otherwise).
-fn decode_label(label: &str) -> String {
-    let lower = label.to_lowercase();
+fn decode_label(label: &str) -> Cow<'_, str> {
+    // Most labels are already lower-case ASCII: nothing to build.
+    let plain = label
+        .bytes()
+        .all(|b| b.is_ascii() && !b.is_ascii_uppercase());
+    let lower = if plain {
+        Cow::Borrowed(label)
+    } else {
+        Cow::Owned(label.to_lowercase())
+    };
     if !lower.starts_with("xn--") {
         return lower;
     }
     let (unicode, result) = idna::domain_to_unicode(&lower);
     match result {
-        Ok(()) if !unicode.contains('.') => unicode,
+        Ok(()) if !unicode.contains('.') => Cow::Owned(unicode),
         _ => lower,
     }
 }
