@@ -280,6 +280,111 @@ fn duplicates_are_counted_as_sql_over_the_kept_text_counts_them() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The filters' table of a report: per `data-step`, its `data-removed` and `data-kept`, in order.
+fn filter_rows(html: &str) -> Vec<(String, u64, u64)> {
+    let attribute = |row: &str, name: &str| -> String {
+        let start = row.find(&format!("{name}=\"")).expect(name) + name.len() + 2;
+        row[start..].split('"').next().unwrap().to_owned()
+    };
+    html.split("<tr data-step=")
+        .skip(1)
+        .map(|row| {
+            let row = format!("data-step={row}");
+            (
+                attribute(&row, "data-step"),
+                attribute(&row, "data-removed").parse().unwrap(),
+                attribute(&row, "data-kept").parse().unwrap(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn the_filters_table_counts_what_finewebs_chain_decided_for_each_page() {
+    let dir = scratch("filters");
+    let report = dir.join("report.html");
+    let (url_filter, sample) = ("block_list=none", sample());
+    run_ok(&[
+        "report",
+        &sample,
+        &path(&report),
+        "--filters",
+        "--url-filter",
+        url_filter,
+        "--sample",
+        "0",
+    ]);
+    let html = std::fs::read_to_string(&report).unwrap();
+    let rows = filter_rows(&html);
+    let steps: Vec<&str> = rows.iter().map(|(step, _, _)| step.as_str()).collect();
+    assert_eq!(
+        steps,
+        [
+            "url_filter",
+            "extraction",
+            "language",
+            "gopher_repetition",
+            "gopher_quality",
+            "c4_quality",
+            "fineweb_quality",
+            "c4_badwords"
+        ]
+    );
+    // Each step passes on what the one before kept, from all 156 pages.
+    let mut documents = 156;
+    for (step, removed, kept) in &rows {
+        assert_eq!(removed + kept, documents, "{step}: {rows:?}");
+        documents = *kept;
+    }
+    // The same chain through `webtext sql`: its decisions, counted per step here.
+    let decisions = path(&dir.join("decisions.parquet"));
+    run_ok(&[
+        "sql",
+        "--table",
+        &format!("crawl={sample}"),
+        "--file",
+        concat!(env!("CARGO_MANIFEST_DIR"), "/sql/fineweb.sql"),
+        "--param",
+        &format!("url_filter={url_filter}"),
+        "--param",
+        &format!("decisions={decisions}"),
+    ]);
+    let removed = run_ok(&[
+        "sql",
+        "--table",
+        &format!("d={decisions}"),
+        "--format",
+        "csv",
+        "SELECT removed_by, count(*) AS n FROM d WHERE removed_by IS NOT NULL GROUP BY removed_by",
+    ]);
+    let removed: BTreeMap<String, u64> = removed
+        .lines()
+        .skip(1)
+        .map(|line| {
+            let (step, n) = line.split_once(',').unwrap();
+            (step.to_owned(), n.parse().unwrap())
+        })
+        .collect();
+    for (step, shown, _) in &rows {
+        assert_eq!(removed.get(step).copied().unwrap_or(0), *shown, "{step}");
+    }
+    assert!(
+        removed.values().sum::<u64>() > 0,
+        "the chain removes pages of the sample: {removed:?}"
+    );
+    // The URL filter's step, by the function alone.
+    let by_function = sql_row(
+        &format!("crawl={sample}"),
+        "SELECT count(*) AS n FROM crawl WHERE NOT url_filter(url, 'block_list=none')['passed']",
+    );
+    assert_eq!(by_function["n"].parse::<u64>().unwrap(), rows[0].1);
+    assert!(
+        html.contains("url_filter block_list=none"),
+        "the settings name it"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Asserts a failed run: one line on stderr naming `what`, and no report (nor a temporary one).
 fn assert_fails_without_report(dir: &Path, args: &[&str], what: &str) {
     let o = webtext(args);

@@ -22,6 +22,8 @@ pub(crate) struct Settings {
     pub language: String,
     pub options: String,
     pub dedup: bool,
+    /// The URL filter's options of FineWeb's chain, when it runs.
+    pub filters: Option<String>,
     pub thresholds: Thresholds,
 }
 
@@ -105,7 +107,30 @@ pub(crate) struct ReportData {
     pub fragmentation: Fragmentation,
     pub sites: Vec<Site>,
     pub samples: Vec<SamplePage>,
+    /// FineWeb's filter chain over the pages, when asked for.
+    pub filters: Option<Filters>,
     pub seconds: f64,
+}
+
+/// A step of FineWeb's chain: the pages it saw, removed and passed on.
+pub(crate) struct FilterStep {
+    pub step: String,
+    pub documents_in: i64,
+    pub removed: i64,
+    pub kept: i64,
+}
+
+/// The pages a step removed for one reason (for the language step, the language it found).
+pub(crate) struct FilterReason {
+    pub step: String,
+    pub reason: String,
+    pub documents: i64,
+}
+
+pub(crate) struct Filters {
+    pub steps: Vec<FilterStep>,
+    /// Most frequent first within each step.
+    pub reasons: Vec<FilterReason>,
 }
 
 /// The results of the report's queries, in the order of `sql/report.sql`.
@@ -147,6 +172,7 @@ impl ReportData {
             fragmentation: read_fragmentation(fragments)?,
             sites: read_sites(sites)?,
             samples: read_samples(samples)?,
+            filters: None,
             seconds,
         })
     }
@@ -246,6 +272,38 @@ fn read_sites(batches: &[RecordBatch]) -> Result<Vec<Site>> {
             near_duplicate_pages: near[i],
         })
         .collect())
+}
+
+/// The two summaries of `sql/fineweb.sql`: per step, and per step and reason.
+pub(crate) fn read_filters(steps: &[RecordBatch], reasons: &[RecordBatch]) -> Result<Filters> {
+    let (step, documents_in, removed, kept) = (
+        strings(steps, "step")?,
+        ints(steps, "documents_in")?,
+        ints(steps, "removed")?,
+        ints(steps, "kept")?,
+    );
+    let (removed_by, reason, documents) = (
+        strings(reasons, "removed_by")?,
+        strings(reasons, "reason")?,
+        ints(reasons, "documents")?,
+    );
+    Ok(Filters {
+        steps: (0..step.len())
+            .map(|i| FilterStep {
+                step: step[i].clone(),
+                documents_in: documents_in[i],
+                removed: removed[i],
+                kept: kept[i],
+            })
+            .collect(),
+        reasons: (0..removed_by.len())
+            .map(|i| FilterReason {
+                step: removed_by[i].clone(),
+                reason: reason[i].clone(),
+                documents: documents[i],
+            })
+            .collect(),
+    })
 }
 
 fn read_samples(batches: &[RecordBatch]) -> Result<Vec<SamplePage>> {

@@ -14,6 +14,7 @@ use datafusion::arrow::array::{AsArray, RecordBatch};
 use datafusion::arrow::datatypes::Int64Type;
 use datafusion::logical_expr::{DdlStatement, LogicalPlan};
 use datafusion::prelude::{ParquetReadOptions, SessionContext};
+use datafusion::sql::parser::Statement;
 use datafusion_webtext::options::RowKeys;
 use futures::StreamExt;
 
@@ -28,6 +29,8 @@ use datafusion_webtext::datasource::{OnError, WarcOptions};
 
 /// The statistics this command draws (the same file users run with `webtext sql`).
 const REPORT_SQL: &str = include_str!("../../../../sql/report.sql");
+/// FineWeb's filter chain, which `--filters` runs and summarises.
+const FINEWEB_SQL: &str = include_str!("../../../../sql/fineweb.sql");
 const WARC_PAGES: &str = include_str!("../../../../sql/warc_to_parquet.sql");
 
 #[derive(Args)]
@@ -45,6 +48,20 @@ pub(crate) struct ReportArgs {
     /// (MinHash, datatrove's defaults), overall and per site
     #[arg(long)]
     dedup: bool,
+    /// Also run FineWeb's filter chain over the pages (`sql/fineweb.sql`: URL filter, jusText with
+    /// the English stoplist, language, Gopher repetition and quality, C4, FineWeb quality) and
+    /// show how many pages each step removed, and why
+    #[arg(long)]
+    filters: bool,
+    /// The URL filter's options for --filters (`webtext functions url_filter`):
+    /// `block_list=none` filters with datatrove's word lists alone, without its block list
+    #[arg(
+        long,
+        value_name = "OPTIONS",
+        default_value = "block_list=auto",
+        requires = "filters"
+    )]
+    url_filter: String,
     /// Sample pages shown with their paragraphs coloured by class
     #[arg(long, value_name = "N", default_value_t = 5)]
     sample: usize,
@@ -71,17 +88,27 @@ pub(crate) async fn run(args: ReportArgs) -> Result<()> {
     let sql = crate::params::substitute(REPORT_SQL, &parameters(&args))?;
     let mut progress = Progress::new(total, "pages");
     let tables = TemporaryFolder::create()?;
-    let results = run_report_sql(&ctx, &sql, &tables, &mut progress).await?;
+    let results = run_report_sql(&ctx, crate::sql::parse(&sql)?, &tables, &mut progress).await?;
+    let filters = if args.filters {
+        progress.say("FineWeb's filters");
+        Some(run_filter_chain(&ctx, &args, &tables, &mut progress).await?)
+    } else {
+        None
+    };
     progress.finish();
     let settings = Settings {
         input: input.clone(),
         language: args.extraction.language.clone(),
         options: args.extraction.options.clone(),
         dedup: args.dedup,
+        filters: args.filters.then(|| args.url_filter.clone()),
         thresholds: thresholds(&args.extraction.language, &args.extraction.options),
     };
     let seconds = progress.elapsed().as_secs_f64();
-    let data = ReportData::read(settings, &results, seconds)?;
+    let mut data = ReportData::read(settings, &results, seconds)?;
+    if let Some([steps, reasons]) = filters.as_deref() {
+        data.filters = Some(data::read_filters(steps, reasons)?);
+    }
     write_atomically(&args.output, &page::render(&data))?;
     eprintln!(
         "report: {} pages ({:.1} MB of HTML), {} with text, in {seconds:.2} s; wrote {}",
@@ -110,6 +137,7 @@ fn check(args: &ReportArgs) -> Result<()> {
     for (value, flag) in [
         (&args.extraction.language, "--language"),
         (&args.extraction.options, "--options"),
+        (&args.url_filter, "--url-filter"),
     ] {
         if value.contains('\'') {
             return Err(CliError::Usage(format!(
@@ -177,17 +205,47 @@ async fn register_crawl(ctx: &SessionContext, input: &str, html: &str) -> Result
     Ok(crawl.count().await.ok().map(|n| n as u64))
 }
 
+/// Runs `sql/fineweb.sql` over the crawl, its decisions written among the run's tables, and
+/// returns the results of its two summaries: the pages each step removed, and why. Its last
+/// statement, the kept documents, is not run.
+async fn run_filter_chain(
+    ctx: &SessionContext,
+    args: &ReportArgs,
+    tables: &TemporaryFolder,
+    progress: &mut Progress,
+) -> Result<Vec<Vec<RecordBatch>>> {
+    let decisions = tables.path.join("fineweb_decisions.parquet");
+    let parameters = crate::params::named([
+        ("html", args.extraction.html_column.clone()),
+        ("url_filter", args.url_filter.clone()),
+        ("decisions", decisions.display().to_string()),
+    ]);
+    let sql = crate::params::substitute(FINEWEB_SQL, &parameters)?;
+    let mut statements = crate::sql::parse(&sql)?;
+    statements.pop();
+    let mut results = run_report_sql(ctx, statements, tables, progress).await?;
+    // The COPY's count first, then the two summaries.
+    let summaries = results.split_off(results.len().saturating_sub(2));
+    if summaries.len() != 2 {
+        return Err(CliError::Usage(format!(
+            "sql/fineweb.sql gave {} summaries, not 2",
+            summaries.len()
+        )));
+    }
+    Ok(summaries)
+}
+
 /// Runs the statements in order and returns the results of the queries. A `CREATE TABLE ... AS`
 /// is written to a Parquet file in `tables` and registered from there, so the pages' table is
 /// streamed rather than held in memory; the `pages` one moves the progress bar.
 async fn run_report_sql(
     ctx: &SessionContext,
-    sql: &str,
+    statements: Vec<Statement>,
     tables: &TemporaryFolder,
     progress: &mut Progress,
 ) -> Result<Vec<Vec<RecordBatch>>> {
     let mut results = Vec::new();
-    for statement in crate::sql::parse(sql)? {
+    for statement in statements {
         match ctx.state().statement_to_plan(statement).await? {
             LogicalPlan::Ddl(DdlStatement::CreateMemoryTable(create)) => {
                 let name = create.name.table().to_owned();

@@ -4,7 +4,7 @@
 use std::fmt::Write;
 
 use super::chart::{BarChart, HeatMap, Marker, Scale, Series, escape, format_count};
-use super::data::{ByClass, ReportData, SamplePage, Site};
+use super::data::{ByClass, Filters, ReportData, SamplePage, Site};
 
 const GOOD: &str = "#2f855a";
 const BAD: &str = "#c05621";
@@ -54,6 +54,9 @@ pub(crate) fn render(data: &ReportData) -> String {
     );
     write_fragmentation(&mut html, data);
     write_sites(&mut html, data);
+    if let Some(filters) = &data.filters {
+        write_filters(&mut html, filters);
+    }
     write_samples(&mut html, data);
     let _ = write!(
         html,
@@ -73,7 +76,7 @@ fn write_header(html: &mut String, data: &ReportData) {
     };
     let _ = write!(
         html,
-        "<header><h1>Corpus report</h1><p class=\"input\">{}</p><p class=\"settings\">Extractor: jusText 3.0.2 · stoplist: {} · options: {} · de-duplication: {}</p></header>",
+        "<header><h1>Corpus report</h1><p class=\"input\">{}</p><p class=\"settings\">Extractor: jusText 3.0.2 · stoplist: {} · options: {} · de-duplication: {} · filters: {}</p></header>",
         escape(&s.input),
         escape(&s.language),
         options,
@@ -81,6 +84,10 @@ fn write_header(html: &mut String, data: &ReportData) {
             "exact and MinHash near duplicates of the kept text"
         } else {
             "not asked for (--dedup)"
+        },
+        match &s.filters {
+            Some(url_filter) => format!("FineWeb's chain, url_filter {}", escape(url_filter)),
+            None => "not asked for (--filters)".to_owned(),
         }
     );
 }
@@ -396,6 +403,44 @@ fn write_sites(html: &mut String, data: &ReportData) {
     );
     for site in &data.sites {
         site_row(html, site, dedup);
+    }
+    html.push_str("</table></section>");
+}
+
+/// Reasons shown per step of the filters' table; the rest are in the decisions' SQL.
+const REASONS_PER_STEP: usize = 3;
+
+fn write_filters(html: &mut String, filters: &Filters) {
+    let _ = write!(
+        html,
+        "<section id=\"filters\"><h2>FineWeb's filters</h2><p class=\"caption\">{}</p><table class=\"numbers\"><tr><th>step</th><th>pages in</th><th>removed</th><th>removed share</th><th>kept</th><th>main reasons (pages)</th></tr>",
+        escape(
+            "The pages each step of FineWeb's chain removed, in datatrove's order (sql/fineweb.sql: its own extraction, jusText with the English stoplist; English over 0.65 by lid.176). Each step sees only the pages the steps before it kept; for the language step, the reasons are the languages found."
+        )
+    );
+    for step in &filters.steps {
+        let share = ratio(step.removed, step.documents_in);
+        let bar = share.unwrap_or(0.0) * 100.0;
+        let reasons: Vec<String> = filters
+            .reasons
+            .iter()
+            .filter(|r| r.step == step.step)
+            .take(REASONS_PER_STEP)
+            .map(|r| format!("{} ({})", escape(&r.reason), count(r.documents)))
+            .collect();
+        let _ = write!(
+            html,
+            "<tr data-step=\"{}\" data-removed=\"{}\" data-kept=\"{}\"><td class=\"site\">{}</td><td>{}</td><td>{}</td><td class=\"share\"><span class=\"bar\" style=\"width:{bar:.1}px\"></span>{}</td><td>{}</td><td class=\"site\">{}</td></tr>",
+            escape(&step.step),
+            step.removed,
+            step.kept,
+            escape(&step.step),
+            count(step.documents_in),
+            count(step.removed),
+            percent(share),
+            count(step.kept),
+            reasons.join(", ")
+        );
     }
     html.push_str("</table></section>");
 }
