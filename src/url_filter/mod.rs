@@ -15,7 +15,7 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use ahash::AHashSet;
+use ahash::AHashMap;
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, MatchKind};
 
 pub use block_list::{BLOCK_LIST_ARCHIVE, BlockList, StringSet, list_entries, load_block_list};
@@ -28,10 +28,80 @@ const BANNED_SUBWORDS: &str = include_str!("../../lists/datatrove_url_filter/ban
 
 /// datatrove's `normalize`: the ASCII letters and digits of a string, lower-cased.
 pub fn normalize(text: &str) -> String {
-    text.chars()
-        .filter(char::is_ascii_alphanumeric)
-        .map(|c| c.to_ascii_lowercase())
-        .collect()
+    // Bytewise: the bytes of a character beyond ASCII are none of them ASCII.
+    let mut kept = Vec::with_capacity(text.len());
+    kept.extend(
+        text.bytes()
+            .filter(u8::is_ascii_alphanumeric)
+            .map(|b| b.to_ascii_lowercase()),
+    );
+    // ASCII only: always valid.
+    String::from_utf8(kept).unwrap_or_default()
+}
+
+/// The words of a URL as datatrove's `re.split("[^a-zA-Z0-9]+", url)` gives them: its maximal
+/// runs of ASCII letters and digits, with their case, and the empty word when the URL starts or
+/// ends with another character (an empty word can be listed: a word of separators normalises to
+/// it).
+fn url_words(url: &str) -> impl Iterator<Item = &str> {
+    let bytes = url.as_bytes();
+    let edge = |b: Option<&u8>| !b.is_some_and(u8::is_ascii_alphanumeric);
+    let empty = (edge(bytes.first()) || edge(bytes.last())).then_some("");
+    let mut at = 0;
+    let runs = std::iter::from_fn(move || {
+        while at < bytes.len() && !bytes[at].is_ascii_alphanumeric() {
+            at += 1;
+        }
+        let start = at;
+        while at < bytes.len() && bytes[at].is_ascii_alphanumeric() {
+            at += 1;
+        }
+        // Both ends are character boundaries: an ASCII byte, the byte after one, or the end.
+        (at > start).then(|| &url[start..at])
+    });
+    empty.into_iter().chain(runs)
+}
+
+/// The banned and soft-banned words in one table, each word's kinds beside it, with the
+/// lengths it holds: a URL's word is ruled out by its length or found by one hash.
+#[derive(Debug, Default)]
+struct WordTable {
+    kinds: AHashMap<String, u8>,
+    /// Bit `n` for a word of `n` bytes (bit 63: 63 or more).
+    lengths: u64,
+}
+
+const BANNED: u8 = 1;
+const SOFT_BANNED: u8 = 2;
+
+impl WordTable {
+    fn new(banned: BTreeSet<String>, soft_banned: BTreeSet<String>) -> WordTable {
+        let mut table = WordTable::default();
+        for (words, kind) in [(banned, BANNED), (soft_banned, SOFT_BANNED)] {
+            for word in words {
+                table.lengths |= length_bit(&word);
+                *table.kinds.entry(word).or_default() |= kind;
+            }
+        }
+        table
+    }
+
+    /// The kinds of a word (0: neither).
+    fn kinds(&self, word: &str) -> u8 {
+        if self.lengths & length_bit(word) == 0 {
+            return 0;
+        }
+        self.kinds.get(word).copied().unwrap_or(0)
+    }
+
+    #[cfg(test)]
+    fn count(&self, kind: u8) -> usize {
+        self.kinds.values().filter(|k| *k & kind != 0).count()
+    }
+}
+
+fn length_bit(word: &str) -> u64 {
+    1 << word.len().min(63)
 }
 
 /// Words of a list as datatrove's `parse_list` normalises them (lines starting with `#` left out).
@@ -105,9 +175,8 @@ impl UrlDecision {
 /// The filter with its lists built.
 pub struct UrlFilter {
     block_list: Arc<BlockList>,
-    // Hashed: every word of every URL is looked up in both.
-    banned_words: AHashSet<String>,
-    soft_banned_words: AHashSet<String>,
+    // Hashed: every word of every URL is looked up.
+    words: WordTable,
     subwords: Vec<String>,
     subword_automaton: Option<AhoCorasick>,
     soft_word_threshold: usize,
@@ -152,8 +221,7 @@ impl UrlFilter {
         };
         Ok(UrlFilter {
             block_list,
-            banned_words: banned_words.into_iter().collect(),
-            soft_banned_words: soft_banned_words.into_iter().collect(),
+            words: WordTable::new(banned_words, soft_banned_words),
             subwords,
             subword_automaton,
             soft_word_threshold: params.soft_word_threshold,
@@ -198,13 +266,17 @@ impl UrlFilter {
         if self.block_list.urls.contains(url) {
             return Some(("url", url.to_owned()));
         }
-        let words = || url.split(|c: char| !c.is_ascii_alphanumeric());
-        if let Some(word) = words().find(|w| self.banned_words.contains(*w)) {
-            return Some(("hard_blacklisted", word.to_owned()));
+        // One pass: the first banned word decides; the soft words count only without one.
+        let mut soft = BTreeSet::new();
+        for word in url_words(url) {
+            let kinds = self.words.kinds(word);
+            if kinds & BANNED != 0 {
+                return Some(("hard_blacklisted", word.to_owned()));
+            }
+            if kinds & SOFT_BANNED != 0 {
+                soft.insert(word);
+            }
         }
-        let soft: BTreeSet<&str> = words()
-            .filter(|w| self.soft_banned_words.contains(*w))
-            .collect();
         if soft.len() >= self.soft_word_threshold {
             return Some((
                 "soft_blacklisted",
@@ -245,8 +317,8 @@ mod tests {
     #[test]
     fn the_bundled_word_lists_have_datatroves_sizes() {
         let filter = words_only();
-        assert_eq!(filter.banned_words.len(), 203);
-        assert_eq!(filter.soft_banned_words.len(), 87);
+        assert_eq!(filter.words.count(BANNED), 203);
+        assert_eq!(filter.words.count(SOFT_BANNED), 87);
         assert_eq!(filter.subwords.len(), 134);
     }
 
@@ -261,6 +333,31 @@ mod tests {
         assert_eq!(reason("http://example.com/news/today"), None);
         assert_eq!(reason("HTTP://PORNHUB.COM/"), Some("blacklisted_subword"));
         assert!(filter.filter("").is_err());
+    }
+
+    #[test]
+    fn url_words_are_pythons_split_on_runs_of_other_characters() {
+        let words = |url| url_words(url).collect::<Vec<_>>();
+        assert_eq!(words("http://a.com/x-Y"), ["http", "a", "com", "x", "Y"]);
+        assert_eq!(words("/a--b/"), ["", "a", "b"]);
+        assert_eq!(words("a—b"), ["a", "b"]);
+        assert_eq!(words("é"), [""]);
+        assert_eq!(normalize("Ab-ç/9"), "ab9");
+    }
+
+    #[test]
+    fn a_word_of_separators_bans_the_urls_that_start_or_end_with_one() {
+        // "---" normalises to the empty word, which re.split gives only at the URL's ends.
+        let filter = UrlFilter::new(&UrlFilterParams {
+            banned_words: vec!["---".into()],
+            use_integrated_lists: false,
+            ..UrlFilterParams::default()
+        })
+        .unwrap();
+        let reason = |url: &str| filter.filter(url).unwrap().reason;
+        assert_eq!(reason("http://example.com/a"), None);
+        assert_eq!(reason("http://example.com/a/"), Some("hard_blacklisted"));
+        assert_eq!(reason("//example.com/a"), Some("hard_blacklisted"));
     }
 
     #[test]

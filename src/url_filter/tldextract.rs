@@ -78,12 +78,18 @@ impl HostParts {
         if self.domain.is_empty() || self.suffix.is_empty() {
             return String::new();
         }
-        [&self.subdomain, &self.domain, &self.suffix]
-            .iter()
-            .filter(|p| !p.is_empty())
-            .map(|p| p.as_str())
-            .collect::<Vec<_>>()
-            .join(".")
+        let mut fqdn =
+            String::with_capacity(self.subdomain.len() + self.domain.len() + self.suffix.len() + 2);
+        for part in [&self.subdomain, &self.domain, &self.suffix] {
+            if part.is_empty() {
+                continue;
+            }
+            if !fqdn.is_empty() {
+                fqdn.push('.');
+            }
+            fqdn.push_str(part);
+        }
+        fqdn
     }
 }
 
