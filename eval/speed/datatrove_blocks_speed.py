@@ -14,7 +14,6 @@ is on the Hugging Face Hub, out of reach here). Both sides' counts are printed a
 """
 
 import os
-import shutil
 import sys
 import tempfile
 import time
@@ -22,25 +21,11 @@ import time
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from datatrove_assets import LDNOOBW_EN, fill_offline_cache
 from webtext_sql import timed_csv_query
 
 # How many times the URLs are filtered for url_filter's ratio without the list's load.
 REPEATS = 5
-LDNOOBW_EN = ("https:__raw.githubusercontent.com_LDNOOBW_List-of-Dirty-Naughty-Obscene-and-"
-              "Otherwise-Bad-Words_25e679f03d96baa721cde20db9944649e8d0a844_en")
-
-
-def offline_badwords_cache(repository, home):
-    """datatrove downloads LDNOOBW's English list on first use; its cache (in the folder `home`)
-    is filled from the repository's copy instead (the file name datatrove derives from the URL,
-    and its marker)."""
-    cache = os.path.join(home, "assets", "datatrove", "filters", "c4_badwords")
-    os.makedirs(cache)
-    shutil.copy(os.path.join(repository, "lists", "ldnoobw", "en"), os.path.join(cache, LDNOOBW_EN))
-    open(os.path.join(cache, LDNOOBW_EN + ".completed"), "w").close()
-    os.environ["HF_HOME"] = home
-    os.environ["HF_HUB_OFFLINE"] = "1"
-    os.environ["TLDEXTRACT_PUBLIC_SUFFIX_LIST_URLS"] = ""
 
 
 def byte_level_bpe(texts, scratch):
@@ -72,7 +57,7 @@ def main():
 
 def compare(shared, webtext, scratch):
     repository = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    offline_badwords_cache(repository, os.path.join(scratch, "hf_home"))
+    fill_offline_cache(repository, os.path.join(scratch, "hf_home"), [LDNOOBW_EN])
     from datatrove.data import Document
     from datatrove.pipeline.filters import C4BadWordsFilter, URLFilter
     from datatrove.pipeline.formatters import PIIFormatter

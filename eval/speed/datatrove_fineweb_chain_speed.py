@@ -20,33 +20,13 @@ are printed, not compared. datatrove's block list and models are loaded before i
 """
 
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
 import time
 from collections import deque
 
-LID_URL_FILE = "https:__dl.fbaipublicfiles.com_fasttext_supervised-models_lid.176.bin"
-LDNOOBW_EN = ("https:__raw.githubusercontent.com_LDNOOBW_List-of-Dirty-Naughty-Obscene-and-"
-              "Otherwise-Bad-Words_25e679f03d96baa721cde20db9944649e8d0a844_en")
-
-
-def offline_assets(repository, home):
-    """datatrove's asset cache (in the folder `home`) filled from the repository: the language model
-    and LDNOOBW's English list, under the file names datatrove derives from their URLs, with the
-    markers that say they are complete."""
-    for namespace, subfolder, name, source in [
-        ("lid", "ft176", LID_URL_FILE, os.path.join(repository, "models", "lid.176.ftz")),
-        ("filters", "c4_badwords", LDNOOBW_EN, os.path.join(repository, "lists", "ldnoobw", "en")),
-    ]:
-        cache = os.path.join(home, "assets", "datatrove", namespace, subfolder)
-        os.makedirs(cache, exist_ok=True)
-        shutil.copy(source, os.path.join(cache, name))
-        open(os.path.join(cache, name + ".completed"), "w").close()
-    os.environ["HF_HOME"] = home
-    os.environ["HF_HUB_OFFLINE"] = "1"
-    os.environ["TLDEXTRACT_PUBLIC_SUFFIX_LIST_URLS"] = ""
+from datatrove_assets import LDNOOBW_EN, LID_176, fill_offline_cache
 
 
 def datatrove_chain(warc, scratch):
@@ -94,7 +74,10 @@ def datatrove_chain(warc, scratch):
         data = step.run(data, rank=0, world_size=1)
     deque(data, maxlen=0)
     seconds = time.perf_counter() - start
-    kept = sum(sum(1 for _ in open(os.path.join(output, f))) for f in os.listdir(output))
+    kept = 0
+    for name in os.listdir(output):
+        with open(os.path.join(output, name)) as lines:
+            kept += sum(1 for _ in lines)
     return seconds, kept
 
 
@@ -120,7 +103,8 @@ def main():
     warc, webtext = os.path.abspath(warc), os.path.abspath(webtext)
     os.chdir(repository)
     with tempfile.TemporaryDirectory(prefix="webtext-fineweb-chain-") as scratch:
-        offline_assets(os.path.abspath(repository), os.path.join(scratch, "hf_home"))
+        fill_offline_cache(os.path.abspath(repository), os.path.join(scratch, "hf_home"),
+                           [LID_176, LDNOOBW_EN])
         import datatrove
         archive = os.path.join(os.path.dirname(datatrove.__file__), "assets",
                                "url_filterblacklistsv0_3_0.tar.gz")
