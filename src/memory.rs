@@ -47,15 +47,22 @@ impl MemorySettings {
     /// `GROUP BY` running at the same time both keep a share), wrapped to name the largest
     /// consumers in the error of an allocation that does not fit.
     pub fn apply(&self, builder: RuntimeEnvBuilder) -> RuntimeEnvBuilder {
-        let pool = TrackConsumersPool::new(
-            FairSpillPool::new(self.effective_limit()),
-            NonZeroUsize::new(5).unwrap_or(NonZeroUsize::MIN),
-        );
-        let builder = builder.with_memory_pool(Arc::new(RepartitionNeverSpills(pool)));
+        let builder = builder.with_memory_pool(self.pool());
         match &self.spill_dir {
             Some(dir) => builder.with_temp_file_path(dir),
             None => builder,
         }
+    }
+
+    /// The memory pool [`apply`](Self::apply) gives a runtime: one per process that shares it
+    /// between several runtimes (a cluster executor's tasks), so that they hold the limit
+    /// together.
+    pub fn pool(&self) -> Arc<dyn MemoryPool> {
+        let pool = TrackConsumersPool::new(
+            FairSpillPool::new(self.effective_limit()),
+            NonZeroUsize::new(5).unwrap_or(NonZeroUsize::MIN),
+        );
+        Arc::new(RepartitionNeverSpills(pool))
     }
 }
 
@@ -116,9 +123,15 @@ impl<P: MemoryPool> MemoryPool for RepartitionNeverSpills<P> {
 /// lower (a container, a Slurm or Kubernetes job). Half, because the pool counts what the
 /// operators hold, not the batches in flight, the pages being parsed or the allocator's slack.
 pub fn default_memory_limit() -> usize {
+    share_of_memory(0.5)
+}
+
+/// `fraction` of the memory this process can have (the machine's, or its cgroup's limit where
+/// that is lower), in bytes.
+pub fn share_of_memory(fraction: f64) -> usize {
     let machine = meminfo_total().unwrap_or(8 << 30);
     let available = cgroup_limit().map_or(machine, |limit| limit.min(machine));
-    usize::try_from(available / 2).unwrap_or(usize::MAX)
+    (available as f64 * fraction) as usize
 }
 
 fn meminfo_total() -> Option<u64> {

@@ -17,6 +17,8 @@ use datafusion::prelude::{ParquetReadOptions, SessionContext};
 #[path = "integration/common/s3.rs"]
 #[allow(dead_code)]
 mod s3;
+#[path = "integration/common/shared.rs"]
+mod shared;
 #[path = "integration/common/warc.rs"]
 #[allow(dead_code)]
 mod warc;
@@ -123,11 +125,18 @@ struct Cluster {
 
 impl Cluster {
     fn start(dir: &Path, executors: usize) -> Cluster {
-        Cluster::start_with(dir, executors, &[], &[])
+        Cluster::start_with(dir, executors, &[], &[], &[])
     }
 
-    /// A cluster whose every process is also given `extra` arguments and `env`.
-    fn start_with(dir: &Path, executors: usize, extra: &[&str], env: Env) -> Cluster {
+    /// A cluster whose every process is also given `extra` arguments and `env`, and its executors
+    /// `executor_extra` too.
+    fn start_with(
+        dir: &Path,
+        executors: usize,
+        extra: &[&str],
+        executor_extra: &[&str],
+        env: Env,
+    ) -> Cluster {
         let port = free_port();
         let bind = format!("127.0.0.1:{port}");
         let mut flight_ports = Vec::new();
@@ -169,6 +178,7 @@ impl Cluster {
                     &work,
                 ];
                 args.extend(extra);
+                args.extend(executor_extra);
                 let mut executor = Process::start(
                     &format!("executor {i}"),
                     &args,
@@ -388,22 +398,29 @@ async fn sql_files_and_pipelines_on_a_cluster_equal_the_single_process_run() {
         &path(&documents),
         "SELECT CAST(row_number() OVER (ORDER BY url) AS BIGINT) AS doc_id, text FROM cleaned WHERE text <> ''",
     ]);
-    for command in ["dedup", "near-dedup"] {
-        let cluster_out = dir.join(format!("{command}-cluster.parquet"));
-        let local_out = dir.join(format!("{command}.parquet"));
-        let mut args = vec![
-            command,
-            documents.to_str().unwrap(),
-            cluster_out.to_str().unwrap(),
-        ];
-        args.extend(on_cluster);
-        run_ok(&args);
-        run_ok(&[
-            command,
-            documents.to_str().unwrap(),
-            local_out.to_str().unwrap(),
-        ]);
-        assert_same_rows(&cluster_out, &local_out, command).await;
+    // The last: onion per partition (`--partition-by`), the partitions' passes as tasks.
+    for (name, command, options) in [
+        ("dedup", "dedup", &[][..]),
+        ("near-dedup", "near-dedup", &[][..]),
+        (
+            "dedup-partitioned",
+            "dedup",
+            &["--partition-by", "doc_id % 2"][..],
+        ),
+    ] {
+        let cluster_out = dir.join(format!("{name}-cluster.parquet"));
+        let local_out = dir.join(format!("{name}.parquet"));
+        for (output, extra) in [(&cluster_out, &on_cluster[..]), (&local_out, &[][..])] {
+            let mut args = vec![
+                command,
+                documents.to_str().unwrap(),
+                output.to_str().unwrap(),
+            ];
+            args.extend(options);
+            args.extend(extra);
+            run_ok(&args);
+        }
+        assert_same_rows(&cluster_out, &local_out, name).await;
     }
     drop(cluster);
     let _ = std::fs::remove_dir_all(&dir);
@@ -631,7 +648,7 @@ async fn a_warc_crawl_in_an_object_store_is_read_by_the_executors() {
         ("AWS_SECRET_ACCESS_KEY", SECRET),
         ("AWS_REGION", "us-east-1"),
     ];
-    let cluster = Cluster::start_with(&dir, 2, &[], env);
+    let cluster = Cluster::start_with(&dir, 2, &[], &[], env);
     let on_cluster = ["--cluster", cluster.url.as_str(), "--partitions", "4"];
     let query = "SELECT warc_type, http_content_type, count(*) AS records, count(payload) AS \
                  payloads, sum(length(url)) AS url_chars FROM w GROUP BY 1, 2 ORDER BY 1, 2";
@@ -1157,7 +1174,7 @@ async fn with_data_roots_the_cluster_opens_nothing_outside_them() {
     std::fs::copy(sample(), &crawl).unwrap();
     std::fs::copy(sample(), outside.join("crawl.parquet")).unwrap();
     std::os::unix::fs::symlink(&outside, root.join("link")).unwrap();
-    let cluster = Cluster::start_with(&dir, 1, &["--data-root", &path(&root)], &[]);
+    let cluster = Cluster::start_with(&dir, 1, &["--data-root", &path(&root)], &[], &[]);
     let sql = |args: &[&str]| {
         let mut all = vec!["sql", "--cluster", cluster.url.as_str(), "--format", "csv"];
         all.extend(args);
@@ -1364,6 +1381,123 @@ async fn an_executor_serves_no_file_outside_its_work_folder() {
         !action_error.message().contains("plain name"),
         "{action_error}"
     );
+    drop(cluster);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_executors_memory_limit_bounds_its_tasks_and_window_functions() {
+    let dir = scratch("memory-limit");
+    let numbers = dir.join("numbers.parquet");
+    run_ok(&[
+        "sql",
+        &format!(
+            "COPY (SELECT v FROM generate_series(1, 1000000) AS t(v)) TO '{}' STORED AS PARQUET",
+            path(&numbers)
+        ),
+    ]);
+    let cluster = Cluster::start_with(&dir, 1, &[], &["--memory-limit", "8M"], &[]);
+    let table = format!("t={}", path(&numbers));
+    let sql = |query: &str| {
+        run(&[
+            "sql",
+            "--cluster",
+            &cluster.url,
+            "--table",
+            &table,
+            "--format",
+            "csv",
+            query,
+        ])
+    };
+    // minhash_union over one chain of 1,000,000 pairs holds about 48 MB of union-find state; over
+    // 1,000 it fits.
+    let union = |n: u32| {
+        format!(
+            "SELECT count(u) AS n FROM (SELECT minhash_union(v, v + 1) OVER (ORDER BY v) AS u \
+             FROM t WHERE v <= {n})"
+        )
+    };
+    let within = sql(&union(1_000));
+    assert!(
+        within.status.success(),
+        "{}",
+        String::from_utf8_lossy(&within.stderr)
+    );
+    assert_eq!(String::from_utf8_lossy(&within.stdout), "n\n1000\n");
+    // An aggregate that cannot spill, and the window, over the executor's 8 MiB.
+    let md5s = (0..6)
+        .map(|k| format!("md5(CAST(v + {k} AS VARCHAR))"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let ngrams = format!(
+        "SELECT cardinality(duplicate_ngrams(ngram_hashes(concat_ws(' ', {md5s}), 2))) FROM t \
+         WHERE v <= 400000"
+    );
+    // The client reports the task's error as Ballista passes it on: the consumer that was
+    // refused, and the executor's one pool.
+    for (function, consumer, query) in [
+        ("duplicate_ngrams", "AggregateStream", ngrams),
+        ("minhash_union", "minhash_union", union(1_000_000)),
+    ] {
+        let output = sql(&query);
+        let err = String::from_utf8_lossy(&output.stderr);
+        assert!(!output.status.success(), "{function} ran past 8 MiB");
+        assert!(
+            err.contains("ResourcesExhausted")
+                && err.contains("allocate additional")
+                && err.contains(&format!("for {consumer}"))
+                && err.contains("pool_size: 8.0 MB"),
+            "{function}: {err}"
+        );
+    }
+    drop(cluster);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn near_dedup_on_the_executors_keeps_what_datatrove_keeps() {
+    let test = "near_dedup_on_the_executors_keeps_what_datatrove_keeps";
+    let Some(shared) = shared::shared_dir(test) else {
+        return;
+    };
+    let dir = scratch("near-dedup-parity");
+    let cluster = Cluster::start(&dir, 2);
+    let documents = path(&shared.join("eval/dedup/documents.parquet"));
+    for config in ["default", "fineweb"] {
+        let output = dir.join(format!("{config}.parquet"));
+        run_ok(&[
+            "near-dedup",
+            &documents,
+            &path(&output),
+            "--config",
+            config,
+            "--cluster",
+            &cluster.url,
+            "--partitions",
+            "4",
+        ]);
+        // datatrove 0.10.1's decision, cluster id and cluster size for each of the 20,000.
+        let oracle = shared.join(format!("oracle/datatrove/minhash_{config}.parquet"));
+        let same = run_ok(&[
+            "sql",
+            "--table",
+            &format!("o={}", path(&oracle)),
+            "--table",
+            &format!("d={}", path(&output)),
+            "--format",
+            "csv",
+            "SELECT count(*) AS documents, \
+               count(*) FILTER (WHERE d.kept = NOT o.removed) AS decisions, \
+               count(*) FILTER (WHERE d.kept = NOT o.removed AND d.cluster_id = o.cluster_id \
+                                  AND d.cluster_size = o.cluster_size) AS clusters \
+             FROM o JOIN d ON o.doc_id = d.doc_id",
+        ]);
+        assert_eq!(
+            same, "documents,decisions,clusters\n20000,20000,20000\n",
+            "{config}"
+        );
+    }
     drop(cluster);
     let _ = std::fs::remove_dir_all(&dir);
 }

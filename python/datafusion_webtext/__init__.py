@@ -111,7 +111,9 @@ def session(
     ``GROUP BY`` and joins spill to a private folder of ``spill_dir`` (the temporary directory by
     default) and finish; an aggregate that cannot spill (``duplicate_ngrams``,
     ``minhash_clusters`` over a whole table) stops the query with a "Resources exhausted" error.
-    (The window functions registered through this package do not count their state against it.)
+    The window functions (``onion_keep``, ``minhash_union``) count their state against a limit of
+    the same size of their own (datafusion-python gives a foreign function no handle to the
+    session's pool), and stop with "Resources exhausted" beyond it.
 
     Args:
         config: the session's configuration (the crate's options are added to it).
@@ -136,7 +138,10 @@ def session(
     runtime = RuntimeEnvBuilder().with_fair_spill_pool(limit)
     if spill_dir is not None:
         runtime = runtime.with_temp_file_path(os.fspath(spill_dir))
-    return register(SessionContext(config, runtime))
+    ctx = register(SessionContext(config, runtime))
+    for native in _native.window_functions_within(limit):
+        ctx.register_udwf(_import(native))
+    return ctx
 
 
 def register_input(ctx: SessionContext, name: str, path: str | os.PathLike[str]) -> SessionContext:

@@ -281,6 +281,21 @@ fn functions(py: Python<'_>) -> PyResult<Vec<Bound<'_, PyAny>>> {
     Ok(all)
 }
 
+/// The window functions, reserving what their evaluators hold from a pool of `limit` bytes of
+/// their own: a foreign function is given no handle to a datafusion-python session's pool.
+#[pyfunction]
+fn window_functions_within(py: Python<'_>, limit: usize) -> PyResult<Vec<Bound<'_, PyAny>>> {
+    let settings = datafusion_webtext::memory::MemorySettings {
+        limit: Some(limit),
+        spill_dir: None,
+    };
+    let pool = datafusion_webtext::udf::WindowPool::new(settings.pool());
+    datafusion_webtext::udf::all_window_in(&pool)
+        .into_iter()
+        .map(|udwf| Ok(Bound::new(py, WindowFunction(udwf))?.into_any()))
+        .collect()
+}
+
 /// The session options `datafusion_webtext::configure` changes, as (key, value) pairs.
 #[pyfunction]
 fn session_options() -> Vec<(String, String)> {
@@ -337,6 +352,7 @@ fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<WarcTableFactoryExport>()?;
     module.add_class::<InputTable>()?;
     module.add_function(wrap_pyfunction!(functions, module)?)?;
+    module.add_function(wrap_pyfunction!(window_functions_within, module)?)?;
     module.add_function(wrap_pyfunction!(session_options, module)?)?;
     module.add_function(wrap_pyfunction!(warc_pages_sql, module)?)?;
     module.add_function(wrap_pyfunction!(is_warc_path, module)?)?;

@@ -1,6 +1,6 @@
 """session(memory_limit=..., spill_dir=...): a GROUP BY over the limit spills and finishes, an
-aggregate that cannot spill stops with DataFusion's "Resources exhausted", and a limit that is not
-a size is refused."""
+aggregate that cannot spill and a window over the limit stop with DataFusion's "Resources
+exhausted", and a limit that is not a size is refused."""
 
 from __future__ import annotations
 
@@ -59,6 +59,18 @@ def test_an_aggregate_that_cannot_spill_stops_at_the_limit() -> None:
     )
     with pytest.raises(Exception, match="Resources exhausted"):
         ctx.sql(query).collect()
+
+
+def test_a_window_stops_at_the_limit() -> None:
+    # minhash_union over one chain of 1,000,000 pairs holds about 48 MB of union-find state.
+    ctx = webtext.session(memory_limit=8 << 20)
+    query = (
+        "SELECT count(u) AS n FROM (SELECT minhash_union(v, v + 1) OVER (ORDER BY v) AS u "
+        "FROM generate_series(1, {}) AS t(v))"
+    )
+    assert ctx.sql(query.format(1000)).to_pydict() == {"n": [1000]}
+    with pytest.raises(Exception, match="Resources exhausted.*minhash_union"):
+        ctx.sql(query.format(1000000)).collect()
 
 
 def test_a_memory_limit_that_is_not_a_size_is_refused() -> None:

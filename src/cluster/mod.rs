@@ -73,6 +73,8 @@ pub use flight::is_plain_job_id;
 use crate::data_roots::DataRoots;
 use crate::datasource::rooted_store::RootedObjectStoreRegistry;
 use crate::datasource::{StoreOptions, UrlStoreRegistry};
+use crate::memory::MemorySettings;
+use crate::udf::WindowPool;
 
 /// The Ballista release the cluster processes are built on.
 pub const BALLISTA_VERSION: &str = ballista_core::BALLISTA_VERSION;
@@ -191,8 +193,20 @@ fn restrict_process(process: &str, roots: &DataRoots) -> Result<()> {
 /// The functions an executor resolves a task's function names in: DataFusion's, Ballista's
 /// and the crate's.
 pub fn executor_functions() -> Result<BallistaFunctionRegistry> {
+    executor_functions_in(&WindowPool::default())
+}
+
+/// [`executor_functions`] whose window functions reserve what they hold from `pool`: a window's
+/// evaluator is given no handle to its task's pool, so an executor hands them its own.
+fn executor_functions_in(pool: &WindowPool) -> Result<BallistaFunctionRegistry> {
     let state = scheduler_session(SessionConfig::new_with_ballista())?;
-    Ok(BallistaFunctionRegistry::from(&state))
+    let mut registry = BallistaFunctionRegistry::from(&state);
+    for udwf in crate::udf::all_window_in(pool) {
+        registry
+            .window_functions
+            .insert(udwf.name().to_owned(), udwf);
+    }
+    Ok(registry)
 }
 
 /// How a scheduler is started.
@@ -280,15 +294,36 @@ pub struct ExecutorOptions {
     pub heartbeat_interval_seconds: u64,
     /// The folders and object-store prefixes its tasks may open; `None`: all.
     pub data_roots: Option<Arc<DataRoots>>,
-    /// Bytes its running tasks may hold together, shared by them by their cores (sorts,
-    /// `GROUP BY` and joins spill beyond it to the work folder); `None`: Ballista's default, 70%
-    /// of the machine's memory or of its cgroup's limit.
+    /// Bytes its running tasks may hold together, window functions' state included (sorts,
+    /// `GROUP BY` and joins spill beyond it to the work folder); `None`:
+    /// [`DEFAULT_EXECUTOR_MEMORY_SHARE`] of the machine's memory or of its cgroup's limit.
     pub memory_limit: Option<u64>,
+}
+
+/// The share of its memory an executor's tasks hold at most by default: Ballista's own default.
+pub const DEFAULT_EXECUTOR_MEMORY_SHARE: f64 = 0.7;
+
+impl ExecutorOptions {
+    /// The memory limit in force: the one set, or the default share of memory.
+    pub fn effective_memory_limit(&self) -> usize {
+        self.memory_limit.map_or_else(
+            || crate::memory::share_of_memory(DEFAULT_EXECUTOR_MEMORY_SHARE),
+            |bytes| usize::try_from(bytes).unwrap_or(usize::MAX),
+        )
+    }
 }
 
 impl ExecutorOptions {
     /// Ballista's configuration of the executor, with the crate's functions.
     pub fn config(&self) -> Result<ExecutorProcessConfig> {
+        // One pool for the whole executor, its tasks' operators and window functions alike (as
+        // in one `webtext` process), rather than Ballista's pool per task: windows can only be
+        // handed a pool when the functions are made, before any task.
+        let pool = MemorySettings {
+            limit: Some(self.effective_memory_limit()),
+            spill_dir: None,
+        }
+        .pool();
         let mut config = ExecutorProcessConfig {
             bind_host: self.bind.ip().to_string(),
             port: self.bind.port(),
@@ -300,14 +335,15 @@ impl ExecutorOptions {
             scheduler_connect_timeout_seconds: 60,
             work_dir: self.work_dir.clone(),
             executor_heartbeat_interval_seconds: self.heartbeat_interval_seconds,
-            override_function_registry: Some(Arc::new(executor_functions()?)),
+            override_function_registry: Some(Arc::new(executor_functions_in(&WindowPool::new(
+                Arc::clone(&pool),
+            ))?)),
+            // Ballista's pool per task is off: the runtimes below share `pool`.
+            memory_pool_size: Some(0),
             ..ExecutorProcessConfig::default()
         };
         if let Some(n) = self.concurrent_tasks {
             config.vcores = n;
-        }
-        if let Some(bytes) = self.memory_limit {
-            config.memory_pool_size = Some(bytes);
         }
         // Ballista's Flight service, with fetches that name a path outside the work folder
         // refused.
@@ -320,7 +356,7 @@ impl ExecutorOptions {
         // process's environment (rooted when it has data roots).
         let (roots, work_dir) = (self.data_roots.clone(), self.work_dir.clone());
         config.override_runtime_producer = Some(Arc::new(move |_: &SessionConfig| {
-            let mut builder = RuntimeEnvBuilder::new();
+            let mut builder = RuntimeEnvBuilder::new().with_memory_pool(Arc::clone(&pool));
             if let Some(dir) = &work_dir {
                 builder = builder.with_temp_file_path(dir);
             }

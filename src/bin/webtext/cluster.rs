@@ -82,9 +82,9 @@ pub(crate) struct ExecutorArgs {
     /// --executor-timeout)
     #[arg(long, value_name = "SECONDS", default_value_t = 60)]
     heartbeat_interval: u64,
-    /// Memory its running tasks may hold together (bytes, or 512M, 2G), shared by them by their
-    /// cores; beyond it sorts, GROUP BY and joins spill to the work folder [default: 70% of the
-    /// machine's memory, or of its cgroup's limit, as Ballista sets it]
+    /// Memory its running tasks may hold together (bytes, or 512M, 2G), window functions' state
+    /// included; beyond it sorts, GROUP BY and joins spill to the work folder [default: 70% of
+    /// the machine's memory, or of its cgroup's limit, as Ballista sets it]
     #[arg(long, value_name = "SIZE")]
     memory_limit: Option<crate::MemorySize>,
     #[command(flatten)]
@@ -196,8 +196,11 @@ async fn executor(args: ExecutorArgs) -> Result<()> {
         memory_limit: args.memory_limit.map(|m| m.0 as u64),
     };
     eprintln!(
-        "webtext cluster executor: Flight on {}, gRPC on port {grpc_port}, scheduler {}",
-        args.bind, args.scheduler
+        "webtext cluster executor: Flight on {}, gRPC on port {grpc_port}, scheduler {}, memory \
+         limit {}",
+        args.bind,
+        args.scheduler,
+        datafusion_webtext::memory::format_size(options.effective_memory_limit())
     );
     Ok(datafusion_webtext::cluster::run_executor(&options).await?)
 }
