@@ -173,11 +173,16 @@ impl WindowUDFImpl for OnionKeepFunc {
                  name the same duplicates"
             );
         }
+        let shared_set = onion
+            .duplicate_set()
+            .map(|set| self.pool.hold_shared(NAME, set, set.heap_bytes()))
+            .transpose()?;
         Ok(Box::new(OnionEvaluator {
             onion,
             policy,
             kept: Vec::new(),
             held: self.pool.hold(NAME),
+            _shared_set: shared_set,
         }))
     }
 
@@ -195,7 +200,10 @@ struct OnionEvaluator {
     onion: Onion,
     policy: RowPolicy,
     kept: Vec<bool>,
+    /// This evaluator's own state (what it has seen).
     held: HeldMemory,
+    /// The duplicate set, reserved once for all the evaluators that share it.
+    _shared_set: Option<Arc<HeldMemory>>,
 }
 
 /// Row `row` of a List<UInt32> column.

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
 
-use crate::common::{stderr, webtext};
+use crate::common::{shared_dir, stderr, webtext};
 
 /// Files under `dir`, at any depth.
 fn files_under(dir: &Path) -> usize {
@@ -221,4 +221,48 @@ fn a_memory_limit_that_is_not_a_size_is_refused() {
         "{}",
         stderr(&output)
     );
+}
+
+#[test]
+fn dedup_by_partitions_sorts_within_the_limit_and_decides_as_without_it() {
+    let test = "dedup_by_partitions_sorts_within_the_limit_and_decides_as_without_it";
+    let Some(shared) = shared_dir(test) else {
+        return;
+    };
+    let documents = shared.join("eval/dedup/documents.parquet");
+    let documents = documents.to_str().unwrap();
+    let (out, spill) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let path = |name: &str| out.path().join(name).display().to_string();
+    let (limited, unlimited) = (path("limited.parquet"), path("unlimited.parquet"));
+    let partitions = ["--partition-by", "doc_id % 2"];
+    // 38 MB of text sorted by partition, beside the duplicate set (18 MB, held once for both
+    // partitions' passes) under 96 MiB: the sort spills. (Counted once per pass, as it was, the
+    // set made this run fail below 104 MiB.)
+    let (output, most_files) = run_watching(
+        spill.path(),
+        &[
+            &["dedup", documents, &limited][..],
+            &partitions,
+            &["--memory-limit", "96M", "--hash-ranges", "8"],
+            &["--spill-dir", spill.path().to_str().unwrap()],
+        ]
+        .concat(),
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(most_files > 0, "no spill file was written");
+    assert_eq!(files_under(spill.path()), 0, "spill files were left");
+    let output = webtext(&[&["dedup", documents, &unlimited][..], &partitions].concat());
+    assert!(output.status.success(), "{}", stderr(&output));
+    let compare = webtext(&[
+        "sql",
+        "--format",
+        "csv",
+        "--table",
+        &format!("l={limited}"),
+        "--table",
+        &format!("u={unlimited}"),
+        "SELECT (SELECT count(*) FROM l) AS paragraphs, \
+                (SELECT count(*) FROM (SELECT * FROM l EXCEPT ALL SELECT * FROM u)) AS differing",
+    ]);
+    assert_eq!(stdout(&compare), "paragraphs,differing\n271851,0\n");
 }
