@@ -31,7 +31,9 @@ def session(config: SessionConfig | None = None, *, memory_limit: int | str | No
     ``GROUP BY`` and joins spill to a private folder of ``spill_dir`` (the temporary directory by
     default) and finish; an aggregate that cannot spill (``duplicate_ngrams``,
     ``minhash_clusters`` over a whole table) stops the query with a "Resources exhausted" error.
-    (The window functions registered through this package do not count their state against it.)
+    The window functions (``onion_keep``, ``minhash_union``) count their state against a limit of
+    the same size of their own (datafusion-python gives a foreign function no handle to the
+    session's pool), and stop with "Resources exhausted" beyond it.
 
     Args:
         config: the session's configuration (the crate's options are added to it).
