@@ -326,12 +326,15 @@ def _sql_string(value: str) -> str:
     return "'" + value.replace("'", "''") + "'"
 
 
+from . import compute  # noqa: E402  (the functions on Arrow arrays, outside SQL)
+
 __all__ = [
     "DATAFUSION_VERSION",
     "FUNCTIONS",
     "REFERENCE_VERSIONS",
     "SESSION_OPTIONS",
     "clean",
+    "compute",
     "register",
     "register_input",
     "session",

@@ -8,6 +8,8 @@ from typing import Any, Union
 import pyarrow as pa
 from datafusion import AggregateUDF, DataFrame, ScalarUDF, SessionConfig, SessionContext, WindowUDF
 
+from . import compute as compute
+
 __version__: str
 REFERENCE_VERSIONS: str
 DATAFUSION_VERSION: str

@@ -27,6 +27,8 @@ use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::types::PyCapsule;
 
+mod compute;
+
 /// The runtime the WARC tables list and open files on. The host's tokio is another copy of the
 /// crate, whose runtime this library cannot see; datafusion-ffi enters this one around the calls
 /// it forwards here.
@@ -84,6 +86,23 @@ macro_rules! exported_function {
             #[getter]
             fn doc(&self) -> Option<String> {
                 self.0.documentation().map(docstring)
+            }
+
+            /// The call as the documentation writes it: `justext(html [, language [, options]])`.
+            #[getter]
+            fn syntax(&self) -> Option<String> {
+                self.0.documentation().map(|d| d.syntax_example.clone())
+            }
+
+            /// The documented arguments' names, in order.
+            #[getter]
+            fn arguments(&self) -> Vec<String> {
+                let arguments = self.0.documentation().and_then(|d| d.arguments.as_ref());
+                arguments
+                    .into_iter()
+                    .flatten()
+                    .map(|(name, _)| name.clone())
+                    .collect()
             }
 
             fn $method<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyCapsule>> {
@@ -351,6 +370,8 @@ fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<ReadWarcFunction>()?;
     module.add_class::<WarcTableFactoryExport>()?;
     module.add_class::<InputTable>()?;
+    module.add_class::<compute::ArrowResult>()?;
+    module.add_function(wrap_pyfunction!(compute::call_scalar, module)?)?;
     module.add_function(wrap_pyfunction!(functions, module)?)?;
     module.add_function(wrap_pyfunction!(window_functions_within, module)?)?;
     module.add_function(wrap_pyfunction!(session_options, module)?)?;
