@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
-"""justext(html) from Python SQL (datafusion-python + datafusion_webtext) against the `webtext`
-command and PyPI jusText 3.0.2, on the speed sample's pages, in one run; prints pages/s and the
-ratios. Run it on one core (eval/speed/compare_python.sh does, with taskset).
+"""justext(html) from Python SQL (datafusion-python + datafusion_webtext) and from
+datafusion_webtext.compute (on a pyarrow array) against the `webtext` command and PyPI jusText
+3.0.2, on the speed sample's pages, in one run; prints pages/s and the ratios. Run it on one core (eval/speed/compare_python.sh does, with taskset).
 
     python3 eval/speed/python_package_speed.py SPEED_SAMPLE.txt PAGES_DIR WEBTEXT_BIN SPEED_JUSTEXT_BIN
 
 All three do the same work: the Python package and the command run the same query over the same
 Parquet file (url, html as Binary) on one partition and write the same Parquet result; PyPI
-jusText runs justext.justext(raw bytes, English) per page. Best of 5 runs each.
+jusText runs justext.justext(raw bytes, English) per page; compute.justext runs on the pages as
+one pyarrow Binary array already in memory, against the same query from Python SQL over the same
+array as an in-memory table. Best of 5 runs each.
 
 Each run of the command is a new process, whose first page pays for the first use of the
 stoplists and codec tables (about 25 ms); the Python runs share one warm process. The same query
@@ -29,6 +31,7 @@ import pyarrow.parquet as pq
 from datafusion import SessionConfig
 
 import datafusion_webtext as webtext
+from datafusion_webtext import compute
 
 RUNS = 5
 QUERY = "SELECT url, justext(html, 'English') AS text FROM crawl"
@@ -93,6 +96,28 @@ def main() -> int:
             except Exception:
                 pass
 
+    html = pa.array([h for _, h in pages], pa.binary())
+    in_memory = pa.table({"url": [u for u, _ in pages], "html": html})
+
+    def python_sql_in_memory() -> None:
+        ctx = webtext.session(SessionConfig().with_target_partitions(1))
+        ctx.register_record_batches("crawl", [in_memory.to_batches()])
+        ctx.sql(QUERY).to_arrow_table()
+
+    def compute_justext() -> None:
+        compute.justext(html, "English")
+
+    memory_seconds = {
+        "justext(html), Python SQL on an in-memory table": best_of(python_sql_in_memory),
+        "compute.justext(html) on a pyarrow array": best_of(compute_justext),
+    }
+
+    def sql_texts() -> list:
+        ctx = webtext.session(SessionConfig().with_target_partitions(1))
+        ctx.register_record_batches("crawl", [in_memory.to_batches()])
+        return ctx.sql(QUERY).to_arrow_table().column("text").to_pylist()
+
+    same_compute = compute.justext(html, "English").to_pylist() == sql_texts()
     baseline_python = best_of(python_sql(BASELINE))
     baseline_command = best_of(the_command(BASELINE))
     seconds = {
@@ -127,7 +152,13 @@ def main() -> int:
     print(f"{'justext(html), Rust SQL in a warm process':<50} {rust_rate:>8.1f} pages/s  (speed_justext)")
     print(f"Python SQL / Rust SQL in process: {python / rust_rate:.1%}")
     print(f"Python SQL / PyPI jusText:    {python / pypi:.1f}x")
-    return 0 if same else 1
+    for name, s in memory_seconds.items():
+        print(f"{name:<50} {len(pages) / s:>8.1f} pages/s {size / 1e6 / s:>7.2f} MB/s  ({s:.3f} s)")
+    sql_memory, compute_seconds = memory_seconds.values()
+    print(f"compute / Python SQL, both in memory: {sql_memory / compute_seconds:.1%}  (same texts: {same_compute})")
+    print(f"compute / the webtext command: {seconds['justext(html), the webtext command'] / compute_seconds:.1%}")
+    print(f"compute / PyPI jusText:       {seconds['PyPI jusText 3.0.2, same process'] / compute_seconds:.1f}x")
+    return 0 if same and same_compute else 1
 
 
 if __name__ == "__main__":
