@@ -1,29 +1,40 @@
-//! English words and sentences as datatrove 0.10.1 gets them: spaCy 3.8.18's blank English
-//! tokenizer and its rule-based sentencizer (datatrove's `split_into_words` and
-//! `split_into_sentences`, <https://github.com/huggingface/datatrove>), restated over spaCy's own rule tables
-//! (`tokenizers/spacy_en_3.8.18.json.gz`, MIT, see `tokenizers/README.md`).
+//! Words as datatrove 0.10.1 gets them (<https://github.com/huggingface/datatrove>): English's
+//! `split_into_words` and `split_into_sentences` (spaCy 3.8.18's blank English tokenizer and its
+//! rule-based sentencizer), and the word tokenizer `load_word_tokenizer` picks for another language
+//! ([`WordTokenizer`]): spaCy's rule-based tokenizer of that language, or Indic NLP's trivial one.
+//! spaCy's tokenizer is restated once over spaCy's own rule tables (`tokenizers/`, MIT, see
+//! `tokenizers/README.md`), one table per language.
 //!
-//! The prefix, suffix, infix and URL patterns are Python `re` patterns with look-around, run here
-//! by fancy-regex (Python's `re` and fancy-regex are both leftmost-first backtracking engines).
+//! The prefix, suffix, infix, URL and token-match patterns are Python `re` patterns with
+//! look-around, run here by fancy-regex (Python's `re` and fancy-regex are both leftmost-first
+//! backtracking engines).
 
+mod indic;
+mod languages;
 mod rules;
 mod token;
 
+use std::borrow::Cow;
 use std::sync::LazyLock;
 
+pub use languages::{WordTokenizer, spacy_languages};
 use rules::Rules;
 pub use token::Token;
 
+/// The phrase pass's special cases are matched as the tokens the rules without special cases give
+/// them.
+fn rule_less_tokens(rules: &Rules, text: &str) -> Vec<String> {
+    tokens_by_runs(rules, text, false)
+        .iter()
+        .map(|t| t.text.to_owned())
+        .collect()
+}
+
 static RULES: LazyLock<Rules> = LazyLock::new(|| {
-    // The phrase pass's special cases are matched as the tokens the rules without special cases
-    // give them; the tables are a constant of the crate, checked by the tests: never input data.
-    let rule_less_tokens = |rules: &Rules, text: &str| -> Vec<String> {
-        tokens_by_runs(rules, text, false)
-            .iter()
-            .map(|t| t.text.to_owned())
-            .collect()
-    };
-    Rules::load(rule_less_tokens).unwrap_or_else(|e| panic!("the embedded spaCy tables: {e}"))
+    // The tables are a constant of the crate, checked by the tests: never input data.
+    rules::read_tables(rules::ENGLISH_TABLES)
+        .and_then(|tables| Rules::load(&tables, true, rule_less_tokens))
+        .unwrap_or_else(|e| panic!("the embedded spaCy tables: {e}"))
 });
 
 /// spaCy's English rules, loaded on first use.
@@ -75,7 +86,37 @@ fn is_punctuation(text: &str) -> bool {
 
 /// The tokens of `text` (spec §2.2, steps 1–5).
 pub fn tokens(text: &str) -> Vec<Token<'_>> {
-    let rules = spacy_rules();
+    tokens_by_rules(spacy_rules(), text)
+}
+
+/// The words of `text` as spaCy's tokenizer with `rules` gives them, `strip()`ped, without the
+/// empty ones.
+fn words_by_rules<'a>(rules: &Rules, text: &'a str) -> Vec<&'a str> {
+    tokens_by_rules(rules, text)
+        .into_iter()
+        .map(|t| t.text.trim_matches(is_python_space))
+        .filter(|w| !w.is_empty())
+        .collect()
+}
+
+/// The words of `text` as `tokenizer` gives them: slices of the text, but where a tokenizer puts
+/// pieces together (Indic NLP's numbers).
+pub fn words_in<'a>(tokenizer: WordTokenizer, text: &'a str) -> Vec<Cow<'a, str>> {
+    match tokenizer {
+        WordTokenizer::English => words(text).into_iter().map(Cow::Borrowed).collect(),
+        WordTokenizer::Spacy(language) => words_by_rules(language.rules(), text)
+            .into_iter()
+            .map(Cow::Borrowed)
+            .collect(),
+        WordTokenizer::IndicNlp { urdu } => indic::words(text, urdu)
+            .into_iter()
+            .map(Cow::Owned)
+            .collect(),
+    }
+}
+
+/// spaCy's tokens of `text` under `rules`.
+fn tokens_by_rules<'a>(rules: &Rules, text: &'a str) -> Vec<Token<'a>> {
     let mut out = tokens_by_runs(rules, text, true);
     rules.apply_phrase_special_cases(text, &mut out);
     out
@@ -123,10 +164,35 @@ const CACHED_RUNS: usize = 1 << 18;
 /// Run → the byte lengths of its tokens.
 type RunCache = std::collections::HashMap<Box<str>, Box<[u8]>, ahash::RandomState>;
 
+/// Languages whose run caches a thread keeps at once (a crawl's rows come in many languages, most
+/// of them in a few).
+const CACHED_LANGUAGES: usize = 4;
+
 thread_local! {
-    /// Run → the byte lengths of its tokens. Words repeat, and a run's tokens depend on the run
-    /// alone (spaCy keeps the same cache); the affix patterns are most of the time of a text.
-    static RUN_CACHE: std::cell::RefCell<RunCache> = std::cell::RefCell::new(RunCache::default());
+    /// Per language's rules (by address), run → the byte lengths of its tokens. Words repeat, and
+    /// a run's tokens depend on the run alone (spaCy keeps the same cache); the affix patterns are
+    /// most of the time of a text.
+    static RUN_CACHES: std::cell::RefCell<Vec<(usize, RunCache)>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// `f` over the thread's run cache of `rules`, made when missing (the oldest language's dropped).
+fn with_run_cache<T>(rules: &Rules, f: impl FnOnce(&mut RunCache) -> T) -> T {
+    let id = rules as *const Rules as usize;
+    RUN_CACHES.with(|caches| {
+        let mut caches = caches.borrow_mut();
+        let index = match caches.iter().position(|(key, _)| *key == id) {
+            Some(index) => index,
+            None => {
+                if caches.len() >= CACHED_LANGUAGES {
+                    caches.remove(0);
+                }
+                caches.push((id, RunCache::default()));
+                caches.len() - 1
+            }
+        };
+        f(&mut caches[index].1)
+    })
 }
 
 /// [`split_run`] through the thread's cache of short runs.
@@ -140,8 +206,7 @@ fn split_run_cached<'a>(
     if !use_rules || run.len() > CACHED_RUN_BYTES {
         return split_run(rules, run, is_space, use_rules, out);
     }
-    let found = RUN_CACHE.with(|cache| {
-        let cache = cache.borrow();
+    let found = with_run_cache(rules, |cache| {
         let Some(lengths) = cache.get(run) else {
             return false;
         };
@@ -164,8 +229,7 @@ fn split_run_cached<'a>(
     split_run(rules, run, is_space, use_rules, out);
     // The tokens of a run are consecutive slices covering it, each at most 64 bytes here.
     let lengths: Box<[u8]> = out[first..].iter().map(|t| t.text.len() as u8).collect();
-    RUN_CACHE.with(|cache| {
-        let mut cache = cache.borrow_mut();
+    with_run_cache(rules, |cache| {
         if cache.len() >= CACHED_RUNS {
             cache.clear();
         }
@@ -191,7 +255,7 @@ fn split_run<'a>(
     if use_rules && rules.push_special_case(run, is_space, out) {
         return;
     }
-    if is_inert(run) {
+    if rules.knows_inert_runs() && is_inert(run) {
         return push(out, run);
     }
     let mut rest = run;
@@ -199,6 +263,9 @@ fn split_run<'a>(
     let mut suffixes: Vec<&'a str> = Vec::new();
     let mut last_len = usize::MAX;
     while !rest.is_empty() && rest.len() != last_len {
+        if rules.is_token_match(rest) {
+            break;
+        }
         last_len = rest.len();
         if use_rules && rules.is_special_case(rest) {
             break;
@@ -233,7 +300,7 @@ fn split_run<'a>(
     if !rest.is_empty() {
         if use_rules && rules.push_special_case(rest, is_space, out) {
             // Its pieces are out.
-        } else if rules.is_url(rest) {
+        } else if rules.is_token_match(rest) || rules.is_url(rest) {
             push(out, rest);
         } else {
             let mut start = 0;

@@ -1,5 +1,7 @@
-//! spaCy 3.8.18's English tokenizer tables (`tokenizers/spacy_en_3.8.18.json.gz`): the affix and
-//! URL patterns, the special cases and those the phrase pass applies, the sentencizer's characters.
+//! spaCy 3.8.18's tokenizer tables, English's (`tokenizers/spacy_en_3.8.18.json.gz`) and every
+//! other rule-based language's (`tokenizers/spacy_3.8.18_languages.json.gz`): the affix, URL and
+//! token-match patterns, the special cases and those the phrase pass applies, and for English the
+//! sentencizer's characters.
 
 /// Looked up for every run and token: ahash, not the default SipHash.
 type HashMap<K, V> = std::collections::HashMap<K, V, ahash::RandomState>;
@@ -11,35 +13,37 @@ use serde_json::Value;
 
 use super::token::Token;
 
-const TABLES: &[u8] = include_bytes!("../../tokenizers/spacy_en_3.8.18.json.gz");
+pub(super) const ENGLISH_TABLES: &[u8] = include_bytes!("../../tokenizers/spacy_en_3.8.18.json.gz");
 
 pub(super) struct Rules {
+    /// English's tables: the checks of which texts a pattern can match (read off English's
+    /// patterns, below) apply; other languages' patterns always run.
+    english: bool,
     /// Special case → the byte lengths of its pieces (which concatenate to it).
     special_cases: HashMap<String, Vec<usize>>,
     prefix: Alternation,
     suffix: Alternation,
     infix: Regex,
     url: Regex,
+    /// French, Hungarian and Turkish: a token kept whole (spaCy's `token_match`).
+    token_match: Option<Regex>,
     /// The phrase pass's special cases: first token → the token sequences starting with it.
     phrases: HashMap<String, Vec<Vec<String>>>,
     sentence_punct: HashSet<String>,
 }
 
 impl Rules {
-    /// The rules of the embedded tables. `rule_less_tokens` tokenizes a text with the rules
-    /// given, without their special cases: the phrase pass's special cases are matched as the
-    /// tokens it gives them.
+    /// The rules of one language's tables (`english`: English's, whose texts the pattern checks
+    /// below know). `rule_less_tokens` tokenizes a text with the rules given, without their
+    /// special cases: the phrase pass's special cases are matched as the tokens it gives them.
     pub(super) fn load(
+        tables: &Value,
+        english: bool,
         rule_less_tokens: impl Fn(&Rules, &str) -> Vec<String>,
     ) -> Result<Rules, String> {
-        let mut json = String::new();
-        flate2::read::GzDecoder::new(TABLES)
-            .read_to_string(&mut json)
-            .map_err(|e| e.to_string())?;
-        let tables: Value = serde_json::from_str(&json).map_err(|e| e.to_string())?;
         let pattern = |key: &str| -> Result<Regex, String> {
             let source = tables[key].as_str().ok_or(format!("no {key}"))?;
-            Regex::new(&python_to_rust(source)).map_err(|e| format!("{key}: {e}"))
+            compile(source).map_err(|e| format!("{key}: {e}"))
         };
         let alternation = |key: &str, anchor: Anchor| -> Result<Alternation, String> {
             let source = tables[key].as_str().ok_or(format!("no {key}"))?;
@@ -66,12 +70,18 @@ impl Rules {
                 )
             })
             .collect();
+        let token_match = match tables["token_match_pattern"].as_str() {
+            Some(_) => Some(pattern("token_match_pattern")?),
+            None => None,
+        };
         let mut rules = Rules {
+            english,
             special_cases,
             prefix: alternation("prefix_pattern", Anchor::Start)?,
             suffix: alternation("suffix_pattern", Anchor::End)?,
             infix: pattern("infix_pattern")?,
             url: pattern("url_match_pattern")?,
+            token_match,
             phrases: HashMap::default(),
             sentence_punct: strings(&tables["sentencizer_default_punct_chars_in_order"])
                 .into_iter()
@@ -118,7 +128,7 @@ impl Rules {
 
     /// The length of the prefix `prefix_search` finds (its alternatives are anchored with `^`).
     pub(super) fn prefix_len(&self, text: &str) -> usize {
-        if !may_have_prefix(text) {
+        if self.english && !may_have_prefix(text) {
             return 0;
         }
         self.prefix_len_by_pattern(text)
@@ -130,6 +140,9 @@ impl Rules {
 
     /// The length of the suffix `suffix_search` finds (its alternatives are anchored with `$`).
     pub(super) fn suffix_len(&self, text: &str) -> usize {
+        if !self.english {
+            return self.suffix.longest_at_end(text, 0);
+        }
         if !may_have_suffix(text) {
             return 0;
         }
@@ -137,8 +150,21 @@ impl Rules {
         self.suffix.longest_at_end(text, suffix_window_start(text))
     }
 
+    /// Whether spaCy's `token_match` keeps `text` whole (French, Hungarian, Turkish).
+    pub(super) fn is_token_match(&self, text: &str) -> bool {
+        self.token_match
+            .as_ref()
+            .is_some_and(|p| matches!(p.find(text), Ok(Some(m)) if m.start() == 0))
+    }
+
+    /// Whether a run made only of letters, or only of ASCII digits, is one token without trying
+    /// the patterns (English's patterns, see [`super::is_inert`]).
+    pub(super) fn knows_inert_runs(&self) -> bool {
+        self.english
+    }
+
     pub(super) fn is_url(&self, text: &str) -> bool {
-        text.contains('.') && self.is_url_by_pattern(text)
+        (!self.english || text.contains('.')) && self.is_url_by_pattern(text)
     }
 
     fn is_url_by_pattern(&self, text: &str) -> bool {
@@ -147,7 +173,7 @@ impl Rules {
 
     /// The (start, end) of each infix match, left to right.
     pub(super) fn infixes(&self, text: &str) -> Vec<(usize, usize)> {
-        if text.chars().all(is_plain) {
+        if self.english && text.chars().all(is_plain) {
             return Vec::new();
         }
         self.infixes_by_pattern(text)
@@ -221,6 +247,26 @@ impl Rules {
 /// Where a slice of `text` starts in it.
 fn offset(text: &str, slice: &str) -> usize {
     slice.as_ptr() as usize - text.as_ptr() as usize
+}
+
+/// The tables of a gzipped JSON file.
+pub(super) fn read_tables(gzipped: &[u8]) -> Result<Value, String> {
+    let mut json = String::new();
+    flate2::read::GzDecoder::new(gzipped)
+        .read_to_string(&mut json)
+        .map_err(|e| e.to_string())?;
+    serde_json::from_str(&json).map_err(|e| e.to_string())
+}
+
+/// A Python `re` pattern compiled as fancy-regex reads it the same way ([`python_to_rust`]).
+/// French's `token_match` is one alternation of 1.4 MB over wide letter classes: the automata may
+/// take more than the regex crate's default budget.
+fn compile(python: &str) -> Result<Regex, String> {
+    fancy_regex::RegexBuilder::new(&python_to_rust(python))
+        .delegate_size_limit(256 << 20)
+        .delegate_dfa_size_limit(64 << 20)
+        .build()
+        .map_err(|e| e.to_string())
 }
 
 /// A Python `re` pattern as fancy-regex reads it the same way: Python's `\w` (`isalnum()` or
@@ -304,6 +350,9 @@ enum Anchor {
 /// found by an automaton.
 struct Alternation {
     parts: Vec<Regex>,
+    /// Not every alternative is anchored (Indonesian's prefixes hold `<a([^>]+)>`): the whole
+    /// pattern, searched as Python searches it, the affix being the leftmost match wherever it is.
+    whole: Option<Regex>,
 }
 
 impl Alternation {
@@ -315,7 +364,11 @@ impl Alternation {
                 Anchor::End => alternative.ends_with('$') && !alternative.ends_with("\\$"),
             };
             if !anchored {
-                return Err(format!("the alternative {alternative} is not anchored"));
+                let whole = compile(python)?;
+                return Ok(Alternation {
+                    parts: Vec::new(),
+                    whole: Some(whole),
+                });
             }
             let fancy = alternative.contains("(?=")
                 || alternative.contains("(?!")
@@ -327,14 +380,20 @@ impl Alternation {
         }
         let parts = runs
             .into_iter()
-            .map(|(_, members)| Regex::new(&python_to_rust(&members.join("|"))))
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(|e| e.to_string())?;
-        Ok(Alternation { parts })
+            .map(|(_, members)| compile(&members.join("|")))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Alternation { parts, whole: None })
     }
 
     /// The end of the first alternative that matches at 0 (0: none).
     fn first_at_start(&self, text: &str) -> usize {
+        if let Some(whole) = &self.whole {
+            let chars = leftmost_chars(whole, text);
+            return text
+                .char_indices()
+                .nth(chars)
+                .map_or(text.len(), |(i, _)| i);
+        }
         self.parts
             .iter()
             .find_map(|part| match part.find(text) {
@@ -346,6 +405,15 @@ impl Alternation {
 
     /// The length of the longest match ending at the end that starts at `from` or later.
     fn longest_at_end(&self, text: &str, from: usize) -> usize {
+        if let Some(whole) = &self.whole {
+            let chars = leftmost_chars(whole, text);
+            return text
+                .char_indices()
+                .rev()
+                .take(chars)
+                .last()
+                .map_or(0, |(i, _)| text.len() - i);
+        }
         self.parts
             .iter()
             .filter_map(|part| match part.find_from_pos(text, from) {
@@ -354,6 +422,16 @@ impl Alternation {
             })
             .max()
             .unwrap_or(0)
+    }
+}
+
+/// The length in characters of the leftmost match (spaCy's `find_prefix` and `find_suffix`:
+/// `end - start` of the pattern's `search`, which it then takes from the start or the end of the
+/// text, wherever the match was), 0 without one.
+fn leftmost_chars(pattern: &Regex, text: &str) -> usize {
+    match pattern.find(text) {
+        Ok(Some(m)) => m.as_str().chars().count(),
+        _ => 0,
     }
 }
 
@@ -446,12 +524,8 @@ mod tests {
     /// holds the patterns' own characters, letters and digits, and on longer generated runs.
     /// A pattern of the tables compiled whole, as Python compiles it.
     fn whole(key: &str) -> Regex {
-        let mut json = String::new();
-        flate2::read::GzDecoder::new(TABLES)
-            .read_to_string(&mut json)
-            .unwrap();
-        let tables: Value = serde_json::from_str(&json).unwrap();
-        Regex::new(&python_to_rust(tables[key].as_str().unwrap())).unwrap()
+        let tables = read_tables(ENGLISH_TABLES).unwrap();
+        compile(tables[key].as_str().unwrap()).unwrap()
     }
 
     #[test]
