@@ -1,7 +1,7 @@
 //! datatrove's FineWebQualityFilter (spec §7; Penedo et al. 2024).
 
 use super::constants::TERMINAL_PUNCTUATION;
-use crate::words::is_python_space;
+use crate::words::{WordTokenizer, is_python_space};
 
 /// The thresholds (datatrove's defaults).
 #[derive(Debug, Clone, PartialEq)]
@@ -14,6 +14,8 @@ pub struct FineWebQualityParams {
     pub short_line_length: usize,
     pub char_duplicates_ratio: f64,
     pub new_line_ratio: f64,
+    /// How the text is cut into words (datatrove's `language`).
+    pub tokenizer: WordTokenizer,
 }
 
 impl Default for FineWebQualityParams {
@@ -25,6 +27,7 @@ impl Default for FineWebQualityParams {
             short_line_length: 30,
             char_duplicates_ratio: 0.01,
             new_line_ratio: 0.3,
+            tokenizer: WordTokenizer::English,
         }
     }
 }
@@ -47,10 +50,12 @@ pub struct FineWebQuality {
 
 /// FineWeb's quality statistics of `text` and its decision under `params`.
 pub fn fineweb_quality(text: &str, params: &FineWebQualityParams) -> FineWebQuality {
-    fineweb_quality_of_words(text, crate::words::words(text).len(), params)
+    let n_words = crate::words::words_in(params.tokenizer, text).len();
+    fineweb_quality_of_words(text, n_words, params)
 }
 
-/// [`fineweb_quality`] given the number of the text's [`crate::words::words`].
+/// [`fineweb_quality`] given the number of the text's words ([`crate::words::words_in`] its
+/// tokenizer).
 pub fn fineweb_quality_of_words(
     text: &str,
     n_words: usize,

@@ -3,7 +3,10 @@
 use super::python_text::{
     is_datatrove_punctuation, python_count, python_lines, python_lstrip, python_rstrip,
 };
+use std::sync::LazyLock;
+
 use crate::unicode::LETTER;
+use crate::words::WordTokenizer;
 
 /// The thresholds (datatrove's defaults). As in datatrove, a threshold of 0 turns its rule off.
 #[derive(Debug, Clone, PartialEq)]
@@ -17,6 +20,10 @@ pub struct GopherQualityParams {
     pub max_ellipsis_lines_ratio: f64,
     pub max_non_alpha_words_ratio: f64,
     pub min_stop_words: usize,
+    /// The words of which `min_stop_words` distinct ones must be among the text's (exact tokens).
+    pub stop_words: &'static [String],
+    /// How the text is cut into words (datatrove's `language`).
+    pub tokenizer: WordTokenizer,
 }
 
 impl Default for GopherQualityParams {
@@ -31,12 +38,18 @@ impl Default for GopherQualityParams {
             max_ellipsis_lines_ratio: 0.3,
             max_non_alpha_words_ratio: 0.8,
             min_stop_words: 2,
+            stop_words: &GOPHER_STOP_WORDS,
+            tokenizer: WordTokenizer::English,
         }
     }
 }
 
-/// Gopher's stop words: case-sensitive, exact tokens.
-const STOP_WORDS: [&str; 8] = ["the", "be", "to", "of", "and", "that", "have", "with"];
+/// Gopher's English stop words: case-sensitive, exact tokens.
+static GOPHER_STOP_WORDS: LazyLock<Vec<String>> = LazyLock::new(|| {
+    ["the", "be", "to", "of", "and", "that", "have", "with"]
+        .map(str::to_owned)
+        .to_vec()
+});
 
 /// The statistics of a text and the reason of the first rule it fails (None: it passes).
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -65,10 +78,12 @@ impl GopherQuality {
 
 /// Gopher's quality statistics of `text` and its decision under `params`.
 pub fn gopher_quality(text: &str, params: &GopherQualityParams) -> GopherQuality {
-    gopher_quality_of_words(text, &crate::words::words(text), params)
+    let words = crate::words::words_in(params.tokenizer, text);
+    let words: Vec<&str> = words.iter().map(AsRef::as_ref).collect();
+    gopher_quality_of_words(text, &words, params)
 }
 
-/// [`gopher_quality`] given the text's [`crate::words::words`].
+/// [`gopher_quality`] given the text's words ([`crate::words::words_in`] its tokenizer).
 pub fn gopher_quality_of_words(
     text: &str,
     words: &[&str],
@@ -104,7 +119,11 @@ pub fn gopher_quality_of_words(
             .iter()
             .filter(|w| w.chars().any(|c| LETTER.contains(c)))
             .count(),
-        stop_words: STOP_WORDS.iter().filter(|s| words.contains(s)).count(),
+        stop_words: params
+            .stop_words
+            .iter()
+            .filter(|s| words.contains(&s.as_str()))
+            .count(),
         reason: None,
     };
     stats.reason = first_failure(&stats, params);

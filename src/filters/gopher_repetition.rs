@@ -4,7 +4,7 @@ use std::collections::{HashMap, HashSet};
 
 use super::python_text::find_duplicates;
 
-use crate::words::is_python_space;
+use crate::words::{WordTokenizer, is_python_space};
 
 /// The thresholds (datatrove's defaults).
 #[derive(Debug, Clone, PartialEq)]
@@ -17,6 +17,8 @@ pub struct GopherRepetitionParams {
     pub top_n_grams: [f64; 3],
     /// For n = 5 … 10: the largest share of the text repeated n-grams may cover.
     pub dup_n_grams: [f64; 6],
+    /// How the text is cut into words (datatrove's `language`).
+    pub tokenizer: WordTokenizer,
 }
 
 impl Default for GopherRepetitionParams {
@@ -28,6 +30,7 @@ impl Default for GopherRepetitionParams {
             dup_para_char_frac: 0.2,
             top_n_grams: [0.20, 0.18, 0.16],
             dup_n_grams: [0.15, 0.14, 0.13, 0.12, 0.11, 0.10],
+            tokenizer: WordTokenizer::English,
         }
     }
 }
@@ -51,10 +54,12 @@ pub struct GopherRepetition {
 
 /// Gopher's repetition statistics of `text` and its decision under `params`.
 pub fn gopher_repetition(text: &str, params: &GopherRepetitionParams) -> GopherRepetition {
-    gopher_repetition_of_words(text, &crate::words::words(text), params)
+    let words = crate::words::words_in(params.tokenizer, text);
+    let words: Vec<&str> = words.iter().map(AsRef::as_ref).collect();
+    gopher_repetition_of_words(text, &words, params)
 }
 
-/// [`gopher_repetition`] given the text's [`crate::words::words`].
+/// [`gopher_repetition`] given the text's words ([`crate::words::words_in`] its tokenizer).
 pub fn gopher_repetition_of_words(
     text: &str,
     words: &[&str],
@@ -89,21 +94,23 @@ pub fn gopher_repetition_of_words(
 
 fn first_failure(s: &GopherRepetition, chars: usize, p: &GopherRepetitionParams) -> Option<String> {
     let share = |a: usize, b: usize| a as f64 / b as f64;
+    // A threshold of 0 skips its check (Python truthiness; FineWeb-2 turns three off so).
+    let exceeds = |a: usize, b: usize, threshold: f64| threshold != 0.0 && share(a, b) > threshold;
     let fixed = [
         (
-            share(s.dup_paragraphs, s.n_paragraphs) > p.dup_para_frac,
+            exceeds(s.dup_paragraphs, s.n_paragraphs, p.dup_para_frac),
             "dup_para_frac",
         ),
         (
-            share(s.dup_paragraph_chars, chars) > p.dup_para_char_frac,
+            exceeds(s.dup_paragraph_chars, chars, p.dup_para_char_frac),
             "dup_para_char_frac",
         ),
         (
-            share(s.dup_lines, s.n_lines) > p.dup_line_frac,
+            exceeds(s.dup_lines, s.n_lines, p.dup_line_frac),
             "dup_line_frac",
         ),
         (
-            share(s.dup_line_chars, chars) > p.dup_line_char_frac,
+            exceeds(s.dup_line_chars, chars, p.dup_line_char_frac),
             "dup_line_char_frac",
         ),
     ];

@@ -4,6 +4,7 @@
 
 pub mod c4_quality;
 mod constants;
+pub mod fineweb2;
 pub mod fineweb_quality;
 pub mod gopher_quality;
 pub mod gopher_repetition;
@@ -23,4 +24,4 @@ pub use gopher_repetition::{
 pub use options::{
     C4_QUALITY_KEYS, FINEWEB_QUALITY_KEYS, GOPHER_QUALITY_KEYS, GOPHER_REPETITION_KEYS,
 };
-pub(crate) use python_text::{ASCII_PUNCTUATION, is_datatrove_punctuation};
+pub(crate) use python_text::{ASCII_PUNCTUATION, is_simplify_punctuation};

@@ -3,9 +3,10 @@
 
 use super::c4_quality::C4QualityParams;
 use super::fineweb_quality::FineWebQualityParams;
+use super::fineweb2::language_option;
 use super::gopher_quality::GopherQualityParams;
 use super::gopher_repetition::GopherRepetitionParams;
-use crate::options::{Keys, count, is_none, key, number};
+use crate::options::{Keys, OptionKey, count, is_none, key, number};
 
 /// datatrove's parameters are Python booleans: `True` or `False` (any case here).
 fn python_bool(value: &str) -> Result<bool, &'static str> {
@@ -32,8 +33,33 @@ fn count_or_off(value: &str) -> Result<usize, &'static str> {
     count(value).map_err(|_| "a whole number >= 0, or none (0 and none turn the check off)")
 }
 
+/// What the `language` key does, for every filter that takes it.
+const LANGUAGE_ABOUT: &str = "a FineWeb-2 language such as deu_Latn: the text is cut into words \
+     by the tokenizer datatrove assigns it and the thresholds are that language's, as FineWeb-2 \
+     builds the filter; keys after it override single thresholds; eng: datatrove's English";
+
+/// The `language` key of a filter whose parameters `of_language` builds from a FineWeb-2 config.
+macro_rules! language_key {
+    ($params:ty, $of_language:ident) => {
+        OptionKey::<$params> {
+            name: "language",
+            about: LANGUAGE_ABOUT,
+            show: |_| "eng".to_owned(),
+            set: |p, value| {
+                *p = match language_option(value)? {
+                    Some((language, tokenizer)) => language.$of_language(tokenizer),
+                    None => <$params>::default(),
+                };
+                Ok(())
+            },
+            preset: true,
+        }
+    };
+}
+
 /// GopherQualityFilter's parameters, in datatrove's order.
 pub const GOPHER_QUALITY_KEYS: Keys<GopherQualityParams> = &[
+    language_key!(GopherQualityParams, gopher_quality),
     key!("min_doc_words", [min_doc_words], count_or_off, ""),
     key!("max_doc_words", [max_doc_words], count_or_off, ""),
     key!(
@@ -77,6 +103,7 @@ pub const GOPHER_QUALITY_KEYS: Keys<GopherQualityParams> = &[
 
 /// GopherRepetitionFilter's largest allowed shares, by the names of its reasons.
 pub const GOPHER_REPETITION_KEYS: Keys<GopherRepetitionParams> = &[
+    language_key!(GopherRepetitionParams, gopher_repetition),
     key!("dup_para_frac", [dup_para_frac], number, ""),
     key!("dup_para_char_frac", [dup_para_char_frac], number, ""),
     key!("dup_line_frac", [dup_line_frac], number, ""),
@@ -117,6 +144,7 @@ pub const C4_QUALITY_KEYS: Keys<C4QualityParams> = &[
 
 /// FineWebQualityFilter's thresholds.
 pub const FINEWEB_QUALITY_KEYS: Keys<FineWebQualityParams> = &[
+    language_key!(FineWebQualityParams, fineweb_quality),
     key!("line_punct_thr", [line_punct_thr], number, ""),
     key!(
         "line_punct_exclude_zero",

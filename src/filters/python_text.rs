@@ -1,7 +1,7 @@
 //! Python's string operations as datatrove's filters call them (`str.splitlines`, `strip`,
 //! `count`, its punctuation set), restated over Rust strings.
 
-use super::constants::PUNCTUATION_SET;
+use super::constants::{PUNCTUATION, PUNCTUATION_SET};
 use crate::words::is_python_space;
 
 /// `c in PUNCTUATION_SET` for each ASCII character, as a table.
@@ -17,6 +17,12 @@ pub(crate) const ASCII_PUNCTUATION: [bool; 128] = {
     }
     table
 };
+
+/// Python's `c in PUNCTUATION`: the characters `simplify_text` turns into spaces (not the
+/// terminal punctuation that only `PUNCTUATION_SET` adds, such as '؟' and '।').
+pub(crate) fn is_simplify_punctuation(c: char) -> bool {
+    PUNCTUATION.binary_search(&c).is_ok()
+}
 
 /// Python's `c in PUNCTUATION_SET`.
 pub(crate) fn is_datatrove_punctuation(c: char) -> bool {

@@ -9,6 +9,8 @@ pub enum ShingleHash {
     Sha1,
 }
 
+use crate::words::WordTokenizer;
+
 /// datatrove's `MinhashConfig`, with its defaults.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct MinhashConfig {
@@ -19,6 +21,8 @@ pub struct MinhashConfig {
     pub hash_fc: ShingleHash,
     /// 64 or 32 bits.
     pub precision: u32,
+    /// The words of the simplified text (`MinhashDedupSignature`'s `language`).
+    pub tokenizer: WordTokenizer,
 }
 
 impl Default for MinhashConfig {
@@ -30,6 +34,7 @@ impl Default for MinhashConfig {
             seed: 1,
             hash_fc: ShingleHash::Xxhash,
             precision: 64,
+            tokenizer: WordTokenizer::English,
         }
     }
 }

@@ -47,7 +47,8 @@ impl MinHasher {
     /// The hashes of the shingles of `text`, in text order, duplicates included.
     pub fn shingle_hashes(&self, text: &str) -> Vec<u64> {
         let simplified = simplify_text(text);
-        let words = crate::words::words(&simplified);
+        let words = crate::words::words_in(self.config.tokenizer, &simplified);
+        let words: Vec<&str> = words.iter().map(AsRef::as_ref).collect();
         let spans = word_spans(&simplified, &words);
         let n = self.config.n_grams.max(1);
         (0..words.len().saturating_sub(n - 1))

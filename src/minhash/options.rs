@@ -59,6 +59,20 @@ pub const MINHASH_KEYS: Keys<MinhashConfig> = &[
         preset: false,
     },
     OptionKey {
+        name: "language",
+        about: "a FineWeb-2 language such as deu_Latn: the shingles are of the words its tokenizer \
+                gives, as FineWeb-2's MinHash takes them",
+        show: |_| "eng".to_owned(),
+        set: |c, v| {
+            c.tokenizer = crate::filters::fineweb2::language_option(v)?
+                .map_or(crate::words::WordTokenizer::English, |(_, tokenizer)| {
+                    tokenizer
+                });
+            Ok(())
+        },
+        preset: false,
+    },
+    OptionKey {
         name: "precision",
         about: "bits, or 32",
         show: |c| c.precision.to_string(),

@@ -4,7 +4,7 @@
 
 use icu_normalizer::DecomposingNormalizerBorrowed;
 
-use crate::filters::{ASCII_PUNCTUATION, is_datatrove_punctuation};
+use crate::filters::{ASCII_PUNCTUATION, is_simplify_punctuation};
 use crate::unicode::{DECIMAL_DIGIT, NON_SPACING_MARK};
 use crate::words::is_python_space;
 
@@ -72,7 +72,7 @@ fn is_space_or_punctuation(c: char) -> bool {
         // Python's ASCII whitespace is \t to \r, \x1c to \x1f and the space.
         ASCII_PUNCTUATION[c as usize] || matches!(c, '\t'..='\r' | '\x1c'..='\x1f' | ' ')
     } else {
-        is_python_space(c) || is_datatrove_punctuation(c)
+        is_python_space(c) || is_simplify_punctuation(c)
     }
 }
 
@@ -120,7 +120,7 @@ mod tests {
         for c in (0u8..128).map(char::from) {
             assert_eq!(
                 is_space_or_punctuation(c),
-                is_python_space(c) || is_datatrove_punctuation(c),
+                is_python_space(c) || is_simplify_punctuation(c),
                 "{c:?}"
             );
         }

@@ -84,7 +84,7 @@ impl TextStructKernel for FineWebQualityKernel {
     }
 
     fn row(row: &mut Row<'_, '_>, params: &FineWebQualityParams) -> Result<Vec<Cell>, String> {
-        let f = fineweb_quality_of_words(row.text, row.words().len(), params);
+        let f = fineweb_quality_of_words(row.text, row.words(params.tokenizer).len(), params);
         Ok(vec![
             Cell::Bool(f.reason.is_none()),
             Cell::Text(f.reason.map(str::to_owned)),

@@ -92,7 +92,9 @@ impl TextStructKernel for GopherQualityKernel {
     }
 
     fn row(row: &mut Row<'_, '_>, params: &GopherQualityParams) -> Result<Vec<Cell>, String> {
-        let q = gopher_quality_of_words(row.text, &row.words(), params);
+        let words = row.words(params.tokenizer);
+        let words: Vec<&str> = words.iter().map(AsRef::as_ref).collect();
+        let q = gopher_quality_of_words(row.text, &words, params);
         Ok(vec![
             Cell::Bool(q.reason.is_none()),
             Cell::Text(q.reason.map(str::to_owned)),

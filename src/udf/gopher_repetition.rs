@@ -69,8 +69,10 @@ impl TextStructKernel for GopherRepetitionKernel {
             Field::new("reason", DataType::Utf8, true),
         ];
         fields.extend(
+            // A share per threshold, named after it (the language preset aside).
             GOPHER_REPETITION_KEYS
                 .iter()
+                .filter(|key| !key.preset)
                 .map(|key| Field::new(key.name, DataType::Float64, true)),
         );
         Fields::from(fields)
@@ -81,7 +83,9 @@ impl TextStructKernel for GopherRepetitionKernel {
     }
 
     fn row(row: &mut Row<'_, '_>, params: &GopherRepetitionParams) -> Result<Vec<Cell>, String> {
-        let r = gopher_repetition_of_words(row.text, &row.words(), params);
+        let words = row.words(params.tokenizer);
+        let words: Vec<&str> = words.iter().map(AsRef::as_ref).collect();
+        let r = gopher_repetition_of_words(row.text, &words, params);
         let chars = row.text.chars().count();
         let mut cells = vec![
             Cell::Bool(r.reason.is_none()),

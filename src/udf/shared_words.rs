@@ -1,4 +1,4 @@
-//! One English tokenization per text for every filter function of a projection.
+//! One tokenization per text and tokenizer for every filter function of a projection.
 //!
 //! `SELECT gopher_repetition(text), gopher_quality(text), fineweb_quality(text) FROM docs` is
 //! evaluated one expression at a time over the whole batch, on one thread, and each of them needs
@@ -8,13 +8,17 @@
 //! later batch can never be mistaken for it), as [`super::shared_parses`] does for pages. At most
 //! [`KEPT_BYTES`] are kept per thread.
 
+use std::borrow::Cow;
 use std::cell::RefCell;
+
+use crate::words::WordTokenizer;
 
 /// What the kept texts and word positions of one thread may weigh.
 const KEPT_BYTES: usize = 32 << 20;
 
 /// A text and where its words are, as (start, length) in bytes.
 struct Kept {
+    tokenizer: WordTokenizer,
     text: Box<str>,
     spans: Vec<(u32, u32)>,
 }
@@ -52,24 +56,33 @@ impl SharedWords {
         SharedWords { store }
     }
 
-    /// Row `row`'s words ([`crate::words::words`] of `text`), or as an earlier function of the
-    /// batch left them.
-    pub(crate) fn words<'t>(&mut self, row: usize, text: &'t str) -> Vec<&'t str> {
+    /// Row `row`'s words ([`crate::words::words_in`] `tokenizer` of `text`), or as an earlier
+    /// function of the batch left them.
+    pub(crate) fn words<'t>(
+        &mut self,
+        row: usize,
+        text: &'t str,
+        tokenizer: WordTokenizer,
+    ) -> Vec<Cow<'t, str>> {
         if let Some(Some(kept)) = self.store.rows.get(row)
+            && kept.tokenizer == tokenizer
             && *kept.text == *text
         {
             return kept
                 .spans
                 .iter()
-                .map(|&(start, len)| &text[start as usize..start as usize + len as usize])
+                .map(|&(start, len)| {
+                    Cow::Borrowed(&text[start as usize..start as usize + len as usize])
+                })
                 .collect();
         }
-        let words = crate::words::words(text);
-        self.keep(row, text, &words);
+        let words = crate::words::words_in(tokenizer, text);
+        self.keep(row, text, tokenizer, &words);
         words
     }
 
-    fn keep(&mut self, row: usize, text: &str, words: &[&str]) {
+    /// Keeps the words' positions, when every word is a slice of the text.
+    fn keep(&mut self, row: usize, text: &str, tokenizer: WordTokenizer, words: &[Cow<'_, str>]) {
         let Some(slot) = self.store.rows.get_mut(row) else {
             return;
         };
@@ -81,12 +94,14 @@ impl SharedWords {
         let spans: Option<Vec<(u32, u32)>> = words
             .iter()
             .map(|w| {
+                let Cow::Borrowed(w) = w else { return None };
                 let start = u32::try_from(w.as_ptr() as usize - base).ok()?;
                 Some((start, u32::try_from(w.len()).ok()?))
             })
             .collect();
         let Some(spans) = spans else { return };
         let kept = Kept {
+            tokenizer,
             text: text.into(),
             spans,
         };
@@ -109,19 +124,24 @@ mod tests {
 
     #[test]
     fn a_later_function_takes_the_words_of_the_same_text_only() {
+        let english = WordTokenizer::English;
         let text = String::from("Don't stop, it's 10km.");
         {
             let mut shared = SharedWords::for_rows(2);
-            assert_eq!(shared.words(1, &text), crate::words::words(&text));
+            assert_eq!(shared.words(1, &text, english), crate::words::words(&text));
         }
         // Another copy of the same text: the kept positions, sliced from this copy.
         let copy = text.clone();
         let mut shared = SharedWords::for_rows(2);
-        let words = shared.words(1, &copy);
+        let words = shared.words(1, &copy, english);
         assert_eq!(words, crate::words::words(&text));
         assert_eq!(words[0].as_ptr(), copy.as_ptr());
+        // Another tokenizer tokenizes anew (spaCy's German keeps "Don't" whole).
+        let german = WordTokenizer::spacy("de").unwrap();
+        assert_eq!(shared.words(1, &copy, german)[0], "Don't");
+        assert_eq!(shared.words(1, &copy, english)[0], "Do");
         // Another text in the row is tokenized anew; a row past the batch's end is not kept.
-        assert_eq!(shared.words(1, "a b"), ["a", "b"]);
-        assert_eq!(shared.words(5, "c"), ["c"]);
+        assert_eq!(shared.words(1, "a b", english), ["a", "b"]);
+        assert_eq!(shared.words(5, "c", english), ["c"]);
     }
 }

@@ -2,6 +2,7 @@
 //! filters and `detect_language`): a [`TextStructKernel`] computes a row's cells; this module
 //! builds the struct column under the row policy, and [`WebtextFunction`] the SQL function.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use datafusion::arrow::array::{
@@ -20,6 +21,7 @@ use super::function::{Arguments, Kernel, WebtextFunction};
 use super::row_policy::RowPolicy;
 use super::shared_words::SharedWords;
 use crate::options::{Keys, RowKeys};
+use crate::words::WordTokenizer;
 
 /// One value of a row's struct, in the order of the kernel's fields.
 #[derive(Debug, Clone, PartialEq)]
@@ -86,9 +88,10 @@ pub(crate) struct Row<'s, 't> {
 }
 
 impl<'t> Row<'_, 't> {
-    /// The text's English words ([`crate::words::words`]), tokenized once per batch.
-    pub(crate) fn words(&mut self) -> Vec<&'t str> {
-        self.shared.words(self.index, self.text)
+    /// The text's words as `tokenizer` gives them ([`crate::words::words_in`]), tokenized once
+    /// per batch and tokenizer.
+    pub(crate) fn words(&mut self, tokenizer: WordTokenizer) -> Vec<Cow<'t, str>> {
+        self.shared.words(self.index, self.text, tokenizer)
     }
 }
 

@@ -1,0 +1,359 @@
+//! FineWeb-2 parity on every document of its oracle (datatrove 0.10.1's per-language chain on 300
+//! documents in each of 25 languages): per language, the share of documents whose words (count and
+//! SHA-256 of the token list, by the language's tokenizer), whose Gopher repetition, FineWeb quality
+//! and Gopher quality decisions, reasons and statistics, and whose chain result equal datatrove's;
+//! and the share whose MinHash tokens (the tokenizer over `simplify_text`) and signature do.
+//! A language whose tokenizer this crate lacks is listed with the tokenizer it needs.
+//!
+//! With `--floor FILE`, exits 1 when a language's share is below its floor
+//! (`fineweb2 LANGUAGE SHARE`, `fineweb2_minhash LANGUAGE SHARE`); `--differences N` prints the
+//! first N differing documents of each language.
+//!
+//!     cargo run --release --example parity_fineweb2 -- ../shared --floor eval/parity/floors.txt
+
+use std::collections::{BTreeMap, HashMap};
+use std::fs::File;
+use std::process::ExitCode;
+
+use datafusion::arrow::array::{Array, AsArray, RecordBatch};
+use datafusion::arrow::compute::cast;
+use datafusion::arrow::datatypes::DataType;
+use datafusion::parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+use datafusion_webtext::filters::fineweb2::fineweb2_language;
+use datafusion_webtext::filters::{fineweb_quality, gopher_quality, gopher_repetition};
+use datafusion_webtext::minhash::{MinHasher, MinhashConfig, simplify_text};
+use datafusion_webtext::words::{WordTokenizer, words_in};
+use sha2::{Digest, Sha256};
+
+#[path = "floors.rs"]
+mod floors;
+
+fn batches(path: &str) -> Vec<RecordBatch> {
+    let file = File::open(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    ParquetRecordBatchReaderBuilder::try_new(file)
+        .and_then(|b| b.build())
+        .unwrap_or_else(|e| panic!("{path}: {e}"))
+        .map(|b| b.unwrap_or_else(|e| panic!("{path}: {e}")))
+        .collect()
+}
+
+/// The named columns of a file as text ("" for NULL), by `doc_id`.
+fn rows(path: &str, columns: &[&str]) -> BTreeMap<i64, Vec<String>> {
+    let mut out = BTreeMap::new();
+    for batch in batches(path) {
+        let text = |name: &str| {
+            let array = batch
+                .column_by_name(name)
+                .unwrap_or_else(|| panic!("{path}: no column {name}"));
+            cast(array, &DataType::Utf8).unwrap_or_else(|e| panic!("{name}: {e}"))
+        };
+        let ids = cast(
+            batch.column_by_name("doc_id").expect("doc_id"),
+            &DataType::Int64,
+        )
+        .expect("doc_id as Int64");
+        let values: Vec<_> = columns.iter().map(|c| text(c)).collect();
+        for i in 0..batch.num_rows() {
+            let row = values
+                .iter()
+                .map(|v| {
+                    let v = v.as_string::<i32>();
+                    if v.is_null(i) {
+                        String::new()
+                    } else {
+                        v.value(i).to_owned()
+                    }
+                })
+                .collect();
+            out.insert(
+                ids.as_primitive::<datafusion::arrow::datatypes::Int64Type>()
+                    .value(i),
+                row,
+            );
+        }
+    }
+    out
+}
+
+/// The oracle's columns, by what they check.
+const WORDS: [&str; 2] = ["words_n", "words_sha256"];
+const REPETITION: [&str; 17] = [
+    "gr_passed",
+    "gr_reason",
+    "gr_n_paragraphs",
+    "gr_dup_paragraphs",
+    "gr_dup_paragraph_chars",
+    "gr_n_lines",
+    "gr_dup_lines",
+    "gr_dup_line_chars",
+    "gr_top2_chars",
+    "gr_top3_chars",
+    "gr_top4_chars",
+    "gr_dup5_chars",
+    "gr_dup6_chars",
+    "gr_dup7_chars",
+    "gr_dup8_chars",
+    "gr_dup9_chars",
+    "gr_dup10_chars",
+];
+const QUALITY: [&str; 9] = [
+    "fw_passed",
+    "fw_reason",
+    "fw_n_lines",
+    "fw_punct_lines",
+    "fw_short_lines",
+    "fw_dup_chars",
+    "fw_chars_no_newline",
+    "fw_newlines",
+    "fw_n_words",
+];
+const GOPHER: [&str; 13] = [
+    "gq_passed",
+    "gq_reason",
+    "gq_n_words",
+    "gq_n_non_symbol_words",
+    "gq_sum_non_symbol_word_len",
+    "gq_hash_count",
+    "gq_ellipsis_count",
+    "gq_n_lines",
+    "gq_bullet_lines",
+    "gq_ellipsis_end_lines",
+    "gq_alpha_words",
+    "gq_stop_words",
+    "chain_reason",
+];
+const MINHASH: [&str; 4] = [
+    "mh_simplified_sha16",
+    "mh_tokens_n",
+    "mh_tokens_sha256",
+    "mh_sig_sha16",
+];
+
+fn sha256_hex(text: &str) -> String {
+    Sha256::digest(text.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// The first 16 hex digits of SHA-256 over the signature's values as little-endian u64.
+fn signature_sha16(signature: &[u64]) -> String {
+    let bytes: Vec<u8> = signature.iter().flat_map(|v| v.to_le_bytes()).collect();
+    Sha256::digest(&bytes)[..8]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// Our values of the columns of `groups` for one document, in the same order.
+fn ours(language: &str, tokenizer: WordTokenizer, text: &str) -> Vec<String> {
+    let config = fineweb2_language(language).expect("a FineWeb-2 language");
+    let words = words_in(tokenizer, text);
+    let words: Vec<&str> = words.iter().map(AsRef::as_ref).collect();
+    let mut row = vec![words.len().to_string(), sha256_hex(&words.join("\n"))];
+    let gr = gopher_repetition(text, &config.gopher_repetition(tokenizer));
+    // The oracle has no repetition statistics for an empty text, only its reason.
+    let stat = |v: Option<usize>| match v {
+        Some(v) if !text.is_empty() => v.to_string(),
+        _ => String::new(),
+    };
+    row.push(gr.reason.is_none().to_string());
+    row.push(gr.reason.clone().unwrap_or_default());
+    row.extend(
+        [
+            gr.n_paragraphs,
+            gr.dup_paragraphs,
+            gr.dup_paragraph_chars,
+            gr.n_lines,
+            gr.dup_lines,
+            gr.dup_line_chars,
+        ]
+        .map(|v| stat(Some(v))),
+    );
+    row.extend(gr.top_chars.map(stat));
+    row.extend(gr.dup_chars.map(|v| stat(Some(v))));
+    let fw = fineweb_quality(text, &config.fineweb_quality(tokenizer));
+    row.push(fw.reason.is_none().to_string());
+    row.push(fw.reason.unwrap_or_default().to_owned());
+    row.extend(
+        [
+            fw.n_lines,
+            fw.punct_lines,
+            fw.short_lines,
+            fw.dup_chars,
+            fw.chars_no_newline,
+            fw.newlines,
+            fw.n_words,
+        ]
+        .map(|v| v.to_string()),
+    );
+    let gq = gopher_quality(text, &config.gopher_quality(tokenizer));
+    row.push(gq.reason.is_none().to_string());
+    row.push(gq.reason.unwrap_or_default().to_owned());
+    row.extend(
+        [
+            gq.n_words,
+            gq.n_non_symbol_words,
+            gq.sum_non_symbol_word_len,
+            gq.hash_count,
+            gq.ellipsis_count,
+            gq.n_lines,
+            gq.bullet_lines,
+            gq.ellipsis_end_lines,
+            gq.alpha_words,
+            gq.stop_words,
+        ]
+        .map(|v| v.to_string()),
+    );
+    let chain = [("gr", gr.reason), ("fw", fw.reason.map(str::to_owned))]
+        .into_iter()
+        .chain([("gq", gq.reason.map(str::to_owned))])
+        .find_map(|(filter, reason)| reason.map(|r| format!("{filter}:{r}")));
+    row.push(chain.unwrap_or_default());
+    let simplified = simplify_text(text);
+    row.push(sha256_hex(&simplified)[..16].to_owned());
+    let mh_words = words_in(tokenizer, &simplified);
+    let mh_words: Vec<&str> = mh_words.iter().map(AsRef::as_ref).collect();
+    row.push(mh_words.len().to_string());
+    row.push(sha256_hex(&mh_words.join("\n")));
+    let hasher = MinHasher::new(MinhashConfig {
+        tokenizer,
+        ..MinhashConfig::default()
+    });
+    row.push(
+        hasher
+            .signature(text)
+            .map(|s| signature_sha16(&s))
+            .unwrap_or_default(),
+    );
+    row
+}
+
+/// Per language: documents, and documents equal in (words and filters and chain), in MinHash.
+#[derive(Default)]
+struct Tally {
+    documents: usize,
+    filters_equal: usize,
+    minhash_equal: usize,
+    /// Documents whose words, repetition, quality, Gopher quality or MinHash columns differ.
+    differing: [usize; 5],
+    missing: Option<&'static str>,
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let (shared, floors) = match floors::shared_and_floors(&args) {
+        Ok(found) => found,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let show = args
+        .iter()
+        .position(|a| a == "--differences")
+        .and_then(|i| args.get(i + 1))
+        .and_then(|n| n.parse::<usize>().ok())
+        .unwrap_or(0);
+    let folder = format!("{shared}/oracle/fineweb2");
+    let documents = rows(
+        &format!("{folder}/documents.parquet"),
+        &["language", "text"],
+    );
+    let groups: [&[&str]; 5] = [&WORDS, &REPETITION, &QUALITY, &GOPHER, &MINHASH];
+    let columns: Vec<&str> = groups.iter().flat_map(|g| g.iter().copied()).collect();
+    let oracle = rows(&format!("{folder}/fineweb2_filters.parquet"), &columns);
+    let mut tallies: BTreeMap<String, Tally> = BTreeMap::new();
+    let mut tokenizers: HashMap<String, Result<WordTokenizer, &'static str>> = HashMap::new();
+    let mut shown: HashMap<String, usize> = HashMap::new();
+    for (doc_id, document) in &documents {
+        let (language, text) = (&document[0], &document[1]);
+        let tally = tallies.entry(language.clone()).or_default();
+        tally.documents += 1;
+        let tokenizer = *tokenizers.entry(language.clone()).or_insert_with(|| {
+            fineweb2_language(language)
+                .expect("an oracle language has a FineWeb-2 config")
+                .tokenizer()
+        });
+        let tokenizer = match tokenizer {
+            Ok(tokenizer) => tokenizer,
+            Err(missing) => {
+                tally.missing = Some(missing);
+                continue;
+            }
+        };
+        let want = &oracle[doc_id];
+        let got = ours(language, tokenizer, text);
+        let mut start = 0;
+        let mut equal = [true; 5];
+        for (g, group) in groups.iter().enumerate() {
+            let range = start..start + group.len();
+            equal[g] = got[range.clone()] == want[range.clone()];
+            if !equal[g] {
+                tally.differing[g] += 1;
+                let seen = shown.entry(language.clone()).or_default();
+                if *seen < show {
+                    *seen += 1;
+                    for (i, column) in group.iter().enumerate() {
+                        let k = start + i;
+                        if got[k] != want[k] {
+                            println!(
+                                "{language} doc {doc_id}: {column}: ours {:?}, datatrove {:?}",
+                                got[k], want[k]
+                            );
+                        }
+                    }
+                }
+            }
+            start = range.end;
+        }
+        if equal[..4].iter().all(|e| *e) {
+            tally.filters_equal += 1;
+        }
+        if equal[4] {
+            tally.minhash_equal += 1;
+        }
+    }
+    println!(
+        "{:<10} {:>5} {:>14} {:>14} | documents differing in: words, repetition, quality, gopher+chain, minhash",
+        "language", "docs", "filters equal", "minhash equal"
+    );
+    let mut passed = true;
+    for (language, t) in &tallies {
+        if let Some(missing) = t.missing {
+            println!(
+                "{language:<10} {:>5}   not measured: '{language}' is not {missing}",
+                t.documents
+            );
+            continue;
+        }
+        let share = |n: usize| n as f64 / t.documents as f64;
+        println!(
+            "{language:<10} {:>5} {:>14.4} {:>14.4} | {:?}",
+            t.documents,
+            share(t.filters_equal),
+            share(t.minhash_equal),
+            t.differing
+        );
+        for (key, value) in [
+            (format!("fineweb2 {language}"), share(t.filters_equal)),
+            (
+                format!("fineweb2_minhash {language}"),
+                share(t.minhash_equal),
+            ),
+        ] {
+            match floors::meets(floors.as_ref(), &key, value) {
+                Ok(meets) => passed &= meets,
+                Err(e) => {
+                    eprintln!("{e}");
+                    passed = false;
+                }
+            }
+        }
+    }
+    if passed {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
