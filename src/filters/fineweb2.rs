@@ -10,7 +10,9 @@ use std::sync::LazyLock;
 
 use serde_json::Value;
 
-use super::{FineWebQualityParams, GopherQualityParams, GopherRepetitionParams};
+use super::fineweb_quality::FineWebQualityParams;
+use super::gopher_quality::GopherQualityParams;
+use super::gopher_repetition::GopherRepetitionParams;
 use crate::words::WordTokenizer;
 
 const CONFIGS: &[u8] = include_bytes!("../../tokenizers/fineweb2_languages.json.gz");
@@ -143,46 +145,49 @@ impl Fineweb2Language {
     /// The word tokenizer datatrove assigns the language, or what it would need (a phrase that
     /// completes "'cmn_Hani' is not …").
     pub fn tokenizer(&self) -> Result<WordTokenizer, &'static str> {
-        let missing = match (self.tokenizer_class, self.tokenizer_code) {
-            ("SpaCyTokenizer", "zh") => {
-                "a language whose word tokenizer webtext has yet (it needs jieba: datatrove's SpaCyTokenizer(zh))"
-            }
-            ("SpaCyTokenizer", "ja") => {
-                "a language whose word tokenizer webtext has yet (it needs Sudachi: datatrove's SpaCyTokenizer(ja))"
-            }
-            ("SpaCyTokenizer", "vi") => {
-                "a language whose word tokenizer webtext has yet (it needs pyvi: datatrove's SpaCyTokenizer(vi))"
-            }
-            ("SpaCyTokenizer", code) => return spacy(code),
+        if let Some((_, phrase)) = self.missing_tokenizer() {
+            return Err(phrase);
+        }
+        match (self.tokenizer_class, self.tokenizer_code) {
+            ("SpaCyTokenizer", code) => spacy(code),
             // datatrove's fallback splits words with spaCy's multi-language rules.
-            ("WhitespaceTokenizer", _) => return spacy("xx"),
-            ("IndicNLPTokenizer", code) => {
-                return Ok(WordTokenizer::IndicNlp { urdu: code == "ur" });
-            }
+            ("WhitespaceTokenizer", _) => spacy("xx"),
+            (_, code) => Ok(WordTokenizer::IndicNlp { urdu: code == "ur" }),
+        }
+    }
+
+    /// What the language's tokenizer would need, if this build lacks it (without building the
+    /// tokenizer): what it is, and the phrase that completes "'cmn_Hani' is not …".
+    pub fn missing_tokenizer(&self) -> Option<(&'static str, &'static str)> {
+        /// The tokenizer a language needs, and the phrase of the option error.
+        macro_rules! needs {
+            ($what:literal) => {
+                Some((
+                    $what,
+                    concat!(
+                        "a language whose word tokenizer webtext has yet (it needs ",
+                        $what,
+                        ")"
+                    ),
+                ))
+            };
+        }
+        match (self.tokenizer_class, self.tokenizer_code) {
+            ("SpaCyTokenizer", "zh") => needs!("jieba: datatrove's SpaCyTokenizer(zh)"),
+            ("SpaCyTokenizer", "ja") => needs!("Sudachi: datatrove's SpaCyTokenizer(ja)"),
+            ("SpaCyTokenizer", "vi") => needs!("pyvi: datatrove's SpaCyTokenizer(vi)"),
+            ("SpaCyTokenizer" | "WhitespaceTokenizer" | "IndicNLPTokenizer", _) => None,
             ("StanzaTokenizer", _) => {
-                "a language whose word tokenizer webtext has yet (it needs Stanza's neural tokenizer: datatrove's StanzaTokenizer)"
+                needs!("Stanza's neural tokenizer: datatrove's StanzaTokenizer")
             }
-            ("KiwiTokenizer", _) => {
-                "a language whose word tokenizer webtext has yet (it needs Kiwi: datatrove's KiwiTokenizer)"
-            }
-            ("ThaiTokenizer", _) => {
-                "a language whose word tokenizer webtext has yet (it needs PyThaiNLP's newmm: datatrove's ThaiTokenizer)"
-            }
-            ("KhmerTokenizer", _) => {
-                "a language whose word tokenizer webtext has yet (it needs khmer-nltk: datatrove's KhmerTokenizer)"
-            }
-            ("LaoTokenizer", _) => {
-                "a language whose word tokenizer webtext has yet (it needs LaoNLP: datatrove's LaoTokenizer)"
-            }
-            ("TibetanTokenizer", _) => {
-                "a language whose word tokenizer webtext has yet (it needs botok: datatrove's TibetanTokenizer)"
-            }
-            ("BurmeseTokenizer", _) => {
-                "a language whose word tokenizer webtext has yet (it needs pyidaungsu: datatrove's BurmeseTokenizer)"
-            }
-            _ => "a language whose word tokenizer webtext knows",
-        };
-        Err(missing)
+            ("KiwiTokenizer", _) => needs!("Kiwi: datatrove's KiwiTokenizer"),
+            ("ThaiTokenizer", _) => needs!("PyThaiNLP's newmm: datatrove's ThaiTokenizer"),
+            ("KhmerTokenizer", _) => needs!("khmer-nltk: datatrove's KhmerTokenizer"),
+            ("LaoTokenizer", _) => needs!("LaoNLP: datatrove's LaoTokenizer"),
+            ("TibetanTokenizer", _) => needs!("botok: datatrove's TibetanTokenizer"),
+            ("BurmeseTokenizer", _) => needs!("pyidaungsu: datatrove's BurmeseTokenizer"),
+            _ => needs!("a tokenizer datatrove 0.10.1 does not name"),
+        }
     }
 
     /// GopherRepetitionFilter as the pipeline builds it: the paragraph checks and the line

@@ -34,9 +34,12 @@ fn count_or_off(value: &str) -> Result<usize, &'static str> {
 }
 
 /// What the `language` key does, for every filter that takes it.
-const LANGUAGE_ABOUT: &str = "a FineWeb-2 language such as deu_Latn: the text is cut into words \
-     by the tokenizer datatrove assigns it and the thresholds are that language's, as FineWeb-2 \
-     builds the filter; keys after it override single thresholds; eng: datatrove's English";
+const LANGUAGE_ABOUT: &str = "a FineWeb-2 language such as deu_Latn (fineweb2_languages() lists \
+     them): the text is cut into words by the tokenizer datatrove assigns it and the thresholds \
+     are that language's, as FineWeb-2 builds the filter; keys after it override single \
+     thresholds; eng: datatrove's English. The options may be a column, so that \
+     'language=' || language filters each row in its own language (NULL for a row whose language \
+     has no config or tokenizer)";
 
 /// The `language` key of a filter whose parameters `of_language` builds from a FineWeb-2 config.
 macro_rules! language_key {
@@ -205,7 +208,7 @@ mod tests {
         );
         let err = message(params(GOPHER_REPETITION_KEYS, "top_5_gram=0.1").unwrap_err());
         assert!(
-            err.starts_with("unknown option 'top_5_gram'; known: dup_para_frac,"),
+            err.starts_with("unknown option 'top_5_gram'; known: language, dup_para_frac,"),
             "{err}"
         );
     }

@@ -78,10 +78,7 @@ pub(crate) fn check_arg_types(
     }
     for (i, t) in arg_types.iter().enumerate().skip(1) {
         if !is_text(t) {
-            return plan_err!(
-                "{function}: argument {} must be a string literal, got {t}",
-                i + 1
-            );
+            return plan_err!("{function}: argument {} must be a string, got {t}", i + 1);
         }
     }
     Ok(arg_types.to_vec())
@@ -157,6 +154,41 @@ pub(crate) fn constant_value(expr: &Arc<dyn PhysicalExpr>) -> Option<ScalarValue
         Ok(ColumnarValue::Scalar(value)) => Some(value),
         _ => None,
     }
+}
+
+/// The rows of a call grouped by the values of its arguments after the first, in the order of
+/// their first rows: each group's values (as [`execution_constants`] gives constants) and rows.
+/// One group when every such argument is a scalar.
+pub(crate) fn rows_by_arguments(
+    args: &[ColumnarValue],
+    rows: usize,
+) -> Result<Vec<(Vec<Option<ScalarValue>>, Vec<u32>)>> {
+    let varying: Vec<usize> = (1..args.len())
+        .filter(|&i| matches!(&args[i], ColumnarValue::Array(a) if a.len() > 1))
+        .collect();
+    if varying.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut constants = execution_constants(args)?;
+    let mut groups: Vec<(Vec<Option<ScalarValue>>, Vec<u32>)> = Vec::new();
+    let mut by_values: std::collections::HashMap<Vec<ScalarValue>, usize> = Default::default();
+    for row in 0..rows {
+        let mut values = Vec::with_capacity(varying.len());
+        for &i in &varying {
+            if let ColumnarValue::Array(a) = &args[i] {
+                values.push(ScalarValue::try_from_array(a, row)?);
+            }
+        }
+        let group = *by_values.entry(values.clone()).or_insert_with(|| {
+            for (&i, value) in varying.iter().zip(&values) {
+                constants[i] = Some(value.clone());
+            }
+            groups.push((constants.clone(), Vec::new()));
+            groups.len() - 1
+        });
+        groups[group].1.push(row as u32);
+    }
+    Ok(groups)
 }
 
 /// The constant arguments at execution time, as scalars.

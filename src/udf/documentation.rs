@@ -35,7 +35,7 @@ pub(crate) fn options_argument<P>(
     } else {
         format!(" {notes}")
     };
-    format!("Constant 'key=value, ...'{sets}: {keys}.{notes}")
+    format!("'key=value, ...'{sets}: {keys}.{notes}")
 }
 
 /// The documentation of the options argument of a function that takes the row policy's keys alone.

@@ -4,6 +4,12 @@
 //! the argument checks, reading the constants while planning (so a bad option fails the plan)
 //! and at execution, dictionaries (computed once per distinct value), scalars and documentation.
 //!
+//! The arguments after the first are constants (checked at planning) or columns: a column's rows
+//! are grouped by their values, each distinct value read once, and the groups computed apart, so
+//! `gopher_quality(text, 'language=' || language)` filters each row in its own language. A row
+//! whose argument values are not valid gives NULL (a column of a single value fails as a constant
+//! would).
+//!
 //! A family of functions shares one [`Arguments`] type (jusText's language and options,
 //! boilerpipe's extractor, the extractor's options, a filter's options), so a function's file
 //! holds its documentation and its kernel, nothing else.
@@ -12,7 +18,8 @@ use std::fmt::Debug;
 use std::hash::Hash;
 use std::sync::Arc;
 
-use datafusion::arrow::array::{Array, ArrayRef};
+use datafusion::arrow::array::{Array, ArrayRef, UInt32Array, new_null_array};
+use datafusion::arrow::compute::{interleave, take};
 use datafusion::arrow::datatypes::{DataType, Field, FieldRef};
 use datafusion::common::{Result, ScalarValue};
 use datafusion::logical_expr::{
@@ -20,7 +27,7 @@ use datafusion::logical_expr::{
     Volatility,
 };
 
-use super::arguments::{Input, check_arg_types, execution_constants};
+use super::arguments::{Input, check_arg_types, execution_constants, rows_by_arguments};
 use super::arrays::apply;
 
 /// What a family of functions reads from the constant arguments after the first.
@@ -100,15 +107,47 @@ impl<K: Kernel> ScalarUDFImpl for WebtextFunction<K> {
     }
 
     fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
-        K::arguments(args.scalar_arguments)?;
+        // Constants are checked now; arguments read from columns, row by row.
+        let constants = args.scalar_arguments.iter().skip(1);
+        if constants
+            .take(args.arg_fields.len().saturating_sub(1))
+            .all(Option::is_some)
+        {
+            K::arguments(args.scalar_arguments)?;
+        }
         Ok(Arc::new(Field::new(K::NAME, K::return_type(), true)))
     }
 
     fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
-        let constants = execution_constants(&args.args)?;
-        let refs: Vec<Option<&ScalarValue>> = constants.iter().map(Option::as_ref).collect();
-        let arguments = K::arguments(&refs)?;
-        apply(&args.args[0], |input| K::compute(input, &arguments))
+        let groups = rows_by_arguments(&args.args, args.number_rows)?;
+        if groups.len() <= 1 {
+            let constants = execution_constants(&args.args)?;
+            let refs: Vec<Option<&ScalarValue>> = constants.iter().map(Option::as_ref).collect();
+            let arguments = K::arguments(&refs)?;
+            return apply(&args.args[0], |input| K::compute(input, &arguments));
+        }
+        let input = args.args[0].to_array(args.number_rows)?;
+        let mut results: Vec<ArrayRef> = Vec::with_capacity(groups.len());
+        let mut places = vec![(0, 0); args.number_rows];
+        for (group, (constants, rows)) in groups.into_iter().enumerate() {
+            for (i, &row) in rows.iter().enumerate() {
+                places[row as usize] = (group, i);
+            }
+            let refs: Vec<Option<&ScalarValue>> = constants.iter().map(Option::as_ref).collect();
+            let result = match K::arguments(&refs) {
+                Ok(arguments) => {
+                    let part = take(input.as_ref(), &UInt32Array::from(rows), None)?;
+                    let computed = apply(&ColumnarValue::Array(part), |input| {
+                        K::compute(input, &arguments)
+                    })?;
+                    computed.into_array(1)?
+                }
+                Err(_) => new_null_array(&K::return_type(), rows.len()),
+            };
+            results.push(result);
+        }
+        let parts: Vec<&dyn Array> = results.iter().map(|r| r.as_ref()).collect();
+        Ok(ColumnarValue::Array(interleave(&parts, &places)?))
     }
 
     fn documentation(&self) -> Option<&Documentation> {

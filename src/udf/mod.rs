@@ -53,6 +53,7 @@ pub mod extract_content_result;
 pub mod extract_metadata;
 #[cfg(feature = "langid")]
 pub mod fasttext_predict;
+pub mod fineweb2_languages;
 pub mod fineweb_quality;
 pub mod gopher_quality;
 pub mod gopher_repetition;
@@ -279,7 +280,7 @@ pub fn configure(config: SessionConfig) -> SessionConfig {
 /// Something `register_all` registers on: a `SessionContext` or a `SessionState`.
 pub trait Registry: FunctionRegistry {
     /// Registers the crate's file formats and table functions (WARC: `STORED AS WARC`,
-    /// `read_warc()`).
+    /// `read_warc()`; `fineweb2_languages()`).
     fn register_sources(&mut self) -> Result<()>;
 
     /// The memory pool of the registry's queries, which the window functions reserve from.
@@ -288,6 +289,10 @@ pub trait Registry: FunctionRegistry {
 
 impl Registry for datafusion::execution::context::SessionContext {
     fn register_sources(&mut self) -> Result<()> {
+        self.register_udtf(
+            "fineweb2_languages",
+            Arc::new(fineweb2_languages::Fineweb2Languages),
+        );
         crate::datasource::register_warc_on(self)
     }
 
@@ -298,6 +303,10 @@ impl Registry for datafusion::execution::context::SessionContext {
 
 impl Registry for datafusion::execution::session_state::SessionState {
     fn register_sources(&mut self) -> Result<()> {
+        self.register_udtf(
+            "fineweb2_languages",
+            Arc::new(fineweb2_languages::Fineweb2Languages),
+        );
         crate::datasource::register_warc(self)
     }
 

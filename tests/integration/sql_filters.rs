@@ -188,7 +188,7 @@ async fn bad_options_are_planning_errors_that_say_what_is_valid() {
         ),
         (
             "gopher_repetition('x', 'top_5_gram=0.1')",
-            "gopher_repetition: invalid options (argument 2): unknown option 'top_5_gram'; known: dup_para_frac, dup_para_char_frac, dup_line_frac",
+            "gopher_repetition: invalid options (argument 2): unknown option 'top_5_gram'; known: language, dup_para_frac, dup_para_char_frac, dup_line_frac",
         ),
         (
             "c4_quality('x', 'filter_policy=yes')",
@@ -218,9 +218,18 @@ async fn bad_options_are_planning_errors_that_say_what_is_valid() {
             "c4_quality('x', 'a', 'b')",
             "c4_quality: takes 1 to 2 arguments, got 3",
         ),
+        // Options from a column of one value are read as that constant.
         (
             "fineweb_quality(column1, column1) FROM (VALUES ('x'))",
-            "fineweb_quality: argument 2 (options) must be a constant string literal",
+            "fineweb_quality: invalid options (argument 2): 'x' is not of the form key=value",
+        ),
+        (
+            "gopher_quality('x', 'language=xyz')",
+            "gopher_quality: invalid options (argument 2): option language: 'xyz' is not a FineWeb-2 language: ISO 639-3 code and script as its configs name them (deu_Latn, cmn_Hani; SELECT name FROM fineweb2_languages() lists them), or eng",
+        ),
+        (
+            "fineweb_quality('x', 'language=cmn_Hani')",
+            "fineweb_quality: invalid options (argument 2): option language: 'cmn_Hani' is not a language whose word tokenizer webtext has yet (it needs jieba: datatrove's SpaCyTokenizer(zh))",
         ),
     ];
     for (call, expected) in cases {
@@ -310,5 +319,71 @@ async fn hostile_text_gives_a_value_per_row_and_the_query_goes_on() {
     assert_eq!(
         empty,
         ["gopher_short_doc", "empty", "too_few_sentences", "empty"]
+    );
+}
+
+/// FineWeb-2's languages: `language=` sets a language's tokenizer, thresholds and stop words, the
+/// options may come from a column (each row in its own language, NULL where a row's language has
+/// no config or tokenizer), and fineweb2_languages() lists what the option accepts.
+#[tokio::test]
+async fn languages_come_from_fineweb2s_configs_row_by_row() {
+    let ctx = context();
+    // spaCy's German keeps "e-mail" whole, Russian splits it (the FineWeb-2 specification's
+    // table); the stop words are each config's own ("der", "und", "die" in configs/deu_Latn.yml).
+    let text = "'der Hund und die Katze e-mail'";
+    let constant = one_row(
+        &ctx,
+        &format!(
+            "SELECT gopher_quality({text}, 'language=deu_Latn')['n_words'], \
+             gopher_quality({text}, 'language=rus_Cyrl')['n_words'], \
+             gopher_quality({text}, 'language=deu_Latn')['stop_words'], \
+             gopher_quality({text})['stop_words']"
+        ),
+    )
+    .await;
+    assert_eq!(constant, ["6", "8", "3", "0"]);
+    // The same calls with the language in a column, rows in several languages (batches of 8).
+    let rows = cells(
+        &ctx,
+        &format!(
+            "SELECT lang, gopher_quality({text}, 'language=' || lang)['n_words'], \
+             gopher_quality({text}, 'language=' || lang)['stop_words'], \
+             fineweb_quality({text}, 'language=' || lang)['n_words'] \
+             FROM (VALUES ('deu_Latn'), ('rus_Cyrl'), ('cmn_Hani'), ('no_such'), ('deu_Latn'), \
+             ('eng'), ('rus_Cyrl'), ('hin_Deva'), ('deu_Latn')) AS v(lang)"
+        ),
+    )
+    .await
+    .unwrap();
+    let rows: Vec<String> = rows.iter().map(|r| r.join(" ")).collect();
+    assert_eq!(
+        rows,
+        [
+            "deu_Latn 6 3 6",
+            "rus_Cyrl 8 0 8",
+            "cmn_Hani NULL NULL NULL",
+            "no_such NULL NULL NULL",
+            "deu_Latn 6 3 6",
+            "eng 8 0 8",
+            "rus_Cyrl 8 0 8",
+            "hin_Deva 8 0 8",
+            "deu_Latn 6 3 6",
+        ]
+    );
+    let listed = one_row(
+        &ctx,
+        "SELECT count(*), sum(CASE WHEN available THEN 1 ELSE 0 END), \
+         max(CASE WHEN name = 'deu_Latn' THEN language_score END), \
+         max(CASE WHEN name = 'cmn_Hani' THEN missing END) FROM fineweb2_languages()",
+    )
+    .await;
+    assert_eq!(
+        listed,
+        [
+            "1929",
+            "1798",
+            "0.821",
+            "jieba: datatrove's SpaCyTokenizer(zh)"
+        ]
     );
 }
