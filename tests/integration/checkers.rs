@@ -85,6 +85,15 @@ fn the_floors_file_has_a_floor_for_every_check_ci_runs() {
     for tokenizer in ["byte_level_bpe", "wordpiece", "unigram"] {
         needed.push(format!("token_count {tokenizer}"));
     }
+    // eval/parity/fineweb2.rs: the oracle's languages whose tokenizer the crate has.
+    for language in [
+        "arb_Arab", "ces_Latn", "dan_Latn", "deu_Latn", "ell_Grek", "fas_Arab", "fra_Latn",
+        "hin_Deva", "hun_Latn", "ind_Latn", "ita_Latn", "nld_Latn", "nob_Latn", "pol_Latn",
+        "por_Latn", "rus_Cyrl", "spa_Latn", "swe_Latn", "tur_Latn", "ukr_Cyrl",
+    ] {
+        needed.push(format!("fineweb2 {language}"));
+        needed.push(format!("fineweb2_minhash {language}"));
+    }
     for key in &needed {
         let floor = floors.get(key).unwrap();
         assert!(floor > 0.9, "{key}: {floor}");

@@ -11,6 +11,7 @@ mod book;
 mod checkers;
 mod cli;
 mod dedup_partitions;
+mod fineweb2;
 mod hostile;
 mod justext_fixtures;
 mod memory_limit;
