@@ -22,7 +22,7 @@ def justext(html: ArrowData, language: Any = None, options: Any = None, **keys: 
     Args:
         html: The page: Utf8, LargeUtf8, Utf8View, Binary, LargeBinary, BinaryView or a dictionary of those.
         language: Constant: the stoplist, one of jusText's 100 languages (case-insensitive, default 'English'), or 'none' for the language-independent mode (no stoplist, both stopword thresholds 0).
-        options: Constant 'key=value, ...' overriding jusText's parameters: length_low (70), length_high (200), stopwords_low (0.3), stopwords_high (0.32), max_link_density (0.2), max_heading_distance (200), no_headings (false), good_headings_stage (false; jusText 3.0.2 skips that stage by a bug; true runs it as jusText < 3.0 did), max_bytes (33554432; a longer page, counted in stored bytes, is not processed and gives NULL; 0 = no limit), max_depth (512; elements opened deeper are closed at once and their content joins their parent, as browsers do), max_attributes (1000; a tag's further attributes are ignored), on_error (null; a page that cannot be processed gives NULL; fail: the query fails with the reason). on_error=fail fails where jusText raises (empty document, undecodable charset label). As in jusText (whose parser, libxml2, stops there), a page ends where a 257th element would open, whatever max_depth.
+        options: 'key=value, ...' overriding jusText's parameters: length_low (70), length_high (200), stopwords_low (0.3), stopwords_high (0.32), max_link_density (0.2), max_heading_distance (200), no_headings (false), good_headings_stage (false; jusText 3.0.2 skips that stage by a bug; true runs it as jusText < 3.0 did), max_bytes (33554432; a longer page, counted in stored bytes, is not processed and gives NULL; 0 = no limit), max_depth (512; elements opened deeper are closed at once and their content joins their parent, as browsers do), max_attributes (1000; a tag's further attributes are ignored), on_error (null; a page that cannot be processed gives NULL; fail: the query fails with the reason). on_error=fail fails where jusText raises (empty document, undecodable charset label). As in jusText (whose parser, libxml2, stops there), a page ends where a 257th element would open, whatever max_depth.
 
     Example:
         SELECT justext('<html><body><p>Hi.</p></body></html>', 'English');
@@ -67,7 +67,7 @@ def stopword_density(text: ArrowData, language: Any = None, options: Any = None,
     Args:
         text: The text: Utf8, LargeUtf8, Utf8View or a dictionary of those.
         language: Constant: one of jusText's 100 stoplists (case-insensitive, default 'English').
-        options: Constant 'key=value, ...': on_error (null; a text that cannot be processed, which only a bug of ours can cause and datafusion_webtext::row_panics() counts, gives NULL; fail: the query fails with the reason).
+        options: 'key=value, ...': on_error (null; a text that cannot be processed, which only a bug of ours can cause and datafusion_webtext::row_panics() counts, gives NULL; fail: the query fails with the reason).
 
     Example:
         SELECT stopword_density('The cat sat on the mat', 'English');
@@ -82,7 +82,7 @@ def boilerpipe(html: ArrowData, extractor: Any = None, options: Any = None, **ke
     Args:
         html: The page: Utf8, LargeUtf8, Utf8View, Binary, LargeBinary, BinaryView or a dictionary of those.
         extractor: Constant: 'article' (default), 'default', 'largest_content', 'canola', 'keep_everything', 'num_words_rules' or 'article_sentences' (boilerpipe 1.2.0's ArticleExtractor, DefaultExtractor, ...), or 'article_head' (the ArticleExtractor of boilerpipe's unreleased repository head, 2015: list items and headings labelled, more title matching, same-level expansion); case-insensitive.
-        options: Constant 'key=value, ...': max_bytes (33554432; a longer page, counted in stored bytes, is not processed and gives NULL; 0 = no limit), max_depth (512; elements opened deeper are closed at once and their content joins their parent, as browsers do), max_attributes (1000; a tag's further attributes are ignored), on_error (null; a page that cannot be processed gives NULL; fail: the query fails with the reason).
+        options: 'key=value, ...': max_bytes (33554432; a longer page, counted in stored bytes, is not processed and gives NULL; 0 = no limit), max_depth (512; elements opened deeper are closed at once and their content joins their parent, as browsers do), max_attributes (1000; a tag's further attributes are ignored), on_error (null; a page that cannot be processed gives NULL; fail: the query fails with the reason).
 
     Example:
         SELECT url, boilerpipe(html, 'article') AS article, justext(html) AS justext FROM crawl;
@@ -96,7 +96,7 @@ def boilerpipe_blocks(html: ArrowData, extractor: Any = None, options: Any = Non
     Args:
         html: The page: Utf8, LargeUtf8, Utf8View, Binary, LargeBinary, BinaryView or a dictionary of those.
         extractor: Constant: 'article' (default), 'default', 'largest_content', 'canola', 'keep_everything', 'num_words_rules' or 'article_sentences' (boilerpipe 1.2.0's ArticleExtractor, DefaultExtractor, ...), or 'article_head' (the ArticleExtractor of boilerpipe's unreleased repository head, 2015: list items and headings labelled, more title matching, same-level expansion); case-insensitive.
-        options: Constant 'key=value, ...': max_bytes (33554432; a longer page, counted in stored bytes, is not processed and gives NULL; 0 = no limit), max_depth (512; elements opened deeper are closed at once and their content joins their parent, as browsers do), max_attributes (1000; a tag's further attributes are ignored), on_error (null; a page that cannot be processed gives NULL; fail: the query fails with the reason).
+        options: 'key=value, ...': max_bytes (33554432; a longer page, counted in stored bytes, is not processed and gives NULL; 0 = no limit), max_depth (512; elements opened deeper are closed at once and their content joins their parent, as browsers do), max_attributes (1000; a tag's further attributes are ignored), on_error (null; a page that cannot be processed gives NULL; fail: the query fails with the reason).
 
     Example:
         SELECT b['is_content'], avg(b['text_density'])
@@ -110,7 +110,7 @@ def html_title(html: ArrowData, options: Any = None, **keys: Any) -> Result:
 
     Args:
         html: The page: Utf8, LargeUtf8, Utf8View, Binary, LargeBinary, BinaryView or a dictionary of those.
-        options: Constant 'key=value, ...': max_bytes (33554432; a longer page, counted in stored bytes, is not processed and gives NULL; 0 = no limit), max_depth (512; elements opened deeper are closed at once and their content joins their parent, as browsers do), max_attributes (1000; a tag's further attributes are ignored), on_error (null; a page that cannot be processed gives NULL; fail: the query fails with the reason).
+        options: 'key=value, ...': max_bytes (33554432; a longer page, counted in stored bytes, is not processed and gives NULL; 0 = no limit), max_depth (512; elements opened deeper are closed at once and their content joins their parent, as browsers do), max_attributes (1000; a tag's further attributes are ignored), on_error (null; a page that cannot be processed gives NULL; fail: the query fails with the reason).
 
     Example:
         SELECT html_title('<title> Hello  world </title>');
@@ -124,7 +124,7 @@ def extract_content(html: ArrowData, options: Any = None, **keys: Any) -> Result
 
     Args:
         html: The page: Utf8, LargeUtf8, Utf8View, Binary, LargeBinary, BinaryView or a dictionary of those.
-        options: Constant 'key=value, ...': mass_alpha (2; the weight of link-heavy characters against good ones when the container is chosen by text mass; none: Readability's choice alone), keep_dense_share (0.4; Readability's choice is kept when it holds this share of the text-mass choice's good characters; none: the text-mass choice alone), widen_link_heavy_share (0.05; Readability's choice gives way to the text-mass choice around it when the text that adds has at most this many link-heavy characters per good one and does not repeat it; none: never), max_link_density (0.5; segments with more of their characters in links are dropped), drop_boilerplate_names (true), dropped_names (default; the measured list; or names separated by spaces, =name for a whole word: 'dropped_names=comment footer =tags'), format (text; or markdown), class_weight (25), min_scoring_chars (25), sibling_share (0.2), sibling_min_score (10), listing_below_chars (250; a shorter text is read again as a listing of linked titles; none: never), listing_min_titles (3), title_link_chars (20; the characters of a title link), max_bytes (33554432; a longer page, counted in stored bytes, is not processed and gives NULL; 0 = no limit), max_depth (512; elements opened deeper are closed at once and their content joins their parent, as browsers do), max_attributes (1000; a tag's further attributes are ignored), on_error (null; a page that cannot be processed gives NULL; fail: the query fails with the reason).
+        options: 'key=value, ...': mass_alpha (2; the weight of link-heavy characters against good ones when the container is chosen by text mass; none: Readability's choice alone), keep_dense_share (0.4; Readability's choice is kept when it holds this share of the text-mass choice's good characters; none: the text-mass choice alone), widen_link_heavy_share (0.05; Readability's choice gives way to the text-mass choice around it when the text that adds has at most this many link-heavy characters per good one and does not repeat it; none: never), max_link_density (0.5; segments with more of their characters in links are dropped), drop_boilerplate_names (true), dropped_names (default; the measured list; or names separated by spaces, =name for a whole word: 'dropped_names=comment footer =tags'), format (text; or markdown), class_weight (25), min_scoring_chars (25), sibling_share (0.2), sibling_min_score (10), listing_below_chars (250; a shorter text is read again as a listing of linked titles; none: never), listing_min_titles (3), title_link_chars (20; the characters of a title link), max_bytes (33554432; a longer page, counted in stored bytes, is not processed and gives NULL; 0 = no limit), max_depth (512; elements opened deeper are closed at once and their content joins their parent, as browsers do), max_attributes (1000; a tag's further attributes are ignored), on_error (null; a page that cannot be processed gives NULL; fail: the query fails with the reason).
 
     Example:
         SELECT url, extract_content(html) AS text, extract_content(html, 'format=markdown') AS markdown FROM crawl;
@@ -137,7 +137,7 @@ def extract_content_result(html: ArrowData, options: Any = None, **keys: Any) ->
 
     Args:
         html: The page: Utf8, LargeUtf8, Utf8View, Binary, LargeBinary, BinaryView or a dictionary of those.
-        options: Constant 'key=value, ...': mass_alpha (2; the weight of link-heavy characters against good ones when the container is chosen by text mass; none: Readability's choice alone), keep_dense_share (0.4; Readability's choice is kept when it holds this share of the text-mass choice's good characters; none: the text-mass choice alone), widen_link_heavy_share (0.05; Readability's choice gives way to the text-mass choice around it when the text that adds has at most this many link-heavy characters per good one and does not repeat it; none: never), max_link_density (0.5; segments with more of their characters in links are dropped), drop_boilerplate_names (true), dropped_names (default; the measured list; or names separated by spaces, =name for a whole word: 'dropped_names=comment footer =tags'), format (text; or markdown), class_weight (25), min_scoring_chars (25), sibling_share (0.2), sibling_min_score (10), listing_below_chars (250; a shorter text is read again as a listing of linked titles; none: never), listing_min_titles (3), title_link_chars (20; the characters of a title link), max_bytes (33554432; a longer page, counted in stored bytes, is not processed and gives NULL; 0 = no limit), max_depth (512; elements opened deeper are closed at once and their content joins their parent, as browsers do), max_attributes (1000; a tag's further attributes are ignored), on_error (null; a page that cannot be processed gives NULL; fail: the query fails with the reason).
+        options: 'key=value, ...': mass_alpha (2; the weight of link-heavy characters against good ones when the container is chosen by text mass; none: Readability's choice alone), keep_dense_share (0.4; Readability's choice is kept when it holds this share of the text-mass choice's good characters; none: the text-mass choice alone), widen_link_heavy_share (0.05; Readability's choice gives way to the text-mass choice around it when the text that adds has at most this many link-heavy characters per good one and does not repeat it; none: never), max_link_density (0.5; segments with more of their characters in links are dropped), drop_boilerplate_names (true), dropped_names (default; the measured list; or names separated by spaces, =name for a whole word: 'dropped_names=comment footer =tags'), format (text; or markdown), class_weight (25), min_scoring_chars (25), sibling_share (0.2), sibling_min_score (10), listing_below_chars (250; a shorter text is read again as a listing of linked titles; none: never), listing_min_titles (3), title_link_chars (20; the characters of a title link), max_bytes (33554432; a longer page, counted in stored bytes, is not processed and gives NULL; 0 = no limit), max_depth (512; elements opened deeper are closed at once and their content joins their parent, as browsers do), max_attributes (1000; a tag's further attributes are ignored), on_error (null; a page that cannot be processed gives NULL; fail: the query fails with the reason).
 
     Example:
         SELECT url, e['text'] AS text, e['kept_share'] AS kept_share
@@ -151,7 +151,7 @@ def extract_metadata(html: ArrowData, options: Any = None, **keys: Any) -> Resul
 
     Args:
         html: The page: Utf8, LargeUtf8, Utf8View, Binary, LargeBinary, BinaryView or a dictionary of those.
-        options: Constant 'key=value, ...': max_bytes (33554432; a longer page, counted in stored bytes, is not processed and gives NULL; 0 = no limit), max_depth (512; elements opened deeper are closed at once and their content joins their parent, as browsers do), max_attributes (1000; a tag's further attributes are ignored), on_error (null; a page that cannot be processed gives NULL; fail: the query fails with the reason).
+        options: 'key=value, ...': max_bytes (33554432; a longer page, counted in stored bytes, is not processed and gives NULL; 0 = no limit), max_depth (512; elements opened deeper are closed at once and their content joins their parent, as browsers do), max_attributes (1000; a tag's further attributes are ignored), on_error (null; a page that cannot be processed gives NULL; fail: the query fails with the reason).
 
     Example:
         SELECT extract_metadata('<html lang="en"><title>Hi</title><meta name="author" content="Ada">')['author'];
@@ -166,7 +166,7 @@ def decode_html(html: ArrowData, charset: Any = None, options: Any = None, **key
     Args:
         html: The page: Utf8, LargeUtf8, Utf8View, Binary, LargeBinary, BinaryView or a dictionary of those.
         charset: A string column or constant: a charset label (e.g. 'ISO-8859-1', 'windows-1251', 'Shift_JIS'), looked up as Python's codecs look up a name; NULL, or a label naming no codec, is no hint.
-        options: Constant 'key=value, ...': max_bytes (33554432; a longer page, counted in stored bytes, is not processed and gives NULL; 0 = no limit), max_depth (512; elements opened deeper are closed at once and their content joins their parent, as browsers do), max_attributes (1000; a tag's further attributes are ignored), on_error (null; a page that cannot be processed gives NULL; fail: the query fails with the reason). max_depth and max_attributes are accepted and unused.
+        options: 'key=value, ...': max_bytes (33554432; a longer page, counted in stored bytes, is not processed and gives NULL; 0 = no limit), max_depth (512; elements opened deeper are closed at once and their content joins their parent, as browsers do), max_attributes (1000; a tag's further attributes are ignored), on_error (null; a page that cannot be processed gives NULL; fail: the query fails with the reason). max_depth and max_attributes are accepted and unused.
 
     Example:
         SELECT url, justext(decode_html(payload, http_charset)) AS text
@@ -193,7 +193,7 @@ def ngram_hashes(text: ArrowData, n: Any, options: Any = None, **keys: Any) -> R
     Args:
         text: The text: Utf8, LargeUtf8, Utf8View or a dictionary of those. Lines are paragraphs.
         n: Constant whole number ≥ 1: the n-gram length in tokens (onion's default is 7).
-        options: Constant 'key=value, ...': lowercase (false), skip_punctuation (false; one-character tokens that are not letters, marks, numbers or '_'), stopwords (none; or a jusText stoplist whose words are skipped), per_line (false; true: the n-grams of each line, none across lines), on_error (null; a text that cannot be processed, which only a bug of ours can cause and datafusion_webtext::row_panics() counts, gives NULL; fail: the query fails with the reason). Tokens are runs of letters, marks, numbers and connector punctuation, or any other single non-space character.
+        options: 'key=value, ...': lowercase (false), skip_punctuation (false; one-character tokens that are not letters, marks, numbers or '_'), stopwords (none; or a jusText stoplist whose words are skipped), per_line (false; true: the n-grams of each line, none across lines), on_error (null; a text that cannot be processed, which only a bug of ours can cause and datafusion_webtext::row_panics() counts, gives NULL; fail: the query fails with the reason). Tokens are runs of letters, marks, numbers and connector punctuation, or any other single non-space character.
 
     Example:
         COPY (SELECT h FROM (SELECT unnest(ngram_hashes(text, 7)) AS h FROM documents)
@@ -208,7 +208,7 @@ def content_hash(text: ArrowData, options: Any = None, **keys: Any) -> Result:
 
     Args:
         text: The text: Utf8, LargeUtf8, Utf8View or a dictionary of those. Lines are paragraphs.
-        options: Constant 'key=value, ...': lowercase (false), skip_punctuation (false; one-character tokens that are not letters, marks, numbers or '_'), stopwords (none; or a jusText stoplist whose words are skipped), on_error (null; a text that cannot be processed, which only a bug of ours can cause and datafusion_webtext::row_panics() counts, gives NULL; fail: the query fails with the reason). Tokens are runs of letters, marks, numbers and connector punctuation, or any other single non-space character.
+        options: 'key=value, ...': lowercase (false), skip_punctuation (false; one-character tokens that are not letters, marks, numbers or '_'), stopwords (none; or a jusText stoplist whose words are skipped), on_error (null; a text that cannot be processed, which only a bug of ours can cause and datafusion_webtext::row_panics() counts, gives NULL; fail: the query fails with the reason). Tokens are runs of letters, marks, numbers and connector punctuation, or any other single non-space character.
 
     Example:
         SELECT content_hash(text) AS h, count(*) AS copies, min(doc_id) AS first
@@ -224,7 +224,7 @@ def duplicate_fraction(text: ArrowData, n: Any, duplicates: Any, options: Any = 
         text: The text: Utf8, LargeUtf8, Utf8View or a dictionary of those. Lines are paragraphs.
         n: Constant whole number ≥ 1: the n-gram length in tokens (onion's default is 7).
         duplicates: Constant path of the duplicate n-gram hashes: a Parquet file or folder whose first column holds them, made by ngram_hashes with the same n and options (see ngram_hashes' example). Read once per process.
-        options: Constant 'key=value, ...': lowercase (false), skip_punctuation (false; one-character tokens that are not letters, marks, numbers or '_'), stopwords (none; or a jusText stoplist whose words are skipped), on_error (null; a text that cannot be processed, which only a bug of ours can cause and datafusion_webtext::row_panics() counts, gives NULL; fail: the query fails with the reason). Tokens are runs of letters, marks, numbers and connector punctuation, or any other single non-space character.
+        options: 'key=value, ...': lowercase (false), skip_punctuation (false; one-character tokens that are not letters, marks, numbers or '_'), stopwords (none; or a jusText stoplist whose words are skipped), on_error (null; a text that cannot be processed, which only a bug of ours can cause and datafusion_webtext::row_panics() counts, gives NULL; fail: the query fails with the reason). Tokens are runs of letters, marks, numbers and connector punctuation, or any other single non-space character.
 
     Example:
         SELECT doc_id, duplicate_fraction(text, 7, 'duplicates.parquet') AS f
@@ -240,7 +240,7 @@ def duplicate_positions(text: ArrowData, n: Any, duplicates: Any, options: Any =
         text: The text: Utf8, LargeUtf8, Utf8View or a dictionary of those. Lines are paragraphs.
         n: Constant whole number ≥ 1: the n-gram length in tokens (onion's default is 7).
         duplicates: Constant path of the duplicate n-gram hashes (a Parquet file or folder), as for onion_keep.
-        options: Constant 'key=value, ...': lowercase (false), skip_punctuation (false; one-character tokens that are not letters, marks, numbers or '_'), stopwords (none; or a jusText stoplist whose words are skipped), on_error (null; a text that cannot be processed, which only a bug of ours can cause and datafusion_webtext::row_panics() counts, gives NULL; fail: the query fails with the reason). Tokens are runs of letters, marks, numbers and connector punctuation, or any other single non-space character.
+        options: 'key=value, ...': lowercase (false), skip_punctuation (false; one-character tokens that are not letters, marks, numbers or '_'), stopwords (none; or a jusText stoplist whose words are skipped), on_error (null; a text that cannot be processed, which only a bug of ours can cause and datafusion_webtext::row_panics() counts, gives NULL; fail: the query fails with the reason). Tokens are runs of letters, marks, numbers and connector punctuation, or any other single non-space character.
 
     Example:
         SELECT doc_id, onion_keep(p, 7, 0.5, 'duplicates=duplicates') OVER (ORDER BY doc_id) AS kept
@@ -254,7 +254,7 @@ def detect_language(text: ArrowData, options: Any = None, **keys: Any) -> Result
 
     Args:
         text: The text (extracted already, e.g. by justext): Utf8, LargeUtf8, Utf8View or a dictionary of those.
-        options: Constant 'key=value, ...': top (0; the field top is NULL; k: the k most probable languages; all: every language fastText keeps, those over about 1e-5, as datatrove's k=-1), model (lid.176.ftz; the bundled model, or the path of another fastText model file, such as the uncompressed lid.176.bin that datatrove downloads; it is loaded once per process), on_error (null; a text that cannot be processed, which only a bug of ours can cause and datafusion_webtext::row_panics() counts, gives NULL; fail: the query fails with the reason).
+        options: 'key=value, ...': top (0; the field top is NULL; k: the k most probable languages; all: every language fastText keeps, those over about 1e-5, as datatrove's k=-1), model (lid.176.ftz; the bundled model, or the path of another fastText model file, such as the uncompressed lid.176.bin that datatrove downloads; it is loaded once per process), on_error (null; a text that cannot be processed, which only a bug of ours can cause and datafusion_webtext::row_panics() counts, gives NULL; fail: the query fails with the reason).
 
     Example:
         SELECT l['language'], l['score'] > 0.65 AS confident
@@ -269,7 +269,7 @@ def fasttext_predict(text: ArrowData, options: Any = None, **keys: Any) -> Resul
 
     Args:
         text: The text (extracted already, e.g. by justext): Utf8, LargeUtf8, Utf8View or a dictionary of those.
-        options: Constant 'key=value, ...': model (lid.176.ftz; the path of a fastText supervised model file; loaded once per process), k (1; how many labels to give, the most probable first), threshold (0; the probability a label must pass to be given), on_error (null; a text that cannot be processed, which only a bug of ours can cause and datafusion_webtext::row_panics() counts, gives NULL; fail: the query fails with the reason).
+        options: 'key=value, ...': model (lid.176.ftz; the path of a fastText supervised model file; loaded once per process), k (1; how many labels to give, the most probable first), threshold (0; the probability a label must pass to be given), on_error (null; a text that cannot be processed, which only a bug of ours can cause and datafusion_webtext::row_panics() counts, gives NULL; fail: the query fails with the reason).
 
     Example:
         SELECT p['label'], p['probability'] > 0.5 AS confident, cardinality(p['labels'])
@@ -284,7 +284,7 @@ def gopher_repetition(text: ArrowData, options: Any = None, **keys: Any) -> Resu
 
     Args:
         text: The text (extracted already, e.g. by justext): Utf8, LargeUtf8, Utf8View or a dictionary of those.
-        options: Constant 'key=value, ...' overriding datatrove's largest allowed shares, by the names of the fields: dup_para_frac (0.3), dup_para_char_frac (0.2), dup_line_frac (0.3), dup_line_char_frac (0.2), top_2_gram (0.2), top_3_gram (0.18), top_4_gram (0.16), duplicated_5_n_grams (0.15), duplicated_6_n_grams (0.14), duplicated_7_n_grams (0.13), duplicated_8_n_grams (0.12), duplicated_9_n_grams (0.11), duplicated_10_n_grams (0.1), on_error (null; a text that cannot be processed, which only a bug of ours can cause and datafusion_webtext::row_panics() counts, gives NULL; fail: the query fails with the reason).
+        options: 'key=value, ...' overriding datatrove's largest allowed shares, by the names of the fields: language (eng; a FineWeb-2 language such as deu_Latn (fineweb2_languages() lists them): the text is cut into words by the tokenizer datatrove assigns it and the thresholds are that language's, as FineWeb-2 builds the filter; keys after it override single thresholds; eng: datatrove's English. The options may be a column, so that 'language=' || language filters each row in its own language (NULL for a row whose language has no config or tokenizer)), dup_para_frac (0.3), dup_para_char_frac (0.2), dup_line_frac (0.3), dup_line_char_frac (0.2), top_2_gram (0.2), top_3_gram (0.18), top_4_gram (0.16), duplicated_5_n_grams (0.15), duplicated_6_n_grams (0.14), duplicated_7_n_grams (0.13), duplicated_8_n_grams (0.12), duplicated_9_n_grams (0.11), duplicated_10_n_grams (0.1), on_error (null; a text that cannot be processed, which only a bug of ours can cause and datafusion_webtext::row_panics() counts, gives NULL; fail: the query fails with the reason).
 
     Example:
         SELECT r['reason'], r['dup_line_frac']
@@ -299,7 +299,7 @@ def gopher_quality(text: ArrowData, options: Any = None, **keys: Any) -> Result:
 
     Args:
         text: The text (extracted already, e.g. by justext): Utf8, LargeUtf8, Utf8View or a dictionary of those.
-        options: Constant 'key=value, ...' overriding datatrove's thresholds: min_doc_words (50), max_doc_words (100000), min_avg_word_length (3), max_avg_word_length (10), max_symbol_word_ratio (0.1), max_bullet_lines_ratio (0.9), max_ellipsis_lines_ratio (0.3), max_non_alpha_words_ratio (0.8), min_stop_words (2), on_error (null; a text that cannot be processed, which only a bug of ours can cause and datafusion_webtext::row_panics() counts, gives NULL; fail: the query fails with the reason). 0 or none turns a rule off, as in datatrove.
+        options: 'key=value, ...' overriding datatrove's thresholds: language (eng; a FineWeb-2 language such as deu_Latn (fineweb2_languages() lists them): the text is cut into words by the tokenizer datatrove assigns it and the thresholds are that language's, as FineWeb-2 builds the filter; keys after it override single thresholds; eng: datatrove's English. The options may be a column, so that 'language=' || language filters each row in its own language (NULL for a row whose language has no config or tokenizer)), min_doc_words (50), max_doc_words (100000), min_avg_word_length (3), max_avg_word_length (10), max_symbol_word_ratio (0.1), max_bullet_lines_ratio (0.9), max_ellipsis_lines_ratio (0.3), max_non_alpha_words_ratio (0.8), min_stop_words (2), on_error (null; a text that cannot be processed, which only a bug of ours can cause and datafusion_webtext::row_panics() counts, gives NULL; fail: the query fails with the reason). 0 or none turns a rule off, as in datatrove.
 
     Example:
         SELECT q.passed, q.reason, q.n_non_symbol_words
@@ -314,7 +314,7 @@ def c4_quality(text: ArrowData, options: Any = None, **keys: Any) -> Result:
 
     Args:
         text: The text (extracted already, e.g. by justext): Utf8, LargeUtf8, Utf8View or a dictionary of those.
-        options: Constant 'key=value, ...' overriding datatrove's parameters: remove_citations (true), filter_no_terminal_punct (true; FineWeb ran C4 with false), min_num_sentences (5), min_words_per_line (3), max_word_length (1000), filter_lorem_ipsum (true), filter_javascript (true), filter_curly_bracket (true), filter_policy (true), on_error (null; a text that cannot be processed, which only a bug of ours can cause and datafusion_webtext::row_panics() counts, gives NULL; fail: the query fails with the reason).
+        options: 'key=value, ...' overriding datatrove's parameters: remove_citations (true), filter_no_terminal_punct (true; FineWeb ran C4 with false), min_num_sentences (5), min_words_per_line (3), max_word_length (1000), filter_lorem_ipsum (true), filter_javascript (true), filter_curly_bracket (true), filter_policy (true), on_error (null; a text that cannot be processed, which only a bug of ours can cause and datafusion_webtext::row_panics() counts, gives NULL; fail: the query fails with the reason).
 
     Example:
         SELECT c['reason'], c['line_codes']
@@ -329,7 +329,7 @@ def fineweb_quality(text: ArrowData, options: Any = None, **keys: Any) -> Result
 
     Args:
         text: The text (extracted already, e.g. by justext): Utf8, LargeUtf8, Utf8View or a dictionary of those.
-        options: Constant 'key=value, ...' overriding datatrove's thresholds: line_punct_thr (0.12), line_punct_exclude_zero (false), short_line_thr (0.67), short_line_length (30), char_duplicates_ratio (0.01), new_line_ratio (0.3), on_error (null; a text that cannot be processed, which only a bug of ours can cause and datafusion_webtext::row_panics() counts, gives NULL; fail: the query fails with the reason).
+        options: 'key=value, ...' overriding datatrove's thresholds: language (eng; a FineWeb-2 language such as deu_Latn (fineweb2_languages() lists them): the text is cut into words by the tokenizer datatrove assigns it and the thresholds are that language's, as FineWeb-2 builds the filter; keys after it override single thresholds; eng: datatrove's English. The options may be a column, so that 'language=' || language filters each row in its own language (NULL for a row whose language has no config or tokenizer)), line_punct_thr (0.12), line_punct_exclude_zero (false), short_line_thr (0.67), short_line_length (30), char_duplicates_ratio (0.01), new_line_ratio (0.3), on_error (null; a text that cannot be processed, which only a bug of ours can cause and datafusion_webtext::row_panics() counts, gives NULL; fail: the query fails with the reason).
 
     Example:
         SELECT f['reason'], f['short_line_ratio']
@@ -344,7 +344,7 @@ def url_filter(url: ArrowData, options: Any = None, **keys: Any) -> Result:
 
     Args:
         url: The URL: a string.
-        options: Constant 'key=value, ...' setting datatrove's constructor arguments: soft_word_threshold (2; how many distinct soft-banned words remove a URL), extra_domains (; domains or hosts to block, separated by |), extra_urls (; URLs to block, exactly, separated by |), banned_words (; more banned words, separated by |), banned_subwords (; more banned sub-words, separated by |), soft_banned_words (; more soft-banned words, separated by |), use_integrated_lists (true; add datatrove's word lists and block list to the ones given), block_list (auto; datatrove's domain and URL block list: the url_filterblacklistsv0_3_0.tar.gz of the datatrove wheel or the folder datatrove extracts it to; auto reads the file WEBTEXT_URL_BLOCK_LIST names, else datatrove's cache ($HF_HOME or ~/.cache/huggingface, assets/datatrove/filters/url_filter); none uses the word lists alone), on_error (null; a text that cannot be processed, which only a bug of ours can cause and datafusion_webtext::row_panics() counts, gives NULL; fail: the query fails with the reason).
+        options: 'key=value, ...' setting datatrove's constructor arguments: soft_word_threshold (2; how many distinct soft-banned words remove a URL), extra_domains (; domains or hosts to block, separated by |), extra_urls (; URLs to block, exactly, separated by |), banned_words (; more banned words, separated by |), banned_subwords (; more banned sub-words, separated by |), soft_banned_words (; more soft-banned words, separated by |), use_integrated_lists (true; add datatrove's word lists and block list to the ones given), block_list (auto; datatrove's domain and URL block list: the url_filterblacklistsv0_3_0.tar.gz of the datatrove wheel or the folder datatrove extracts it to; auto reads the file WEBTEXT_URL_BLOCK_LIST names, else datatrove's cache ($HF_HOME or ~/.cache/huggingface, assets/datatrove/filters/url_filter); none uses the word lists alone), on_error (null; a text that cannot be processed, which only a bug of ours can cause and datafusion_webtext::row_panics() counts, gives NULL; fail: the query fails with the reason).
 
     Example:
         SELECT f['passed'], f['reason'], f['matched']
@@ -360,7 +360,7 @@ def c4_badwords(text: ArrowData, language: Any = None, options: Any = None, **ke
     Args:
         text: The text (extracted already, e.g. by justext): Utf8, LargeUtf8, Utf8View or a dictionary of those.
         language: A string column or constant, the document's language: one of ar, cs, da, de, en, eo, es, fa, fi, fil, fr, fr-CA-u-sd-caqc, hi, hu, it, ja, kab, ko, nl, no, pl, pt, ru, sv, th, tlh, tr, zh (NULL: the default_language option, en unless set).
-        options: Constant 'key=value, ...' setting datatrove's parameters: fail_on_missing_language (true; false keeps a document whose language has no list, as datatrove does), default_language (en; the language of a row whose language is NULL), on_error (null; a text that cannot be processed, which only a bug of ours can cause and datafusion_webtext::row_panics() counts, gives NULL; fail: the query fails with the reason).
+        options: 'key=value, ...' setting datatrove's parameters: fail_on_missing_language (true; false keeps a document whose language has no list, as datatrove does), default_language (en; the language of a row whose language is NULL), on_error (null; a text that cannot be processed, which only a bug of ours can cause and datafusion_webtext::row_panics() counts, gives NULL; fail: the query fails with the reason).
 
     Example:
         SELECT b['passed'], b['word']
@@ -375,7 +375,7 @@ def pii_redact(text: ArrowData, options: Any = None, **keys: Any) -> Result:
 
     Args:
         text: The text (extracted already, e.g. by justext): Utf8, LargeUtf8, Utf8View or a dictionary of those.
-        options: Constant 'key=value, ...' setting datatrove's parameters: remove_emails (true), remove_ips (true), only_remove_public_ips (true; false replaces private and reserved addresses too), email_replacement (email@example.com|firstname.lastname@example.org; the strings e-mail addresses become, used in turn, separated by |), ip_replacement (22.214.171.124|126.96.36.199|188.8.131.52|184.108.40.206|220.127.116.11|18.104.22.168; the strings IP addresses become, used in turn, separated by |), on_error (null; a text that cannot be processed, which only a bug of ours can cause and datafusion_webtext::row_panics() counts, gives NULL; fail: the query fails with the reason).
+        options: 'key=value, ...' setting datatrove's parameters: remove_emails (true), remove_ips (true), only_remove_public_ips (true; false replaces private and reserved addresses too), email_replacement (email@example.com|firstname.lastname@example.org; the strings e-mail addresses become, used in turn, separated by |), ip_replacement (22.214.171.124|126.96.36.199|188.8.131.52|184.108.40.206|220.127.116.11|18.104.22.168; the strings IP addresses become, used in turn, separated by |), on_error (null; a text that cannot be processed, which only a bug of ours can cause and datafusion_webtext::row_panics() counts, gives NULL; fail: the query fails with the reason).
 
     Example:
         SELECT p['text'], p['emails'], p['ips']
@@ -390,7 +390,7 @@ def token_count(text: ArrowData, options: Any = None, **keys: Any) -> Result:
 
     Args:
         text: The text (extracted already, e.g. by justext): Utf8, LargeUtf8, Utf8View or a dictionary of those.
-        options: Constant 'key=value, ...': tokenizer (gpt2; datatrove's default: a tokenizer.json, a folder holding one, or a Hugging Face Hub model found in the Hub's local cache), count_eos_token (false; adds one per text, as datatrove's option of that name), add_special_tokens (true; counts the special tokens the tokenizer's post-processor adds, as datatrove does), on_error (null; a text that cannot be processed, which only a bug of ours can cause and datafusion_webtext::row_panics() counts, gives NULL; fail: the query fails with the reason).
+        options: 'key=value, ...': tokenizer (gpt2; datatrove's default: a tokenizer.json, a folder holding one, or a Hugging Face Hub model found in the Hub's local cache), count_eos_token (false; adds one per text, as datatrove's option of that name), add_special_tokens (true; counts the special tokens the tokenizer's post-processor adds, as datatrove does), on_error (null; a text that cannot be processed, which only a bug of ours can cause and datafusion_webtext::row_panics() counts, gives NULL; fail: the query fails with the reason).
 
     Example:
         SELECT sum(token_count(text, 'tokenizer=models/tokenizer.json')) AS tokens FROM docs;
@@ -403,7 +403,7 @@ def minhash(text: ArrowData, options: Any = None, **keys: Any) -> Result:
 
     Args:
         text: The text: Utf8, LargeUtf8, Utf8View or a dictionary of those. Lines are paragraphs.
-        options: Constant 'key=value, ...' with datatrove's MinhashConfig names: config (default; xxhash hashes; fineweb: sha1, FineWeb's setting; the other keys override it), n_grams (5; words per shingle), num_buckets (14), hashes_per_bucket (8), seed (1), hash_fc (xxhash; or sha1), precision (64; bits, or 32), on_error (null; a text that cannot be processed, which only a bug of ours can cause and datafusion_webtext::row_panics() counts, gives NULL; fail: the query fails with the reason).
+        options: 'key=value, ...' with datatrove's MinhashConfig names: config (default; xxhash hashes; fineweb: sha1, FineWeb's setting; the other keys override it), n_grams (5; words per shingle), num_buckets (14), hashes_per_bucket (8), seed (1), hash_fc (xxhash; or sha1), language (eng; a FineWeb-2 language such as deu_Latn: the shingles are of the words its tokenizer gives, as FineWeb-2's MinHash takes them), precision (64; bits, or 32), on_error (null; a text that cannot be processed, which only a bug of ours can cause and datafusion_webtext::row_panics() counts, gives NULL; fail: the query fails with the reason).
 
     Example:
         SELECT minhash('Four words, no more.') IS NULL AS no_signature,
@@ -436,7 +436,7 @@ def jaccard(text: ArrowData, other: Any, options: Any = None, **keys: Any) -> Re
     Args:
         text: The text: Utf8, LargeUtf8, Utf8View or a dictionary of those. Lines are paragraphs.
         other: The text: Utf8, LargeUtf8, Utf8View or a dictionary of those. Lines are paragraphs.
-        options: Constant 'key=value, ...' with datatrove's MinhashConfig names: config (default; xxhash hashes; fineweb: sha1, FineWeb's setting; the other keys override it), n_grams (5; words per shingle), num_buckets (14), hashes_per_bucket (8), seed (1), hash_fc (xxhash; or sha1), precision (64; bits, or 32), on_error (null; a text that cannot be processed, which only a bug of ours can cause and datafusion_webtext::row_panics() counts, gives NULL; fail: the query fails with the reason). Only config, n_grams and hash_fc matter here.
+        options: 'key=value, ...' with datatrove's MinhashConfig names: config (default; xxhash hashes; fineweb: sha1, FineWeb's setting; the other keys override it), n_grams (5; words per shingle), num_buckets (14), hashes_per_bucket (8), seed (1), hash_fc (xxhash; or sha1), language (eng; a FineWeb-2 language such as deu_Latn: the shingles are of the words its tokenizer gives, as FineWeb-2's MinHash takes them), precision (64; bits, or 32), on_error (null; a text that cannot be processed, which only a bug of ours can cause and datafusion_webtext::row_panics() counts, gives NULL; fail: the query fails with the reason). Only config, n_grams and hash_fc matter here.
 
     Example:
         SELECT jaccard('One, two, three, four, five, six.', 'one two three four five SEVEN') AS similarity;

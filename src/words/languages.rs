@@ -162,6 +162,61 @@ mod tests {
         words_of(code, text).join(" ")
     }
 
+    /// Texts a tokenizer must survive: long runs without spaces, mixed scripts, marks without a
+    /// base, controls, punctuation runs (a run's affixes are peeled one at a time, each search
+    /// over the rest of the run, as in spaCy: quadratic in a run's length, so the runs here are
+    /// of hundreds of characters, times 58 tokenizers). Every language's tokens are slices that put the text back
+    /// together; Indic NLP's words hold every character that is not a space.
+    #[test]
+    fn hostile_texts_in_every_language() {
+        let long_word = "ab".repeat(1_000);
+        let hostile = [
+            long_word.as_str(),
+            &".".repeat(500),
+            &"(((((".repeat(100),
+            &"a-".repeat(300),
+            "\u{301}\u{301}x\u{200d}\u{feff}\u{0}\u{1b}[31m\r\n\u{85}\u{2028}",
+            "Ελληνικά русский 中文 العربية हिन्दी ไทย 한국어 e-mail l'été 10km #tag 50% $5",
+            &"https://example.com/a?b=c&d=e#f ".repeat(20),
+            &"१२ , ००० 12 , 000 ।॥".repeat(30),
+            "\u{10FFFF}\u{E000}🙂👩‍👩‍👧‍👦🏳️‍🌈",
+        ];
+        let mut tokenizers: Vec<WordTokenizer> = spacy_languages()
+            .into_iter()
+            .map(|code| WordTokenizer::spacy(code).unwrap())
+            .collect();
+        tokenizers.push(WordTokenizer::IndicNlp { urdu: false });
+        tokenizers.push(WordTokenizer::IndicNlp { urdu: true });
+        for tokenizer in tokenizers {
+            for text in hostile {
+                let words = words_in(tokenizer, text);
+                let kept: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+                let joined: String = words
+                    .iter()
+                    .flat_map(|w| w.chars())
+                    .filter(|c| !c.is_whitespace())
+                    .collect();
+                match tokenizer {
+                    WordTokenizer::Spacy(language) => {
+                        let tokens = crate::words::tokens_by_rules(language.rules(), text);
+                        let whole: String = tokens
+                            .iter()
+                            .map(|t| {
+                                if t.space_after {
+                                    format!("{} ", t.text)
+                                } else {
+                                    t.text.to_owned()
+                                }
+                            })
+                            .collect();
+                        assert_eq!(whole, text, "{}", tokenizer.name());
+                    }
+                    _ => assert_eq!(joined, kept, "{}", tokenizer.name()),
+                }
+            }
+        }
+    }
+
     /// The differences between languages that spaCy 3.8.18 gives (the FineWeb-2 specification's
     /// table, verified there on spaCy).
     #[test]

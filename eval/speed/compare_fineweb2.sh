@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# FineWeb-2's per-language filters (Gopher repetition, FineWeb quality, Gopher quality, each row in
+# its own language) on the FineWeb-2 oracle's documents against datatrove 0.10.1's filters built as
+# fineweb-2-pipeline.py builds them, one core (taskset -c 0), per tokenizer family, ratios from one
+# run (goal for the spaCy languages: >= 20x).
+#
+#     bash eval/speed/compare_fineweb2.sh [SHARED_DIR]
+#
+# Makes the datatrove venv on first use (as eval/speed/compare_filters.sh) and builds `webtext` in
+# the profiling profile, as the other benches.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+SHARED="${1:-../shared}"
+DT_VENV="${TMPDIR:-/tmp}/webtext-datatrove-venv"
+if [ ! -x "$DT_VENV/bin/python" ] || ! "$DT_VENV/bin/python" -c "import datatrove, spacy" 2>/dev/null; then
+  python3 -m venv "$DT_VENV"
+  "$DT_VENV/bin/pip" install -q datatrove==0.10.1 pyarrow==26.0.1 spacy==3.8.18 regex "xxhash<4" orjson tokenizers \
+    indic-nlp-library==0.92
+fi
+cargo build --quiet --profile profiling --bin webtext
+taskset -c 0 "$DT_VENV/bin/python" eval/speed/datatrove_fineweb2_speed.py \
+  "$SHARED/oracle/fineweb2/documents.parquet" target/profiling/webtext "$SHARED/oracle/fineweb2/configs.jsonl"
