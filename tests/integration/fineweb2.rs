@@ -55,9 +55,9 @@ fn fineweb2_sql_removes_what_datatroves_chain_removes_in_every_language() {
             "SELECT count(*) FILTER (WHERE removed_by = 'language') AS unmeasured, \
                     count(*) FILTER (WHERE removed_by = 'language' AND reason = 'no_tokenizer') \
                       AS no_tokenizer, \
-                    count(*) FILTER (WHERE removed_by IS DISTINCT FROM 'language' \
-                      AND ({prefix} || reason) IS NOT DISTINCT FROM chain_reason \
-                      AND (text IS NOT NULL) = chain_passed) AS same, \
+                    count(*) FILTER (WHERE (removed_by IS DISTINCT FROM 'language') \
+                      AND ((({prefix}) || reason) IS NOT DISTINCT FROM chain_reason) \
+                      AND ((text IS NOT NULL) = chain_passed)) AS same, \
                     count(*) FILTER (WHERE removed_by IS NULL) AS kept \
              FROM ours JOIN datatrove ON ours.key = datatrove.doc_id"
         ),
