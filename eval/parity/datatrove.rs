@@ -15,6 +15,7 @@ use std::collections::HashMap;
 use std::fs::File;
 use std::io::{BufRead, BufReader};
 use std::process::ExitCode;
+use std::sync::LazyLock;
 
 use datafusion::arrow::array::{Array, ArrayRef, AsArray, RecordBatch};
 use datafusion::arrow::compute::cast;
@@ -32,6 +33,11 @@ mod eval_pages;
 
 #[path = "floors.rs"]
 mod floors;
+
+#[path = "filter_columns.rs"]
+mod filter_columns;
+
+use filter_columns::{GOPHER, QUALITY, REPETITION, gopher_row, quality_row, repetition_row};
 
 #[path = "datatrove_sql.rs"]
 mod datatrove_sql;
@@ -52,48 +58,8 @@ fn column(batch: &RecordBatch, name: &str, to: &DataType) -> ArrayRef {
     cast(array, to).unwrap_or_else(|e| panic!("{name}: {e}"))
 }
 
-/// The oracle's columns compared here.
-const COLUMNS: [&str; 54] = [
-    "words_n",
-    "words_sha16",
-    "gq_passed",
-    "gq_reason",
-    "gq_n_words",
-    "gq_n_non_symbol_words",
-    "gq_sum_non_symbol_word_len",
-    "gq_hash_count",
-    "gq_ellipsis_count",
-    "gq_n_lines",
-    "gq_bullet_lines",
-    "gq_ellipsis_end_lines",
-    "gq_alpha_words",
-    "gq_stop_words",
-    "gr_passed",
-    "gr_reason",
-    "gr_n_paragraphs",
-    "gr_dup_paragraphs",
-    "gr_dup_paragraph_chars",
-    "gr_n_lines",
-    "gr_dup_lines",
-    "gr_dup_line_chars",
-    "gr_top2_chars",
-    "gr_top3_chars",
-    "gr_top4_chars",
-    "gr_dup5_chars",
-    "gr_dup6_chars",
-    "gr_dup7_chars",
-    "gr_dup8_chars",
-    "gr_dup9_chars",
-    "gr_dup10_chars",
-    "fw_passed",
-    "fw_reason",
-    "fw_n_lines",
-    "fw_punct_lines",
-    "fw_short_lines",
-    "fw_dup_chars",
-    "fw_chars_no_newline",
-    "fw_newlines",
-    "fw_n_words",
+/// The C4 columns compared here: C4QualityFilter as datatrove and as FineWeb ran it.
+const C4: [&str; 14] = [
     "c4_passed",
     "c4_reason",
     "c4_line_codes",
@@ -109,6 +75,13 @@ const COLUMNS: [&str; 54] = [
     "c4fw_kept_sha16",
     "c4fw_out_sha16",
 ];
+
+/// The oracle's columns compared here: the words, Gopher quality, Gopher repetition, FineWeb
+/// quality, C4.
+static COLUMNS: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
+    let words = ["words_n", "words_sha16"];
+    [&words[..], &GOPHER, &REPETITION, &QUALITY, &C4].concat()
+});
 
 /// Key → the values of [`COLUMNS`] as text ("" for NULL), of an oracle file.
 fn oracle(path: &str, key: &str) -> HashMap<String, Vec<String>> {
@@ -142,57 +115,11 @@ fn ours(text: &str) -> (usize, Vec<String>) {
     let words = datafusion_webtext::words::words(text);
     let gq = gopher_quality(text, &GopherQualityParams::default());
     let gr = gopher_repetition(text, &GopherRepetitionParams::default());
-    // The oracle has no statistics for an empty text, only its reason.
-    let stat = |v: Option<usize>| match v {
-        Some(v) if !text.is_empty() => v.to_string(),
-        _ => String::new(),
-    };
-    let mut row = vec![
-        words.len().to_string(),
-        sha16(&words),
-        gq.reason.is_none().to_string(),
-        gq.reason.unwrap_or_default().to_owned(),
-        gq.n_words.to_string(),
-        gq.n_non_symbol_words.to_string(),
-        gq.sum_non_symbol_word_len.to_string(),
-        gq.hash_count.to_string(),
-        gq.ellipsis_count.to_string(),
-        gq.n_lines.to_string(),
-        gq.bullet_lines.to_string(),
-        gq.ellipsis_end_lines.to_string(),
-        gq.alpha_words.to_string(),
-        gq.stop_words.to_string(),
-        gr.reason.is_none().to_string(),
-        gr.reason.clone().unwrap_or_default(),
-    ];
-    row.extend(
-        [
-            gr.n_paragraphs,
-            gr.dup_paragraphs,
-            gr.dup_paragraph_chars,
-            gr.n_lines,
-            gr.dup_lines,
-            gr.dup_line_chars,
-        ]
-        .map(|v| stat(Some(v))),
-    );
-    row.extend(gr.top_chars.map(stat));
-    row.extend(gr.dup_chars.map(|v| stat(Some(v))));
+    let mut row = vec![words.len().to_string(), sha16(&words)];
+    row.extend(gopher_row(&gq));
+    row.extend(repetition_row(text, &gr));
     let fw = fineweb_quality(text, &FineWebQualityParams::default());
-    row.push(fw.reason.is_none().to_string());
-    row.push(fw.reason.unwrap_or_default().to_owned());
-    row.extend(
-        [
-            fw.n_lines,
-            fw.punct_lines,
-            fw.short_lines,
-            fw.dup_chars,
-            fw.chars_no_newline,
-            fw.newlines,
-            fw.n_words,
-        ]
-        .map(|v| v.to_string()),
-    );
+    row.extend(quality_row(&fw));
     let fineweb_c4 = C4QualityParams {
         filter_no_terminal_punct: false,
         ..C4QualityParams::default()

@@ -28,6 +28,11 @@ use sha2::{Digest, Sha256};
 #[path = "floors.rs"]
 mod floors;
 
+#[path = "filter_columns.rs"]
+mod filter_columns;
+
+use filter_columns::{GOPHER, QUALITY, REPETITION, gopher_row, quality_row, repetition_row};
+
 fn batches(path: &str) -> Vec<RecordBatch> {
     let file = File::open(path).unwrap_or_else(|e| panic!("{path}: {e}"));
     ParquetRecordBatchReaderBuilder::try_new(file)
@@ -77,51 +82,7 @@ fn rows(path: &str, columns: &[&str]) -> BTreeMap<i64, Vec<String>> {
 
 /// The oracle's columns, by what they check.
 const WORDS: [&str; 2] = ["words_n", "words_sha256"];
-const REPETITION: [&str; 17] = [
-    "gr_passed",
-    "gr_reason",
-    "gr_n_paragraphs",
-    "gr_dup_paragraphs",
-    "gr_dup_paragraph_chars",
-    "gr_n_lines",
-    "gr_dup_lines",
-    "gr_dup_line_chars",
-    "gr_top2_chars",
-    "gr_top3_chars",
-    "gr_top4_chars",
-    "gr_dup5_chars",
-    "gr_dup6_chars",
-    "gr_dup7_chars",
-    "gr_dup8_chars",
-    "gr_dup9_chars",
-    "gr_dup10_chars",
-];
-const QUALITY: [&str; 9] = [
-    "fw_passed",
-    "fw_reason",
-    "fw_n_lines",
-    "fw_punct_lines",
-    "fw_short_lines",
-    "fw_dup_chars",
-    "fw_chars_no_newline",
-    "fw_newlines",
-    "fw_n_words",
-];
-const GOPHER: [&str; 13] = [
-    "gq_passed",
-    "gq_reason",
-    "gq_n_words",
-    "gq_n_non_symbol_words",
-    "gq_sum_non_symbol_word_len",
-    "gq_hash_count",
-    "gq_ellipsis_count",
-    "gq_n_lines",
-    "gq_bullet_lines",
-    "gq_ellipsis_end_lines",
-    "gq_alpha_words",
-    "gq_stop_words",
-    "chain_reason",
-];
+const CHAIN: [&str; 1] = ["chain_reason"];
 const MINHASH: [&str; 4] = [
     "mh_simplified_sha16",
     "mh_tokens_n",
@@ -152,59 +113,11 @@ fn ours(language: &str, tokenizer: WordTokenizer, text: &str) -> Vec<String> {
     let words: Vec<&str> = words.iter().map(AsRef::as_ref).collect();
     let mut row = vec![words.len().to_string(), sha256_hex(&words.join("\n"))];
     let gr = gopher_repetition(text, &config.gopher_repetition(tokenizer));
-    // The oracle has no repetition statistics for an empty text, only its reason.
-    let stat = |v: Option<usize>| match v {
-        Some(v) if !text.is_empty() => v.to_string(),
-        _ => String::new(),
-    };
-    row.push(gr.reason.is_none().to_string());
-    row.push(gr.reason.clone().unwrap_or_default());
-    row.extend(
-        [
-            gr.n_paragraphs,
-            gr.dup_paragraphs,
-            gr.dup_paragraph_chars,
-            gr.n_lines,
-            gr.dup_lines,
-            gr.dup_line_chars,
-        ]
-        .map(|v| stat(Some(v))),
-    );
-    row.extend(gr.top_chars.map(stat));
-    row.extend(gr.dup_chars.map(|v| stat(Some(v))));
+    row.extend(repetition_row(text, &gr));
     let fw = fineweb_quality(text, &config.fineweb_quality(tokenizer));
-    row.push(fw.reason.is_none().to_string());
-    row.push(fw.reason.unwrap_or_default().to_owned());
-    row.extend(
-        [
-            fw.n_lines,
-            fw.punct_lines,
-            fw.short_lines,
-            fw.dup_chars,
-            fw.chars_no_newline,
-            fw.newlines,
-            fw.n_words,
-        ]
-        .map(|v| v.to_string()),
-    );
+    row.extend(quality_row(&fw));
     let gq = gopher_quality(text, &config.gopher_quality(tokenizer));
-    row.push(gq.reason.is_none().to_string());
-    row.push(gq.reason.unwrap_or_default().to_owned());
-    row.extend(
-        [
-            gq.n_words,
-            gq.n_non_symbol_words,
-            gq.sum_non_symbol_word_len,
-            gq.hash_count,
-            gq.ellipsis_count,
-            gq.n_lines,
-            gq.bullet_lines,
-            gq.ellipsis_end_lines,
-            gq.alpha_words,
-            gq.stop_words,
-        ]
-        .map(|v| v.to_string()),
-    );
+    row.extend(gopher_row(&gq));
     let chain = [("gr", gr.reason), ("fw", fw.reason.map(str::to_owned))]
         .into_iter()
         .chain([("gq", gq.reason.map(str::to_owned))])
@@ -235,8 +148,8 @@ struct Tally {
     documents: usize,
     filters_equal: usize,
     minhash_equal: usize,
-    /// Documents whose words, repetition, quality, Gopher quality or MinHash columns differ.
-    differing: [usize; 5],
+    /// Documents whose words, repetition, quality, Gopher quality, chain or MinHash columns differ.
+    differing: [usize; 6],
     missing: Option<&'static str>,
 }
 
@@ -260,7 +173,7 @@ fn main() -> ExitCode {
         &format!("{folder}/documents.parquet"),
         &["language", "text"],
     );
-    let groups: [&[&str]; 5] = [&WORDS, &REPETITION, &QUALITY, &GOPHER, &MINHASH];
+    let groups: [&[&str]; 6] = [&WORDS, &REPETITION, &QUALITY, &GOPHER, &CHAIN, &MINHASH];
     let columns: Vec<&str> = groups.iter().flat_map(|g| g.iter().copied()).collect();
     let oracle = rows(&format!("{folder}/fineweb2_filters.parquet"), &columns);
     let mut tallies: BTreeMap<String, Tally> = BTreeMap::new();
@@ -285,7 +198,7 @@ fn main() -> ExitCode {
         let want = &oracle[doc_id];
         let got = ours(language, tokenizer, text);
         let mut start = 0;
-        let mut equal = [true; 5];
+        let mut equal = [true; 6];
         for (g, group) in groups.iter().enumerate() {
             let range = start..start + group.len();
             equal[g] = got[range.clone()] == want[range.clone()];
@@ -307,15 +220,15 @@ fn main() -> ExitCode {
             }
             start = range.end;
         }
-        if equal[..4].iter().all(|e| *e) {
+        if equal[..5].iter().all(|e| *e) {
             tally.filters_equal += 1;
         }
-        if equal[4] {
+        if equal[5] {
             tally.minhash_equal += 1;
         }
     }
     println!(
-        "{:<10} {:>5} {:>14} {:>14} | documents differing in: words, repetition, quality, gopher+chain, minhash",
+        "{:<10} {:>5} {:>14} {:>14} | documents differing in: words, repetition, quality, gopher, chain, minhash",
         "language", "docs", "filters equal", "minhash equal"
     );
     let mut passed = true;
