@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use datafusion::arrow::array::RecordBatch;
+use datafusion::arrow::array::{Array, ArrayRef, RecordBatch};
 use datafusion::arrow::datatypes::{DataType, Schema};
 use datafusion::common::{Result, ScalarValue, plan_err};
 use datafusion::logical_expr::ColumnarValue;
@@ -163,8 +163,10 @@ pub(crate) fn rows_by_arguments(
     args: &[ColumnarValue],
     rows: usize,
 ) -> Result<Vec<(Vec<Option<ScalarValue>>, Vec<u32>)>> {
+    // A host (datafusion-ffi) hands constants over as arrays of one repeated value: one vectorized
+    // comparison with the first row finds them, without reading each row.
     let varying: Vec<usize> = (1..args.len())
-        .filter(|&i| matches!(&args[i], ColumnarValue::Array(a) if a.len() > 1))
+        .filter(|&i| matches!(&args[i], ColumnarValue::Array(a) if a.len() > 1 && !all_equal(a)))
         .collect();
     if varying.is_empty() {
         return Ok(Vec::new());
@@ -179,6 +181,10 @@ pub(crate) fn rows_by_arguments(
                 values.push(ScalarValue::try_from_array(a, row)?);
             }
         }
+        if let Some(&group) = by_values.get(&values) {
+            groups[group].1.push(row as u32);
+            continue;
+        }
         let group = *by_values.entry(values.clone()).or_insert_with(|| {
             for (&i, value) in varying.iter().zip(&values) {
                 constants[i] = Some(value.clone());
@@ -189,6 +195,15 @@ pub(crate) fn rows_by_arguments(
         groups[group].1.push(row as u32);
     }
     Ok(groups)
+}
+
+/// Whether every row of `array` equals its first, not NULL (false when the comparison cannot be
+/// made: the rows are then read one by one).
+fn all_equal(array: &ArrayRef) -> bool {
+    use datafusion::arrow::array::Scalar;
+    use datafusion::arrow::compute::kernels::cmp::eq;
+    let first = Scalar::new(array.slice(0, 1));
+    eq(array, &first).is_ok_and(|same| same.null_count() == 0 && same.true_count() == array.len())
 }
 
 /// The constant arguments at execution time, as scalars.
