@@ -149,6 +149,8 @@ impl Fineweb2Language {
             return Err(phrase);
         }
         match (self.tokenizer_class, self.tokenizer_code) {
+            // spaCy's Chinese tokenizer with the jieba segmenter, as datatrove configures it.
+            ("SpaCyTokenizer", "zh") => Ok(WordTokenizer::Jieba),
             ("SpaCyTokenizer", code) => spacy(code),
             // datatrove's fallback splits words with spaCy's multi-language rules.
             ("WhitespaceTokenizer", _) => spacy("xx"),
@@ -173,7 +175,6 @@ impl Fineweb2Language {
             };
         }
         match (self.tokenizer_class, self.tokenizer_code) {
-            ("SpaCyTokenizer", "zh") => needs!("jieba: datatrove's SpaCyTokenizer(zh)"),
             ("SpaCyTokenizer", "ja") => needs!("Sudachi: datatrove's SpaCyTokenizer(ja)"),
             ("SpaCyTokenizer", "vi") => needs!("pyvi: datatrove's SpaCyTokenizer(vi)"),
             ("SpaCyTokenizer" | "WhitespaceTokenizer" | "IndicNLPTokenizer", _) => None,
@@ -261,7 +262,11 @@ mod tests {
             fineweb2_language("urd_Arab").unwrap().tokenizer(),
             Ok(WordTokenizer::IndicNlp { urdu: true })
         );
-        assert!(fineweb2_language("cmn_Hani").unwrap().tokenizer().is_err());
+        assert_eq!(
+            fineweb2_language("cmn_Hani").unwrap().tokenizer(),
+            Ok(WordTokenizer::Jieba)
+        );
+        assert!(fineweb2_language("jpn_Jpan").unwrap().tokenizer().is_err());
         assert!(fineweb2_language("deu").is_none());
     }
 }

@@ -87,6 +87,9 @@ pub enum WordTokenizer {
     /// Indic NLP 0.92's `trivial_tokenize` (datatrove's `IndicNLPTokenizer`); `urdu`: its Urdu
     /// variant (`ur`), otherwise the Brahmi scripts' (any other code).
     IndicNlp { urdu: bool },
+    /// jieba 0.42.1's precise mode (datatrove's `SpaCyTokenizer("zh")`, spaCy's Chinese
+    /// tokenizer with the jieba segmenter).
+    Jieba,
 }
 
 impl WordTokenizer {
@@ -115,6 +118,7 @@ impl WordTokenizer {
             WordTokenizer::Spacy(language) => format!("SpaCyTokenizer({})", language.code),
             WordTokenizer::IndicNlp { urdu: true } => "IndicNLPTokenizer(ur)".to_owned(),
             WordTokenizer::IndicNlp { urdu: false } => "IndicNLPTokenizer".to_owned(),
+            WordTokenizer::Jieba => "SpaCyTokenizer(zh)".to_owned(),
         }
     }
 }
@@ -125,6 +129,7 @@ impl PartialEq for WordTokenizer {
             (WordTokenizer::English, WordTokenizer::English) => true,
             (WordTokenizer::Spacy(a), WordTokenizer::Spacy(b)) => a.code == b.code,
             (WordTokenizer::IndicNlp { urdu: a }, WordTokenizer::IndicNlp { urdu: b }) => a == b,
+            (WordTokenizer::Jieba, WordTokenizer::Jieba) => true,
             _ => false,
         }
     }
@@ -187,6 +192,7 @@ mod tests {
             .collect();
         tokenizers.push(WordTokenizer::IndicNlp { urdu: false });
         tokenizers.push(WordTokenizer::IndicNlp { urdu: true });
+        tokenizers.push(WordTokenizer::Jieba);
         for tokenizer in tokenizers {
             for text in hostile {
                 let words = words_in(tokenizer, text);

@@ -9,6 +9,7 @@
 //! look-around, run here by fancy-regex (Python's `re` and fancy-regex are both leftmost-first
 //! backtracking engines).
 
+mod chinese;
 mod indic;
 mod languages;
 mod rules;
@@ -111,6 +112,10 @@ pub fn words_in<'a>(tokenizer: WordTokenizer, text: &'a str) -> Vec<Cow<'a, str>
         WordTokenizer::IndicNlp { urdu } => indic::words(text, urdu)
             .into_iter()
             .map(Cow::Owned)
+            .collect(),
+        WordTokenizer::Jieba => chinese::words(text)
+            .into_iter()
+            .map(Cow::Borrowed)
             .collect(),
     }
 }
