@@ -152,6 +152,7 @@ impl Fineweb2Language {
             // spaCy's Chinese tokenizer with the jieba segmenter, as datatrove configures it.
             ("SpaCyTokenizer", "zh") => Ok(WordTokenizer::Jieba),
             ("SpaCyTokenizer", code) => spacy(code),
+            ("ThaiTokenizer", _) => Ok(WordTokenizer::Thai),
             // datatrove's fallback splits words with spaCy's multi-language rules.
             ("WhitespaceTokenizer", _) => spacy("xx"),
             (_, code) => Ok(WordTokenizer::IndicNlp { urdu: code == "ur" }),
@@ -177,12 +178,14 @@ impl Fineweb2Language {
         match (self.tokenizer_class, self.tokenizer_code) {
             ("SpaCyTokenizer", "ja") => needs!("Sudachi: datatrove's SpaCyTokenizer(ja)"),
             ("SpaCyTokenizer", "vi") => needs!("pyvi: datatrove's SpaCyTokenizer(vi)"),
-            ("SpaCyTokenizer" | "WhitespaceTokenizer" | "IndicNLPTokenizer", _) => None,
+            (
+                "SpaCyTokenizer" | "WhitespaceTokenizer" | "IndicNLPTokenizer" | "ThaiTokenizer",
+                _,
+            ) => None,
             ("StanzaTokenizer", _) => {
                 needs!("Stanza's neural tokenizer: datatrove's StanzaTokenizer")
             }
             ("KiwiTokenizer", _) => needs!("Kiwi: datatrove's KiwiTokenizer"),
-            ("ThaiTokenizer", _) => needs!("PyThaiNLP's newmm: datatrove's ThaiTokenizer"),
             ("KhmerTokenizer", _) => needs!("khmer-nltk: datatrove's KhmerTokenizer"),
             ("LaoTokenizer", _) => needs!("LaoNLP: datatrove's LaoTokenizer"),
             ("TibetanTokenizer", _) => needs!("botok: datatrove's TibetanTokenizer"),

@@ -90,6 +90,8 @@ pub enum WordTokenizer {
     /// jieba 0.42.1's precise mode (datatrove's `SpaCyTokenizer("zh")`, spaCy's Chinese
     /// tokenizer with the jieba segmenter).
     Jieba,
+    /// PyThaiNLP 5.4.0's `newmm-safe` (datatrove's `ThaiTokenizer`).
+    Thai,
 }
 
 impl WordTokenizer {
@@ -119,6 +121,7 @@ impl WordTokenizer {
             WordTokenizer::IndicNlp { urdu: true } => "IndicNLPTokenizer(ur)".to_owned(),
             WordTokenizer::IndicNlp { urdu: false } => "IndicNLPTokenizer".to_owned(),
             WordTokenizer::Jieba => "SpaCyTokenizer(zh)".to_owned(),
+            WordTokenizer::Thai => "ThaiTokenizer".to_owned(),
         }
     }
 }
@@ -130,6 +133,7 @@ impl PartialEq for WordTokenizer {
             (WordTokenizer::Spacy(a), WordTokenizer::Spacy(b)) => a.code == b.code,
             (WordTokenizer::IndicNlp { urdu: a }, WordTokenizer::IndicNlp { urdu: b }) => a == b,
             (WordTokenizer::Jieba, WordTokenizer::Jieba) => true,
+            (WordTokenizer::Thai, WordTokenizer::Thai) => true,
             _ => false,
         }
     }
@@ -193,6 +197,7 @@ mod tests {
         tokenizers.push(WordTokenizer::IndicNlp { urdu: false });
         tokenizers.push(WordTokenizer::IndicNlp { urdu: true });
         tokenizers.push(WordTokenizer::Jieba);
+        tokenizers.push(WordTokenizer::Thai);
         for tokenizer in tokenizers {
             for text in hostile {
                 let words = words_in(tokenizer, text);

@@ -13,6 +13,7 @@ mod chinese;
 mod indic;
 mod languages;
 mod rules;
+mod thai;
 mod token;
 
 use std::borrow::Cow;
@@ -117,6 +118,7 @@ pub fn words_in<'a>(tokenizer: WordTokenizer, text: &'a str) -> Vec<Cow<'a, str>
             .into_iter()
             .map(Cow::Borrowed)
             .collect(),
+        WordTokenizer::Thai => thai::words(text).into_iter().map(Cow::Borrowed).collect(),
     }
 }
 

@@ -1,0 +1,414 @@
+//! Thai words as datatrove 0.10.1's `ThaiTokenizer` gives them: PyThaiNLP 5.4.0's
+//! `word_tokenize(text, keep_whitespace=False, engine="newmm-safe")`, then `strip_strings`.
+//!
+//! newmm is maximal matching over PyThaiNLP's word list (`words_th.txt`, bundled), cut only at
+//! Thai Character Cluster boundaries: at each ambiguous point it keeps every dictionary word that
+//! ends on a cluster boundary, and once the candidates narrow to one end, takes the first path of
+//! a breadth-first search to it. Text no word matches is taken as a non-Thai run (Latin letters,
+//! numbers, spaces, a newline, other scripts) or up to the next place a word of three or more
+//! characters could start. The safe mode cuts a text of 140 characters or more into chunks
+//! first, each segmented alone. Then numbers split at `.`, `,` or `:` are joined back, and
+//! spaces stripped. Positions are counted in characters, as Python does.
+
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap, VecDeque};
+use std::io::Read;
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::is_python_space;
+
+/// PyThaiNLP 5.4.0's `corpus/words_th.txt` (62,107 words, CC0-1.0), gzip-compressed.
+const WORD_LIST: &[u8] = include_bytes!("../../tokenizers/pythainlp_5.4.0_words_th.txt.gz");
+
+/// newmm stops adding a position's words to its graph past this many edges.
+const MAX_GRAPH_SIZE: usize = 50;
+/// The safe mode's scan window, in characters: a text this long or longer is cut in chunks, each
+/// cut made in `[SCAN_BEGIN, SCAN_END)`.
+const SCAN_BEGIN: usize = 100;
+const SCAN_END: usize = 140;
+
+/// A character trie of the word list.
+struct Trie {
+    nodes: Vec<TrieNode>,
+}
+
+#[derive(Default)]
+struct TrieNode {
+    /// Sorted by character.
+    children: Vec<(char, u32)>,
+    is_word: bool,
+}
+
+impl Trie {
+    /// PyThaiNLP's `Trie(thai_words())`: every non-empty line, `strip()`ped.
+    fn from_lines(text: &str) -> Trie {
+        let mut trie = Trie {
+            nodes: vec![TrieNode::default()],
+        };
+        for line in text.lines().filter(|l| !l.is_empty()) {
+            let mut node = 0;
+            for c in line.trim_matches(is_python_space).chars() {
+                node = match trie.nodes[node]
+                    .children
+                    .binary_search_by_key(&c, |&(k, _)| k)
+                {
+                    Ok(i) => trie.nodes[node].children[i].1 as usize,
+                    Err(i) => {
+                        let child = trie.nodes.len();
+                        trie.nodes.push(TrieNode::default());
+                        trie.nodes[node].children.insert(i, (c, child as u32));
+                        child
+                    }
+                };
+            }
+            trie.nodes[node].is_word = true;
+        }
+        trie
+    }
+
+    /// The lengths of the words that start at `chars[start]`, shortest first (`Trie.prefixes`).
+    fn prefix_lengths(&self, chars: &[char], start: usize, out: &mut Vec<usize>) {
+        out.clear();
+        let mut node = 0;
+        for (i, c) in chars[start..].iter().enumerate() {
+            let children = &self.nodes[node].children;
+            match children.binary_search_by_key(c, |&(k, _)| k) {
+                Ok(j) => node = children[j].1 as usize,
+                Err(_) => return,
+            }
+            if self.nodes[node].is_word {
+                out.push(i + 1);
+            }
+        }
+    }
+}
+
+static WORDS: LazyLock<Trie> = LazyLock::new(|| {
+    let mut text = String::new();
+    // The list is a constant of the crate, checked by the tests: never input data.
+    flate2::read::GzDecoder::new(WORD_LIST)
+        .read_to_string(&mut text)
+        .unwrap_or_else(|e| panic!("the embedded Thai word list: {e}"));
+    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+    Trie::from_lines(text)
+});
+
+/// Thai Character Clusters (Theeramunkong et al. 2000, with the rules newmm uses), as PyThaiNLP's
+/// `tcc_p` writes them: `c` a consonant, `t` an optional tone mark, `d` a lower vowel, `k` an
+/// optional final cluster ending in a silencer. The first rule that matches wins.
+const CLUSTER_RULES: &str = "เc็ck เcctาะk เccีtยะk เccีtย(?=[เ-ไก-ฮ]|$)k เcc็ck เcิc์ck เcิtck เcีtยะ?k \
+     เcืtอะ?k เc[ิีุู]tย(?=[เ-ไก-ฮ]|$)k เctา?ะ?k cัtวะk c[ัื]tc[ุิะ]?k c[ิุู]์ c[ะ-ู]tk cรรc์ c็ \
+     ct[ะาำ]?k ck แc็c แcc์ แctะ แcc็c แccc์ โctะ [เ-ไ]ct ก็ อึ หึ";
+
+/// The longest cluster a rule can match is 11 characters, its look-ahead one more; matching in a
+/// window of this many characters gives the match on the whole text (a `$` can only be seen at
+/// the text's true end, or before its final newline, as Python's `$`).
+const CLUSTER_WINDOW: usize = 24;
+
+static CLUSTER: LazyLock<fancy_regex::Regex> = LazyLock::new(|| {
+    let rules: Vec<String> = CLUSTER_RULES
+        .split_whitespace()
+        .map(|rule| {
+            rule.replace('k', "(cc?[dิ]?[์])?")
+                .replace('c', "[ก-ฮ]")
+                .replace('t', "[่-๋]?")
+                .replace('d', "ูุ")
+                .replace('$', r"\n?\z")
+        })
+        .collect();
+    fancy_regex::Regex::new(&format!(r"\A(?:{})", rules.join("|")))
+        .unwrap_or_else(|e| panic!("the Thai cluster rules: {e}"))
+});
+
+/// newmm's `_PAT_NONTHAI`: Latin letters, numbers, spaces, a newline, or a run of other
+/// non-Thai characters.
+static NON_THAI: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\A(?:[-a-zA-Z]+|\d+(?:[,.]\d+)*|[ \t]+|\r?\n|[^\x{0E00}-\x{0E7F} \t\r\n]+)")
+        .expect("a valid pattern")
+});
+
+/// `rejoin_formatted_num`'s numbers.
+static FORMATTED_NUMBER: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?:\d+[.,:])+\d+").expect("a valid pattern"));
+
+/// A text as characters, with each character's byte offset (and the length at the end).
+struct Chars<'a> {
+    text: &'a str,
+    chars: Vec<char>,
+    offsets: Vec<usize>,
+}
+
+impl<'a> Chars<'a> {
+    fn new(text: &'a str) -> Chars<'a> {
+        let (offsets, chars): (Vec<usize>, Vec<char>) = text.char_indices().unzip();
+        let mut offsets = offsets;
+        offsets.push(text.len());
+        Chars {
+            text,
+            chars,
+            offsets,
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.chars.len()
+    }
+
+    fn slice(&self, from: usize, to: usize) -> &'a str {
+        &self.text[self.offsets[from]..self.offsets[to]]
+    }
+
+    /// The length in characters of a match of `pattern` at `at`, if any.
+    fn match_at(&self, pattern: &Regex, at: usize) -> Option<usize> {
+        let found = pattern.find(&self.text[self.offsets[at]..])?;
+        Some(found.as_str().chars().count())
+    }
+
+    /// `tcc_pos_array`: the cluster boundaries, `true` at each position a cluster ends (and at 0,
+    /// never read).
+    fn cluster_ends(&self) -> Vec<bool> {
+        let mut ends = vec![false; self.len() + 1];
+        let mut window = String::new();
+        let mut at = 0;
+        while at < self.len() {
+            window.clear();
+            window.extend(&self.chars[at..self.len().min(at + CLUSTER_WINDOW)]);
+            let length = match CLUSTER.find(&window) {
+                Ok(Some(m)) if !m.as_str().is_empty() => m.as_str().chars().count(),
+                _ => 1,
+            };
+            at += length;
+            ends[at] = true;
+        }
+        ends
+    }
+}
+
+/// `_onecut`: the words of one text (a chunk), in order, covering it.
+fn one_cut<'a>(text: &'a str, words: &mut Vec<&'a str>) {
+    let text = Chars::new(text);
+    let dictionary = &*WORDS;
+    let ends = text.cluster_ends();
+    let mut graph: HashMap<usize, Vec<usize>> = HashMap::new();
+    let mut graph_size = 0;
+    let mut candidates = BinaryHeap::from([Reverse(0usize)]);
+    let mut lengths = Vec::new();
+    let mut end = 0;
+    while let Some(&Reverse(begin)) = candidates.peek()
+        && begin < text.len()
+    {
+        candidates.pop();
+        dictionary.prefix_lengths(&text.chars, begin, &mut lengths);
+        for &length in &lengths {
+            let candidate = begin + length;
+            if ends[candidate] {
+                graph.entry(begin).or_default().push(candidate);
+                graph_size += 1;
+                if !candidates.iter().any(|&Reverse(c)| c == candidate) {
+                    candidates.push(Reverse(candidate));
+                }
+                if graph_size > MAX_GRAPH_SIZE {
+                    break;
+                }
+            }
+        }
+        match candidates.len() {
+            1 => {
+                let Reverse(goal) = *candidates.peek().unwrap_or(&Reverse(text.len()));
+                let path = first_path(&graph, end, goal);
+                graph_size = 0;
+                graph.clear();
+                for position in path {
+                    words.push(text.slice(end, position));
+                    end = position;
+                }
+            }
+            0 => {
+                end = skip_end(&text, begin, &ends, &mut lengths);
+                graph_size = 0;
+                graph.clear();
+                words.push(text.slice(begin, end));
+                candidates.push(Reverse(end));
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The positions after `start` of the first path breadth-first search finds from `start` to
+/// `goal` (`_bfs_paths_graph`: a vertex is queued once; `goal` is found through the first queued
+/// vertex with an edge to it). Every candidate is reached by an edge of the graph, so a path
+/// exists; if none did, the span is one word.
+fn first_path(graph: &HashMap<usize, Vec<usize>>, start: usize, goal: usize) -> Vec<usize> {
+    let mut parent: HashMap<usize, usize> = HashMap::from([(start, start)]);
+    let mut queue = VecDeque::from([start]);
+    while let Some(vertex) = queue.pop_front() {
+        for &next in graph.get(&vertex).into_iter().flatten() {
+            if next == goal {
+                let mut path = vec![goal];
+                let mut at = vertex;
+                while at != start {
+                    path.push(at);
+                    at = parent[&at];
+                }
+                path.reverse();
+                return path;
+            }
+            if let std::collections::hash_map::Entry::Vacant(e) = parent.entry(next) {
+                e.insert(vertex);
+                queue.push_back(next);
+            }
+        }
+    }
+    vec![goal]
+}
+
+/// `_find_skip_end`: where a run no dictionary word covers ends.
+fn skip_end(text: &Chars, begin: usize, ends: &[bool], lengths: &mut Vec<usize>) -> usize {
+    if let Some(length) = text.match_at(&NON_THAI, begin) {
+        return begin + length;
+    }
+    for at in begin + 1..text.len() {
+        if !ends[at] {
+            continue;
+        }
+        WORDS.prefix_lengths(&text.chars, at, lengths);
+        let starts_a_word = lengths
+            .iter()
+            .any(|&length| ends[at + length] && !is_two_consonants(&text.chars[at..at + length]));
+        if starts_a_word || text.match_at(&NON_THAI, at).is_some() {
+            return at;
+        }
+    }
+    text.len()
+}
+
+/// `_PAT_THAI_TWOCHARS`: at most two consonants.
+fn is_two_consonants(word: &[char]) -> bool {
+    word.len() <= 2 && word.iter().all(|c| ('ก'..='ฮ').contains(c))
+}
+
+/// newmm's safe mode: the text in chunks, each cut in the scan window of what is left, after its
+/// last space or else where the window's longest word (the last of equals) starts.
+fn chunks(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    let mut window_words = Vec::new();
+    while rest.chars().nth(SCAN_END - 1).is_some() {
+        let rest_chars = Chars::new(rest);
+        let window = rest_chars.slice(SCAN_BEGIN, SCAN_END);
+        let cut = match window.chars().rev().position(|c| c == ' ') {
+            Some(from_end) => SCAN_END - from_end,
+            None => {
+                window_words.clear();
+                one_cut(window, &mut window_words);
+                let lengths: Vec<usize> = window_words.iter().map(|w| w.chars().count()).collect();
+                SCAN_BEGIN + lengths[..last_longest(&lengths)].iter().sum::<usize>()
+            }
+        };
+        let (chunk, after) = rest.split_at(rest_chars.offsets[cut]);
+        out.push(chunk);
+        rest = after;
+    }
+    if !rest.is_empty() {
+        out.push(rest);
+    }
+    out
+}
+
+/// The index of the last of the longest lengths (0 when there are none).
+fn last_longest(lengths: &[usize]) -> usize {
+    let mut best = 0;
+    let mut best_length = 0;
+    for (i, &length) in lengths.iter().enumerate() {
+        if length >= best_length {
+            best = i;
+            best_length = length;
+        }
+    }
+    best
+}
+
+/// `rejoin_formatted_num`: the words over each formatted number of the text joined into one (a
+/// number that starts inside a word joins the words after that one up to its end).
+fn rejoin_formatted_numbers<'a>(text: &'a str, words: Vec<&'a str>) -> Vec<&'a str> {
+    let mut numbers = FORMATTED_NUMBER.find_iter(text);
+    let mut number = numbers.next();
+    let mut out = Vec::with_capacity(words.len());
+    let mut position = 0;
+    let mut i = 0;
+    while i < words.len()
+        && let Some(current) = number
+    {
+        if position >= current.start() {
+            let start = position;
+            while position < current.end() && i < words.len() {
+                position += words[i].len();
+                i += 1;
+            }
+            if position > start {
+                out.push(&text[start..position]);
+            }
+            number = numbers.next();
+        } else {
+            out.push(words[i]);
+            position += words[i].len();
+            i += 1;
+        }
+    }
+    out.extend_from_slice(&words[i..]);
+    out
+}
+
+/// The words of `text` as datatrove's Thai tokenizer gives them (slices of it).
+pub(super) fn words(text: &str) -> Vec<&str> {
+    let mut segments = Vec::with_capacity(text.len() / 6);
+    if text.chars().nth(SCAN_END - 1).is_none() {
+        one_cut(text, &mut segments);
+    } else {
+        for chunk in chunks(text) {
+            one_cut(chunk, &mut segments);
+        }
+    }
+    rejoin_formatted_numbers(text, segments)
+        .into_iter()
+        // PyThaiNLP strips " " from each word, then datatrove's `strip_strings` all whitespace.
+        .map(|w| w.trim_matches(is_python_space))
+        .filter(|w| !w.is_empty())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// PyThaiNLP 5.4.0's own results (`word_tokenize(text, keep_whitespace=False,
+    /// engine="newmm-safe")`).
+    #[test]
+    fn cuts_as_pythainlp_does() {
+        assert_eq!(
+            words("ผมรักคุณมาก 12:00 น. ราคา 1,000 บาท"),
+            [
+                "ผม",
+                "รัก",
+                "คุณ",
+                "มาก",
+                "12:00",
+                "น.",
+                "ราคา",
+                "1,000",
+                "บาท"
+            ]
+        );
+    }
+
+    #[test]
+    fn the_word_list_is_pythainlps() {
+        let mut lengths = Vec::new();
+        let chars: Vec<char> = "กติกา".chars().collect();
+        WORDS.prefix_lengths(&chars, 0, &mut lengths);
+        assert!(lengths.contains(&5), "{lengths:?}");
+    }
+}
