@@ -28,6 +28,7 @@ FAMILIES = {
                                                and tokenizer != "SpaCyTokenizer(zh)"),
     "Indic NLP (hin_Deva)": lambda tokenizer: tokenizer.startswith("IndicNLPTokenizer"),
     "jieba (cmn_Hani)": lambda tokenizer: tokenizer == "SpaCyTokenizer(zh)",
+    "PyThaiNLP (tha_Thai)": lambda tokenizer: tokenizer == "ThaiTokenizer",
 }
 FILTERS = ["gopher_repetition", "fineweb_quality", "gopher_quality"]
 

@@ -1,7 +1,8 @@
 //! The word tokenizers of languages other than English, as datatrove 0.10.1's
 //! `load_word_tokenizer` builds them: spaCy 3.8.18's rule-based tokenizer of a language
 //! (`spacy.blank(code)`, its tables in `tokenizers/spacy_3.8.18_languages.json.gz`, compiled on a
-//! language's first use), or Indic NLP's trivial tokenizer.
+//! language's first use), Indic NLP's trivial tokenizer, jieba (Chinese) or PyThaiNLP's newmm
+//! (Thai).
 
 use std::collections::BTreeMap;
 use std::sync::{LazyLock, OnceLock};

@@ -1,7 +1,8 @@
 //! Words as datatrove 0.10.1 gets them (<https://github.com/huggingface/datatrove>): English's
 //! `split_into_words` and `split_into_sentences` (spaCy 3.8.18's blank English tokenizer and its
 //! rule-based sentencizer), and the word tokenizer `load_word_tokenizer` picks for another language
-//! ([`WordTokenizer`]): spaCy's rule-based tokenizer of that language, or Indic NLP's trivial one.
+//! ([`WordTokenizer`]): spaCy's rule-based tokenizer of that language, Indic NLP's trivial one,
+//! jieba's precise mode (Chinese, through jieba-rs) or PyThaiNLP's newmm (Thai).
 //! spaCy's tokenizer is restated once over spaCy's own rule tables (`tokenizers/`, MIT, see
 //! `tokenizers/README.md`), one table per language.
 //!
