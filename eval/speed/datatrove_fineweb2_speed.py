@@ -28,7 +28,7 @@ FAMILIES = {
                                                and tokenizer != "SpaCyTokenizer(zh)"),
     "Indic NLP (hin_Deva)": lambda tokenizer: tokenizer.startswith("IndicNLPTokenizer"),
     "jieba (cmn_Hani)": lambda tokenizer: tokenizer == "SpaCyTokenizer(zh)",
-    "PyThaiNLP (tha_Thai)": lambda tokenizer: tokenizer == "ThaiTokenizer",
+    "PyThaiNLP (tha_Thai)": lambda tokenizer: tokenizer.startswith("ThaiTokenizer"),
 }
 FILTERS = ["gopher_repetition", "fineweb_quality", "gopher_quality"]
 
@@ -78,6 +78,10 @@ def main():
         languages = sorted(l for l in {r["language"] for r in table}
                            if known[l]["available"] and member(known[l]["tokenizer"]))
         rows = [r for r in table if r["language"] in languages]
+        if not rows:
+            print(f"{family:<24} no language of the family is available here")
+            failed = True
+            continue
         megabytes = sum(len(r["text"].encode()) for r in rows) / 1e6
         # datatrove: each language's filters, warmed up (the tokenizer loaded, caches filled).
         by_language = {l: filters_of(l, known[l], ymls[l]) for l in languages}

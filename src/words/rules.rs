@@ -27,6 +27,8 @@ pub(super) struct Rules {
     url: Regex,
     /// French, Hungarian and Turkish: a token kept whole (spaCy's `token_match`).
     token_match: Option<Regex>,
+    /// Of each pattern above, what can match it: most runs are ruled out here.
+    may_have: Prefilters,
     /// The phrase pass's special cases: first token → the token sequences starting with it.
     phrases: HashMap<String, Vec<Vec<String>>>,
     sentence_punct: HashSet<String>,
@@ -74,8 +76,17 @@ impl Rules {
             Some(_) => Some(pattern("token_match_pattern")?),
             None => None,
         };
+        let prefilter = |key: &str| Prefilter::new(tables[key].as_str().unwrap_or(""));
+        let may_have = Prefilters {
+            prefix: prefilter("prefix_pattern"),
+            suffix: prefilter("suffix_pattern"),
+            infix: prefilter("infix_pattern"),
+            url: prefilter("url_match_pattern"),
+            token_match: prefilter("token_match_pattern"),
+        };
         let mut rules = Rules {
             english,
+            may_have,
             special_cases,
             prefix: alternation("prefix_pattern", Anchor::Start)?,
             suffix: alternation("suffix_pattern", Anchor::End)?,
@@ -128,7 +139,7 @@ impl Rules {
 
     /// The length of the prefix `prefix_search` finds (its alternatives are anchored with `^`).
     pub(super) fn prefix_len(&self, text: &str) -> usize {
-        if self.english && !may_have_prefix(text) {
+        if self.english && !may_have_prefix(text) || !self.may_have.prefix.may_match(text) {
             return 0;
         }
         self.prefix_len_by_pattern(text)
@@ -140,6 +151,9 @@ impl Rules {
 
     /// The length of the suffix `suffix_search` finds (its alternatives are anchored with `$`).
     pub(super) fn suffix_len(&self, text: &str) -> usize {
+        if !self.may_have.suffix.may_match(text) {
+            return 0;
+        }
         if !self.english {
             return self.suffix.longest_at_end(text, 0);
         }
@@ -152,9 +166,10 @@ impl Rules {
 
     /// Whether spaCy's `token_match` keeps `text` whole (French, Hungarian, Turkish).
     pub(super) fn is_token_match(&self, text: &str) -> bool {
-        self.token_match
-            .as_ref()
-            .is_some_and(|p| matches!(p.find(text), Ok(Some(m)) if m.start() == 0))
+        self.token_match.as_ref().is_some_and(|p| {
+            self.may_have.token_match.may_match(text)
+                && matches!(p.find(text), Ok(Some(m)) if m.start() == 0)
+        })
     }
 
     /// Whether a run made only of letters, or only of ASCII digits, is one token without trying
@@ -164,7 +179,9 @@ impl Rules {
     }
 
     pub(super) fn is_url(&self, text: &str) -> bool {
-        (!self.english || text.contains('.')) && self.is_url_by_pattern(text)
+        (!self.english || text.contains('.'))
+            && self.may_have.url.may_match(text)
+            && self.is_url_by_pattern(text)
     }
 
     fn is_url_by_pattern(&self, text: &str) -> bool {
@@ -173,7 +190,7 @@ impl Rules {
 
     /// The (start, end) of each infix match, left to right.
     pub(super) fn infixes(&self, text: &str) -> Vec<(usize, usize)> {
-        if self.english && text.chars().all(is_plain) {
+        if self.english && text.chars().all(is_plain) || !self.may_have.infix.may_match(text) {
             return Vec::new();
         }
         self.infixes_by_pattern(text)
@@ -332,6 +349,90 @@ fn python_to_rust(pattern: &str) -> String {
         }
     }
     out
+}
+
+/// The prefilter of each pattern of a language's rules.
+struct Prefilters {
+    prefix: Prefilter,
+    suffix: Prefilter,
+    infix: Prefilter,
+    url: Prefilter,
+    token_match: Prefilter,
+}
+
+/// A pattern of the regex crate that matches wherever a Python pattern can: the pattern with its
+/// look-arounds dropped, each of which only narrows where a match may be. A text it does not
+/// match anywhere has no match of the pattern, and that is found by an automaton, without the
+/// backtracking engine trying each alternative in turn (most runs of a text are plain words
+/// that no affix, infix or URL alternative matches). `None` (everything may match) where the
+/// pattern holds what the regex crate cannot run, such as a back-reference.
+struct Prefilter(Option<regex::Regex>);
+
+impl Prefilter {
+    fn new(python: &str) -> Prefilter {
+        let relaxed = fancy_regex::Expr::parse_tree(&python_to_rust(python))
+            .ok()
+            .filter(|tree| tree.backrefs.is_empty() && !tree.contains_subroutines)
+            .and_then(|tree| without_lookarounds(&tree.expr))
+            .and_then(|expr| {
+                let mut pattern = String::new();
+                expr.to_str(&mut pattern, 0);
+                regex::RegexBuilder::new(&pattern)
+                    .size_limit(256 << 20)
+                    .dfa_size_limit(64 << 20)
+                    .build()
+                    .ok()
+            });
+        Prefilter(relaxed)
+    }
+
+    /// False only when the pattern has no match in `text`.
+    fn may_match(&self, text: &str) -> bool {
+        self.0.as_ref().is_none_or(|relaxed| relaxed.is_match(text))
+    }
+}
+
+/// `expr` with each look-around replaced by the empty expression; `None` if it holds a node the
+/// regex crate has no syntax for.
+fn without_lookarounds(expr: &fancy_regex::Expr) -> Option<fancy_regex::Expr> {
+    use fancy_regex::Expr;
+    let all = |children: &[Expr]| -> Option<Vec<Expr>> {
+        children.iter().map(without_lookarounds).collect()
+    };
+    use fancy_regex::Assertion;
+    Some(match expr {
+        Expr::Assertion(
+            Assertion::StartText
+            | Assertion::EndText
+            | Assertion::WordBoundary
+            | Assertion::NotWordBoundary,
+        ) => expr.clone(),
+        // Zero-width, as look-arounds: dropping one only lets more texts match.
+        Expr::LookAround(..) | Expr::Assertion(_) => Expr::Empty,
+        Expr::Empty | Expr::Any { .. } | Expr::Literal { .. } | Expr::Delegate { .. } => {
+            expr.clone()
+        }
+        Expr::Concat(children) => Expr::Concat(all(children)?),
+        Expr::Alt(children) => Expr::Alt(all(children)?),
+        Expr::Group(child) => Expr::Group(std::sync::Arc::new(without_lookarounds(child)?)),
+        Expr::Repeat {
+            child,
+            lo,
+            hi,
+            greedy,
+        } => match without_lookarounds(child)? {
+            // A repeated look-around: nothing left to repeat (a bare quantifier would bind to
+            // what precedes it).
+            Expr::Empty => Expr::Empty,
+            child => Expr::Repeat {
+                child: Box::new(child),
+                lo: *lo,
+                hi: *hi,
+                greedy: *greedy,
+            },
+        },
+        _ => return None,
+    })
 }
 
 /// Where every alternative of an affix pattern is anchored.
@@ -624,6 +725,106 @@ mod tests {
                 rules.is_url_by_pattern(run),
                 "url {run:?}"
             );
+        }
+    }
+
+    /// In every language, on runs of the characters its patterns hold and on words of many
+    /// scripts, the prefilters answer "may match" wherever a pattern matches.
+    #[test]
+    fn every_languages_prefilters_never_hide_a_match() {
+        let alphabet: Vec<char> = "a1.-'’()%$€é:/@#«»…¿!,\"ß_+=*~<>[]{}|^°²ا١ж中"
+            .chars()
+            .collect();
+        let mut runs: Vec<String> = Vec::new();
+        for &a in &alphabet {
+            for &b in &alphabet {
+                runs.push(format!("{a}{b}"));
+                runs.push(format!("{a}bc{b}"));
+            }
+        }
+        runs.extend(
+            [
+                "l'été",
+                "dell'anno",
+                "d'Italia",
+                "s'il",
+                "aujourd'hui",
+                "Straße.",
+                "z.B.",
+                "U.S.A.",
+                "10km",
+                "5kg.",
+                "50%",
+                "$5",
+                "€10",
+                "#tag",
+                "@user",
+                "e-mail",
+                "self-made",
+                "https://example.com/a?b=c",
+                "www.example.org",
+                "user@example.com",
+                "qu'est-ce",
+                "(Hallo)",
+                "«Bonjour»",
+                "„Guten",
+                "Tag“",
+                "...",
+                "word...",
+                "¡Hola!",
+                "¿Qué?",
+                "Москва-река",
+                "καλημέρα;",
+                "السلام،",
+                "שלום.",
+                "3.14",
+                "1,000.5",
+                "12:30",
+                "n't",
+                "can't",
+                "Ltd.",
+                "etc.",
+                "3-4",
+                "A-Z",
+                "x--y",
+                "a/b",
+                "1/2",
+                "°C",
+            ]
+            .map(String::from),
+        );
+        for code in super::super::languages::spacy_languages() {
+            let crate::words::WordTokenizer::Spacy(language) =
+                crate::words::WordTokenizer::spacy(code).unwrap()
+            else {
+                continue;
+            };
+            let rules = language.rules();
+            for run in &runs {
+                let may = &rules.may_have;
+                if rules.prefix_len_by_pattern(run) > 0 {
+                    assert!(may.prefix.may_match(run), "{code} prefix {run:?}");
+                }
+                if rules.suffix.longest_at_end(run, 0) > 0 {
+                    assert!(may.suffix.may_match(run), "{code} suffix {run:?}");
+                }
+                if !rules.infixes_by_pattern(run).is_empty() {
+                    assert!(may.infix.may_match(run), "{code} infix {run:?}");
+                }
+                if rules.is_url_by_pattern(run) {
+                    assert!(may.url.may_match(run), "{code} url {run:?}");
+                }
+                let token_match = rules.token_match.as_ref();
+                if token_match.is_some_and(|p| matches!(p.find(run), Ok(Some(m)) if m.start() == 0))
+                {
+                    assert!(may.token_match.may_match(run), "{code} token_match {run:?}");
+                }
+            }
+            // The prefilters exist: every pattern but a missing token_match has one.
+            assert!(rules.may_have.prefix.0.is_some(), "{code}");
+            assert!(rules.may_have.suffix.0.is_some(), "{code}");
+            assert!(rules.may_have.infix.0.is_some(), "{code}");
+            assert!(rules.may_have.url.0.is_some(), "{code}");
         }
     }
 }
