@@ -1,6 +1,6 @@
 //! datatrove's GopherRepetitionFilter (spec §5; Rae et al. 2021).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use super::python_text::find_duplicates;
 
@@ -75,7 +75,8 @@ pub fn gopher_repetition_of_words(
     let (dup_paragraphs, dup_paragraph_chars) = find_duplicates(&paragraphs);
     let lines = split_newline_runs(text, 1);
     let (dup_lines, dup_line_chars) = find_duplicates(&lines);
-    let hashes = WordHashes::new(words);
+    let table = WordTable::new(words);
+    let mut seen = NGramTable::with_capacity(words.len());
     let mut stats = GopherRepetition {
         n_paragraphs: paragraphs.len(),
         dup_paragraphs,
@@ -84,8 +85,8 @@ pub fn gopher_repetition_of_words(
         dup_lines,
         dup_line_chars,
         top_chars: [2, 3, 4]
-            .map(|n| (words.len() >= n).then(|| top_duplicate_chars(&words, &hashes, n))),
-        dup_chars: [5, 6, 7, 8, 9, 10].map(|n| all_duplicate_chars(&words, &hashes, n)),
+            .map(|n| (words.len() >= n).then(|| top_duplicate_chars(&table, &mut seen, n))),
+        dup_chars: [5, 6, 7, 8, 9, 10].map(|n| all_duplicate_chars(&table, &mut seen, n)),
         reason: None,
     };
     stats.reason = first_failure(&stats, text.chars().count(), params);
@@ -153,59 +154,31 @@ fn split_newline_runs(text: &str, min: usize) -> Vec<&str> {
     pieces
 }
 
-/// An n-gram as datatrove compares it: the words joined by `separator` (a space, or nothing),
+/// The words of a text with what the n-grams need of each: a number per distinct word, its
+/// characters, and its polynomial hash, so that an n-gram's hash is a fold of its words' hashes.
+/// An n-gram is datatrove's words joined by a separator (a space, or nothing), compared and
 /// hashed as that text without building it.
-#[derive(Clone, Copy)]
-struct NGram<'a> {
+struct WordTable<'a> {
     words: &'a [&'a str],
-    separator: Option<u8>,
-    hash: u64,
-}
-
-impl NGram<'_> {
-    /// The bytes of the joined text, in order.
-    fn bytes(&self) -> impl Iterator<Item = u8> + '_ {
-        self.words.iter().enumerate().flat_map(move |(i, w)| {
-            let separator = self.separator.filter(|_| i > 0);
-            separator.into_iter().chain(w.bytes())
-        })
-    }
-
-    fn chars(&self) -> usize {
-        let separators = if self.separator.is_some() {
-            self.words.len() - 1
-        } else {
-            0
-        };
-        self.words.iter().map(|w| w.chars().count()).sum::<usize>() + separators
-    }
-}
-
-impl PartialEq for NGram<'_> {
-    fn eq(&self, other: &Self) -> bool {
-        self.hash == other.hash && self.bytes().eq(other.bytes())
-    }
-}
-
-impl Eq for NGram<'_> {}
-
-impl std::hash::Hash for NGram<'_> {
-    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        state.write_u64(self.hash);
-    }
-}
-
-/// Polynomial hashes of the words, so that an n-gram's hash is a fold of its words' hashes.
-struct WordHashes {
+    ids: Vec<u32>,
+    chars: Vec<usize>,
     /// (Σ byte·B^(len-1-i), B^len) mod 2^64 of each word.
-    words: Vec<(u64, u64)>,
+    hashes: Vec<(u64, u64)>,
 }
 
 const BASE: u64 = 0x100000001b3;
 
-impl WordHashes {
-    fn new(words: &[&str]) -> WordHashes {
-        let words = words
+impl<'a> WordTable<'a> {
+    fn new(words: &'a [&'a str]) -> WordTable<'a> {
+        let mut numbers: HashMap<&str, u32, ahash::RandomState> = HashMap::default();
+        let ids = words
+            .iter()
+            .map(|&w| {
+                let next = numbers.len() as u32;
+                *numbers.entry(w).or_insert(next)
+            })
+            .collect();
+        let hashes = words
             .iter()
             .map(|w| {
                 w.bytes().fold((0u64, 1u64), |(h, p), b| {
@@ -216,64 +189,100 @@ impl WordHashes {
                 })
             })
             .collect();
-        WordHashes { words }
+        WordTable {
+            words,
+            ids,
+            chars: words.iter().map(|w| w.chars().count()).collect(),
+            hashes,
+        }
     }
 
-    /// The n-gram of the words at `start..start + n`.
-    fn ngram<'a>(
-        &self,
-        words: &'a [&'a str],
-        start: usize,
-        n: usize,
-        separator: Option<u8>,
-    ) -> NGram<'a> {
+    fn len(&self) -> usize {
+        self.words.len()
+    }
+
+    /// The hash of the n-gram at `start`.
+    fn hash(&self, start: usize, n: usize, separator: Option<u8>) -> u64 {
         let mut hash = 0u64;
-        for (i, &(h, p)) in self.words[start..start + n].iter().enumerate() {
+        for (i, &(h, p)) in self.hashes[start..start + n].iter().enumerate() {
             if let Some(sep) = separator.filter(|_| i > 0) {
                 hash = hash.wrapping_mul(BASE).wrapping_add(u64::from(sep) + 1);
             }
             hash = hash.wrapping_mul(p).wrapping_add(h);
         }
-        NGram {
-            words: &words[start..start + n],
-            separator,
-            // The polynomial's low bits alone would fill few buckets.
-            hash: crate::dedup::hash::fmix64(hash),
-        }
+        // The polynomial's low bits alone would fill few buckets.
+        crate::dedup::hash::fmix64(hash)
+    }
+
+    /// Whether the n-grams at `a` and `b` are the same text: the same words are; other words
+    /// may join into it too (`ab c`, `a bc` without a separator), which the bytes tell.
+    fn same(&self, a: usize, b: usize, n: usize, separator: Option<u8>) -> bool {
+        self.ids[a..a + n] == self.ids[b..b + n]
+            || self.bytes(a, n, separator).eq(self.bytes(b, n, separator))
+    }
+
+    /// The bytes of the n-gram at `start`, in order.
+    fn bytes(&self, start: usize, n: usize, separator: Option<u8>) -> impl Iterator<Item = u8> {
+        self.words[start..start + n]
+            .iter()
+            .enumerate()
+            .flat_map(move |(i, w)| separator.filter(|_| i > 0).into_iter().chain(w.bytes()))
+    }
+
+    /// The characters of the n-gram at `start`.
+    fn chars(&self, start: usize, n: usize, separator: Option<u8>) -> usize {
+        let separators = if separator.is_some() { n - 1 } else { 0 };
+        self.chars[start..start + n].iter().sum::<usize>() + separators
     }
 }
 
-/// The n-grams carry their hash already.
-type ByHash = std::hash::BuildHasherDefault<crate::dedup::onion::IdentityHasher>;
+/// The n-grams of a pass: (hash, start of its first occurrence, count). Kept apart from the
+/// words (an n-gram is its start), small entries, one table reused by the passes of a text.
+type NGramTable = hashbrown::HashTable<(u64, u32, u32)>;
+
+/// The entry of the n-gram at `start` in `seen`, added with a count of 0 if new.
+fn entry<'t>(
+    seen: &'t mut NGramTable,
+    table: &WordTable,
+    start: usize,
+    n: usize,
+    separator: Option<u8>,
+) -> &'t mut (u64, u32, u32) {
+    let hash = table.hash(start, n, separator);
+    let same = |&(h, first, _): &(u64, u32, u32)| {
+        h == hash && table.same(first as usize, start, n, separator)
+    };
+    seen.entry(hash, same, |&(h, _, _)| h)
+        .or_insert((hash, start as u32, 0))
+        .into_mut()
+}
 
 /// datatrove's `find_top_duplicate(get_n_grams(words, n))`: the characters of the most frequent
 /// n-gram (words joined by spaces) times its count; ties go to the earliest.
-fn top_duplicate_chars(words: &[&str], hashes: &WordHashes, n: usize) -> usize {
-    let mut counts: HashMap<NGram, (usize, usize), ByHash> = HashMap::default();
-    for start in 0..=words.len() - n {
-        counts
-            .entry(hashes.ngram(words, start, n, Some(b' ')))
-            .or_insert((0, start))
-            .0 += 1;
+fn top_duplicate_chars(table: &WordTable, seen: &mut NGramTable, n: usize) -> usize {
+    seen.clear();
+    for start in 0..=table.len() - n {
+        entry(seen, table, start, n, Some(b' ')).2 += 1;
     }
-    counts
-        .iter()
-        .max_by(|a, b| a.1.0.cmp(&b.1.0).then(b.1.1.cmp(&a.1.1)))
-        .map_or(0, |(gram, (count, _))| gram.chars() * count)
+    seen.iter()
+        .max_by(|a, b| a.2.cmp(&b.2).then(b.1.cmp(&a.1)))
+        .map_or(0, |&(_, first, count)| {
+            table.chars(first as usize, n, Some(b' ')) * count as usize
+        })
 }
 
 /// datatrove's `find_all_duplicate(words, n)`: n-grams joined without a separator; a repeated one
 /// adds its characters and skips n words, which are not remembered.
-fn all_duplicate_chars(words: &[&str], hashes: &WordHashes, n: usize) -> usize {
-    let mut seen: HashSet<NGram, ByHash> = HashSet::default();
+fn all_duplicate_chars(table: &WordTable, seen: &mut NGramTable, n: usize) -> usize {
+    seen.clear();
     let (mut idx, mut repeated) = (0, 0);
-    while idx + n <= words.len() {
-        let gram = hashes.ngram(words, idx, n, None);
-        if seen.contains(&gram) {
-            repeated += gram.chars();
+    while idx + n <= table.len() {
+        let count = &mut entry(seen, table, idx, n, None).2;
+        *count += 1;
+        if *count > 1 {
+            repeated += table.chars(idx, n, None);
             idx += n;
         } else {
-            seen.insert(gram);
             idx += 1;
         }
     }
@@ -289,8 +298,12 @@ mod tests {
         assert_eq!(split_newline_runs("\na\n\nb\n", 1), ["", "a", "b", ""]);
         assert_eq!(split_newline_runs("a\nb\n\n\nc", 2), ["a\nb", "c"]);
         assert_eq!(find_duplicates(&["x", "yy", "x", "yy", "yy"]), (3, 5));
-        let top = |words: &[&str], n| top_duplicate_chars(words, &WordHashes::new(words), n);
-        let all = |words: &[&str], n| all_duplicate_chars(words, &WordHashes::new(words), n);
+        let top = |words: &[&str], n| {
+            top_duplicate_chars(&WordTable::new(words), &mut NGramTable::new(), n)
+        };
+        let all = |words: &[&str], n| {
+            all_duplicate_chars(&WordTable::new(words), &mut NGramTable::new(), n)
+        };
         // "a b" twice (3 characters each) beats "b a" once.
         assert_eq!(top(&["a", "b", "a", "b"], 2), 6);
         // A tie: the earliest n-gram, "a b".
