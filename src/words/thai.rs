@@ -102,24 +102,51 @@ const CLUSTER_RULES: &str = "เc็ck เcctาะk เccีtยะk เccีt�
      เcืtอะ?k เc[ิีุู]tย(?=[เ-ไก-ฮ]|$)k เctา?ะ?k cัtวะk c[ัื]tc[ุิะ]?k c[ิุู]์ c[ะ-ู]tk cรรc์ c็ \
      ct[ะาำ]?k ck แc็c แcc์ แctะ แcc็c แccc์ โctะ [เ-ไ]ct ก็ อึ หึ";
 
-/// The longest cluster a rule can match is 11 characters, its look-ahead one more; matching in a
-/// window of this many characters gives the match on the whole text (a `$` can only be seen at
-/// the text's true end, or before its final newline, as Python's `$`).
-const CLUSTER_WINDOW: usize = 24;
+/// The rules' look-ahead: a consonant or leading vowel follows, or the text ends (Python's `$`:
+/// at the end or before a final newline).
+const LOOK_AHEAD: &str = "(?=[เ-ไก-ฮ]|$)k";
 
-static CLUSTER: LazyLock<fancy_regex::Regex> = LazyLock::new(|| {
+/// The rules as one pattern of the regex crate, which picks the first alternative that matches
+/// as Python's `re` does. The regex crate has no look-ahead: in a rule `P(?=L|$)k`, `k` can only
+/// match starting with a consonant (so where the look-ahead holds), and is preferred, so the rule
+/// is `P(?:k|(?<laN>L|\n?\z))` with its match ending where a `laN` group starts, if one took part.
+struct Clusters {
+    pattern: Regex,
+    look_aheads: Vec<usize>,
+}
+
+static CLUSTERS: LazyLock<Clusters> = LazyLock::new(|| {
+    let mut look_aheads = 0;
     let rules: Vec<String> = CLUSTER_RULES
         .split_whitespace()
         .map(|rule| {
-            rule.replace('k', "(cc?[dิ]?[์])?")
+            let rule = match rule.strip_suffix(LOOK_AHEAD) {
+                Some(head) => {
+                    look_aheads += 1;
+                    format!("{head}(?:K|(?<la{look_aheads}>[เ-ไก-ฮ]|\\n?\\z))")
+                }
+                None => rule.to_owned(),
+            };
+            rule.replace('k', "(?:K)?")
+                .replace('K', "cc?[dิ]?[์]")
                 .replace('c', "[ก-ฮ]")
                 .replace('t', "[่-๋]?")
                 .replace('d', "ูุ")
-                .replace('$', r"\n?\z")
         })
         .collect();
-    fancy_regex::Regex::new(&format!(r"\A(?:{})", rules.join("|")))
-        .unwrap_or_else(|e| panic!("the Thai cluster rules: {e}"))
+    let pattern = Regex::new(&format!(r"\A(?:{})", rules.join("|")))
+        .unwrap_or_else(|e| panic!("the Thai cluster rules: {e}"));
+    let look_aheads = (1..=look_aheads)
+        .filter_map(|i| {
+            pattern
+                .capture_names()
+                .position(|n| n == Some(&format!("la{i}")))
+        })
+        .collect();
+    Clusters {
+        pattern,
+        look_aheads,
+    }
 });
 
 /// newmm's `_PAT_NONTHAI`: Latin letters, numbers, spaces, a newline, or a run of other
@@ -169,17 +196,22 @@ impl<'a> Chars<'a> {
     /// `tcc_pos_array`: the cluster boundaries, `true` at each position a cluster ends (and at 0,
     /// never read).
     fn cluster_ends(&self) -> Vec<bool> {
+        let clusters = &*CLUSTERS;
+        let mut found = clusters.pattern.capture_locations();
         let mut ends = vec![false; self.len() + 1];
-        let mut window = String::new();
         let mut at = 0;
         while at < self.len() {
-            window.clear();
-            window.extend(&self.chars[at..self.len().min(at + CLUSTER_WINDOW)]);
-            let length = match CLUSTER.find(&window) {
-                Ok(Some(m)) if !m.as_str().is_empty() => m.as_str().chars().count(),
+            let rest = &self.text[self.offsets[at]..];
+            let length = match clusters.pattern.captures_read(&mut found, rest) {
+                Some(m) if !m.is_empty() => {
+                    let end = (clusters.look_aheads.iter())
+                        .find_map(|&group| found.get(group))
+                        .map_or(m.end(), |(start, _)| start);
+                    rest[..end].chars().count()
+                }
                 _ => 1,
             };
-            at += length;
+            at += length.max(1);
             ends[at] = true;
         }
         ends
@@ -296,8 +328,10 @@ fn chunks(text: &str) -> Vec<&str> {
     let mut out = Vec::new();
     let mut rest = text;
     let mut window_words = Vec::new();
-    while rest.chars().nth(SCAN_END - 1).is_some() {
-        let rest_chars = Chars::new(rest);
+    // The first SCAN_END characters of what is left hold the window; the rest is not read here
+    // (reading it for each chunk would make a long text's chunking quadratic).
+    while let Some((head_end, last)) = rest.char_indices().nth(SCAN_END - 1) {
+        let rest_chars = Chars::new(&rest[..head_end + last.len_utf8()]);
         let window = rest_chars.slice(SCAN_BEGIN, SCAN_END);
         let cut = match window.chars().rev().position(|c| c == ' ') {
             Some(from_end) => SCAN_END - from_end,
@@ -402,6 +436,29 @@ mod tests {
                 "บาท"
             ]
         );
+        // Runs of other scripts and symbols stay whole up to a space or Thai; Thai digits are
+        // digits; a cluster's look-ahead sees the text's end.
+        assert_eq!(
+            words("(abc) ภาษาไทย™ 中文 ๑๒,๓๔๕ IP 127.0.0.1 ครับ").join(" "),
+            "(abc) ภาษาไทย ™ 中文 ๑๒,๓๔๕ IP 127.0.0.1 ครับ"
+        );
+        assert_eq!(words("เกียรติ\nเกียย"), ["เกียรติ", "เกีย", "ย"]);
+    }
+
+    /// A text of 140 characters or more without a space is cut where the scan window's longest
+    /// word starts: here "ภูมิภาค" falls across a cut and is two words, where the whole text in one
+    /// piece (PyThaiNLP's plain `newmm`) keeps it.
+    #[test]
+    fn the_safe_mode_cuts_long_texts_as_pythainlp_does() {
+        let text = "ใต้ร่วมมือมั่นคงครั้งเอเชียทางการการที่ประชุมในตะวันออกกลมกล่อมมหานครประชุมการเอเชียตากลม\
+                    กลมกล่อมสุดยอดกรุงเทพกลมในประชุมกรุงเทพภูมิภาคภูมิภาคขึ้นเฉียงเอเชียที่กรุงเทพครั้งใต้นี้ทาง\
+                    สุดยอดภูมิภาคร่วมมือในภูมิภาคเศรษฐกิจร่วมมือเฉียงความจัดร่วมมือที่ครั้งการที่การผู้นำเศรษฐกิจ\
+                    ทางความเศรษฐกิจร่วมมือมาจัด";
+        let expected = "ใต้ ร่วมมือ มั่นคง ครั้ง เอเชีย ทางการ การ ที่ประชุม ใน ตะวันออก กลมกล่อม มหานคร ประชุม \
+                        การ เอเชีย ตากลม กลมกล่อม สุดยอด กรุงเทพ กลม ใน ประชุม กรุงเทพ ภูมิ ภาค ภูมิภาค ขึ้น เฉียง \
+                        เอเชีย ที่ กรุงเทพ ครั้ง ใต้ นี้ ทาง สุดยอด ภูมิภาค ร่วมมือ ใน ภูมิภาค เศรษฐกิจ ร่วมมือ เฉียง \
+                        ความ จัด ร่วมมือ ที่ ครั้ง การ ที่ การ ผู้นำ เศรษฐกิจ ทาง ความ เศรษฐกิจ ร่วมมือ มา จัด";
+        assert_eq!(words(text).join(" "), expected);
     }
 
     #[test]
