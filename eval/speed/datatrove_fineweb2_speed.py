@@ -24,7 +24,7 @@ from datatrove.pipeline.filters import FineWebQualityFilter, GopherQualityFilter
 from webtext_sql import timed_csv_query
 
 FAMILIES = {
-    "spaCy (18 languages)": lambda tokenizer: (tokenizer.startswith("SpaCyTokenizer")
+    "spaCy (19 languages)": lambda tokenizer: (tokenizer.startswith("SpaCyTokenizer")
                                                and tokenizer != "SpaCyTokenizer(zh)"),
     "Indic NLP (hin_Deva)": lambda tokenizer: tokenizer.startswith("IndicNLPTokenizer"),
     "jieba (cmn_Hani)": lambda tokenizer: tokenizer == "SpaCyTokenizer(zh)",
