@@ -75,7 +75,8 @@ SESSION_OPTIONS: list[tuple[str, str]] = _native.session_options()
 
 
 def register(ctx: SessionContext) -> SessionContext:
-    """Registers every function, ``read_warc()`` and ``STORED AS WARC`` on ``ctx``.
+    """Registers every function, the table functions ``read_warc()`` and ``fineweb2_languages()``,
+    and ``STORED AS WARC`` on ``ctx``.
 
     Also sets the session options the Rust crate's ``configure()`` sets (``SESSION_OPTIONS``),
     with ``SET`` statements. Returns ``ctx``.
@@ -87,16 +88,19 @@ def register(ctx: SessionContext) -> SessionContext:
             ctx.register_udaf(function)
         else:
             ctx.register_udwf(function)
-    _register_read_warc(ctx)
+    _register_table_functions(ctx)
     ctx.register_table_factory("WARC", _native.WarcTableFactoryExport())
     for key, value in SESSION_OPTIONS:
         ctx.sql(f"SET {key} = {value}").collect()
     return ctx
 
 
-def _register_read_warc(ctx: SessionContext) -> None:
-    # The table function is made for the context it serves: it takes that context's codec.
+def _register_table_functions(ctx: SessionContext) -> None:
+    # A table function is made for the context it serves: it takes that context's codec.
     ctx.register_udtf(TableFunction("read_warc", _native.ReadWarcFunction(), ctx))
+    ctx.register_udtf(
+        TableFunction("fineweb2_languages", _native.Fineweb2LanguagesFunction(), ctx)
+    )
 
 
 def session(
@@ -308,7 +312,7 @@ def _pages(ctx: SessionContext, source: Source) -> tuple[DataFrame, bool]:
         path = os.fspath(source)
         if _native.is_warc_path(path):
             # As `webtext clean`: a fault of an archive is skipped and counted, not fatal.
-            _register_read_warc(ctx)
+            _register_table_functions(ctx)
             warc = f"read_warc({_sql_string(path)}, 'on_error=skip')"
             return ctx.sql(f"WITH warc AS (SELECT * FROM {warc}) " + _native.warc_pages_sql()), True
         if "://" in path or not path.endswith(".parquet"):

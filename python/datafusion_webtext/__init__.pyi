@@ -20,7 +20,8 @@ Source = Union[str, os.PathLike[str], DataFrame, Any]
 
 
 def register(ctx: SessionContext) -> SessionContext:
-    """Registers every function, ``read_warc()`` and ``STORED AS WARC`` on ``ctx``.
+    """Registers every function, the table functions ``read_warc()`` and ``fineweb2_languages()``,
+    and ``STORED AS WARC`` on ``ctx``.
 
     Also sets the session options the Rust crate's ``configure()`` sets (``SESSION_OPTIONS``),
     with ``SET`` statements. Returns ``ctx``.

@@ -186,6 +186,32 @@ impl ReadWarcFunction {
     }
 }
 
+/// `fineweb2_languages()`: FineWeb-2's per-language configs, exported as
+/// `datafusion_table_function`.
+#[pyclass(frozen, module = "datafusion_webtext._native")]
+struct Fineweb2LanguagesFunction;
+
+#[pymethods]
+impl Fineweb2LanguagesFunction {
+    #[new]
+    fn new() -> Self {
+        Fineweb2LanguagesFunction
+    }
+
+    fn __datafusion_table_function__<'py>(
+        &self,
+        py: Python<'py>,
+        session: Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyCapsule>> {
+        let exported = FFI_TableFunction::new_with_ffi_codec(
+            Arc::new(datafusion_webtext::udf::fineweb2_languages::Fineweb2Languages),
+            Some(runtime()?),
+            logical_codec(&session)?,
+        );
+        PyCapsule::new_with_value(py, exported, c"datafusion_table_function")
+    }
+}
+
 /// The factory of `STORED AS WARC` tables, exported as `datafusion_table_provider_factory`.
 #[pyclass(frozen, module = "datafusion_webtext._native")]
 struct WarcTableFactoryExport;
@@ -368,6 +394,7 @@ fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<AggregateFunction>()?;
     module.add_class::<WindowFunction>()?;
     module.add_class::<ReadWarcFunction>()?;
+    module.add_class::<Fineweb2LanguagesFunction>()?;
     module.add_class::<WarcTableFactoryExport>()?;
     module.add_class::<InputTable>()?;
     module.add_class::<compute::ArrowResult>()?;

@@ -220,6 +220,23 @@ def test_register_on_a_plain_context_sets_the_crate_options():
     assert ctx.sql("SELECT html_title('<title>x</title>') AS t").to_pylist() == [{"t": "x"}]
 
 
+def test_fineweb2_languages_lists_what_the_webtext_command_lists(tmp_path):
+    """The table function over FFI gives the rows of the command's, and its languages filter."""
+    ctx = webtext.session()
+    sql = (
+        "SELECT name, tokenizer, available, language_score FROM fineweb2_languages() "
+        "ORDER BY name"
+    )
+    ours = ctx.sql(sql).to_arrow_table()
+    assert ours.num_rows == 1929
+    assert ours.to_pylist() == rust_query(tmp_path, {}, sql).to_pylist()
+    quality = ctx.sql(
+        "SELECT gopher_quality('der Hund und die Katze', 'language=' || name)['stop_words'] AS s "
+        "FROM fineweb2_languages() WHERE name = 'deu_Latn'"
+    ).to_pylist()
+    assert quality == [{"s": 3}]
+
+
 def test_functions_register_one_by_one():
     from datafusion import SessionContext
 
