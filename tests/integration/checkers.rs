@@ -87,9 +87,10 @@ fn the_floors_file_has_a_floor_for_every_check_ci_runs() {
     }
     // eval/parity/fineweb2.rs: the oracle's languages whose tokenizer the crate has.
     for language in [
-        "arb_Arab", "ces_Latn", "dan_Latn", "deu_Latn", "ell_Grek", "fas_Arab", "fra_Latn",
-        "hin_Deva", "hun_Latn", "ind_Latn", "ita_Latn", "nld_Latn", "nob_Latn", "pol_Latn",
-        "por_Latn", "rus_Cyrl", "spa_Latn", "swe_Latn", "tur_Latn", "ukr_Cyrl",
+        "arb_Arab", "ces_Latn", "cmn_Hani", "dan_Latn", "deu_Latn", "ell_Grek", "fas_Arab",
+        "fra_Latn", "hin_Deva", "hun_Latn", "ind_Latn", "ita_Latn", "nld_Latn", "nob_Latn",
+        "pol_Latn", "por_Latn", "rus_Cyrl", "spa_Latn", "swe_Latn", "tha_Thai", "tur_Latn",
+        "ukr_Cyrl",
     ] {
         needed.push(format!("fineweb2 {language}"));
         needed.push(format!("fineweb2_minhash {language}"));
