@@ -97,10 +97,8 @@ def register(ctx: SessionContext) -> SessionContext:
 
 def _register_table_functions(ctx: SessionContext) -> None:
     # A table function is made for the context it serves: it takes that context's codec.
-    ctx.register_udtf(TableFunction("read_warc", _native.ReadWarcFunction(), ctx))
-    ctx.register_udtf(
-        TableFunction("fineweb2_languages", _native.Fineweb2LanguagesFunction(), ctx)
-    )
+    for name in ("read_warc", "fineweb2_languages"):
+        ctx.register_udtf(TableFunction(name, _native.TableFunctionExport(name), ctx))
 
 
 def session(

@@ -161,41 +161,25 @@ fn logical_codec(session: &Bound<'_, PyAny>) -> PyResult<FFI_LogicalExtensionCod
     Ok(unsafe { codec.as_ref() }.clone())
 }
 
-/// `read_warc(path [, options])`, exported as `datafusion_table_function`.
+/// A table function of the crate, exported as `datafusion_table_function`: `read_warc(path [,
+/// options])` or `fineweb2_languages()`.
 #[pyclass(frozen, module = "datafusion_webtext._native")]
-struct ReadWarcFunction;
-
-#[pymethods]
-impl ReadWarcFunction {
-    #[new]
-    fn new() -> Self {
-        ReadWarcFunction
-    }
-
-    fn __datafusion_table_function__<'py>(
-        &self,
-        py: Python<'py>,
-        session: Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyCapsule>> {
-        let exported = FFI_TableFunction::new_with_ffi_codec(
-            Arc::new(ReadWarcWithStores),
-            Some(runtime()?),
-            logical_codec(&session)?,
-        );
-        PyCapsule::new_with_value(py, exported, c"datafusion_table_function")
-    }
+struct TableFunctionExport {
+    name: String,
 }
 
-/// `fineweb2_languages()`: FineWeb-2's per-language configs, exported as
-/// `datafusion_table_function`.
-#[pyclass(frozen, module = "datafusion_webtext._native")]
-struct Fineweb2LanguagesFunction;
-
 #[pymethods]
-impl Fineweb2LanguagesFunction {
+impl TableFunctionExport {
     #[new]
-    fn new() -> Self {
-        Fineweb2LanguagesFunction
+    fn new(name: &str) -> PyResult<Self> {
+        match name {
+            "read_warc" | "fineweb2_languages" => Ok(TableFunctionExport {
+                name: name.to_owned(),
+            }),
+            _ => Err(pyo3::exceptions::PyValueError::new_err(format!(
+                "no table function '{name}' (read_warc, fineweb2_languages)"
+            ))),
+        }
     }
 
     fn __datafusion_table_function__<'py>(
@@ -203,8 +187,12 @@ impl Fineweb2LanguagesFunction {
         py: Python<'py>,
         session: Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyCapsule>> {
+        let function: Arc<dyn TableFunctionImpl> = match self.name.as_str() {
+            "read_warc" => Arc::new(ReadWarcWithStores),
+            _ => Arc::new(datafusion_webtext::udf::fineweb2_languages::Fineweb2Languages),
+        };
         let exported = FFI_TableFunction::new_with_ffi_codec(
-            Arc::new(datafusion_webtext::udf::fineweb2_languages::Fineweb2Languages),
+            function,
             Some(runtime()?),
             logical_codec(&session)?,
         );
@@ -393,8 +381,7 @@ fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<ScalarFunction>()?;
     module.add_class::<AggregateFunction>()?;
     module.add_class::<WindowFunction>()?;
-    module.add_class::<ReadWarcFunction>()?;
-    module.add_class::<Fineweb2LanguagesFunction>()?;
+    module.add_class::<TableFunctionExport>()?;
     module.add_class::<WarcTableFactoryExport>()?;
     module.add_class::<InputTable>()?;
     module.add_class::<compute::ArrowResult>()?;
