@@ -58,67 +58,57 @@ pub fn repetition_row(text: &str, gr: &GopherRepetition) -> Vec<String> {
         Some(v) if !text.is_empty() => v.to_string(),
         _ => String::new(),
     };
-    let mut row = vec![
-        gr.reason.is_none().to_string(),
-        gr.reason.clone().unwrap_or_default(),
+    let counts = [
+        gr.n_paragraphs,
+        gr.dup_paragraphs,
+        gr.dup_paragraph_chars,
+        gr.n_lines,
+        gr.dup_lines,
+        gr.dup_line_chars,
     ];
-    row.extend(
-        [
-            gr.n_paragraphs,
-            gr.dup_paragraphs,
-            gr.dup_paragraph_chars,
-            gr.n_lines,
-            gr.dup_lines,
-            gr.dup_line_chars,
-        ]
-        .map(|v| stat(Some(v))),
-    );
-    row.extend(gr.top_chars.map(stat));
-    row.extend(gr.dup_chars.map(|v| stat(Some(v))));
-    row
+    let statistics = (counts.into_iter().map(Some))
+        .chain(gr.top_chars)
+        .chain(gr.dup_chars.map(Some))
+        .map(stat);
+    decision_row(gr.reason.as_deref(), statistics)
+}
+
+/// A filter's decision (passed, reason) followed by its statistics.
+fn decision_row(reason: Option<&str>, statistics: impl IntoIterator<Item = String>) -> Vec<String> {
+    let decision = [
+        reason.is_none().to_string(),
+        reason.unwrap_or_default().to_owned(),
+    ];
+    decision.into_iter().chain(statistics).collect()
 }
 
 /// Our values of [`QUALITY`].
 pub fn quality_row(fw: &FineWebQuality) -> Vec<String> {
-    let mut row = vec![
-        fw.reason.is_none().to_string(),
-        fw.reason.unwrap_or_default().to_owned(),
+    let statistics = [
+        fw.n_lines,
+        fw.punct_lines,
+        fw.short_lines,
+        fw.dup_chars,
+        fw.chars_no_newline,
+        fw.newlines,
+        fw.n_words,
     ];
-    row.extend(
-        [
-            fw.n_lines,
-            fw.punct_lines,
-            fw.short_lines,
-            fw.dup_chars,
-            fw.chars_no_newline,
-            fw.newlines,
-            fw.n_words,
-        ]
-        .map(|v| v.to_string()),
-    );
-    row
+    decision_row(fw.reason, statistics.map(|v| v.to_string()))
 }
 
 /// Our values of [`GOPHER`].
 pub fn gopher_row(gq: &GopherQuality) -> Vec<String> {
-    let mut row = vec![
-        gq.reason.is_none().to_string(),
-        gq.reason.unwrap_or_default().to_owned(),
+    let statistics = [
+        gq.n_words,
+        gq.n_non_symbol_words,
+        gq.sum_non_symbol_word_len,
+        gq.hash_count,
+        gq.ellipsis_count,
+        gq.n_lines,
+        gq.bullet_lines,
+        gq.ellipsis_end_lines,
+        gq.alpha_words,
+        gq.stop_words,
     ];
-    row.extend(
-        [
-            gq.n_words,
-            gq.n_non_symbol_words,
-            gq.sum_non_symbol_word_len,
-            gq.hash_count,
-            gq.ellipsis_count,
-            gq.n_lines,
-            gq.bullet_lines,
-            gq.ellipsis_end_lines,
-            gq.alpha_words,
-            gq.stop_words,
-        ]
-        .map(|v| v.to_string()),
-    );
-    row
+    decision_row(gq.reason, statistics.map(|v| v.to_string()))
 }

@@ -175,8 +175,9 @@ mod tests {
     /// Texts a tokenizer must survive: long runs without spaces, mixed scripts, marks without a
     /// base, controls, punctuation runs (a run's affixes are peeled one at a time, each search
     /// over the rest of the run, as in spaCy: quadratic in a run's length, so the runs here are
-    /// of hundreds of characters, times 58 tokenizers). Every language's tokens are slices that put the text back
-    /// together; Indic NLP's words hold every character that is not a space.
+    /// of hundreds of characters, times 61 tokenizers). spaCy's tokens are slices that put the
+    /// text back together; the words of Indic NLP, jieba and newmm hold every character that is
+    /// not a space.
     #[test]
     fn hostile_texts_in_every_language() {
         let long_word = "ab".repeat(1_000);

@@ -105,22 +105,19 @@ fn words_by_rules<'a>(rules: &Rules, text: &'a str) -> Vec<&'a str> {
 /// The words of `text` as `tokenizer` gives them: slices of the text, but where a tokenizer puts
 /// pieces together (Indic NLP's numbers).
 pub fn words_in<'a>(tokenizer: WordTokenizer, text: &'a str) -> Vec<Cow<'a, str>> {
-    match tokenizer {
-        WordTokenizer::English => words(text).into_iter().map(Cow::Borrowed).collect(),
-        WordTokenizer::Spacy(language) => words_by_rules(language.rules(), text)
-            .into_iter()
-            .map(Cow::Borrowed)
-            .collect(),
-        WordTokenizer::IndicNlp { urdu } => indic::words(text, urdu)
-            .into_iter()
-            .map(Cow::Owned)
-            .collect(),
-        WordTokenizer::Jieba => chinese::words(text)
-            .into_iter()
-            .map(Cow::Borrowed)
-            .collect(),
-        WordTokenizer::Thai => thai::words(text).into_iter().map(Cow::Borrowed).collect(),
-    }
+    let slices = match tokenizer {
+        WordTokenizer::English => words(text),
+        WordTokenizer::Spacy(language) => words_by_rules(language.rules(), text),
+        WordTokenizer::Jieba => chinese::words(text),
+        WordTokenizer::Thai => thai::words(text),
+        WordTokenizer::IndicNlp { urdu } => {
+            return indic::words(text, urdu)
+                .into_iter()
+                .map(Cow::Owned)
+                .collect();
+        }
+    };
+    slices.into_iter().map(Cow::Borrowed).collect()
 }
 
 /// spaCy's tokens of `text` under `rules`.

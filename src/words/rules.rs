@@ -395,11 +395,10 @@ impl Prefilter {
 /// `expr` with each look-around replaced by the empty expression; `None` if it holds a node the
 /// regex crate has no syntax for.
 fn without_lookarounds(expr: &fancy_regex::Expr) -> Option<fancy_regex::Expr> {
-    use fancy_regex::Expr;
+    use fancy_regex::{Assertion, Expr};
     let all = |children: &[Expr]| -> Option<Vec<Expr>> {
         children.iter().map(without_lookarounds).collect()
     };
-    use fancy_regex::Assertion;
     Some(match expr {
         Expr::Assertion(
             Assertion::StartText
