@@ -2,8 +2,9 @@
 -- huggingface/fineweb-2) over documents in any languages, each document through its own language's
 -- chain as datatrove 0.10.1 runs it: language-ID score threshold (the language's config) ->
 -- Gopher repetition -> FineWeb quality -> Gopher quality, each built from the language's config and
--- cutting words with the tokenizer datatrove assigns the language; then PII on the kept text.
--- Each step sees only the documents the steps before it kept.
+-- cutting words with the tokenizer datatrove assigns the language; then FineWeb-2's final touches
+-- on the kept text: PII, then the symbol-lines formatter. Each step sees only the documents the
+-- steps before it kept.
 --
 -- Reads:  table `documents` with a key, the text, and its language as FineWeb-2 names it (ISO
 --         639-3 and script, `deu_Latn`) with GlotLID's score: the output of language
@@ -29,10 +30,15 @@
 -- `language` with the reason `no_config` or `no_tokenizer`. A document a function could not
 -- process (NULL) is removed by that step with the reason 'unprocessed'.
 --
+-- The final touches run as FineWeb-2 ran them, one formatter per language over its kept documents:
+-- PII's cycles of replacement addresses carry from one document to the next in key order
+-- (pii_redact_in_order), then each run of lines of '|' becomes an empty line (remove_symbol_lines,
+-- which also turns every line break into \n). `--param pii=false` or `--param symbol_lines=false`
+-- leaves the text as the filters saw it.
+--
 -- Not here: MinHash de-duplication (per language: sql/near_dedup.sql over one language's documents,
--- with minhash's 'language=...' option for its shingles), FTFY and the symbol-lines formatter. PII
--- replaces each document's addresses on its own (FineWeb-2's formatter carries its round-robin
--- position from one document to the next; `--param pii=false` leaves the text as it is).
+-- with minhash's 'language=...' option for its shingles), and FTFY, FineWeb-2's first final touch
+-- (mojibake and control characters repaired by the ftfy library): this crate has no faithful FTFY.
 --
 -- @param key = url
 -- @param text = text
@@ -42,43 +48,57 @@
 --        language)
 -- @param decisions = fineweb2_decisions.parquet
 -- @param pii = true
+-- @param symbol_lines = true
 
--- 1. Each document through its language's chain.
+-- 1. Each document through its language's chain, then the final touches on the kept ones.
 COPY (
-  SELECT key, language,
-         CASE WHEN config IS NULL OR NOT config.available THEN 'language'
-              WHEN NOT coalesce(score >= config.language_score, false) THEN 'language_score'
-              WHEN NOT coalesce(rep['passed'], false) THEN 'gopher_repetition'
-              WHEN NOT coalesce(fw['passed'], false) THEN 'fineweb_quality'
-              WHEN NOT coalesce(gq['passed'], false) THEN 'gopher_quality'
-         END AS removed_by,
-         CASE WHEN config IS NULL THEN 'no_config'
-              WHEN NOT config.available THEN 'no_tokenizer'
-              WHEN NOT coalesce(score >= config.language_score, false) THEN 'below_threshold'
-              WHEN NOT coalesce(rep['passed'], false) THEN coalesce(rep['reason'], 'unprocessed')
-              WHEN NOT coalesce(fw['passed'], false) THEN coalesce(fw['reason'], 'unprocessed')
-              WHEN NOT coalesce(gq['passed'], false) THEN coalesce(gq['reason'], 'unprocessed')
-         END AS reason,
-         CASE WHEN coalesce(gq['passed'], false) THEN
-                CASE WHEN ${pii} THEN pii_redact(text)['text'] ELSE text END
-         END AS text
-  FROM (
-    SELECT *, CASE WHEN fw['passed'] THEN gopher_quality(text, options) END AS gq
+  WITH chain AS (
+    SELECT key, language,
+           CASE WHEN config IS NULL OR NOT config.available THEN 'language'
+                WHEN NOT coalesce(score >= config.language_score, false) THEN 'language_score'
+                WHEN NOT coalesce(rep['passed'], false) THEN 'gopher_repetition'
+                WHEN NOT coalesce(fw['passed'], false) THEN 'fineweb_quality'
+                WHEN NOT coalesce(gq['passed'], false) THEN 'gopher_quality'
+           END AS removed_by,
+           CASE WHEN config IS NULL THEN 'no_config'
+                WHEN NOT config.available THEN 'no_tokenizer'
+                WHEN NOT coalesce(score >= config.language_score, false) THEN 'below_threshold'
+                WHEN NOT coalesce(rep['passed'], false) THEN coalesce(rep['reason'], 'unprocessed')
+                WHEN NOT coalesce(fw['passed'], false) THEN coalesce(fw['reason'], 'unprocessed')
+                WHEN NOT coalesce(gq['passed'], false) THEN coalesce(gq['reason'], 'unprocessed')
+           END AS reason,
+           CASE WHEN coalesce(gq['passed'], false) THEN text END AS kept_text
     FROM (
-      SELECT *, CASE WHEN rep['passed'] THEN fineweb_quality(text, options) END AS fw
+      SELECT *, CASE WHEN fw['passed'] THEN gopher_quality(text, options) END AS gq
       FROM (
-        SELECT *, CASE WHEN config.available AND score >= config.language_score
-                       THEN gopher_repetition(text, options) END AS rep
+        SELECT *, CASE WHEN rep['passed'] THEN fineweb_quality(text, options) END AS fw
         FROM (
-          SELECT d.key, d.text, d.language, d.score, c AS config, 'language=' || d.language AS options
-          FROM (SELECT "${key}" AS key, "${text}" AS text, "${language}" AS language,
-                       ${language_score} AS score FROM documents) d
-          LEFT JOIN (SELECT name, named_struct('available', available, 'language_score', language_score) AS c
-                     FROM fineweb2_languages()) f ON f.name = d.language
+          SELECT *, CASE WHEN config.available AND score >= config.language_score
+                         THEN gopher_repetition(text, options) END AS rep
+          FROM (
+            SELECT d.key, d.text, d.language, d.score, c AS config, 'language=' || d.language AS options
+            FROM (SELECT "${key}" AS key, "${text}" AS text, "${language}" AS language,
+                         ${language_score} AS score FROM documents) d
+            LEFT JOIN (SELECT name, named_struct('available', available, 'language_score', language_score) AS c
+                       FROM fineweb2_languages()) f ON f.name = d.language
+          )
         )
       )
     )
+  ),
+  -- One PII formatter per language through its kept documents in key order (a removed
+  -- document's NULL text does not move its cycles), then the symbol lines.
+  redacted AS (
+    SELECT key, language, removed_by, reason,
+           CASE WHEN ${pii}
+                THEN pii_redact_in_order(kept_text) OVER (PARTITION BY language ORDER BY key)['text']
+                ELSE kept_text END AS kept_text
+    FROM chain
   )
+  SELECT key, language, removed_by, reason,
+         CASE WHEN ${symbol_lines} THEN remove_symbol_lines(kept_text, '|', chr(10))
+              ELSE kept_text END AS text
+  FROM redacted
 ) TO '${decisions}' STORED AS PARQUET;
 
 CREATE EXTERNAL TABLE fineweb2_decisions STORED AS PARQUET LOCATION '${decisions}';

@@ -38,6 +38,7 @@ pub mod minhash;
 pub mod options;
 pub mod pii;
 pub mod stoplists;
+pub mod symbol_lines;
 #[cfg(feature = "tokens")]
 pub mod tokens;
 pub mod udf;

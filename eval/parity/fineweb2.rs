@@ -5,6 +5,12 @@
 //! and the share whose MinHash tokens (the tokenizer over `simplify_text`) and signature do.
 //! A language whose tokenizer this crate lacks is listed with the tokenizer it needs.
 //!
+//! Then FineWeb-2's final touches over every language: the documents whose symbol-lines
+//! formatter output and whose PII formatter output (a fresh formatter per document) equal
+//! datatrove's, and the kept documents whose final text (FTFY, then one PII formatter per language
+//! over the kept documents in id order, then symbol lines) does, with FTFY's output taken from
+//! the oracle, as this crate has no FTFY.
+//!
 //! With `--floor FILE`, exits 1 when a language's share is below its floor
 //! (`fineweb2 LANGUAGE SHARE`, `fineweb2_minhash LANGUAGE SHARE`); `--differences N` prints the
 //! first N differing documents of each language.
@@ -22,6 +28,8 @@ use datafusion::parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use datafusion_webtext::filters::fineweb2::fineweb2_language;
 use datafusion_webtext::filters::{fineweb_quality, gopher_quality, gopher_repetition};
 use datafusion_webtext::minhash::{MinHasher, MinhashConfig, simplify_text};
+use datafusion_webtext::pii::{PiiCounters, PiiParams, pii_redact};
+use datafusion_webtext::symbol_lines::SymbolLines;
 use datafusion_webtext::words::{WordTokenizer, words_in};
 use sha2::{Digest, Sha256};
 
@@ -153,6 +161,66 @@ struct Tally {
     missing: Option<&'static str>,
 }
 
+/// The oracle's output of a formatter: `out` where `changed`, else the text.
+fn formatted<'a>(changed: &str, out: &'a str, text: &'a str) -> &'a str {
+    if changed == "true" { out } else { text }
+}
+
+/// FineWeb-2's final touches against the oracle's: (floor key, documents equal, documents) for
+/// the symbol-lines formatter, the PII formatter, and the final text of the kept documents.
+fn formatter_tallies(
+    folder: &str,
+    documents: &BTreeMap<i64, Vec<String>>,
+) -> [(String, usize, usize); 3] {
+    let oracle = rows(
+        &format!("{folder}/fineweb2_filters.parquet"),
+        &[
+            "symlines_changed",
+            "symlines_out",
+            "pii_changed",
+            "pii_out",
+            "ftfy_changed",
+            "ftfy_out",
+            "chain_passed",
+            "final_sha16",
+        ],
+    );
+    let fineweb2_lines = SymbolLines::new(['|'], "\n".to_owned());
+    let pii = PiiParams::default();
+    let (mut symbol_lines, mut fresh_pii, mut kept, mut finals) = (0, 0, 0, 0);
+    // One PII formatter per language, carried through its kept documents in id order.
+    let mut formatters: HashMap<&str, PiiCounters> = HashMap::new();
+    for (doc_id, document) in documents {
+        let (language, text) = (document[0].as_str(), document[1].as_str());
+        let want = &oracle[doc_id];
+        symbol_lines +=
+            usize::from(fineweb2_lines.format(text) == formatted(&want[0], &want[1], text));
+        let redacted = pii_redact(text, &pii, &mut PiiCounters::default());
+        fresh_pii += usize::from(redacted.text == formatted(&want[2], &want[3], text));
+        if want[6] == "true" {
+            kept += 1;
+            let fixed = formatted(&want[4], &want[5], text);
+            let counters = formatters.entry(language).or_default();
+            let last = fineweb2_lines.format(&pii_redact(fixed, &pii, counters).text);
+            finals += usize::from(sha256_hex(&last)[..16] == want[7]);
+        }
+    }
+    let all = documents.len();
+    [
+        (
+            "fineweb2_formatter symbol_lines".to_owned(),
+            symbol_lines,
+            all,
+        ),
+        ("fineweb2_formatter pii".to_owned(), fresh_pii, all),
+        (
+            "fineweb2_formatter final_after_oracle_ftfy".to_owned(),
+            finals,
+            kept,
+        ),
+    ]
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let (shared, floors) = match floors::shared_and_floors(&args) {
@@ -261,6 +329,17 @@ fn main() -> ExitCode {
                     eprintln!("{e}");
                     passed = false;
                 }
+            }
+        }
+    }
+    for (key, equal, documents) in formatter_tallies(&folder, &documents) {
+        let share = equal as f64 / documents as f64;
+        println!("{key}: {equal} of {documents} documents equal ({share:.4})");
+        match floors::meets(floors.as_ref(), &key, share) {
+            Ok(meets) => passed &= meets,
+            Err(e) => {
+                eprintln!("{e}");
+                passed = false;
             }
         }
     }

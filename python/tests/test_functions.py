@@ -68,6 +68,7 @@ TEXT_CALLS = {
     "url_filter": "url_filter(v, 'block_list=none')",
     "c4_badwords": "c4_badwords(v, 'en')",
     "pii_redact": "pii_redact(v)",
+    "remove_symbol_lines": "remove_symbol_lines(v, '|', chr(10))",
     "token_count": f"token_count(v, 'tokenizer={TOKENIZER}')",
     "minhash": "minhash(v)",
     "minhash_bands": "minhash_bands(minhash(v, 'num_buckets=3, hashes_per_bucket=2'), 3, 2)",
@@ -80,10 +81,11 @@ QUERIES = {
     "onion_keep": "SELECT id, onion_keep(v, 3, 0.5) OVER (ORDER BY id) AS r FROM t ORDER BY id",
     "minhash_clusters": "SELECT minhash_clusters(id, minhash_bands(minhash(v), 14, 8)) AS r FROM t",
     "minhash_union": "SELECT id, minhash_union(id, id + 1) OVER (ORDER BY id) AS r FROM t ORDER BY id",
+    "pii_redact_in_order": "SELECT id, pii_redact_in_order(v) OVER (ORDER BY id) AS r FROM t ORDER BY id",
     "minhash_union_clusters": "SELECT minhash_union_clusters(u) AS r FROM "
     "(SELECT minhash_union(id, id + 1) OVER (ORDER BY id) AS u FROM t)",
 }
-TEXT_ONLY = set(TEXT_CALLS) | {"duplicate_ngrams", "onion_keep", "minhash_clusters"}
+TEXT_ONLY = set(TEXT_CALLS) | {"duplicate_ngrams", "onion_keep", "minhash_clusters", "pii_redact_in_order"}
 
 
 def test_every_function_is_exported_with_its_documentation():

@@ -12,6 +12,7 @@ pub mod options;
 mod python_text;
 
 pub use c4_quality::{C4Quality, C4QualityParams, c4_quality};
+pub(crate) use constants::PUNCTUATION_SET;
 pub use fineweb_quality::{
     FineWebQuality, FineWebQualityParams, fineweb_quality, fineweb_quality_of_words,
 };
@@ -24,4 +25,4 @@ pub use gopher_repetition::{
 pub use options::{
     C4_QUALITY_KEYS, FINEWEB_QUALITY_KEYS, GOPHER_QUALITY_KEYS, GOPHER_REPETITION_KEYS,
 };
-pub(crate) use python_text::{ASCII_PUNCTUATION, is_simplify_punctuation};
+pub(crate) use python_text::{ASCII_PUNCTUATION, is_simplify_punctuation, python_lines};

@@ -31,7 +31,7 @@ pub(crate) fn is_datatrove_punctuation(c: char) -> bool {
 
 /// Python's `str.splitlines()`: breaks at \n, \r, \r\n, U+000B, U+000C, U+001C–U+001E, U+0085,
 /// U+2028, U+2029; no empty last line.
-pub(super) fn python_lines(text: &str) -> Vec<&str> {
+pub(crate) fn python_lines(text: &str) -> Vec<&str> {
     let is_break = |c: char| {
         matches!(
             c,

@@ -157,19 +157,7 @@ fn union_scalar(union: Union) -> ScalarValue {
 }
 
 impl PartitionEvaluator for UnionEvaluator {
-    // Each pair is replayed when its row arrives: DataFusion streams the sorted pairs
-    // (BoundedWindowAggExec) instead of holding them.
-    fn supports_bounded_execution(&self) -> bool {
-        true
-    }
-
-    fn uses_window_frame(&self) -> bool {
-        false
-    }
-
-    fn is_causal(&self) -> bool {
-        true
-    }
+    row_by_row_window!();
 
     fn evaluate(&mut self, values: &[ArrayRef], range: &Range<usize>) -> Result<ScalarValue> {
         let [a, b] = values else {

@@ -15,6 +15,25 @@
 //! # let _ = expr; Ok(()) }
 //! ```
 
+/// The evaluator methods of a window function that computes each row when it arrives, from the
+/// rows before it, without a frame: DataFusion then streams the sorted rows through it
+/// (BoundedWindowAggExec) instead of holding the partition.
+macro_rules! row_by_row_window {
+    () => {
+        fn supports_bounded_execution(&self) -> bool {
+            true
+        }
+
+        fn uses_window_frame(&self) -> bool {
+            false
+        }
+
+        fn is_causal(&self) -> bool {
+            true
+        }
+    };
+}
+
 mod arguments;
 mod arrays;
 mod boilerpipe_common;
@@ -70,6 +89,8 @@ pub mod minhash_union_clusters;
 pub mod ngram_hashes;
 pub mod onion_keep;
 pub mod pii_redact;
+pub mod pii_redact_in_order;
+pub mod remove_symbol_lines;
 pub mod stopword_density;
 #[cfg(feature = "tokens")]
 pub mod token_count;
@@ -133,6 +154,10 @@ singleton!(c4_quality_udf, c4_quality::C4QualityFunc);
 singleton!(c4_badwords_udf, c4_badwords::C4BadwordsFunc);
 singleton!(url_filter_udf, url_filter::UrlFilterFunc);
 singleton!(pii_redact_udf, pii_redact::PiiRedactFunc);
+singleton!(
+    remove_symbol_lines_udf,
+    remove_symbol_lines::RemoveSymbolLinesFunc
+);
 singleton!(fineweb_quality_udf, fineweb_quality::FineWebQualityFunc);
 singleton!(minhash_udf, minhash::MinhashFunc);
 singleton!(minhash_bands_udf, minhash_bands::MinhashBandsFunc);
@@ -155,6 +180,16 @@ pub fn onion_keep_udwf() -> Arc<WindowUDF> {
 pub fn minhash_union_udwf() -> Arc<WindowUDF> {
     static UDWF: LazyLock<Arc<WindowUDF>> =
         LazyLock::new(|| Arc::new(WindowUDF::from(minhash_union::MinhashUnionFunc::default())));
+    Arc::clone(&UDWF)
+}
+
+/// The shared instance of the `pii_redact_in_order` window function.
+pub fn pii_redact_in_order_udwf() -> Arc<WindowUDF> {
+    static UDWF: LazyLock<Arc<WindowUDF>> = LazyLock::new(|| {
+        Arc::new(WindowUDF::from(
+            pii_redact_in_order::PiiRedactInOrderFunc::default(),
+        ))
+    });
     Arc::clone(&UDWF)
 }
 
@@ -188,6 +223,7 @@ pub fn all_scalar() -> Vec<Arc<ScalarUDF>> {
         url_filter_udf(),
         c4_badwords_udf(),
         pii_redact_udf(),
+        remove_symbol_lines_udf(),
         #[cfg(feature = "tokens")]
         token_count_udf(),
         minhash_udf(),
@@ -237,7 +273,11 @@ pub fn all_aggregate() -> Vec<Arc<AggregateUDF>> {
 
 /// Every window function of the crate.
 pub fn all_window() -> Vec<Arc<WindowUDF>> {
-    vec![onion_keep_udwf(), minhash_union_udwf()]
+    vec![
+        onion_keep_udwf(),
+        minhash_union_udwf(),
+        pii_redact_in_order_udwf(),
+    ]
 }
 
 /// Every window function of the crate, reserving what their evaluators hold from `pool`.
@@ -249,6 +289,8 @@ pub fn all_window_in(pool: &WindowPool) -> Vec<Arc<WindowUDF>> {
         Arc::new(WindowUDF::from(minhash_union::MinhashUnionFunc::in_pool(
             pool.clone(),
         ))),
+        // Holds two counters: nothing to reserve.
+        pii_redact_in_order_udwf(),
     ]
 }
 
@@ -475,6 +517,11 @@ pub mod functions {
         super::pii_redact_udf().call(vec![text])
     }
 
+    /// `remove_symbol_lines(text)`: datatrove's defaults.
+    pub fn remove_symbol_lines(text: Expr) -> Expr {
+        super::remove_symbol_lines_udf().call(vec![text])
+    }
+
     /// `token_count(text, options)`.
     #[cfg(feature = "tokens")]
     pub fn token_count(text: Expr, options: Expr) -> Expr {
@@ -514,6 +561,12 @@ pub mod functions {
     /// `minhash_union(a, b)`, without its window: add the pairs' order with `ExprFunctionExt`.
     pub fn minhash_union(a: Expr, b: Expr) -> Expr {
         super::minhash_union_udwf().call(vec![a, b])
+    }
+
+    /// `pii_redact_in_order(text)`, without its window: add the documents' order with
+    /// `ExprFunctionExt`, e.g. `.order_by(vec![col("id").sort(true, false)]).build()`.
+    pub fn pii_redact_in_order(text: Expr) -> Expr {
+        super::pii_redact_in_order_udwf().call(vec![text])
     }
 
     /// `onion_keep(text, n, threshold, options)`, without its window: add the order with

@@ -275,19 +275,7 @@ fn text_at(array: &dyn Array, i: usize) -> Result<Option<&str>> {
 }
 
 impl PartitionEvaluator for OnionEvaluator {
-    // Each document is decided when its row arrives, from what came before: DataFusion streams
-    // the rows (BoundedWindowAggExec) instead of holding the partition.
-    fn supports_bounded_execution(&self) -> bool {
-        true
-    }
-
-    fn uses_window_frame(&self) -> bool {
-        false
-    }
-
-    fn is_causal(&self) -> bool {
-        true
-    }
+    row_by_row_window!();
 
     fn evaluate(&mut self, values: &[Arc<dyn Array>], range: &Range<usize>) -> Result<ScalarValue> {
         let Some(input) = values.first() else {

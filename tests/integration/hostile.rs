@@ -107,6 +107,7 @@ const SCALAR_CALLS: &[&str] = &[
     "c4_badwords(html, 'en')['word']",
     "c4_badwords(html, 'ja')['match_start']",
     "pii_redact(html)['ips']",
+    "remove_symbol_lines(html, '|<>', chr(10))",
     "token_count(html, 'tokenizer={tokenizer}')",
     "cardinality(minhash_bands(minhash(html), 14, 8))",
     "jaccard(html, 'one two three four five six')",
@@ -169,6 +170,8 @@ async fn every_function_gives_one_row_per_hostile_page_and_the_query_goes_on() {
     )
     .await;
     assert_eq!(kept.len(), pages.len());
+    let redacted = by_page(&ctx, "pii_redact_in_order(html) OVER (ORDER BY id)['ips']").await;
+    assert_eq!(redacted.len(), pages.len());
 }
 
 #[tokio::test(flavor = "multi_thread")]

@@ -1,6 +1,6 @@
-//! datatrove's blocks after the quality filters (url_filter, c4_badwords, pii_redact) as a user
-//! calls them: the documented examples, every string type, NULLs, a language per row, options
-//! and their errors. Their parity with datatrove on its oracle is eval/parity/datatrove_blocks.rs.
+//! datatrove's blocks after the quality filters (url_filter, c4_badwords, pii_redact and its
+//! window form, remove_symbol_lines) as a user calls them: the documented examples, every string
+//! type, NULLs, a language per row, options and their errors. Their parity with datatrove on its oracle is eval/parity/datatrove_blocks.rs.
 
 use std::sync::Arc;
 
@@ -9,7 +9,13 @@ use datafusion::prelude::*;
 
 use crate::common::{cells, error_of, one_row, string_columns, webtext_context_in_batches_of};
 
-const FUNCTIONS: [&str; 3] = ["url_filter", "c4_badwords", "pii_redact"];
+const FUNCTIONS: [&str; 5] = [
+    "url_filter",
+    "c4_badwords",
+    "pii_redact",
+    "pii_redact_in_order",
+    "remove_symbol_lines",
+];
 
 fn context() -> SessionContext {
     webtext_context_in_batches_of(8)
@@ -20,12 +26,10 @@ fn context() -> SessionContext {
 #[tokio::test]
 async fn the_documented_examples_give_what_they_say() {
     let ctx = context();
+    let documented = datafusion_webtext::all_documented();
     for name in FUNCTIONS {
-        let udf = datafusion_webtext::all_scalar()
-            .into_iter()
-            .find(|f| f.name() == name)
-            .unwrap();
-        let example = udf.documentation().unwrap().sql_example.clone().unwrap();
+        let (_, documentation) = documented.iter().find(|(n, _)| n == name).unwrap();
+        let example = documentation.sql_example.clone().unwrap();
         let (sql, expected) = example.split_once("\n-- ").unwrap();
         assert_eq!(one_row(&ctx, sql).await.join(" | "), expected, "{name}");
     }
@@ -41,7 +45,8 @@ async fn every_string_type_gives_the_same_struct_and_null_gives_null() {
         let batch = RecordBatch::try_from_iter([("v", column)]).unwrap();
         ctx.register_batch("t", batch).unwrap();
         let sql = "SELECT url_filter(v, 'block_list=none'), c4_badwords(v), c4_badwords(v, v, \
-                   'fail_on_missing_language=false'), pii_redact(v) FROM t";
+                   'fail_on_missing_language=false'), pii_redact(v), \
+                   pii_redact_in_order(v) OVER (), remove_symbol_lines(v || chr(10) || '|') FROM t";
         let got = cells(&ctx, sql).await.unwrap();
         assert!(got[1].iter().all(|v| v == "NULL"), "{name}: {:?}", got[1]);
         match &first {
@@ -71,6 +76,55 @@ async fn every_string_type_gives_the_same_struct_and_null_gives_null() {
         row[3].contains("mail email@example.com from 22.214.171.124,"),
         "{}",
         row[3]
+    );
+    assert_eq!(
+        row[4], row[3],
+        "one document: the window's first replacements"
+    );
+    assert_eq!(row[5], value, "the line of '|' removed");
+}
+
+#[tokio::test]
+async fn remove_symbol_lines_reads_its_symbols_per_row_and_checks_its_arguments() {
+    let ctx = context();
+    let batch = RecordBatch::try_from_iter([
+        (
+            "text",
+            Arc::new(StringArray::from(vec!["a\n--\nb"; 3])) as _,
+        ),
+        (
+            "symbols",
+            Arc::new(StringArray::from(vec![Some("-"), Some("|"), None])) as _,
+        ),
+    ])
+    .unwrap();
+    ctx.register_batch("docs", batch).unwrap();
+    let got = cells(
+        &ctx,
+        "SELECT remove_symbol_lines(text, symbols, '~') FROM docs",
+    )
+    .await
+    .unwrap();
+    // A NULL argument in a row makes that row NULL, as other invalid row arguments do.
+    assert_eq!(got, [["a\n~\nb"], ["a\n--\nb"], ["NULL"]]);
+    let error = error_of(&ctx, "SELECT remove_symbol_lines('x', NULL)").await;
+    assert!(
+        error.contains("remove_symbol_lines: argument 2 (symbols) must not be NULL"),
+        "{error}"
+    );
+    let error = error_of(
+        &ctx,
+        "SELECT remove_symbol_lines('x', '|', '', 'max_lines=3')",
+    )
+    .await;
+    assert!(
+        error.contains("remove_symbol_lines: invalid options (argument 4)"),
+        "{error}"
+    );
+    let error = error_of(&ctx, "SELECT remove_symbol_lines('x', '|', '', '', '')").await;
+    assert!(
+        error.contains("remove_symbol_lines: takes 1 to 4 arguments, got 5"),
+        "{error}"
     );
 }
 
