@@ -26,7 +26,7 @@
 --         (statement 3); returns the kept documents (the last statement: key, language, text).
 --
 -- A language without a FineWeb-2 config, or whose tokenizer this build lacks (fineweb2_languages()
--- says which: Sudachi, pyvi, Kiwi, Stanza, ...), is removed by the step
+-- says which: Sudachi, Kiwi, Stanza, ...), is removed by the step
 -- `language` with the reason `no_config` or `no_tokenizer`. A document a function could not
 -- process (NULL) is removed by that step with the reason 'unprocessed'.
 --

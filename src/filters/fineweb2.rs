@@ -151,6 +151,8 @@ impl Fineweb2Language {
         match (self.tokenizer_class, self.tokenizer_code) {
             // spaCy's Chinese tokenizer with the jieba segmenter, as datatrove configures it.
             ("SpaCyTokenizer", "zh") => Ok(WordTokenizer::Jieba),
+            // spaCy's Vietnamese tokenizer with pyvi, as datatrove configures it.
+            ("SpaCyTokenizer", "vi") => Ok(WordTokenizer::Pyvi),
             ("SpaCyTokenizer", code) => spacy(code),
             ("ThaiTokenizer", _) => Ok(WordTokenizer::Thai),
             // datatrove's fallback splits words with spaCy's multi-language rules.
@@ -177,7 +179,6 @@ impl Fineweb2Language {
         }
         match (self.tokenizer_class, self.tokenizer_code) {
             ("SpaCyTokenizer", "ja") => needs!("Sudachi: datatrove's SpaCyTokenizer(ja)"),
-            ("SpaCyTokenizer", "vi") => needs!("pyvi: datatrove's SpaCyTokenizer(vi)"),
             (
                 "SpaCyTokenizer" | "WhitespaceTokenizer" | "IndicNLPTokenizer" | "ThaiTokenizer",
                 _,

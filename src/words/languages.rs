@@ -93,6 +93,9 @@ pub enum WordTokenizer {
     Jieba,
     /// PyThaiNLP 5.4.0's `newmm-safe` (datatrove's `ThaiTokenizer`).
     Thai,
+    /// pyvi 0.1.1's CRF word segmenter as spaCy 3.8.18's Vietnamese tokenizer runs it
+    /// (datatrove's `SpaCyTokenizer("vi")`).
+    Pyvi,
 }
 
 impl WordTokenizer {
@@ -123,6 +126,7 @@ impl WordTokenizer {
             WordTokenizer::IndicNlp { urdu: false } => "IndicNLPTokenizer".to_owned(),
             WordTokenizer::Jieba => "SpaCyTokenizer(zh)".to_owned(),
             WordTokenizer::Thai => "ThaiTokenizer".to_owned(),
+            WordTokenizer::Pyvi => "SpaCyTokenizer(vi)".to_owned(),
         }
     }
 }
@@ -135,6 +139,7 @@ impl PartialEq for WordTokenizer {
             (WordTokenizer::IndicNlp { urdu: a }, WordTokenizer::IndicNlp { urdu: b }) => a == b,
             (WordTokenizer::Jieba, WordTokenizer::Jieba) => true,
             (WordTokenizer::Thai, WordTokenizer::Thai) => true,
+            (WordTokenizer::Pyvi, WordTokenizer::Pyvi) => true,
             _ => false,
         }
     }
@@ -200,6 +205,7 @@ mod tests {
         tokenizers.push(WordTokenizer::IndicNlp { urdu: true });
         tokenizers.push(WordTokenizer::Jieba);
         tokenizers.push(WordTokenizer::Thai);
+        tokenizers.push(WordTokenizer::Pyvi);
         for tokenizer in tokenizers {
             for text in hostile {
                 let words = words_in(tokenizer, text);

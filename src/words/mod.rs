@@ -2,7 +2,8 @@
 //! `split_into_words` and `split_into_sentences` (spaCy 3.8.18's blank English tokenizer and its
 //! rule-based sentencizer), and the word tokenizer `load_word_tokenizer` picks for another language
 //! ([`WordTokenizer`]): spaCy's rule-based tokenizer of that language, Indic NLP's trivial one,
-//! jieba's precise mode (Chinese, through jieba-rs) or PyThaiNLP's newmm (Thai).
+//! jieba's precise mode (Chinese, through jieba-rs), PyThaiNLP's newmm (Thai) or pyvi's CRF
+//! (Vietnamese).
 //! spaCy's tokenizer is restated once over spaCy's own rule tables (`tokenizers/`, MIT, see
 //! `tokenizers/README.md`), one table per language.
 //!
@@ -16,6 +17,7 @@ mod languages;
 mod rules;
 mod thai;
 mod token;
+mod vietnamese;
 
 use std::borrow::Cow;
 use std::sync::LazyLock;
@@ -110,6 +112,7 @@ pub fn words_in<'a>(tokenizer: WordTokenizer, text: &'a str) -> Vec<Cow<'a, str>
         WordTokenizer::Spacy(language) => words_by_rules(language.rules(), text),
         WordTokenizer::Jieba => chinese::words(text),
         WordTokenizer::Thai => thai::words(text),
+        WordTokenizer::Pyvi => vietnamese::words(text),
         WordTokenizer::IndicNlp { urdu } => {
             return indic::words(text, urdu)
                 .into_iter()

@@ -90,10 +90,13 @@ fn the_floors_file_has_a_floor_for_every_check_ci_runs() {
         "arb_Arab", "ces_Latn", "cmn_Hani", "dan_Latn", "deu_Latn", "ell_Grek", "fas_Arab",
         "fra_Latn", "hin_Deva", "hun_Latn", "ind_Latn", "ita_Latn", "nld_Latn", "nob_Latn",
         "pol_Latn", "por_Latn", "rus_Cyrl", "spa_Latn", "swe_Latn", "tha_Thai", "tur_Latn",
-        "ukr_Cyrl",
+        "ukr_Cyrl", "vie_Latn",
     ] {
         needed.push(format!("fineweb2 {language}"));
         needed.push(format!("fineweb2_minhash {language}"));
+    }
+    for formatter in ["symbol_lines", "pii", "final_after_oracle_ftfy"] {
+        needed.push(format!("fineweb2_formatter {formatter}"));
     }
     for key in &needed {
         let floor = floors.get(key).unwrap();

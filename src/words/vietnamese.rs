@@ -1,0 +1,382 @@
+//! Vietnamese words as datatrove 0.10.1's `SpaCyTokenizer("vi")` gets them: spaCy 3.8.18's
+//! `VietnameseTokenizer(use_pyvi=True)`, which runs pyvi 0.1.1's word segmenter over the whole
+//! text. The text is cut into syllables (pyvi's pattern, with spaCy's change: whitespace runs are
+//! matched and no NFC normalisation happens); pyvi's conditional random field (a CRFsuite model
+//! over features of each syllable and its neighbours, and of the bigrams and trigrams of its word
+//! list) labels each syllable as beginning or continuing a word; a continuing syllable joins the
+//! word before it, with the text between them (spaces, even a line break), unless either side is
+//! ASCII punctuation or starts with a digit, or it is title-case after one that is not.
+//!
+//! The model and the word list are pyvi's (MIT), in `tokenizers/`; the CRF is tagged by the
+//! `crfs` crate, a Rust implementation of CRFsuite's tagger. The character classes are Python's:
+//! `\w` is letters and numbers of any kind and `_` (not the marks the regex crate adds), and
+//! `\s` includes U+001C–U+001F.
+
+use std::collections::HashSet;
+use std::io::Read;
+use std::sync::LazyLock;
+
+use crfs::{Attribute, Model, Tagger};
+use regex::Regex;
+
+use super::is_python_space;
+
+/// pyvi 0.1.1's CRF (`models/pyvi3.pkl`'s CRFsuite model file), gzipped.
+const MODEL_GZ: &[u8] = include_bytes!("../../tokenizers/pyvi_0.1.1_tokenizer.crfsuite.gz");
+/// pyvi 0.1.1's `models/words.txt`, gzipped.
+const WORDS_GZ: &[u8] = include_bytes!("../../tokenizers/pyvi_0.1.1_words.txt.gz");
+
+/// Python's `\w` and `\s` in the regex crate's syntax.
+const WORD: &str = r"[\p{L}\p{N}_]";
+const SPACE: &str = r"[\s\x1c-\x1f]";
+
+/// spaCy's `pyvi_sylabelize_with_ws` pattern, alternatives in its order (Python's `re` and the
+/// regex crate both take the first alternative that matches at the leftmost position).
+static SYLLABLE: LazyLock<Regex> = LazyLock::new(|| {
+    let pattern = [
+        format!("{SPACE}+"),
+        // The abbreviations.
+        r"[A-ZĐ]+\.|Tp\.|Mr\.|Mrs\.|Ms\.|Dr\.|ThS\.".to_owned(),
+        // The specials.
+        r"==>|->|\.\.\.|>>".to_owned(),
+        // Web addresses and e-mail addresses.
+        format!(r"{WORD}+://[^\s\x1c-\x1f]+"),
+        r"[a-zA-Z0-9_.+-]+@(?:[a-zA-Z0-9-]+\.)+[a-zA-Z0-9-]+".to_owned(),
+        // Numbers with separators, one other character, a word.
+        r"\p{Nd}+(?:[.,_]\p{Nd}+)+".to_owned(),
+        r"[^\p{L}\p{N}_\s\x1c-\x1f]".to_owned(),
+        format!("{WORD}+"),
+    ]
+    .join("|");
+    Regex::new(&pattern).expect("pyvi's syllable pattern is valid for the regex crate (tested)")
+});
+
+fn gunzip(bytes: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    flate2::read::GzDecoder::new(bytes)
+        .read_to_end(&mut out)
+        .unwrap_or_else(|e| panic!("an embedded pyvi table: {e}"));
+    out
+}
+
+static MODEL_BYTES: LazyLock<Vec<u8>> = LazyLock::new(|| gunzip(MODEL_GZ));
+
+// The model is a constant of the crate, read by its tests: never input data.
+static MODEL: LazyLock<Model<'static>> = LazyLock::new(|| {
+    Model::new(&MODEL_BYTES).unwrap_or_else(|e| panic!("the embedded pyvi model: {e}"))
+});
+
+static TAGGER: LazyLock<Tagger<'static>> = LazyLock::new(|| {
+    MODEL
+        .tagger()
+        .unwrap_or_else(|e| panic!("the embedded pyvi model: {e}"))
+});
+
+/// pyvi's word list: its entries of two syllables and of three.
+struct Ngrams {
+    bigrams: HashSet<String>,
+    trigrams: HashSet<String>,
+}
+
+static NGRAMS: LazyLock<Ngrams> = LazyLock::new(|| {
+    let text = String::from_utf8(gunzip(WORDS_GZ))
+        .unwrap_or_else(|e| panic!("the embedded pyvi word list: {e}"));
+    let mut ngrams = Ngrams {
+        bigrams: HashSet::new(),
+        trigrams: HashSet::new(),
+    };
+    for entry in text.split('\n') {
+        match entry.split(' ').count() {
+            2 => ngrams.bigrams.insert(entry.to_owned()),
+            3 => ngrams.trigrams.insert(entry.to_owned()),
+            _ => false,
+        };
+    }
+    ngrams
+});
+
+/// The words of `text`: slices of it, a word of several syllables with the text between them.
+pub(super) fn words(text: &str) -> Vec<&str> {
+    let syllables: Vec<(usize, &str)> = SYLLABLE
+        .find_iter(text)
+        .filter(|m| !m.as_str().starts_with(is_python_space))
+        .map(|m| (m.start(), m.as_str()))
+        .collect();
+    if syllables.is_empty() {
+        return Vec::new();
+    }
+    let texts: Vec<&str> = syllables.iter().map(|&(_, s)| s).collect();
+    let features: Vec<Vec<Attribute>> = (0..texts.len()).map(|i| features(&texts, i)).collect();
+    // Tagging fails only on a model that does not read, which the tests would catch.
+    let labels = TAGGER.tag(&features).unwrap_or_default();
+    let mut words = Vec::new();
+    let mut start = 0;
+    for i in 1..syllables.len() {
+        let joins = labels.get(i) == Some(&"I_W") && joinable(texts[i - 1], texts[i]);
+        if !joins {
+            let (end, previous) = syllables[i - 1];
+            words.push(&text[syllables[start].0..end + previous.len()]);
+            start = i;
+        }
+    }
+    let (end, last) = syllables[syllables.len() - 1];
+    words.push(&text[syllables[start].0..end + last.len()]);
+    words
+}
+
+/// Whether spaCy's pyvi adaptation lets `next`, labelled as continuing a word, join `previous`.
+fn joinable(previous: &str, next: &str) -> bool {
+    let first = |s: &str| s.chars().next().unwrap_or(' ');
+    !is_ascii_punctuation_substring(next)
+        && !is_ascii_punctuation_substring(previous)
+        && !is_python_digit(first(next))
+        && !is_python_digit(first(previous))
+        && !(is_title_char(first(next)) && !is_title_char(first(previous)))
+}
+
+/// Python's `s in string.punctuation`: `s` is a substring of the 32 ASCII punctuation characters.
+fn is_ascii_punctuation_substring(s: &str) -> bool {
+    const PUNCTUATION: &str = r##"!"#$%&'()*+,-./:;<=>?@[\]^_`{|}~"##;
+    PUNCTUATION.contains(s)
+}
+
+/// pyvi's `word2features` for syllable `i`, as python-crfsuite passes them to CRFsuite: a string
+/// feature is the attribute `name:value`, a true one the attribute `name` (a false one weighs
+/// nothing), in the dictionary's order.
+fn features(syllables: &[&str], i: usize) -> Vec<Attribute> {
+    let mut out = Vec::with_capacity(16);
+    let word = syllables[i];
+    push_flag(&mut out, "bias", true);
+    push_text(&mut out, "word.lower()", &word.to_lowercase());
+    push_flag(&mut out, "word.isupper()", is_python_upper(word));
+    push_flag(&mut out, "word.istitle()", is_python_title(word));
+    push_flag(
+        &mut out,
+        "word.isdigit()",
+        word.chars().all(is_python_digit),
+    );
+    let ngrams = &*NGRAMS;
+    if i > 0 {
+        let before = syllables[i - 1];
+        let bigram = format!("{before} {word}");
+        push_neighbour(
+            &mut out,
+            "-1",
+            before,
+            ngrams.bigrams.contains(&bigram.to_lowercase()),
+        );
+        if i > 1 {
+            let trigram = format!("{} {bigram}", syllables[i - 2]).to_lowercase();
+            push_flag(
+                &mut out,
+                "-2:word.tri_gram()",
+                ngrams.trigrams.contains(&trigram),
+            );
+        }
+    }
+    if i + 1 < syllables.len() {
+        let after = syllables[i + 1];
+        let bigram = format!("{word} {after}");
+        push_neighbour(
+            &mut out,
+            "+1",
+            after,
+            ngrams.bigrams.contains(&bigram.to_lowercase()),
+        );
+        if i + 2 < syllables.len() {
+            let trigram = format!("{bigram} {}", syllables[i + 2]).to_lowercase();
+            push_flag(
+                &mut out,
+                "+2:word.tri_gram()",
+                ngrams.trigrams.contains(&trigram),
+            );
+        }
+    }
+    out
+}
+
+/// CRFsuite keeps attribute names as C strings: a name ends at its first NUL, as it does when
+/// python-crfsuite hands pyvi's features over.
+/// The features of the syllable on `side` (`-1`, `+1`), in pyvi's order, with whether it and the
+/// syllable make a bigram of the word list.
+fn push_neighbour(out: &mut Vec<Attribute>, side: &str, neighbour: &str, bigram: bool) {
+    push_text(
+        out,
+        &format!("{side}:word.lower()"),
+        &neighbour.to_lowercase(),
+    );
+    push_flag(
+        out,
+        &format!("{side}:word.istitle()"),
+        is_python_title(neighbour),
+    );
+    push_flag(
+        out,
+        &format!("{side}:word.isupper()"),
+        is_python_upper(neighbour),
+    );
+    push_flag(out, &format!("{side}:word.bi_gram()"), bigram);
+}
+
+fn push_text(out: &mut Vec<Attribute>, name: &str, value: &str) {
+    let value = value.split('\0').next().unwrap_or_default();
+    out.push(Attribute::new(format!("{name}:{value}"), 1.0));
+}
+
+fn push_flag(out: &mut Vec<Attribute>, name: &str, value: bool) {
+    if value {
+        out.push(Attribute::new(name, 1.0));
+    }
+}
+
+/// Python's `str.isupper()`: a cased character, and none lower-case or title-case.
+fn is_python_upper(s: &str) -> bool {
+    let mut cased = false;
+    for c in s.chars() {
+        if c.is_lowercase() || is_titlecase(c) {
+            return false;
+        }
+        cased |= c.is_uppercase();
+    }
+    cased
+}
+
+/// Python's `str.istitle()`: a cased character; upper- and title-case ones only after uncased
+/// ones, lower-case ones only after cased ones.
+fn is_python_title(s: &str) -> bool {
+    let mut cased = false;
+    let mut previous_cased = false;
+    for c in s.chars() {
+        if c.is_uppercase() || is_titlecase(c) {
+            if previous_cased {
+                return false;
+            }
+            previous_cased = true;
+            cased = true;
+        } else if c.is_lowercase() {
+            if !previous_cased {
+                return false;
+            }
+            previous_cased = true;
+            cased = true;
+        } else {
+            previous_cased = false;
+        }
+    }
+    cased
+}
+
+/// Python's `c.istitle()` for one character: upper- or title-case.
+fn is_title_char(c: char) -> bool {
+    c.is_uppercase() || is_titlecase(c)
+}
+
+/// The title-case letters (Lt): the digraphs such as `ǅ`, and Greek capitals with prosgegrammeni.
+fn is_titlecase(c: char) -> bool {
+    matches!(c, 'ǅ' | 'ǈ' | 'ǋ' | 'ǲ' | '\u{1f88}'..='\u{1f8f}' | '\u{1f98}'..='\u{1f9f}'
+        | '\u{1fa8}'..='\u{1faf}' | 'ᾼ' | 'ῌ' | 'ῼ')
+}
+
+/// Python's `str.isdigit()` for one character: a decimal digit (Nd), or one of the 128 other
+/// characters Unicode 14 gives the numeric type Digit (superscripts, circled digits, ...).
+fn is_python_digit(c: char) -> bool {
+    crate::unicode::DECIMAL_DIGIT.contains(c)
+        || matches!(c,
+            '\u{b2}'..='\u{b3}' | '\u{b9}' | '\u{1369}'..='\u{1371}' | '\u{19da}' | '\u{2070}'
+            | '\u{2074}'..='\u{2079}' | '\u{2080}'..='\u{2089}' | '\u{2460}'..='\u{2468}'
+            | '\u{2474}'..='\u{247c}' | '\u{2488}'..='\u{2490}' | '\u{24ea}'
+            | '\u{24f5}'..='\u{24fd}' | '\u{24ff}' | '\u{2776}'..='\u{277e}'
+            | '\u{2780}'..='\u{2788}' | '\u{278a}'..='\u{2792}' | '\u{10a40}'..='\u{10a43}'
+            | '\u{10e60}'..='\u{10e68}' | '\u{11052}'..='\u{1105a}' | '\u{1f100}'..='\u{1f10a}')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_pattern_and_the_model_load() {
+        assert!(MODEL.num_labels() == 2, "labels B_W and I_W");
+        assert!(MODEL.to_attr_id("word.lower():sinh").is_some());
+        assert!(MODEL.to_attr_id("-1:word.bi_gram()").is_some());
+        assert!(NGRAMS.bigrams.contains("sinh viên"));
+    }
+
+    // The expected words are datatrove 0.10.1's: the FineWeb-2 oracle's tokens, and
+    // load_word_tokenizer("vie_Latn").word_tokenize(text) with pyvi 0.1.1 and spaCy 3.8.18.
+    #[test]
+    fn words_are_pyvis_as_spacy_joins_them() {
+        assert_eq!(
+            words("Khi đường thẳng a tiếp xúc với (O; R)."),
+            [
+                "Khi",
+                "đường thẳng",
+                "a",
+                "tiếp xúc",
+                "với",
+                "(",
+                "O",
+                ";",
+                "R",
+                ")",
+                "."
+            ]
+        );
+        assert_eq!(
+            words(
+                "Sinh viên đại học Bách Khoa Hà Nội\nđang học ở Tp. Hồ Chí Minh, email: a.b@c.vn, \
+                 3.5 triệu ==> tốt..."
+            ),
+            [
+                "Sinh viên",
+                "đại học",
+                "Bách Khoa",
+                "Hà Nội",
+                "đang",
+                "học",
+                "ở",
+                "Tp.",
+                "Hồ Chí Minh",
+                ",",
+                "email",
+                ":",
+                "a.b@c.vn",
+                ",",
+                "3.5",
+                "triệu",
+                "==>",
+                "tốt",
+                "..."
+            ]
+        );
+        assert_eq!(
+            words("Xem https://vi.wikipedia.org/wiki/Hà_Nội ngay"),
+            ["Xem", "https://vi.wikipedia.org/wiki/Hà_Nội", "ngay"]
+        );
+        assert_eq!(
+            words("ĐẠI HỌC Quốc gia ①② x²"),
+            ["ĐẠI HỌC", "Quốc gia", "①②", "x²"]
+        );
+        assert!(words("   ").is_empty() && words("").is_empty());
+    }
+
+    /// CRFsuite reads `word.lower():\0t` as `word.lower():`, which labels `t` as continuing
+    /// the NUL's word (the oracle's document 3316).
+    #[test]
+    fn an_attribute_ends_at_a_nul_as_in_crfsuite() {
+        assert_eq!(
+            words("Cargo hoạ\u{0}t động chính thức."),
+            ["Cargo", "hoạ", "\u{0}t", "động", "chính thức", "."]
+        );
+    }
+
+    /// Without NFC normalisation, the combining marks of decomposed text are not word
+    /// characters: each is a syllable of its own.
+    #[test]
+    fn decomposed_text_splits_at_its_marks() {
+        assert_eq!(
+            words("Vie\u{323}\u{302}t Nam la\u{300}"),
+            ["Vie", "\u{323}", "\u{302}", "t", "Nam", "la", "\u{300}"]
+        );
+    }
+}
