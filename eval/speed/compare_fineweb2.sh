@@ -12,10 +12,10 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 SHARED="${1:-../shared}"
 DT_VENV="${TMPDIR:-/tmp}/webtext-datatrove-venv"
-if [ ! -x "$DT_VENV/bin/python" ] || ! "$DT_VENV/bin/python" -c "import datatrove, spacy, jieba, pythainlp" 2>/dev/null; then
+if [ ! -x "$DT_VENV/bin/python" ] || ! "$DT_VENV/bin/python" -c "import datatrove, spacy, jieba, pythainlp, pyvi" 2>/dev/null; then
   python3 -m venv "$DT_VENV"
   "$DT_VENV/bin/pip" install -q datatrove==0.10.1 pyarrow==26.0.1 spacy==3.8.18 regex "xxhash<4" orjson tokenizers \
-    indic-nlp-library==0.92 jieba==0.42.1 pythainlp==5.4.0
+    indic-nlp-library==0.92 jieba==0.42.1 pythainlp==5.4.0 pyvi==0.1.1 python-crfsuite==0.9.12 sklearn-crfsuite==0.5.0
 fi
 cargo build --quiet --profile profiling --bin webtext
 taskset -c 0 "$DT_VENV/bin/python" eval/speed/datatrove_fineweb2_speed.py \

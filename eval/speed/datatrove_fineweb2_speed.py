@@ -25,10 +25,12 @@ from webtext_sql import timed_csv_query
 
 FAMILIES = {
     "spaCy (19 languages)": lambda tokenizer: (tokenizer.startswith("SpaCyTokenizer")
-                                               and tokenizer != "SpaCyTokenizer(zh)"),
+                                               and tokenizer not in ("SpaCyTokenizer(zh)",
+                                                                     "SpaCyTokenizer(vi)")),
     "Indic NLP (hin_Deva)": lambda tokenizer: tokenizer.startswith("IndicNLPTokenizer"),
     "jieba (cmn_Hani)": lambda tokenizer: tokenizer == "SpaCyTokenizer(zh)",
     "PyThaiNLP (tha_Thai)": lambda tokenizer: tokenizer.startswith("ThaiTokenizer"),
+    "pyvi (vie_Latn)": lambda tokenizer: tokenizer == "SpaCyTokenizer(vi)",
 }
 FILTERS = ["gopher_repetition", "fineweb_quality", "gopher_quality"]
 

@@ -472,6 +472,22 @@ Example:
     -- Mail email@example.com from 22.214.171.124 or 10.0.0.1 | 1 | 1
 """
 
+remove_symbol_lines: ScalarUDF
+"""The text without its lines of symbols, as HuggingFace datatrove 0.10.1's SymbolLinesFormatter formats it (FineWeb-2 ran it last on every kept document, with symbols '|' and a newline as replacement, to drop the rules of extracted tables). The text is cut into lines as Python's str.splitlines() cuts it; a line that is not blank and holds only symbols and spaces (U+0020) is a symbol line, and each run of them becomes one replacement line (none when the replacement is empty). The lines are joined with a newline, so every line break (\r\n, U+2028, ...) becomes \n and a final one is dropped, as in datatrove. FineWeb-2's call: remove_symbol_lines(text, '|', chr(10)). NULL for NULL text.
+
+SQL: ``remove_symbol_lines(text [, symbols [, replacement [, options]]])``
+
+Args:
+    text: The text (extracted already, e.g. by justext): Utf8, LargeUtf8, Utf8View or a dictionary of those.
+    symbols: The characters symbol lines are made of, as one string (datatrove's symbols_to_remove; default: datatrove's PUNCTUATION_SET, its 281 punctuation characters). A constant or a column.
+    replacement: What a run of symbol lines becomes (datatrove's replace_char; default '', the run is removed; FineWeb-2: chr(10)). A constant or a column.
+    options: 'key=value, ...': on_error (null; a text that cannot be processed, which only a bug of ours can cause and datafusion_webtext::row_panics() counts, gives NULL; fail: the query fails with the reason).
+
+Example:
+    SELECT remove_symbol_lines('| | |' || chr(10) || 'Bob | 42', '|');
+    -- Bob | 42
+"""
+
 token_count: ScalarUDF
 """The number of tokens a Hugging Face tokenizer makes of a text, as HuggingFace datatrove 0.10.1's TokensCounter counts them: the ids of the tokenizers library's encoding (the same Rust code as the Python package's), with the special tokens of the tokenizer's post-processor and the truncation and padding its tokenizer.json sets, plus one per text when count_eos_token is set. The tokenizer (option tokenizer) is the path of a tokenizer.json or of a folder holding one, or a model of the Hugging Face Hub already in the Hub's local cache (datatrove's default, gpt2, once fetched with `hf download gpt2 tokenizer.json`); nothing is downloaded. It is read once per process. Each text is counted alone: a tokenizer.json that pads to the longest of a batch pads nothing, where datatrove's counts would depend on its batches of 10,000. Int64; NULL for NULL text.
 
@@ -610,4 +626,20 @@ Example:
       FROM (VALUES (0, 7, 10, 30), (0, 9, 20, 40), (0, 9, 40, 50), (1, 2, 30, 40))
            AS pairs(band, band_hash, a, b));
     -- [{absorbed: 30, root: 10}, {absorbed: 40, root: 20}, {absorbed: 50, root: 20}, {absorbed: 10, root: 20}]
+"""
+
+pii_redact_in_order: WindowUDF
+"""pii_redact as a window function: HuggingFace datatrove 0.10.1's PIIFormatter run over the documents of each partition in the window's order, its place in each cycle of replacements carried from one document to the next, as one formatter instance carries it through the documents of a task. FineWeb-2 ran one formatter per language over the kept documents, so OVER (PARTITION BY language ORDER BY id) gives its output for documents in id order; pii_redact starts each document afresh. The replacements, options and result are pii_redact's: a struct text, emails, ips; NULL for NULL text (the cycles do not move). The rows stream through the window after the sort, which spills; nothing is held but the two places.
+
+SQL: ``pii_redact_in_order(text [, options]) OVER (PARTITION BY language ORDER BY id)``
+
+Args:
+    text: The text (extracted already, e.g. by justext): Utf8, LargeUtf8, Utf8View or a dictionary of those.
+    options: 'key=value, ...' setting datatrove's parameters: remove_emails (true), remove_ips (true), only_remove_public_ips (true; false replaces private and reserved addresses too), email_replacement (email@example.com|firstname.lastname@example.org; the strings e-mail addresses become, used in turn, separated by |), ip_replacement (22.214.171.124|126.96.36.199|188.8.131.52|184.108.40.206|220.127.116.11|18.104.22.168; the strings IP addresses become, used in turn, separated by |), on_error (null; a text that cannot be processed, which only a bug of ours can cause and datafusion_webtext::row_panics() counts, gives NULL; fail: the query fails with the reason).
+
+Example:
+    SELECT array_agg(p['text'] ORDER BY id) FROM (
+      SELECT id, pii_redact_in_order(text) OVER (ORDER BY id) AS p
+      FROM (VALUES (1, 'a@corp.com'), (2, 'b@corp.com')) AS docs(id, text));
+    -- [email@example.com, firstname.lastname@example.org]
 """
