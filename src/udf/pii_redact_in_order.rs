@@ -13,7 +13,7 @@ use datafusion::logical_expr::{
     Documentation, PartitionEvaluator, Signature, Volatility, WindowUDFImpl,
 };
 
-use super::arguments::{constant_options, constant_value, is_text};
+use super::arguments::{Input, check_arg_types, constant_options, constant_value};
 use super::documentation::DOC_SECTION;
 use super::gopher_quality::TEXT_ARGUMENT;
 use super::pii_redact::PiiRedactKernel;
@@ -76,20 +76,8 @@ impl WindowUDFImpl for PiiRedactInOrderFunc {
     }
 
     fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
-        if arg_types.is_empty() || arg_types.len() > 2 {
-            return plan_err!(
-                "{NAME}: takes 1 or 2 arguments (text [, options]), got {}",
-                arg_types.len()
-            );
-        }
-        for (i, (t, name)) in arg_types.iter().zip(["text", "options"]).enumerate() {
-            if !is_text(t) && *t != DataType::Null {
-                return plan_err!(
-                    "{NAME}: argument {} ({name}) must be a string, got {t}",
-                    i + 1
-                );
-            }
-        }
+        // The scalar functions' checks and messages; the evaluator reads Utf8.
+        check_arg_types(NAME, arg_types, 2, Input::Text)?;
         Ok(vec![DataType::Utf8; arg_types.len()])
     }
 
