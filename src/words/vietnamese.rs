@@ -106,7 +106,8 @@ pub(super) fn words(text: &str) -> Vec<&str> {
         return Vec::new();
     }
     let texts: Vec<&str> = syllables.iter().map(|&(_, s)| s).collect();
-    let features: Vec<Vec<Attribute>> = (0..texts.len()).map(|i| features(&texts, i)).collect();
+    let described: Vec<Syllable<'_>> = texts.iter().map(|t| Syllable::new(t)).collect();
+    let features: Vec<Vec<Attribute>> = (0..texts.len()).map(|i| features(&described, i)).collect();
     // Tagging fails only on a model that does not read, which the tests would catch.
     let labels = TAGGER.tag(&features).unwrap_or_default();
     let mut words = Vec::new();
@@ -140,33 +141,46 @@ fn is_ascii_punctuation_substring(s: &str) -> bool {
     PUNCTUATION.contains(s)
 }
 
+/// A syllable with what its neighbours' features read of it too.
+struct Syllable<'a> {
+    text: &'a str,
+    /// Python's `lower()`; a joined bigram's is the parts' joined, as a space ends Greek's final
+    /// sigma rule either way.
+    lower: String,
+    upper: bool,
+    title: bool,
+}
+
+impl<'a> Syllable<'a> {
+    fn new(text: &'a str) -> Self {
+        Syllable {
+            text,
+            lower: text.to_lowercase(),
+            upper: is_python_upper(text),
+            title: is_python_title(text),
+        }
+    }
+}
+
 /// pyvi's `word2features` for syllable `i`, as python-crfsuite passes them to CRFsuite: a string
 /// feature is the attribute `name:value`, a true one the attribute `name` (a false one weighs
 /// nothing), in the dictionary's order.
-fn features(syllables: &[&str], i: usize) -> Vec<Attribute> {
+fn features(syllables: &[Syllable<'_>], i: usize) -> Vec<Attribute> {
     let mut out = Vec::with_capacity(16);
-    let word = syllables[i];
+    let word = &syllables[i];
     push_flag(&mut out, "bias", true);
-    push_text(&mut out, "word.lower()", &word.to_lowercase());
-    push_flag(&mut out, "word.isupper()", is_python_upper(word));
-    push_flag(&mut out, "word.istitle()", is_python_title(word));
-    push_flag(
-        &mut out,
-        "word.isdigit()",
-        word.chars().all(is_python_digit),
-    );
+    push_text(&mut out, "word.lower()", &word.lower);
+    push_flag(&mut out, "word.isupper()", word.upper);
+    push_flag(&mut out, "word.istitle()", word.title);
+    let digits = word.text.chars().all(is_python_digit);
+    push_flag(&mut out, "word.isdigit()", digits);
     let ngrams = &*NGRAMS;
     if i > 0 {
-        let before = syllables[i - 1];
-        let bigram = format!("{before} {word}");
-        push_neighbour(
-            &mut out,
-            "-1",
-            before,
-            ngrams.bigrams.contains(&bigram.to_lowercase()),
-        );
+        let before = &syllables[i - 1];
+        let bigram = format!("{} {}", before.lower, word.lower);
+        push_neighbour(&mut out, "-1", before, ngrams.bigrams.contains(&bigram));
         if i > 1 {
-            let trigram = format!("{} {bigram}", syllables[i - 2]).to_lowercase();
+            let trigram = format!("{} {bigram}", syllables[i - 2].lower);
             push_flag(
                 &mut out,
                 "-2:word.tri_gram()",
@@ -174,17 +188,11 @@ fn features(syllables: &[&str], i: usize) -> Vec<Attribute> {
             );
         }
     }
-    if i + 1 < syllables.len() {
-        let after = syllables[i + 1];
-        let bigram = format!("{word} {after}");
-        push_neighbour(
-            &mut out,
-            "+1",
-            after,
-            ngrams.bigrams.contains(&bigram.to_lowercase()),
-        );
-        if i + 2 < syllables.len() {
-            let trigram = format!("{bigram} {}", syllables[i + 2]).to_lowercase();
+    if let Some(after) = syllables.get(i + 1) {
+        let bigram = format!("{} {}", word.lower, after.lower);
+        push_neighbour(&mut out, "+1", after, ngrams.bigrams.contains(&bigram));
+        if let Some(last) = syllables.get(i + 2) {
+            let trigram = format!("{bigram} {}", last.lower);
             push_flag(
                 &mut out,
                 "+2:word.tri_gram()",
@@ -195,29 +203,17 @@ fn features(syllables: &[&str], i: usize) -> Vec<Attribute> {
     out
 }
 
-/// CRFsuite keeps attribute names as C strings: a name ends at its first NUL, as it does when
-/// python-crfsuite hands pyvi's features over.
 /// The features of the syllable on `side` (`-1`, `+1`), in pyvi's order, with whether it and the
 /// syllable make a bigram of the word list.
-fn push_neighbour(out: &mut Vec<Attribute>, side: &str, neighbour: &str, bigram: bool) {
-    push_text(
-        out,
-        &format!("{side}:word.lower()"),
-        &neighbour.to_lowercase(),
-    );
-    push_flag(
-        out,
-        &format!("{side}:word.istitle()"),
-        is_python_title(neighbour),
-    );
-    push_flag(
-        out,
-        &format!("{side}:word.isupper()"),
-        is_python_upper(neighbour),
-    );
+fn push_neighbour(out: &mut Vec<Attribute>, side: &str, neighbour: &Syllable<'_>, bigram: bool) {
+    push_text(out, &format!("{side}:word.lower()"), &neighbour.lower);
+    push_flag(out, &format!("{side}:word.istitle()"), neighbour.title);
+    push_flag(out, &format!("{side}:word.isupper()"), neighbour.upper);
     push_flag(out, &format!("{side}:word.bi_gram()"), bigram);
 }
 
+/// CRFsuite keeps attribute names as C strings: a name ends at its first NUL, as it does when
+/// python-crfsuite hands pyvi's features over.
 fn push_text(out: &mut Vec<Attribute>, name: &str, value: &str) {
     let value = value.split('\0').next().unwrap_or_default();
     out.push(Attribute::new(format!("{name}:{value}"), 1.0));
