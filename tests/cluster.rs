@@ -404,6 +404,33 @@ async fn sql_files_and_pipelines_on_a_cluster_equal_the_single_process_run() {
         &path(&documents),
         "SELECT CAST(row_number() OVER (ORDER BY url) AS BIGINT) AS doc_id, text FROM cleaned WHERE text <> ''",
     ]);
+    // FineWeb-2's final touches: the PII window (one formatter per partition, in order) and the
+    // symbol lines, computed by the executors.
+    let (cluster_touched, local_touched) = (
+        dir.join("touched-cluster.parquet"),
+        dir.join("touched.parquet"),
+    );
+    for (output, extra) in [
+        (&cluster_touched, &on_cluster[..]),
+        (&local_touched, &[][..]),
+    ] {
+        let documents_table = format!("documents={}", path(&documents));
+        let output = path(output);
+        let mut args = vec![
+            "sql",
+            "--table",
+            &documents_table,
+            "--output",
+            &output,
+            "SELECT doc_id, \
+             pii_redact_in_order(text) OVER (PARTITION BY doc_id % 3 ORDER BY doc_id) AS p, \
+             remove_symbol_lines(text, '|', chr(10)) AS s FROM documents",
+        ];
+        args.extend(extra);
+        run_ok(&args);
+    }
+    assert_same_rows(&cluster_touched, &local_touched, "final touches").await;
+
     // The last: onion per partition (`--partition-by`), the partitions' passes as tasks.
     for (name, command, options) in [
         ("dedup", "dedup", &[][..]),
