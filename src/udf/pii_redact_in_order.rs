@@ -6,7 +6,7 @@ use std::ops::Range;
 use std::sync::{Arc, LazyLock};
 
 use datafusion::arrow::array::{Array, ArrayRef, AsArray, Int64Array, StringArray, StructArray};
-use datafusion::arrow::datatypes::{DataType, Field, FieldRef};
+use datafusion::arrow::datatypes::{DataType, Field, FieldRef, Fields};
 use datafusion::common::{Result, ScalarValue, exec_err, plan_err};
 use datafusion::logical_expr::function::{PartitionEvaluatorArgs, WindowUDFFieldArgs};
 use datafusion::logical_expr::{
@@ -101,11 +101,13 @@ impl WindowUDFImpl for PiiRedactInOrderFunc {
             Ok(params) => params,
             Err(e) => return plan_err!("{NAME}: invalid options (argument 2): {e}"),
         };
+        let fields = PiiRedactKernel::fields();
         Ok(Box::new(InOrderEvaluator {
             params,
             policy,
             counters: PiiCounters::default(),
-            null: ScalarValue::try_from(DataType::Struct(PiiRedactKernel::fields()))?,
+            null: ScalarValue::try_from(DataType::Struct(fields.clone()))?,
+            fields,
         }))
     }
 
@@ -129,14 +131,16 @@ struct InOrderEvaluator {
     /// The formatter's places in its cycles, carried through the partition.
     counters: PiiCounters,
     null: ScalarValue,
+    /// The result's fields, built once: every row's struct carries them.
+    fields: Fields,
 }
 
-fn redaction_scalar(text: String, emails: usize, ips: usize) -> ScalarValue {
+fn redaction_scalar(fields: &Fields, text: String, emails: usize, ips: usize) -> ScalarValue {
     let count = |n: usize| -> ArrayRef {
         Arc::new(Int64Array::from(vec![i64::try_from(n).unwrap_or(i64::MAX)]))
     };
     ScalarValue::Struct(Arc::new(StructArray::new(
-        PiiRedactKernel::fields(),
+        fields.clone(),
         vec![
             Arc::new(StringArray::from(vec![text])),
             count(emails),
@@ -161,7 +165,7 @@ impl PartitionEvaluator for InOrderEvaluator {
             (out.text.into_owned(), out.emails, out.ips)
         })?;
         Ok(match redaction {
-            Some((text, emails, ips)) => redaction_scalar(text, emails, ips),
+            Some((text, emails, ips)) => redaction_scalar(&self.fields, text, emails, ips),
             None => self.null.clone(),
         })
     }

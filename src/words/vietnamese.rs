@@ -20,6 +20,7 @@ use crfs::{Attribute, Model, Tagger};
 use regex::Regex;
 
 use super::is_python_space;
+use crate::unicode::{is_python_digit, is_python_title, is_python_upper, is_title_char};
 
 /// pyvi 0.1.1's CRF (`models/pyvi3.pkl`'s CRFsuite model file), gzipped.
 const MODEL_GZ: &[u8] = include_bytes!("../../tokenizers/pyvi_0.1.1_tokenizer.crfsuite.gz");
@@ -115,13 +116,13 @@ pub(super) fn words(text: &str) -> Vec<&str> {
     for i in 1..syllables.len() {
         let joins = labels.get(i) == Some(&"I_W") && joinable(texts[i - 1], texts[i]);
         if !joins {
-            let (end, previous) = syllables[i - 1];
-            words.push(&text[syllables[start].0..end + previous.len()]);
+            let (previous_start, previous) = syllables[i - 1];
+            words.push(&text[syllables[start].0..previous_start + previous.len()]);
             start = i;
         }
     }
-    let (end, last) = syllables[syllables.len() - 1];
-    words.push(&text[syllables[start].0..end + last.len()]);
+    let (last_start, last) = syllables[syllables.len() - 1];
+    words.push(&text[syllables[start].0..last_start + last.len()]);
     words
 }
 
@@ -223,67 +224,6 @@ fn push_flag(out: &mut Vec<Attribute>, name: &str, value: bool) {
     if value {
         out.push(Attribute::new(name, 1.0));
     }
-}
-
-/// Python's `str.isupper()`: a cased character, and none lower-case or title-case.
-fn is_python_upper(s: &str) -> bool {
-    let mut cased = false;
-    for c in s.chars() {
-        if c.is_lowercase() || is_titlecase(c) {
-            return false;
-        }
-        cased |= c.is_uppercase();
-    }
-    cased
-}
-
-/// Python's `str.istitle()`: a cased character; upper- and title-case ones only after uncased
-/// ones, lower-case ones only after cased ones.
-fn is_python_title(s: &str) -> bool {
-    let mut cased = false;
-    let mut previous_cased = false;
-    for c in s.chars() {
-        if c.is_uppercase() || is_titlecase(c) {
-            if previous_cased {
-                return false;
-            }
-            previous_cased = true;
-            cased = true;
-        } else if c.is_lowercase() {
-            if !previous_cased {
-                return false;
-            }
-            previous_cased = true;
-            cased = true;
-        } else {
-            previous_cased = false;
-        }
-    }
-    cased
-}
-
-/// Python's `c.istitle()` for one character: upper- or title-case.
-fn is_title_char(c: char) -> bool {
-    c.is_uppercase() || is_titlecase(c)
-}
-
-/// The title-case letters (Lt): the digraphs such as `ǅ`, and Greek capitals with prosgegrammeni.
-fn is_titlecase(c: char) -> bool {
-    matches!(c, 'ǅ' | 'ǈ' | 'ǋ' | 'ǲ' | '\u{1f88}'..='\u{1f8f}' | '\u{1f98}'..='\u{1f9f}'
-        | '\u{1fa8}'..='\u{1faf}' | 'ᾼ' | 'ῌ' | 'ῼ')
-}
-
-/// Python's `str.isdigit()` for one character: a decimal digit (Nd), or one of the 128 other
-/// characters Unicode 14 gives the numeric type Digit (superscripts, circled digits, ...).
-fn is_python_digit(c: char) -> bool {
-    crate::unicode::DECIMAL_DIGIT.contains(c)
-        || matches!(c,
-            '\u{b2}'..='\u{b3}' | '\u{b9}' | '\u{1369}'..='\u{1371}' | '\u{19da}' | '\u{2070}'
-            | '\u{2074}'..='\u{2079}' | '\u{2080}'..='\u{2089}' | '\u{2460}'..='\u{2468}'
-            | '\u{2474}'..='\u{247c}' | '\u{2488}'..='\u{2490}' | '\u{24ea}'
-            | '\u{24f5}'..='\u{24fd}' | '\u{24ff}' | '\u{2776}'..='\u{277e}'
-            | '\u{2780}'..='\u{2788}' | '\u{278a}'..='\u{2792}' | '\u{10a40}'..='\u{10a43}'
-            | '\u{10e60}'..='\u{10e68}' | '\u{11052}'..='\u{1105a}' | '\u{1f100}'..='\u{1f10a}')
 }
 
 #[cfg(test)]
