@@ -165,21 +165,25 @@ fn logical_codec(session: &Bound<'_, PyAny>) -> PyResult<FFI_LogicalExtensionCod
 /// options])` or `fineweb2_languages()`.
 #[pyclass(frozen, module = "datafusion_webtext._native")]
 struct TableFunctionExport {
-    name: String,
+    function: Arc<dyn TableFunctionImpl>,
 }
 
 #[pymethods]
 impl TableFunctionExport {
     #[new]
     fn new(name: &str) -> PyResult<Self> {
-        match name {
-            "read_warc" | "fineweb2_languages" => Ok(TableFunctionExport {
-                name: name.to_owned(),
-            }),
-            _ => Err(pyo3::exceptions::PyValueError::new_err(format!(
-                "no table function '{name}' (read_warc, fineweb2_languages)"
-            ))),
-        }
+        let function: Arc<dyn TableFunctionImpl> = match name {
+            "read_warc" => Arc::new(ReadWarcWithStores),
+            "fineweb2_languages" => {
+                Arc::new(datafusion_webtext::udf::fineweb2_languages::Fineweb2Languages)
+            }
+            _ => {
+                return Err(pyo3::exceptions::PyValueError::new_err(format!(
+                    "no table function '{name}' (read_warc, fineweb2_languages)"
+                )));
+            }
+        };
+        Ok(TableFunctionExport { function })
     }
 
     fn __datafusion_table_function__<'py>(
@@ -187,12 +191,8 @@ impl TableFunctionExport {
         py: Python<'py>,
         session: Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyCapsule>> {
-        let function: Arc<dyn TableFunctionImpl> = match self.name.as_str() {
-            "read_warc" => Arc::new(ReadWarcWithStores),
-            _ => Arc::new(datafusion_webtext::udf::fineweb2_languages::Fineweb2Languages),
-        };
         let exported = FFI_TableFunction::new_with_ffi_codec(
-            function,
+            Arc::clone(&self.function),
             Some(runtime()?),
             logical_codec(&session)?,
         );
