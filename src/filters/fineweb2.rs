@@ -155,6 +155,8 @@ impl Fineweb2Language {
             ("SpaCyTokenizer", "vi") => Ok(WordTokenizer::Pyvi),
             ("SpaCyTokenizer", code) => spacy(code),
             ("ThaiTokenizer", _) => Ok(WordTokenizer::Thai),
+            ("BurmeseTokenizer", _) => Ok(WordTokenizer::Burmese),
+            ("LaoTokenizer", _) => Ok(WordTokenizer::Lao),
             // datatrove's fallback splits words with spaCy's multi-language rules.
             ("WhitespaceTokenizer", _) => spacy("xx"),
             (_, code) => Ok(WordTokenizer::IndicNlp { urdu: code == "ur" }),
@@ -180,7 +182,12 @@ impl Fineweb2Language {
         match (self.tokenizer_class, self.tokenizer_code) {
             ("SpaCyTokenizer", "ja") => needs!("Sudachi: datatrove's SpaCyTokenizer(ja)"),
             (
-                "SpaCyTokenizer" | "WhitespaceTokenizer" | "IndicNLPTokenizer" | "ThaiTokenizer",
+                "SpaCyTokenizer"
+                | "WhitespaceTokenizer"
+                | "IndicNLPTokenizer"
+                | "ThaiTokenizer"
+                | "BurmeseTokenizer"
+                | "LaoTokenizer",
                 _,
             ) => None,
             ("StanzaTokenizer", _) => {
@@ -188,9 +195,7 @@ impl Fineweb2Language {
             }
             ("KiwiTokenizer", _) => needs!("Kiwi: datatrove's KiwiTokenizer"),
             ("KhmerTokenizer", _) => needs!("khmer-nltk: datatrove's KhmerTokenizer"),
-            ("LaoTokenizer", _) => needs!("LaoNLP: datatrove's LaoTokenizer"),
             ("TibetanTokenizer", _) => needs!("botok: datatrove's TibetanTokenizer"),
-            ("BurmeseTokenizer", _) => needs!("pyidaungsu: datatrove's BurmeseTokenizer"),
             _ => needs!("a tokenizer datatrove 0.10.1 does not name"),
         }
     }

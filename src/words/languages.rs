@@ -96,6 +96,11 @@ pub enum WordTokenizer {
     /// pyvi 0.1.1's CRF word segmenter as spaCy 3.8.18's Vietnamese tokenizer runs it
     /// (datatrove's `SpaCyTokenizer("vi")`).
     Pyvi,
+    /// pyidaungsu 0.1.4's CRF word segmenter of the Myanmar script (datatrove's
+    /// `BurmeseTokenizer`).
+    Burmese,
+    /// LaoNLP 1.3.0's maximal matching (datatrove's `LaoTokenizer`).
+    Lao,
 }
 
 impl WordTokenizer {
@@ -127,6 +132,8 @@ impl WordTokenizer {
             WordTokenizer::Jieba => "SpaCyTokenizer(zh)".to_owned(),
             WordTokenizer::Thai => "ThaiTokenizer".to_owned(),
             WordTokenizer::Pyvi => "SpaCyTokenizer(vi)".to_owned(),
+            WordTokenizer::Burmese => "BurmeseTokenizer".to_owned(),
+            WordTokenizer::Lao => "LaoTokenizer".to_owned(),
         }
     }
 }
@@ -140,6 +147,8 @@ impl PartialEq for WordTokenizer {
             (WordTokenizer::Jieba, WordTokenizer::Jieba) => true,
             (WordTokenizer::Thai, WordTokenizer::Thai) => true,
             (WordTokenizer::Pyvi, WordTokenizer::Pyvi) => true,
+            (WordTokenizer::Burmese, WordTokenizer::Burmese) => true,
+            (WordTokenizer::Lao, WordTokenizer::Lao) => true,
             _ => false,
         }
     }
@@ -181,8 +190,8 @@ mod tests {
     /// base, controls, punctuation runs (a run's affixes are peeled one at a time, each search
     /// over the rest of the run, as in spaCy: quadratic in a run's length, so the runs here are
     /// of hundreds of characters, times 61 tokenizers). spaCy's tokens are slices that put the
-    /// text back together; the words of Indic NLP, jieba and newmm hold every character that is
-    /// not a space.
+    /// text back together; the words of the others hold every character that is not a space
+    /// (but LaoNLP's slashes).
     #[test]
     fn hostile_texts_in_every_language() {
         let long_word = "ab".repeat(1_000);
@@ -206,10 +215,15 @@ mod tests {
         tokenizers.push(WordTokenizer::Jieba);
         tokenizers.push(WordTokenizer::Thai);
         tokenizers.push(WordTokenizer::Pyvi);
+        tokenizers.push(WordTokenizer::Burmese);
+        tokenizers.push(WordTokenizer::Lao);
         for tokenizer in tokenizers {
             for text in hostile {
                 let words = words_in(tokenizer, text);
-                let kept: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+                // LaoNLP loses the slashes of text outside its word list.
+                let lost =
+                    |c: &char| c.is_whitespace() || (tokenizer == WordTokenizer::Lao && *c == '/');
+                let kept: String = text.chars().filter(|c| !lost(c)).collect();
                 let joined: String = words
                     .iter()
                     .flat_map(|w| w.chars())

@@ -2,8 +2,8 @@
 //! `split_into_words` and `split_into_sentences` (spaCy 3.8.18's blank English tokenizer and its
 //! rule-based sentencizer), and the word tokenizer `load_word_tokenizer` picks for another language
 //! ([`WordTokenizer`]): spaCy's rule-based tokenizer of that language, Indic NLP's trivial one,
-//! jieba's precise mode (Chinese, through jieba-rs), PyThaiNLP's newmm (Thai) or pyvi's CRF
-//! (Vietnamese).
+//! jieba's precise mode (Chinese, through jieba-rs), PyThaiNLP's newmm (Thai), pyvi's CRF
+//! (Vietnamese), pyidaungsu's CRF (the Myanmar script) or LaoNLP's maximal matching (Lao).
 //! spaCy's tokenizer is restated once over spaCy's own rule tables (`tokenizers/`, MIT, see
 //! `tokenizers/README.md`), one table per language.
 //!
@@ -11,9 +11,13 @@
 //! look-around, run here by fancy-regex (Python's `re` and fancy-regex are both leftmost-first
 //! backtracking engines).
 
+mod burmese;
 mod chinese;
+mod crf;
+mod dictionary;
 mod indic;
 mod languages;
+mod lao;
 mod rules;
 mod thai;
 mod token;
@@ -105,7 +109,7 @@ fn words_by_rules<'a>(rules: &Rules, text: &'a str) -> Vec<&'a str> {
 }
 
 /// The words of `text` as `tokenizer` gives them: slices of the text, but where a tokenizer puts
-/// pieces together (Indic NLP's numbers).
+/// pieces together (Indic NLP's numbers, pyidaungsu's words across spaces).
 pub fn words_in<'a>(tokenizer: WordTokenizer, text: &'a str) -> Vec<Cow<'a, str>> {
     let slices = match tokenizer {
         WordTokenizer::English => words(text),
@@ -113,6 +117,10 @@ pub fn words_in<'a>(tokenizer: WordTokenizer, text: &'a str) -> Vec<Cow<'a, str>
         WordTokenizer::Jieba => chinese::words(text),
         WordTokenizer::Thai => thai::words(text),
         WordTokenizer::Pyvi => vietnamese::words(text),
+        WordTokenizer::Lao => lao::words(text),
+        WordTokenizer::Burmese => {
+            return burmese::words(text).into_iter().map(Cow::Owned).collect();
+        }
         WordTokenizer::IndicNlp { urdu } => {
             return indic::words(text, urdu)
                 .into_iter()

@@ -54,3 +54,46 @@ fn cached_runs_give_the_same_tokens() {
     let long = "a".repeat(100) + "!";
     assert_eq!(words_of(&long), [&long[..100], "!"]);
 }
+
+/// The words datatrove 0.10.1's tokenizers give for the languages the FineWeb-2 oracle does not
+/// cover (`tests/data/words_reference.json.gz`, written by `tools/reference_words.py`: the
+/// Universal Declaration of Human Rights paragraph by paragraph and whole, and hand-made texts
+/// that mix scripts, digits, spaces and controls).
+#[test]
+fn words_are_datatroves_in_the_languages_outside_the_oracle() {
+    use std::io::Read;
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/words_reference.json.gz"
+    );
+    let mut json = String::new();
+    flate2::read::GzDecoder::new(std::fs::File::open(path).unwrap())
+        .read_to_string(&mut json)
+        .unwrap();
+    let reference: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let configs = reference.as_object().unwrap();
+    assert!(configs.len() >= 2, "{:?}", configs.keys());
+    for (config, expected) in configs {
+        let language = crate::filters::fineweb2::fineweb2_language(config).unwrap();
+        let tokenizer = language.tokenizer().unwrap();
+        assert_eq!(tokenizer.name(), expected["tokenizer"].as_str().unwrap());
+        let cases = expected["cases"].as_array().unwrap();
+        let mut same = 0;
+        let mut shown = 0;
+        for case in cases {
+            let text = case[0].as_str().unwrap();
+            let want: Vec<&str> = (case[1].as_array().unwrap().iter())
+                .map(|w| w.as_str().unwrap())
+                .collect();
+            let got = words_in(tokenizer, text);
+            if got == want {
+                same += 1;
+            } else if shown < 5 {
+                shown += 1;
+                eprintln!("{config}: {text:?}\n  got  {got:?}\n  want {want:?}");
+            }
+        }
+        eprintln!("{config}: {same} of {} texts", cases.len());
+        assert_eq!(same, cases.len(), "{config}");
+    }
+}

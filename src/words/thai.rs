@@ -12,11 +12,11 @@
 
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap, VecDeque};
-use std::io::Read;
 use std::sync::LazyLock;
 
 use regex::Regex;
 
+use super::dictionary::{self, Chars, Trie};
 use super::is_python_space;
 
 /// PyThaiNLP 5.4.0's `corpus/words_th.txt` (62,107 words, CC0-1.0), gzip-compressed.
@@ -24,76 +24,7 @@ const WORD_LIST: &[u8] = include_bytes!("../../tokenizers/pythainlp_5.4.0_words_
 
 /// newmm stops adding a position's words to its graph past this many edges.
 const MAX_GRAPH_SIZE: usize = 50;
-/// The safe mode's scan window, in characters: a text this long or longer is cut in chunks, each
-/// cut made in `[SCAN_BEGIN, SCAN_END)`.
-const SCAN_BEGIN: usize = 100;
-const SCAN_END: usize = 140;
-
-/// A character trie of the word list.
-struct Trie {
-    nodes: Vec<TrieNode>,
-}
-
-#[derive(Default)]
-struct TrieNode {
-    /// Sorted by character.
-    children: Vec<(char, u32)>,
-    is_word: bool,
-}
-
-impl Trie {
-    /// PyThaiNLP's `Trie(thai_words())`: every non-empty line, `strip()`ped.
-    fn from_lines(text: &str) -> Trie {
-        let mut trie = Trie {
-            nodes: vec![TrieNode::default()],
-        };
-        for line in text.lines().filter(|l| !l.is_empty()) {
-            let mut node = 0;
-            for c in line.trim_matches(is_python_space).chars() {
-                node = match trie.nodes[node]
-                    .children
-                    .binary_search_by_key(&c, |&(k, _)| k)
-                {
-                    Ok(i) => trie.nodes[node].children[i].1 as usize,
-                    Err(i) => {
-                        let child = trie.nodes.len();
-                        trie.nodes.push(TrieNode::default());
-                        trie.nodes[node].children.insert(i, (c, child as u32));
-                        child
-                    }
-                };
-            }
-            trie.nodes[node].is_word = true;
-        }
-        trie
-    }
-
-    /// The lengths of the words that start at `chars[start]`, shortest first (`Trie.prefixes`).
-    fn prefix_lengths(&self, chars: &[char], start: usize, out: &mut Vec<usize>) {
-        out.clear();
-        let mut node = 0;
-        for (i, c) in chars[start..].iter().enumerate() {
-            let children = &self.nodes[node].children;
-            match children.binary_search_by_key(c, |&(k, _)| k) {
-                Ok(j) => node = children[j].1 as usize,
-                Err(_) => return,
-            }
-            if self.nodes[node].is_word {
-                out.push(i + 1);
-            }
-        }
-    }
-}
-
-static WORDS: LazyLock<Trie> = LazyLock::new(|| {
-    let mut text = String::new();
-    // The list is a constant of the crate, checked by the tests: never input data.
-    flate2::read::GzDecoder::new(WORD_LIST)
-        .read_to_string(&mut text)
-        .unwrap_or_else(|e| panic!("the embedded Thai word list: {e}"));
-    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
-    Trie::from_lines(text)
-});
+static WORDS: LazyLock<Trie> = LazyLock::new(|| dictionary::bundled(WORD_LIST, "Thai word list"));
 
 /// Thai Character Clusters (Theeramunkong et al. 2000, with the rules newmm uses), as PyThaiNLP's
 /// `tcc_p` writes them: `c` a consonant, `t` an optional tone mark, `d` a lower vowel, `k` an
@@ -160,69 +91,35 @@ static NON_THAI: LazyLock<Regex> = LazyLock::new(|| {
 static FORMATTED_NUMBER: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?:\d+[.,:])+\d+").expect("a valid pattern"));
 
-/// A text as characters, with each character's byte offset (and the length at the end).
-struct Chars<'a> {
-    text: &'a str,
-    chars: Vec<char>,
-    offsets: Vec<usize>,
-}
-
-impl<'a> Chars<'a> {
-    fn new(text: &'a str) -> Chars<'a> {
-        let (offsets, chars): (Vec<usize>, Vec<char>) = text.char_indices().unzip();
-        let mut offsets = offsets;
-        offsets.push(text.len());
-        Chars {
-            text,
-            chars,
-            offsets,
-        }
+/// `tcc_pos_array`: the cluster boundaries, `true` at each position a cluster ends (and at 0,
+/// never read).
+fn cluster_ends(text: &Chars) -> Vec<bool> {
+    let clusters = &*CLUSTERS;
+    let mut found = clusters.pattern.capture_locations();
+    let mut ends = vec![false; text.len() + 1];
+    let mut at = 0;
+    while at < text.len() {
+        let rest = text.rest(at);
+        let length = match clusters.pattern.captures_read(&mut found, rest) {
+            Some(m) if !m.is_empty() => {
+                let end = (clusters.look_aheads.iter())
+                    .find_map(|&group| found.get(group))
+                    .map_or(m.end(), |(start, _)| start);
+                rest[..end].chars().count()
+            }
+            _ => 1,
+        };
+        at += length.max(1);
+        ends[at] = true;
     }
-
-    fn len(&self) -> usize {
-        self.chars.len()
-    }
-
-    fn slice(&self, from: usize, to: usize) -> &'a str {
-        &self.text[self.offsets[from]..self.offsets[to]]
-    }
-
-    /// The length in characters of a match of `pattern` at `at`, if any.
-    fn match_at(&self, pattern: &Regex, at: usize) -> Option<usize> {
-        let found = pattern.find(&self.text[self.offsets[at]..])?;
-        Some(found.as_str().chars().count())
-    }
-
-    /// `tcc_pos_array`: the cluster boundaries, `true` at each position a cluster ends (and at 0,
-    /// never read).
-    fn cluster_ends(&self) -> Vec<bool> {
-        let clusters = &*CLUSTERS;
-        let mut found = clusters.pattern.capture_locations();
-        let mut ends = vec![false; self.len() + 1];
-        let mut at = 0;
-        while at < self.len() {
-            let rest = &self.text[self.offsets[at]..];
-            let length = match clusters.pattern.captures_read(&mut found, rest) {
-                Some(m) if !m.is_empty() => {
-                    let end = (clusters.look_aheads.iter())
-                        .find_map(|&group| found.get(group))
-                        .map_or(m.end(), |(start, _)| start);
-                    rest[..end].chars().count()
-                }
-                _ => 1,
-            };
-            at += length.max(1);
-            ends[at] = true;
-        }
-        ends
-    }
+    ends
 }
 
 /// `_onecut`: the words of one text (a chunk), in order, covering it.
 fn one_cut<'a>(text: &'a str, words: &mut Vec<&'a str>) {
     let text = Chars::new(text);
     let dictionary = &*WORDS;
-    let ends = text.cluster_ends();
+    let ends = cluster_ends(&text);
     let mut graph: HashMap<usize, Vec<usize>> = HashMap::new();
     let mut graph_size = 0;
     let mut candidates = BinaryHeap::from([Reverse(0usize)]);
@@ -322,34 +219,15 @@ fn is_two_consonants(word: &[char]) -> bool {
     word.len() <= 2 && word.iter().all(|c| ('ก'..='ฮ').contains(c))
 }
 
-/// newmm's safe mode: the text in chunks, each cut in the scan window of what is left, after its
-/// last space or else where the window's longest word (the last of equals) starts.
+/// newmm's safe mode: the text in chunks, cut after the window's last space or else where the
+/// window's longest word (the last of equals) starts.
 fn chunks(text: &str) -> Vec<&str> {
-    let mut out = Vec::new();
-    let mut rest = text;
-    let mut window_words = Vec::new();
-    // The first SCAN_END characters of what is left hold the window; the rest is not read here
-    // (reading it for each chunk would make a long text's chunking quadratic).
-    while let Some((head_end, last)) = rest.char_indices().nth(SCAN_END - 1) {
-        let rest_chars = Chars::new(&rest[..head_end + last.len_utf8()]);
-        let window = rest_chars.slice(SCAN_BEGIN, SCAN_END);
-        let cut = match window.chars().rev().position(|c| c == ' ') {
-            Some(from_end) => SCAN_END - from_end,
-            None => {
-                window_words.clear();
-                one_cut(window, &mut window_words);
-                let lengths: Vec<usize> = window_words.iter().map(|w| w.chars().count()).collect();
-                SCAN_BEGIN + lengths[..last_longest(&lengths)].iter().sum::<usize>()
-            }
-        };
-        let (chunk, after) = rest.split_at(rest_chars.offsets[cut]);
-        out.push(chunk);
-        rest = after;
-    }
-    if !rest.is_empty() {
-        out.push(rest);
-    }
-    out
+    dictionary::safe_chunks(text, |window| {
+        let mut window_words = Vec::new();
+        one_cut(window, &mut window_words);
+        let lengths: Vec<usize> = window_words.iter().map(|w| w.chars().count()).collect();
+        lengths[..last_longest(&lengths)].iter().sum()
+    })
 }
 
 /// The index of the last of the longest lengths (0 when there are none).
@@ -399,12 +277,8 @@ fn rejoin_formatted_numbers<'a>(text: &'a str, words: Vec<&'a str>) -> Vec<&'a s
 /// The words of `text` as datatrove's Thai tokenizer gives them (slices of it).
 pub(super) fn words(text: &str) -> Vec<&str> {
     let mut segments = Vec::with_capacity(text.len() / 6);
-    if text.chars().nth(SCAN_END - 1).is_none() {
-        one_cut(text, &mut segments);
-    } else {
-        for chunk in chunks(text) {
-            one_cut(chunk, &mut segments);
-        }
+    for chunk in chunks(text) {
+        one_cut(chunk, &mut segments);
     }
     rejoin_formatted_numbers(text, segments)
         .into_iter()

@@ -13,13 +13,13 @@
 //! `\s` includes U+001C–U+001F.
 
 use std::collections::HashSet;
-use std::io::Read;
 use std::sync::LazyLock;
 
 use crfs::{Attribute, Model, Tagger};
 use regex::Regex;
 
-use super::is_python_space;
+use super::crf::{attribute, gunzip};
+use super::{crf, is_python_space};
 use crate::unicode::{is_python_digit, is_python_title, is_python_upper, is_title_char};
 
 /// pyvi 0.1.1's CRF (`models/pyvi3.pkl`'s CRFsuite model file), gzipped.
@@ -52,26 +52,10 @@ static SYLLABLE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(&pattern).expect("pyvi's syllable pattern is valid for the regex crate (tested)")
 });
 
-fn gunzip(bytes: &[u8]) -> Vec<u8> {
-    let mut out = Vec::new();
-    flate2::read::GzDecoder::new(bytes)
-        .read_to_end(&mut out)
-        .unwrap_or_else(|e| panic!("an embedded pyvi table: {e}"));
-    out
-}
+static MODEL: LazyLock<&'static Model<'static>> =
+    LazyLock::new(|| crf::model(MODEL_GZ, "pyvi model"));
 
-static MODEL_BYTES: LazyLock<Vec<u8>> = LazyLock::new(|| gunzip(MODEL_GZ));
-
-// The model is a constant of the crate, read by its tests: never input data.
-static MODEL: LazyLock<Model<'static>> = LazyLock::new(|| {
-    Model::new(&MODEL_BYTES).unwrap_or_else(|e| panic!("the embedded pyvi model: {e}"))
-});
-
-static TAGGER: LazyLock<Tagger<'static>> = LazyLock::new(|| {
-    MODEL
-        .tagger()
-        .unwrap_or_else(|e| panic!("the embedded pyvi model: {e}"))
-});
+static TAGGER: LazyLock<Tagger<'static>> = LazyLock::new(|| crf::tagger(&MODEL, "pyvi model"));
 
 /// pyvi's word list: its entries of two syllables and of three.
 struct Ngrams {
@@ -80,7 +64,7 @@ struct Ngrams {
 }
 
 static NGRAMS: LazyLock<Ngrams> = LazyLock::new(|| {
-    let text = String::from_utf8(gunzip(WORDS_GZ))
+    let text = String::from_utf8(gunzip(WORDS_GZ, "pyvi word list"))
         .unwrap_or_else(|e| panic!("the embedded pyvi word list: {e}"));
     let mut ngrams = Ngrams {
         bigrams: HashSet::new(),
@@ -213,16 +197,13 @@ fn push_neighbour(out: &mut Vec<Attribute>, side: &str, neighbour: &Syllable<'_>
     push_flag(out, &format!("{side}:word.bi_gram()"), bigram);
 }
 
-/// CRFsuite keeps attribute names as C strings: a name ends at its first NUL, as it does when
-/// python-crfsuite hands pyvi's features over.
 fn push_text(out: &mut Vec<Attribute>, name: &str, value: &str) {
-    let value = value.split('\0').next().unwrap_or_default();
-    out.push(Attribute::new(format!("{name}:{value}"), 1.0));
+    out.push(attribute(format!("{name}:{value}")));
 }
 
 fn push_flag(out: &mut Vec<Attribute>, name: &str, value: bool) {
     if value {
-        out.push(Attribute::new(name, 1.0));
+        out.push(attribute(name.to_owned()));
     }
 }
 
