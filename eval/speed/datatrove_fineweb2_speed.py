@@ -37,6 +37,7 @@ FAMILIES = {
     "pyvi (vie_Latn)": lambda tokenizer: tokenizer == "SpaCyTokenizer(vi)",
     "pyidaungsu (Myanmar)": lambda tokenizer: tokenizer.startswith("BurmeseTokenizer"),
     "LaoNLP (lao_Laoo)": lambda tokenizer: tokenizer.startswith("LaoTokenizer"),
+    "khmer-nltk (khm_Khmr)": lambda tokenizer: tokenizer.startswith("KhmerTokenizer"),
 }
 BUNDLED_CONFIGS = "tokenizers/fineweb2_languages.json.gz"
 FILTERS = ["gopher_repetition", "fineweb_quality", "gopher_quality"]

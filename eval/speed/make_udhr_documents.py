@@ -16,7 +16,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
 from reference_words import generated, paragraphs  # noqa: E402
 
 # FineWeb-2 config -> its UDHR translation.
-LANGUAGES = {"mya_Mymr": "mya", "shn_Mymr": "shn", "mnw_Mymr": "mnw", "lao_Laoo": "lao"}
+LANGUAGES = {"mya_Mymr": "mya", "shn_Mymr": "shn", "mnw_Mymr": "mnw", "lao_Laoo": "lao",
+             "khm_Khmr": "khm"}
 
 
 def main():

@@ -157,6 +157,7 @@ impl Fineweb2Language {
             ("ThaiTokenizer", _) => Ok(WordTokenizer::Thai),
             ("BurmeseTokenizer", _) => Ok(WordTokenizer::Burmese),
             ("LaoTokenizer", _) => Ok(WordTokenizer::Lao),
+            ("KhmerTokenizer", _) => Ok(WordTokenizer::Khmer),
             // datatrove's fallback splits words with spaCy's multi-language rules.
             ("WhitespaceTokenizer", _) => spacy("xx"),
             (_, code) => Ok(WordTokenizer::IndicNlp { urdu: code == "ur" }),
@@ -187,14 +188,14 @@ impl Fineweb2Language {
                 | "IndicNLPTokenizer"
                 | "ThaiTokenizer"
                 | "BurmeseTokenizer"
-                | "LaoTokenizer",
+                | "LaoTokenizer"
+                | "KhmerTokenizer",
                 _,
             ) => None,
             ("StanzaTokenizer", _) => {
                 needs!("Stanza's neural tokenizer: datatrove's StanzaTokenizer")
             }
             ("KiwiTokenizer", _) => needs!("Kiwi: datatrove's KiwiTokenizer"),
-            ("KhmerTokenizer", _) => needs!("khmer-nltk: datatrove's KhmerTokenizer"),
             ("TibetanTokenizer", _) => needs!("botok: datatrove's TibetanTokenizer"),
             _ => needs!("a tokenizer datatrove 0.10.1 does not name"),
         }

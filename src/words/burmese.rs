@@ -17,8 +17,12 @@ use super::is_python_space;
 /// pyidaungsu 0.1.4's `model/tokenizer.crfsuite`, gzipped.
 const MODEL_GZ: &[u8] = include_bytes!("../../tokenizers/pyidaungsu_0.1.4_tokenizer.crfsuite.gz");
 
-static MODEL: LazyLock<&'static Model<'static>> =
-    LazyLock::new(|| crf::model(MODEL_GZ, "pyidaungsu model"));
+static MODEL: LazyLock<&'static Model<'static>> = LazyLock::new(|| {
+    crf::model(
+        crf::gunzip(MODEL_GZ, "pyidaungsu model"),
+        "pyidaungsu model",
+    )
+});
 
 static TAGGER: LazyLock<Tagger<'static>> =
     LazyLock::new(|| crf::tagger(&MODEL, "pyidaungsu model"));

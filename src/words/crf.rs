@@ -1,5 +1,5 @@
 //! The CRFsuite models some word tokenizers label characters or syllables with (pyvi's,
-//! pyidaungsu's, khmer-nltk's), bundled gzipped in `tokenizers/` and tagged by the `crfs` crate,
+//! pyidaungsu's, khmer-nltk's), bundled compressed in `tokenizers/` and tagged by the `crfs` crate,
 //! a Rust implementation of CRFsuite's tagger. Their features reach CRFsuite as python-crfsuite
 //! hands them over: a string feature is the attribute `name:value`, a flag the attribute `name`,
 //! each weighing 1.
@@ -17,10 +17,15 @@ pub(super) fn gunzip(bytes: &[u8], what: &str) -> Vec<u8> {
     out
 }
 
-/// The model of the gzipped CRFsuite file `gzipped`, kept for the life of the process (the
-/// tokenizers load each model once, into a static).
-pub(super) fn model(gzipped: &[u8], what: &str) -> &'static Model<'static> {
-    let bytes: &'static [u8] = Box::leak(gunzip(gzipped, what).into_boxed_slice());
+/// A bundled model's zstd-compressed file, decompressed.
+pub(super) fn unzstd(bytes: &[u8], what: &str) -> Vec<u8> {
+    zstd::decode_all(bytes).unwrap_or_else(|e| panic!("the embedded {what}: {e}"))
+}
+
+/// The model of the CRFsuite file `file`, kept for the life of the process (the tokenizers load
+/// each model once, into a static).
+pub(super) fn model(file: Vec<u8>, what: &str) -> &'static Model<'static> {
+    let bytes: &'static [u8] = Box::leak(file.into_boxed_slice());
     let model = Model::new(bytes).unwrap_or_else(|e| panic!("the embedded {what}: {e}"));
     Box::leak(Box::new(model))
 }

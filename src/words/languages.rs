@@ -101,6 +101,8 @@ pub enum WordTokenizer {
     Burmese,
     /// LaoNLP 1.3.0's maximal matching (datatrove's `LaoTokenizer`).
     Lao,
+    /// khmer-nltk 1.6's CRF word segmenter (datatrove's `KhmerTokenizer`).
+    Khmer,
 }
 
 impl WordTokenizer {
@@ -134,6 +136,7 @@ impl WordTokenizer {
             WordTokenizer::Pyvi => "SpaCyTokenizer(vi)".to_owned(),
             WordTokenizer::Burmese => "BurmeseTokenizer".to_owned(),
             WordTokenizer::Lao => "LaoTokenizer".to_owned(),
+            WordTokenizer::Khmer => "KhmerTokenizer".to_owned(),
         }
     }
 }
@@ -149,6 +152,7 @@ impl PartialEq for WordTokenizer {
             (WordTokenizer::Pyvi, WordTokenizer::Pyvi) => true,
             (WordTokenizer::Burmese, WordTokenizer::Burmese) => true,
             (WordTokenizer::Lao, WordTokenizer::Lao) => true,
+            (WordTokenizer::Khmer, WordTokenizer::Khmer) => true,
             _ => false,
         }
     }
@@ -191,7 +195,7 @@ mod tests {
     /// over the rest of the run, as in spaCy: quadratic in a run's length, so the runs here are
     /// of hundreds of characters, times 61 tokenizers). spaCy's tokens are slices that put the
     /// text back together; the words of the others hold every character that is not a space
-    /// (but LaoNLP's slashes).
+    /// (but what LaoNLP and khmer-nltk drop).
     #[test]
     fn hostile_texts_in_every_language() {
         let long_word = "ab".repeat(1_000);
@@ -217,12 +221,17 @@ mod tests {
         tokenizers.push(WordTokenizer::Pyvi);
         tokenizers.push(WordTokenizer::Burmese);
         tokenizers.push(WordTokenizer::Lao);
+        tokenizers.push(WordTokenizer::Khmer);
         for tokenizer in tokenizers {
             for text in hostile {
                 let words = words_in(tokenizer, text);
-                // LaoNLP loses the slashes of text outside its word list.
-                let lost =
-                    |c: &char| c.is_whitespace() || (tokenizer == WordTokenizer::Lao && *c == '/');
+                // LaoNLP loses the slashes of text outside its word list; khmer-nltk the
+                // zero-width spaces it cuts at, line and hair spaces.
+                let lost = |c: &char| {
+                    c.is_whitespace()
+                        || (tokenizer == WordTokenizer::Lao && *c == '/')
+                        || (tokenizer == WordTokenizer::Khmer && *c == '\u{200b}')
+                };
                 let kept: String = text.chars().filter(|c| !lost(c)).collect();
                 let joined: String = words
                     .iter()

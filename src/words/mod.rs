@@ -3,7 +3,8 @@
 //! rule-based sentencizer), and the word tokenizer `load_word_tokenizer` picks for another language
 //! ([`WordTokenizer`]): spaCy's rule-based tokenizer of that language, Indic NLP's trivial one,
 //! jieba's precise mode (Chinese, through jieba-rs), PyThaiNLP's newmm (Thai), pyvi's CRF
-//! (Vietnamese), pyidaungsu's CRF (the Myanmar script) or LaoNLP's maximal matching (Lao).
+//! (Vietnamese), pyidaungsu's CRF (the Myanmar script), LaoNLP's maximal matching (Lao) or
+//! khmer-nltk's CRF (Khmer).
 //! spaCy's tokenizer is restated once over spaCy's own rule tables (`tokenizers/`, MIT, see
 //! `tokenizers/README.md`), one table per language.
 //!
@@ -16,6 +17,7 @@ mod chinese;
 mod crf;
 mod dictionary;
 mod indic;
+mod khmer;
 mod languages;
 mod lao;
 mod rules;
@@ -109,7 +111,7 @@ fn words_by_rules<'a>(rules: &Rules, text: &'a str) -> Vec<&'a str> {
 }
 
 /// The words of `text` as `tokenizer` gives them: slices of the text, but where a tokenizer puts
-/// pieces together (Indic NLP's numbers, pyidaungsu's words across spaces).
+/// pieces together (Indic NLP's numbers, pyidaungsu's and khmer-nltk's words across spaces).
 pub fn words_in<'a>(tokenizer: WordTokenizer, text: &'a str) -> Vec<Cow<'a, str>> {
     let slices = match tokenizer {
         WordTokenizer::English => words(text),
@@ -120,6 +122,9 @@ pub fn words_in<'a>(tokenizer: WordTokenizer, text: &'a str) -> Vec<Cow<'a, str>
         WordTokenizer::Lao => lao::words(text),
         WordTokenizer::Burmese => {
             return burmese::words(text).into_iter().map(Cow::Owned).collect();
+        }
+        WordTokenizer::Khmer => {
+            return khmer::words(text).into_iter().map(Cow::Owned).collect();
         }
         WordTokenizer::IndicNlp { urdu } => {
             return indic::words(text, urdu)

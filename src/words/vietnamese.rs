@@ -53,7 +53,7 @@ static SYLLABLE: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 static MODEL: LazyLock<&'static Model<'static>> =
-    LazyLock::new(|| crf::model(MODEL_GZ, "pyvi model"));
+    LazyLock::new(|| crf::model(crf::gunzip(MODEL_GZ, "pyvi model"), "pyvi model"));
 
 static TAGGER: LazyLock<Tagger<'static>> = LazyLock::new(|| crf::tagger(&MODEL, "pyvi model"));
 
