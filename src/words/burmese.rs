@@ -9,7 +9,7 @@
 
 use std::sync::LazyLock;
 
-use crfs::{Attribute, Model, Tagger};
+use crfs::{Attribute, Tagger};
 
 use super::crf::{self, attribute};
 use super::is_python_space;
@@ -17,15 +17,12 @@ use super::is_python_space;
 /// pyidaungsu 0.1.4's `model/tokenizer.crfsuite`, gzipped.
 const MODEL_GZ: &[u8] = include_bytes!("../../tokenizers/pyidaungsu_0.1.4_tokenizer.crfsuite.gz");
 
-static MODEL: LazyLock<&'static Model<'static>> = LazyLock::new(|| {
-    crf::model(
+static TAGGER: LazyLock<Tagger<'static>> = LazyLock::new(|| {
+    crf::tagger(
         crf::gunzip(MODEL_GZ, "pyidaungsu model"),
         "pyidaungsu model",
     )
 });
-
-static TAGGER: LazyLock<Tagger<'static>> =
-    LazyLock::new(|| crf::tagger(&MODEL, "pyidaungsu model"));
 
 /// The words of `text`, in order.
 pub(super) fn words(text: &str) -> Vec<String> {

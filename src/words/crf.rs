@@ -30,9 +30,9 @@ pub(super) fn model(file: Vec<u8>, what: &str) -> &'static Model<'static> {
     Box::leak(Box::new(model))
 }
 
-/// A tagger of `model` (the tagger holds the model's transition scores).
-pub(super) fn tagger(model: &'static Model<'static>, what: &str) -> Tagger<'static> {
-    model
+/// A tagger of the CRFsuite file `file` (the tagger holds the model's transition scores).
+pub(super) fn tagger(file: Vec<u8>, what: &str) -> Tagger<'static> {
+    model(file, what)
         .tagger()
         .unwrap_or_else(|e| panic!("the embedded {what}: {e}"))
 }

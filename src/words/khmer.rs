@@ -15,7 +15,7 @@
 
 use std::sync::LazyLock;
 
-use crfs::{Attribute, Model, Tagger};
+use crfs::{Attribute, Tagger};
 
 use super::crf::{self, attribute};
 use super::is_python_space;
@@ -26,15 +26,12 @@ const MODEL_ZST: &[u8] = include_bytes!("../../tokenizers/khmer_nltk_1.6_word.cr
 /// khmer-nltk 1.6's `mistokenized_dict`, as `[from, to]` pairs in its order.
 const CORRECTIONS_JSON: &str = include_str!("../../tokenizers/khmer_nltk_1.6_corrections.json");
 
-static MODEL: LazyLock<&'static Model<'static>> = LazyLock::new(|| {
-    crf::model(
+static TAGGER: LazyLock<Tagger<'static>> = LazyLock::new(|| {
+    crf::tagger(
         crf::unzstd(MODEL_ZST, "khmer-nltk model"),
         "khmer-nltk model",
     )
 });
-
-static TAGGER: LazyLock<Tagger<'static>> =
-    LazyLock::new(|| crf::tagger(&MODEL, "khmer-nltk model"));
 
 // A constant of the crate, read by its tests: never input data.
 static CORRECTIONS: LazyLock<Vec<(String, String)>> = LazyLock::new(|| {

@@ -55,7 +55,11 @@ static SYLLABLE: LazyLock<Regex> = LazyLock::new(|| {
 static MODEL: LazyLock<&'static Model<'static>> =
     LazyLock::new(|| crf::model(crf::gunzip(MODEL_GZ, "pyvi model"), "pyvi model"));
 
-static TAGGER: LazyLock<Tagger<'static>> = LazyLock::new(|| crf::tagger(&MODEL, "pyvi model"));
+static TAGGER: LazyLock<Tagger<'static>> = LazyLock::new(|| {
+    MODEL
+        .tagger()
+        .unwrap_or_else(|e| panic!("the embedded pyvi model: {e}"))
+});
 
 /// pyvi's word list: its entries of two syllables and of three.
 struct Ngrams {
