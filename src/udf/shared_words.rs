@@ -16,16 +16,30 @@ use crate::words::WordTokenizer;
 /// What the kept texts and word positions of one thread may weigh.
 const KEPT_BYTES: usize = 32 << 20;
 
-/// A text and where its words are, as (start, length) in bytes.
+/// A text and its words.
 struct Kept {
     tokenizer: WordTokenizer,
     text: Box<str>,
-    spans: Vec<(u32, u32)>,
+    words: KeptWords,
+}
+
+/// Where a text's words are, as (start, length) in bytes, when each is a slice of it; the words
+/// themselves when a tokenizer puts pieces together (pyidaungsu's and khmer-nltk's words across
+/// spaces, Indic NLP's numbers).
+enum KeptWords {
+    Spans(Vec<(u32, u32)>),
+    Owned(Vec<Box<str>>),
 }
 
 impl Kept {
     fn weight(&self) -> usize {
-        self.text.len() + self.spans.len() * std::mem::size_of::<(u32, u32)>()
+        self.text.len()
+            + match &self.words {
+                KeptWords::Spans(spans) => spans.len() * std::mem::size_of::<(u32, u32)>(),
+                KeptWords::Owned(words) => (words.iter())
+                    .map(|w| w.len() + std::mem::size_of::<Box<str>>())
+                    .sum(),
+            }
     }
 }
 
@@ -68,20 +82,23 @@ impl SharedWords {
             && kept.tokenizer == tokenizer
             && *kept.text == *text
         {
-            return kept
-                .spans
-                .iter()
-                .map(|&(start, len)| {
-                    Cow::Borrowed(&text[start as usize..start as usize + len as usize])
-                })
-                .collect();
+            return match &kept.words {
+                KeptWords::Spans(spans) => (spans.iter())
+                    .map(|&(start, len)| {
+                        Cow::Borrowed(&text[start as usize..start as usize + len as usize])
+                    })
+                    .collect(),
+                KeptWords::Owned(words) => {
+                    (words.iter()).map(|w| Cow::Owned(w.to_string())).collect()
+                }
+            };
         }
         let words = crate::words::words_in(tokenizer, text);
         self.keep(row, text, tokenizer, &words);
         words
     }
 
-    /// Keeps the words' positions, when every word is a slice of the text.
+    /// Keeps the words: their positions when every word is a slice of the text, else the words.
     fn keep(&mut self, row: usize, text: &str, tokenizer: WordTokenizer, words: &[Cow<'_, str>]) {
         let Some(slot) = self.store.rows.get_mut(row) else {
             return;
@@ -99,11 +116,14 @@ impl SharedWords {
                 Some((start, u32::try_from(w.len()).ok()?))
             })
             .collect();
-        let Some(spans) = spans else { return };
+        let words = match spans {
+            Some(spans) => KeptWords::Spans(spans),
+            None => KeptWords::Owned(words.iter().map(|w| Box::from(w.as_ref())).collect()),
+        };
         let kept = Kept {
             tokenizer,
             text: text.into(),
-            spans,
+            words,
         };
         if self.store.weight + kept.weight() <= KEPT_BYTES {
             self.store.weight += kept.weight();
@@ -143,5 +163,22 @@ mod tests {
         // Another text in the row is tokenized anew; a row past the batch's end is not kept.
         assert_eq!(shared.words(1, "a b", english), ["a", "b"]);
         assert_eq!(shared.words(5, "c", english), ["c"]);
+    }
+
+    /// Words that are not slices of the text (pyidaungsu's join across spaces) are kept too, so
+    /// the filters after the first do not tokenize the text again.
+    #[test]
+    fn words_put_together_by_the_tokenizer_are_kept_too() {
+        let burmese = WordTokenizer::Burmese;
+        let text = "Hello world 123";
+        let first = SharedWords::for_rows(1).words(0, text, burmese);
+        assert_eq!(first, crate::words::words_in(burmese, text));
+        assert!(first.iter().any(|w| matches!(w, Cow::Owned(_))));
+        let mut shared = SharedWords::for_rows(1);
+        assert!(matches!(
+            &shared.store.rows[0],
+            Some(Kept { words: KeptWords::Owned(words), .. }) if words.len() == first.len()
+        ));
+        assert_eq!(shared.words(0, text, burmese), first);
     }
 }

@@ -52,7 +52,9 @@ pub(super) fn words(text: &str) -> Vec<String> {
 /// `bias`, `BOS` and `EOS`.
 fn features(chars: &[char], i: usize) -> Vec<Attribute> {
     let run = |name: &str, from: usize, to: usize| {
-        let mut feature = format!("{name}=");
+        let mut feature = String::with_capacity(name.len() + 1 + 4 * (to + 1 - from));
+        feature.push_str(name);
+        feature.push('=');
         feature.extend(&chars[from..=to]);
         attribute(feature)
     };

@@ -13,6 +13,7 @@
 //!
 //! The model and the corrections are khmer-nltk's (Apache-2.0), in `tokenizers/`.
 
+use std::borrow::Cow;
 use std::sync::LazyLock;
 
 use crfs::{Attribute, Tagger};
@@ -163,11 +164,11 @@ fn kind(c: char) -> &'static str {
 }
 
 /// `kcc_type`: a one-character cluster's kind, or `K` and the cluster's length in characters.
-fn cluster_kind(cluster: &str) -> String {
+fn cluster_kind(cluster: &str) -> Cow<'static, str> {
     let mut chars = cluster.chars();
     match (chars.next(), chars.next()) {
-        (Some(c), None) => kind(c).to_owned(),
-        _ => format!("K{}", cluster.chars().count()),
+        (Some(c), None) => Cow::Borrowed(kind(c)),
+        _ => Cow::Owned(format!("K{}", cluster.chars().count())),
     }
 }
 
@@ -182,7 +183,12 @@ fn features(clusters: &[&str], i: usize) -> Vec<Attribute> {
     let n = clusters.len();
     let mut out = Vec::with_capacity(24);
     let mut text = |name: &str, parts: &[&str]| {
-        out.push(attribute(format!("{name}:{}", parts.concat())));
+        let length = parts.iter().map(|p| p.len()).sum::<usize>();
+        let mut feature = String::with_capacity(name.len() + 1 + length);
+        feature.push_str(name);
+        feature.push(':');
+        parts.iter().for_each(|p| feature.push_str(p));
+        out.push(attribute(feature));
     };
     let k = |j: usize| clusters[j];
     text("kcc", &[k(i)]);
