@@ -9,16 +9,14 @@
 
 use std::sync::LazyLock;
 
-use crfs::{Attribute, Tagger};
-
-use super::crf::{self, attribute};
+use super::crf::{self, ItemScores, StreamingCrf};
 use super::is_python_space;
 
 /// pyidaungsu 0.1.4's `model/tokenizer.crfsuite`, gzipped.
 const MODEL_GZ: &[u8] = include_bytes!("../../tokenizers/pyidaungsu_0.1.4_tokenizer.crfsuite.gz");
 
-static TAGGER: LazyLock<Tagger<'static>> = LazyLock::new(|| {
-    crf::tagger(
+static CRF: LazyLock<StreamingCrf> = LazyLock::new(|| {
+    StreamingCrf::new(
         crf::gunzip(MODEL_GZ, "pyidaungsu model"),
         "pyidaungsu model",
     )
@@ -27,14 +25,13 @@ static TAGGER: LazyLock<Tagger<'static>> = LazyLock::new(|| {
 /// The words of `text`, in order.
 pub(super) fn words(text: &str) -> Vec<String> {
     let chars: Vec<char> = text.chars().filter(|&c| c != ' ').collect();
-    let features: Vec<Vec<Attribute>> = (0..chars.len()).map(|i| features(&chars, i)).collect();
-    // Tagging fails only on a model that does not read, which the tests would catch.
-    let labels = TAGGER.tag(&features).unwrap_or_default();
+    let labels = CRF.tag(chars.len(), |i, scores| features(&chars, i, scores));
+    let begins = CRF.label("1");
     let mut words = Vec::new();
     let mut word = String::new();
     for (i, &c) in chars.iter().enumerate() {
         let space = is_python_space(c);
-        if (space || labels.get(i) == Some(&"1")) && !word.is_empty() {
+        if (space || labels.get(i).copied() == begins) && !word.is_empty() {
             words.push(std::mem::take(&mut word));
         }
         if !space {
@@ -50,47 +47,47 @@ pub(super) fn words(text: &str) -> Vec<String> {
 /// pyidaungsu's `create_char_features` for character `i`, in its order: the character, and the
 /// characters and runs of characters up to three before and after it (`name=run`), with the flags
 /// `bias`, `BOS` and `EOS`.
-fn features(chars: &[char], i: usize) -> Vec<Attribute> {
-    let run = |name: &str, from: usize, to: usize| {
-        let mut feature = String::with_capacity(name.len() + 1 + 4 * (to + 1 - from));
-        feature.push_str(name);
-        feature.push('=');
-        feature.extend(&chars[from..=to]);
-        attribute(feature)
+fn features(chars: &[char], i: usize, scores: &mut ItemScores<'_>) {
+    let mut add = |name: &str, run: Option<(usize, usize)>| {
+        scores.add(|feature| {
+            feature.push_str(name);
+            if let Some((from, to)) = run {
+                feature.push('=');
+                feature.extend(&chars[from..=to]);
+            }
+        })
     };
-    let flag = |name: &str| attribute(name.to_owned());
-    let mut out = Vec::with_capacity(17);
-    out.extend([flag("bias"), run("char", i, i)]);
+    add("bias", None);
+    add("char", Some((i, i)));
     if i >= 1 {
-        out.extend([run("char-1", i - 1, i - 1), run("char-1:0", i - 1, i)]);
+        add("char-1", Some((i - 1, i - 1)));
+        add("char-1:0", Some((i - 1, i)));
     } else {
-        out.push(flag("BOS"));
+        add("BOS", None);
     }
     if i >= 2 {
-        out.extend([
-            run("char-2", i - 2, i - 2),
-            run("char-2:0", i - 2, i),
-            run("char-2:-1", i - 2, i - 1),
-        ]);
+        add("char-2", Some((i - 2, i - 2)));
+        add("char-2:0", Some((i - 2, i)));
+        add("char-2:-1", Some((i - 2, i - 1)));
     }
     if i >= 3 {
-        out.extend([run("char-3:0", i - 3, i), run("char-3:-1", i - 3, i - 1)]);
+        add("char-3:0", Some((i - 3, i)));
+        add("char-3:-1", Some((i - 3, i - 1)));
     }
     let n = chars.len();
     if i + 1 < n {
-        out.extend([run("char+1", i + 1, i + 1), run("char:+1", i, i + 1)]);
+        add("char+1", Some((i + 1, i + 1)));
+        add("char:+1", Some((i, i + 1)));
     } else {
-        out.push(flag("EOS"));
+        add("EOS", None);
     }
     if i + 2 < n {
-        out.extend([
-            run("char+2", i + 2, i + 2),
-            run("char:+2", i, i + 2),
-            run("char+1:+2", i + 1, i + 2),
-        ]);
+        add("char+2", Some((i + 2, i + 2)));
+        add("char:+2", Some((i, i + 2)));
+        add("char+1:+2", Some((i + 1, i + 2)));
     }
     if i + 3 < n {
-        out.extend([run("char:+3", i, i + 3), run("char+1:+3", i + 1, i + 3)]);
+        add("char:+3", Some((i, i + 3)));
+        add("char+1:+3", Some((i + 1, i + 3)));
     }
-    out
 }

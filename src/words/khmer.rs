@@ -13,12 +13,10 @@
 //!
 //! The model and the corrections are khmer-nltk's (Apache-2.0), in `tokenizers/`.
 
-use std::borrow::Cow;
+use std::fmt::Write;
 use std::sync::LazyLock;
 
-use crfs::{Attribute, Tagger};
-
-use super::crf::{self, attribute};
+use super::crf::{self, ItemScores, StreamingCrf};
 use super::is_python_space;
 
 /// The CRFsuite model inside khmer-nltk 1.6's `word_tokenize/sklearn_crf_ner_10000.sav`,
@@ -27,8 +25,8 @@ const MODEL_ZST: &[u8] = include_bytes!("../../tokenizers/khmer_nltk_1.6_word.cr
 /// khmer-nltk 1.6's `mistokenized_dict`, as `[from, to]` pairs in its order.
 const CORRECTIONS_JSON: &str = include_str!("../../tokenizers/khmer_nltk_1.6_corrections.json");
 
-static TAGGER: LazyLock<Tagger<'static>> = LazyLock::new(|| {
-    crf::tagger(
+static CRF: LazyLock<StreamingCrf> = LazyLock::new(|| {
+    StreamingCrf::new(
         crf::unzstd(MODEL_ZST, "khmer-nltk model"),
         "khmer-nltk model",
     )
@@ -47,15 +45,12 @@ const SEPARATOR: char = '\u{200b}';
 pub(super) fn words(text: &str) -> Vec<String> {
     let text = cleanup(text);
     let clusters = clusters(&text);
-    let features: Vec<Vec<Attribute>> = (0..clusters.len())
-        .map(|i| features(&clusters, i))
-        .collect();
-    // Tagging fails only on a model that does not read, which the tests would catch.
-    let labels = TAGGER.tag(&features).unwrap_or_default();
+    let labels = CRF.tag(clusters.len(), |i, scores| features(&clusters, i, scores));
+    let begins = CRF.label("1");
     let mut words: Vec<String> = Vec::new();
     for (i, cluster) in clusters.iter().enumerate() {
         match words.last_mut() {
-            Some(word) if labels.get(i) != Some(&"1") => word.push_str(cluster),
+            Some(word) if labels.get(i).copied() != begins => word.push_str(cluster),
             _ => words.push((*cluster).to_owned()),
         }
     }
@@ -163,12 +158,15 @@ fn kind(c: char) -> &'static str {
     }
 }
 
-/// `kcc_type`: a one-character cluster's kind, or `K` and the cluster's length in characters.
-fn cluster_kind(cluster: &str) -> Cow<'static, str> {
+/// `kcc_type`, written to `out`: a one-character cluster's kind, or `K` and the cluster's length
+/// in characters.
+fn write_cluster_kind(out: &mut String, cluster: &str) {
     let mut chars = cluster.chars();
     match (chars.next(), chars.next()) {
-        (Some(c), None) => Cow::Borrowed(kind(c)),
-        _ => Cow::Owned(format!("K{}", cluster.chars().count())),
+        (Some(c), None) => out.push_str(kind(c)),
+        _ => {
+            let _ = write!(out, "K{}", cluster.chars().count());
+        }
     }
 }
 
@@ -177,66 +175,78 @@ fn no_space(cluster: &str) -> bool {
     cluster.chars().next().map(kind) == Some("NS")
 }
 
-/// khmer-nltk's `kcc_to_features` for cluster `i`, as python-crfsuite passes them to CRFsuite (a
-/// string feature is `name:value`, a true flag `name`, a false one weighs nothing).
-fn features(clusters: &[&str], i: usize) -> Vec<Attribute> {
+/// A feature of khmer-nltk's: a string (`name:value`, the value the clusters put together or
+/// the kind of one), or a flag (weighing 1 if true, nothing if false).
+enum Feature<'a> {
+    Clusters(&'a [usize]),
+    Kind(usize),
+    Flag(bool),
+}
+
+/// khmer-nltk's `kcc_to_features` for cluster `i`, in its dictionary's order, as python-crfsuite
+/// passes them to CRFsuite.
+fn features(clusters: &[&str], i: usize, scores: &mut ItemScores<'_>) {
+    use Feature::{Clusters, Flag, Kind};
     let n = clusters.len();
-    let mut out = Vec::with_capacity(24);
-    let mut text = |name: &str, parts: &[&str]| {
-        let length = parts.iter().map(|p| p.len()).sum::<usize>();
-        let mut feature = String::with_capacity(name.len() + 1 + length);
-        feature.push_str(name);
-        feature.push(':');
-        parts.iter().for_each(|p| feature.push_str(p));
-        out.push(attribute(feature));
+    let mut add = |name: &str, feature: Feature<'_>| match feature {
+        Flag(false) => {}
+        Flag(true) => scores.add(|out| out.push_str(name)),
+        Clusters(which) => scores.add(|out| {
+            out.push_str(name);
+            out.push(':');
+            which.iter().for_each(|&j| out.push_str(clusters[j]));
+        }),
+        Kind(j) => scores.add(|out| {
+            out.push_str(name);
+            out.push(':');
+            write_cluster_kind(out, clusters[j]);
+        }),
     };
-    let k = |j: usize| clusters[j];
-    text("kcc", &[k(i)]);
-    text("t", &[&cluster_kind(k(i))]);
+    let ns = |j: usize| no_space(clusters[j]);
+    add("kcc", Clusters(&[i]));
+    add("t", Kind(i));
+    add("ns", Flag(ns(i)));
     if i >= 1 {
-        text("kcc[-1]", &[k(i - 1)]);
-        text("kcc[-1]t", &[&cluster_kind(k(i - 1))]);
-        text("kcc[-1:0]", &[k(i - 1), k(i)]);
+        add("kcc[-1]", Clusters(&[i - 1]));
+        add("kcc[-1]t", Kind(i - 1));
+        add("kcc[-1:0]", Clusters(&[i - 1, i]));
+        add("ns-1", Flag(ns(i - 1)));
+    } else {
+        add("BOS", Flag(true));
     }
     if i >= 2 {
-        text("kcc[-2]", &[k(i - 2)]);
-        text("kcc[-2]t", &[&cluster_kind(k(i - 2))]);
-        text("kcc[-2:-1]", &[k(i - 2), k(i - 1)]);
-        text("kcc[-2:0]", &[k(i - 2), k(i - 1), k(i)]);
+        add("kcc[-2]", Clusters(&[i - 2]));
+        add("kcc[-2]t", Kind(i - 2));
+        add("kcc[-2:-1]", Clusters(&[i - 2, i - 1]));
+        add("kcc[-2:0]", Clusters(&[i - 2, i - 1, i]));
     }
     if i >= 3 {
-        text("kcc[-3]", &[k(i - 3)]);
-        text("kcc[-3]t", &[&cluster_kind(k(i - 3))]);
-        text("kcc[-3:0]", &[k(i - 3), k(i - 2), k(i - 1), k(i)]);
-        text("kcc[-3:-1]", &[k(i - 3), k(i - 2), k(i - 1)]);
-        text("kcc[-3:-2]", &[k(i - 3), k(i - 2)]);
+        add("kcc[-3]", Clusters(&[i - 3]));
+        add("kcc[-3]t", Kind(i - 3));
+        add("kcc[-3:0]", Clusters(&[i - 3, i - 2, i - 1, i]));
+        add("kcc[-3:-1]", Clusters(&[i - 3, i - 2, i - 1]));
+        add("kcc[-3:-2]", Clusters(&[i - 3, i - 2]));
     }
     if i + 1 < n {
-        text("kcc[+1]", &[k(i + 1)]);
-        text("kcc[+1]t", &[&cluster_kind(k(i + 1))]);
-        text("kcc[+1:0]", &[k(i), k(i + 1)]);
+        add("kcc[+1]", Clusters(&[i + 1]));
+        add("kcc[+1]t", Kind(i + 1));
+        add("kcc[+1:0]", Clusters(&[i, i + 1]));
+        add("ns+1", Flag(ns(i + 1)));
+    } else {
+        add("EOS", Flag(true));
     }
     if i + 2 < n {
-        text("kcc[+2]", &[k(i + 2)]);
-        text("kcc[+2]t", &[&cluster_kind(k(i + 2))]);
-        text("kcc[+1:+2]", &[k(i + 1), k(i + 2)]);
-        text("kcc[0:+2]", &[k(i), k(i + 1), k(i + 2)]);
+        add("kcc[+2]", Clusters(&[i + 2]));
+        add("kcc[+2]t", Kind(i + 2));
+        add("kcc[+1:+2]", Clusters(&[i + 1, i + 2]));
+        add("kcc[0:+2]", Clusters(&[i, i + 1, i + 2]));
+        add("ns+2", Flag(ns(i + 2)));
     }
     if i + 3 < n {
-        text("kcc[+3]", &[k(i + 3)]);
-        text("kcc[+3]t", &[&cluster_kind(k(i + 3))]);
-        text("kcc[+2:+3]", &[k(i + 2), k(i + 3)]);
-        text("kcc[+1:+3]", &[k(i + 1), k(i + 2), k(i + 3)]);
-        text("kcc[0:+3]", &[k(i), k(i + 1), k(i + 2), k(i + 3)]);
+        add("kcc[+3]", Clusters(&[i + 3]));
+        add("kcc[+3]t", Kind(i + 3));
+        add("kcc[+2:+3]", Clusters(&[i + 2, i + 3]));
+        add("kcc[+1:+3]", Clusters(&[i + 1, i + 2, i + 3]));
+        add("kcc[0:+3]", Clusters(&[i, i + 1, i + 2, i + 3]));
     }
-    let flags = [
-        ("ns", no_space(k(i))),
-        ("BOS", i == 0),
-        ("ns-1", i >= 1 && no_space(k(i - 1))),
-        ("EOS", i + 1 == n),
-        ("ns+1", i + 1 < n && no_space(k(i + 1))),
-        ("ns+2", i + 2 < n && no_space(k(i + 2))),
-    ];
-    out.extend((flags.iter().filter(|(_, on)| *on)).map(|(name, _)| attribute((*name).to_owned())));
-    out
 }
