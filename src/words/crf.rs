@@ -1,13 +1,12 @@
 //! The CRFsuite models some word tokenizers label characters or syllables with (pyvi's,
 //! pyidaungsu's, khmer-nltk's), bundled compressed in `tokenizers/`. The `crfs` crate (a Rust
-//! implementation of CRFsuite) reads them and tags pyvi's syllables; the character models, whose
-//! features per text are many, are labelled item by item by [`StreamingCrf`]. The features reach
-//! CRFsuite as python-crfsuite hands them over: a string feature is the attribute `name:value`, a
-//! flag the attribute `name`, each weighing 1.
+//! implementation of CRFsuite) reads and checks them and looks attributes up; [`StreamingCrf`]
+//! labels a text item by item. The features reach CRFsuite as python-crfsuite hands them over: a
+//! string feature is the attribute `name:value`, a flag the attribute `name`, each weighing 1.
 
 use std::io::Read;
 
-use crfs::{Attribute, Model};
+use crfs::Model;
 
 /// A bundled model's file, unzipped: a constant of the crate, read by its tests, never input data.
 pub(super) fn gunzip(bytes: &[u8], what: &str) -> Vec<u8> {
@@ -23,26 +22,11 @@ pub(super) fn unzstd(bytes: &[u8], what: &str) -> Vec<u8> {
     zstd::decode_all(bytes).unwrap_or_else(|e| panic!("the embedded {what}: {e}"))
 }
 
-/// The model of the CRFsuite file `file`, kept for the life of the process (the tokenizers load
-/// each model once, into a static).
-pub(super) fn model(file: Vec<u8>, what: &str) -> &'static Model<'static> {
-    leaked(file, what).1
-}
-
 /// The file and its model, both kept for the life of the process.
 fn leaked(file: Vec<u8>, what: &str) -> (&'static [u8], &'static Model<'static>) {
     let bytes: &'static [u8] = Box::leak(file.into_boxed_slice());
     let model = Model::new(bytes).unwrap_or_else(|e| panic!("the embedded {what}: {e}"));
     (bytes, Box::leak(Box::new(model)))
-}
-
-/// The attribute `name` of weight 1. CRFsuite keeps attribute names as C strings: a name ends at
-/// its first NUL, as it does when python-crfsuite hands a feature over.
-pub(super) fn attribute(mut name: String) -> Attribute {
-    if let Some(nul) = name.find('\0') {
-        name.truncate(nul);
-    }
-    Attribute::new(name, 1.0)
 }
 
 /// A CRFsuite model that labels a sequence item by item: each item's features are looked up and
@@ -107,6 +91,12 @@ impl StreamingCrf {
     /// The identifier of label `name`.
     pub(super) fn label(&self, name: &str) -> Option<u32> {
         self.model.to_label_id(name)
+    }
+
+    /// Whether the model has the attribute `name`.
+    #[cfg(test)]
+    pub(super) fn knows(&self, name: &str) -> bool {
+        self.model.to_attr_id(name).is_some()
     }
 
     /// Where the list of entry `index` of the reference chunk at `offset` is, and its length.
@@ -212,6 +202,15 @@ impl ItemScores<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crfs::Attribute;
+
+    /// The attribute `name` of weight 1, cut at its first NUL as CRFsuite reads it.
+    fn attribute(mut name: String) -> Attribute {
+        if let Some(nul) = name.find('\0') {
+            name.truncate(nul);
+        }
+        Attribute::new(name, 1.0)
+    }
 
     /// The streaming labeller gives `crfs`'s labels: items of attributes the model knows (and
     /// one it does not, and one cut at a NUL), over pyidaungsu's and khmer-nltk's models.
@@ -229,7 +228,7 @@ mod tests {
         ];
         for file in models {
             let streaming = StreamingCrf::new(file.clone(), "model");
-            let model = self::model(file, "model");
+            let (_, model) = leaked(file, "model");
             let tagger = model.tagger().unwrap();
             let attributes = model.num_attrs() as u64;
             // A fixed pseudo-random walk over the model's attributes.

@@ -7,19 +7,18 @@
 //! word before it, with the text between them (spaces, even a line break), unless either side is
 //! ASCII punctuation or starts with a digit, or it is title-case after one that is not.
 //!
-//! The model and the word list are pyvi's (MIT), in `tokenizers/`; the CRF is tagged by the
-//! `crfs` crate, a Rust implementation of CRFsuite's tagger. The character classes are Python's:
+//! The model and the word list are pyvi's (MIT), in `tokenizers/`; the CRF is read by the `crfs`
+//! crate and labelled by `super::crf::StreamingCrf`. The character classes are Python's:
 //! `\w` is letters and numbers of any kind and `_` (not the marks the regex crate adds), and
 //! `\s` includes U+001C–U+001F.
 
 use std::collections::HashSet;
 use std::sync::LazyLock;
 
-use crfs::{Attribute, Model, Tagger};
 use regex::Regex;
 
-use super::crf::{attribute, gunzip};
-use super::{crf, is_python_space};
+use super::crf::{ItemScores, StreamingCrf, gunzip};
+use super::is_python_space;
 use crate::unicode::{is_python_digit, is_python_title, is_python_upper, is_title_char};
 
 /// pyvi 0.1.1's CRF (`models/pyvi3.pkl`'s CRFsuite model file), gzipped.
@@ -52,14 +51,8 @@ static SYLLABLE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(&pattern).expect("pyvi's syllable pattern is valid for the regex crate (tested)")
 });
 
-static MODEL: LazyLock<&'static Model<'static>> =
-    LazyLock::new(|| crf::model(crf::gunzip(MODEL_GZ, "pyvi model"), "pyvi model"));
-
-static TAGGER: LazyLock<Tagger<'static>> = LazyLock::new(|| {
-    MODEL
-        .tagger()
-        .unwrap_or_else(|e| panic!("the embedded pyvi model: {e}"))
-});
+static CRF: LazyLock<StreamingCrf> =
+    LazyLock::new(|| StreamingCrf::new(gunzip(MODEL_GZ, "pyvi model"), "pyvi model"));
 
 /// pyvi's word list: its entries of two syllables and of three.
 struct Ngrams {
@@ -96,13 +89,12 @@ pub(super) fn words(text: &str) -> Vec<&str> {
     }
     let texts: Vec<&str> = syllables.iter().map(|&(_, s)| s).collect();
     let described: Vec<Syllable<'_>> = texts.iter().map(|t| Syllable::new(t)).collect();
-    let features: Vec<Vec<Attribute>> = (0..texts.len()).map(|i| features(&described, i)).collect();
-    // Tagging fails only on a model that does not read, which the tests would catch.
-    let labels = TAGGER.tag(&features).unwrap_or_default();
+    let labels = CRF.tag(texts.len(), |i, scores| features(&described, i, scores));
+    let continues = CRF.label("I_W");
     let mut words = Vec::new();
     let mut start = 0;
     for i in 1..syllables.len() {
-        let joins = labels.get(i) == Some(&"I_W") && joinable(texts[i - 1], texts[i]);
+        let joins = labels.get(i).copied() == continues && joinable(texts[i - 1], texts[i]);
         if !joins {
             let (previous_start, previous) = syllables[i - 1];
             words.push(&text[syllables[start].0..previous_start + previous.len()]);
@@ -154,60 +146,62 @@ impl<'a> Syllable<'a> {
 /// pyvi's `word2features` for syllable `i`, as python-crfsuite passes them to CRFsuite: a string
 /// feature is the attribute `name:value`, a true one the attribute `name` (a false one weighs
 /// nothing), in the dictionary's order.
-fn features(syllables: &[Syllable<'_>], i: usize) -> Vec<Attribute> {
-    let mut out = Vec::with_capacity(16);
+fn features(syllables: &[Syllable<'_>], i: usize, scores: &mut ItemScores<'_>) {
     let word = &syllables[i];
-    push_flag(&mut out, "bias", true);
-    push_text(&mut out, "word.lower()", &word.lower);
-    push_flag(&mut out, "word.isupper()", word.upper);
-    push_flag(&mut out, "word.istitle()", word.title);
+    flag(scores, "", "bias", true);
+    text(scores, "", "word.lower()", &word.lower);
+    flag(scores, "", "word.isupper()", word.upper);
+    flag(scores, "", "word.istitle()", word.title);
     let digits = word.text.chars().all(is_python_digit);
-    push_flag(&mut out, "word.isdigit()", digits);
+    flag(scores, "", "word.isdigit()", digits);
     let ngrams = &*NGRAMS;
     if i > 0 {
         let before = &syllables[i - 1];
         let bigram = format!("{} {}", before.lower, word.lower);
-        push_neighbour(&mut out, "-1", before, ngrams.bigrams.contains(&bigram));
+        neighbour(scores, "-1:", before, ngrams.bigrams.contains(&bigram));
         if i > 1 {
             let trigram = format!("{} {bigram}", syllables[i - 2].lower);
-            push_flag(
-                &mut out,
-                "-2:word.tri_gram()",
-                ngrams.trigrams.contains(&trigram),
-            );
+            let known = ngrams.trigrams.contains(&trigram);
+            flag(scores, "-2:", "word.tri_gram()", known);
         }
     }
     if let Some(after) = syllables.get(i + 1) {
         let bigram = format!("{} {}", word.lower, after.lower);
-        push_neighbour(&mut out, "+1", after, ngrams.bigrams.contains(&bigram));
+        neighbour(scores, "+1:", after, ngrams.bigrams.contains(&bigram));
         if let Some(last) = syllables.get(i + 2) {
             let trigram = format!("{bigram} {}", last.lower);
-            push_flag(
-                &mut out,
-                "+2:word.tri_gram()",
-                ngrams.trigrams.contains(&trigram),
-            );
+            let known = ngrams.trigrams.contains(&trigram);
+            flag(scores, "+2:", "word.tri_gram()", known);
         }
     }
-    out
 }
 
-/// The features of the syllable on `side` (`-1`, `+1`), in pyvi's order, with whether it and the
-/// syllable make a bigram of the word list.
-fn push_neighbour(out: &mut Vec<Attribute>, side: &str, neighbour: &Syllable<'_>, bigram: bool) {
-    push_text(out, &format!("{side}:word.lower()"), &neighbour.lower);
-    push_flag(out, &format!("{side}:word.istitle()"), neighbour.title);
-    push_flag(out, &format!("{side}:word.isupper()"), neighbour.upper);
-    push_flag(out, &format!("{side}:word.bi_gram()"), bigram);
+/// The features of the syllable on `side` (`-1:`, `+1:`), in pyvi's order, with whether it and
+/// the syllable make a bigram of the word list.
+fn neighbour(scores: &mut ItemScores<'_>, side: &str, neighbour: &Syllable<'_>, bigram: bool) {
+    text(scores, side, "word.lower()", &neighbour.lower);
+    flag(scores, side, "word.istitle()", neighbour.title);
+    flag(scores, side, "word.isupper()", neighbour.upper);
+    flag(scores, side, "word.bi_gram()", bigram);
 }
 
-fn push_text(out: &mut Vec<Attribute>, name: &str, value: &str) {
-    out.push(attribute(format!("{name}:{value}")));
+/// The string feature `side` `name` `:value`.
+fn text(scores: &mut ItemScores<'_>, side: &str, name: &str, value: &str) {
+    scores.add(|out| {
+        out.push_str(side);
+        out.push_str(name);
+        out.push(':');
+        out.push_str(value);
+    });
 }
 
-fn push_flag(out: &mut Vec<Attribute>, name: &str, value: bool) {
+/// The flag `side` `name`, if true.
+fn flag(scores: &mut ItemScores<'_>, side: &str, name: &str, value: bool) {
     if value {
-        out.push(attribute(name.to_owned()));
+        scores.add(|out| {
+            out.push_str(side);
+            out.push_str(name);
+        });
     }
 }
 
@@ -217,9 +211,8 @@ mod tests {
 
     #[test]
     fn the_pattern_and_the_model_load() {
-        assert!(MODEL.num_labels() == 2, "labels B_W and I_W");
-        assert!(MODEL.to_attr_id("word.lower():sinh").is_some());
-        assert!(MODEL.to_attr_id("-1:word.bi_gram()").is_some());
+        assert!(CRF.label("B_W").is_some() && CRF.label("I_W").is_some());
+        assert!(CRF.knows("word.lower():sinh") && CRF.knows("-1:word.bi_gram()"));
         assert!(NGRAMS.bigrams.contains("sinh viên"));
     }
 
