@@ -32,7 +32,7 @@ fn leaked(file: Vec<u8>, what: &str) -> (&'static [u8], &'static Model<'static>)
 /// A CRFsuite model that labels a sequence item by item: each item's features are looked up and
 /// scored as they are made, and only the Viterbi search's scores and back links are kept (a few
 /// bytes per item), where `crfs`'s tagger takes every item's features as owned strings at once
-/// (about a kilobyte per character of a text for the character models). The scores are
+/// (an estimated kilobyte per character of a text for the character models). The scores are
 /// CRFsuite's: an item's state score sums its features' weights in the order the features come,
 /// the search keeps the first of equal scores, as `crfs` and CRFsuite do.
 pub(super) struct StreamingCrf {
