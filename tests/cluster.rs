@@ -790,7 +790,7 @@ fn shards_in(folder: &Path) -> Vec<String> {
 }
 
 /// Waits until `ready` holds (at most [`COMMAND_LIMIT`]), checking every 10 ms.
-fn wait_until(what: &str, ready: impl Fn() -> bool) {
+fn wait_until(what: &str, mut ready: impl FnMut() -> bool) {
     let deadline = Instant::now() + COMMAND_LIMIT;
     while !ready() {
         assert!(
@@ -801,6 +801,22 @@ fn wait_until(what: &str, ready: impl Fn() -> bool) {
     }
 }
 
+/// The sample's pages `copies` times over, in as many WARC files of 156 pages (a task of some
+/// tenths of a second per shard): the crawl's folder.
+async fn copies_of_a_warc_file(dir: &Path, copies: usize) -> String {
+    let one = warc_crawl(dir, 1).await;
+    let crawl = dir.join(format!("crawl-x{copies}"));
+    std::fs::create_dir_all(&crawl).unwrap();
+    for i in 0..copies {
+        std::fs::copy(
+            Path::new(&one).join("part-0.warc.gz"),
+            crawl.join(format!("part-{i:02}.warc.gz")),
+        )
+        .unwrap();
+    }
+    path(&crawl)
+}
+
 /// `clean --cluster IN OUT/`: the executors write the shards (the client receives counts), each
 /// committed whole under a name planned from its input files. An executor killed while it writes
 /// a shard: its tasks run again on the other, and the folder holds every row once and no
@@ -809,19 +825,7 @@ fn wait_until(what: &str, ready: impl Fn() -> bool) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn executors_write_the_shards_once_through_lost_executors_and_clients() {
     let dir = scratch("shards");
-    // The sample's pages 12 times over, in 12 WARC files of 156 pages: a task of some tenths of
-    // a second per shard.
-    let one = warc_crawl(&dir, 1).await;
-    let crawl = dir.join("crawl-x12");
-    std::fs::create_dir_all(&crawl).unwrap();
-    for i in 0..12 {
-        std::fs::copy(
-            Path::new(&one).join("part-0.warc.gz"),
-            crawl.join(format!("part-{i:02}.warc.gz")),
-        )
-        .unwrap();
-    }
-    let crawl = path(&crawl);
+    let crawl = copies_of_a_warc_file(&dir, 12).await;
     let local = dir.join("local.parquet");
     run_ok(&["clean", &crawl, &path(&local)]);
 
@@ -912,6 +916,85 @@ async fn executors_write_the_shards_once_through_lost_executors_and_clients() {
     assert_eq!(shards_in(&again).len(), 12);
     assert_eq!(temporaries_in(&again), Vec::<String>::new());
     assert_same_rows(&again, &local, "shards written by a rerun").await;
+    drop(cluster);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Starts the client `webtext args` with its stderr into `log`, waits until `started` holds,
+/// interrupts it (Ctrl-C: SIGINT to its process group), and returns what it said once it ended.
+fn interrupted_client(args: &[&str], log: &Path, started: impl Fn() -> bool) -> String {
+    let mut client = grouped_command(args)
+        .stdout(Stdio::null())
+        .stderr(std::fs::File::create(log).unwrap())
+        .spawn()
+        .unwrap();
+    wait_until("the job's start", started);
+    let group = format!("-{}", client.id());
+    Command::new("kill")
+        .args(["-INT", "--", &group])
+        .status()
+        .unwrap();
+    wait_until("the interrupted client's end", || {
+        client.try_wait().unwrap().is_some()
+    });
+    std::fs::read_to_string(log).unwrap()
+}
+
+/// A client stopped by Ctrl-C (SIGINT) in the middle of a job cancels it on the scheduler. While
+/// its executors write the shards: they stop (no shard is committed after the client has exited
+/// but what was being committed then, and no temporary file stays), where a job left running
+/// would write every shard for nobody. And a query whose rows come back to the client.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_interrupted_client_cancels_its_job_on_the_cluster() {
+    let dir = scratch("cancel");
+    let crawl = copies_of_a_warc_file(&dir, 24).await;
+    let cluster = Cluster::start(&dir, 2);
+    let out = dir.join("out");
+    let out_folder = format!("{}/", path(&out));
+    let said = interrupted_client(
+        &[
+            "clean",
+            "--cluster",
+            &cluster.url,
+            "--shard-bytes",
+            "0",
+            &crawl,
+            &out_folder,
+        ],
+        &dir.join("clean.log"),
+        || !shards_in(&out).is_empty(),
+    );
+    let cancelled = "interrupted; its 1 job(s) on the cluster are cancelled";
+    assert!(said.contains(cancelled), "{said}");
+    // The two tasks running at the interrupt may have been committing their shards.
+    let at_exit = shards_in(&out).len();
+    // Time for the 24 shards' job to end had it been left running (it takes ~3 s in all).
+    std::thread::sleep(Duration::from_secs(6));
+    let after = shards_in(&out).len();
+    assert!(
+        after <= at_exit + 2 && after < 24,
+        "shards at the client's exit: {at_exit}, 6 s later: {after}"
+    );
+    assert_eq!(temporaries_in(&out), Vec::<String>::new());
+
+    let table = format!("w={crawl}");
+    let said = interrupted_client(
+        &[
+            "sql",
+            "--cluster",
+            &cluster.url,
+            "--table",
+            &table,
+            // Each page 8 times: a job of some 20 s.
+            "SELECT count(justext(payload)) FROM w, (VALUES (1), (2), (3), (4), (5), (6), (7), (8))",
+        ],
+        &dir.join("sql.log"),
+        {
+            let start = Instant::now();
+            move || start.elapsed() > Duration::from_secs(2)
+        },
+    );
+    assert!(said.contains(cancelled), "{said}");
     drop(cluster);
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -1083,6 +1166,11 @@ fn a_bad_cluster_address_is_a_one_line_error() {
             "127.0.0.1:0",
         ],
         "'nowhere' is not HOST:PORT",
+    );
+    // Ballista reads 0 as "keep a finished job's state for ever".
+    assert_fails_saying(
+        &["cluster", "scheduler", "--finished-job-retention", "0"],
+        "--finished-job-retention must be at least 1 second",
     );
 }
 

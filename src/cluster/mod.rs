@@ -48,8 +48,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use ballista::prelude::SessionContextExt;
-use ballista_core::config::BALLISTA_ADAPTIVE_PLANNER_ENABLED;
-use ballista_core::execution_plans::execute_physical_plan;
+use ballista_core::config::{BALLISTA_ADAPTIVE_PLANNER_ENABLED, BALLISTA_CLIENT_PULL};
 use ballista_core::extension::SessionConfigExt;
 use ballista_core::registry::BallistaFunctionRegistry;
 use ballista_executor::executor_process::{ExecutorProcessConfig, start_executor_process};
@@ -62,13 +61,14 @@ use datafusion::execution::runtime_env::{RuntimeEnv, RuntimeEnvBuilder};
 use datafusion::execution::session_state::SessionState;
 use datafusion::physical_plan::ExecutionPlan;
 use datafusion::prelude::{SessionConfig, SessionContext};
-use datafusion_proto::protobuf::PhysicalPlanNode;
 
 mod codec;
 mod flight;
+mod submit;
 
 pub use codec::{WebtextLogicalCodec, WebtextPhysicalCodec};
 pub use flight::is_plain_job_id;
+pub use submit::{ClusterJob, QueryJob, cancel_job, submit_physical};
 
 use crate::data_roots::DataRoots;
 use crate::datasource::rooted_store::RootedObjectStoreRegistry;
@@ -86,9 +86,13 @@ pub const BALLISTA_VERSION: &str = ballista_core::BALLISTA_VERSION;
 pub async fn connect(url: &str, config: SessionConfig) -> Result<SessionContext> {
     // Ballista 55's adaptive planner waits forever for a join with a table of no rows (its
     // stage has no tasks, so it never ends); the static planner runs it.
+    // The client asks for its job's status (Ballista's pull mode) rather than waiting for the
+    // scheduler to push it: the job's id is then known from its submission, not from its first
+    // status change, so a client stopped while the job runs can cancel it (`QueryJob`).
     let config = config
         .upgrade_for_ballista()
         .set_bool(BALLISTA_ADAPTIVE_PLANNER_ENABLED, false)
+        .set_bool(BALLISTA_CLIENT_PULL, true)
         .with_ballista_logical_extension_codec(Arc::new(WebtextLogicalCodec::default()))
         .with_ballista_physical_extension_codec(Arc::new(WebtextPhysicalCodec::default()));
     let state = SessionStateBuilder::new()
@@ -104,33 +108,14 @@ pub async fn connect(url: &str, config: SessionConfig) -> Result<SessionContext>
 }
 
 /// Runs `plan` on the cluster of the scheduler at `url` (`df://HOST:PORT`), whose session `ctx`
-/// is ([`connect`]): a physical plan made here, for operators no logical plan names (the
-/// executors' [`ShardWriterExec`](crate::datasource::shard_writer::ShardWriterExec)). Ballista
-/// splits it into stages as it would the plan it makes itself; the stream is the result of its
-/// last stage.
+/// is ([`connect`]): [`submit_physical`], then the job's [results](ClusterJob::results) once it
+/// has ended.
 pub async fn execute_physical(
     ctx: &SessionContext,
     url: &str,
     plan: Arc<dyn ExecutionPlan>,
 ) -> Result<SendableRecordBatchStream> {
-    let parsed = url::Url::parse(url)
-        .map_err(|e| DataFusionError::Configuration(format!("cluster '{url}': {e}")))?;
-    let (Some(host), Some(port)) = (parsed.host_str(), parsed.port()) else {
-        return Err(DataFusionError::Configuration(format!(
-            "cluster '{url}' is not df://HOST:PORT"
-        )));
-    };
-    let state = ctx.state();
-    let config = state.config();
-    execute_physical_plan::<PhysicalPlanNode>(
-        format!("http://{host}:{port}"),
-        &config.ballista_config(),
-        plan,
-        &WebtextPhysicalCodec::default(),
-        ctx.session_id(),
-        config.clone(),
-    )
-    .await
+    submit_physical(ctx, url, plan).await?.results().await
 }
 
 /// The session the scheduler plans a client's job in: Ballista's default (its optimizer
@@ -222,7 +207,18 @@ pub struct SchedulerOptions {
     pub executor_timeout_seconds: u64,
     /// The folders and object-store prefixes its planning may open; `None`: all.
     pub data_roots: Option<Arc<DataRoots>>,
+    /// Seconds a finished job's state (its stages and tasks) is kept after the job ends, for
+    /// clients still asking for its status; then it is dropped. Ballista keeps it an hour by
+    /// default, ~25 KB per task: at a task per shard and ten tasks a second that is ~0.9 GB of
+    /// scheduler memory, where a client reads a job's status within a second of its end. (The
+    /// job's results on the executors' disks are kept Ballista's 300 s: a client may still be
+    /// fetching a large result.)
+    pub finished_job_retention_seconds: u64,
 }
+
+/// [`SchedulerOptions::finished_job_retention_seconds`]' default: ample for a client polling a
+/// job's status, small enough that a day-long crawl's finished jobs do not pile up.
+pub const DEFAULT_FINISHED_JOB_RETENTION_SECONDS: u64 = 120;
 
 impl SchedulerOptions {
     /// Ballista's configuration of the scheduler, with the crate's sessions.
@@ -240,6 +236,7 @@ impl SchedulerOptions {
             }),
             executor_timeout_seconds: self.executor_timeout_seconds,
             no_executors_grace_period_seconds: self.executor_timeout_seconds,
+            finished_job_state_clean_up_interval_seconds: self.finished_job_retention_seconds,
             ..SchedulerConfig::default()
         };
         // Checked at least twice per timeout.

@@ -53,7 +53,17 @@ pub(crate) struct SchedulerArgs {
     /// again on the others
     #[arg(long, value_name = "SECONDS", default_value_t = 180)]
     executor_timeout: u64,
+    /// Seconds it keeps a finished job's state (stages, tasks: ~25 KB per task) for clients
+    /// asking for its status, before dropping it; Ballista's own default is an hour
+    #[arg(long, value_name = "SECONDS", default_value_t = RETENTION_DEFAULT)]
+    finished_job_retention: u64,
 }
+
+#[cfg(feature = "cluster")]
+const RETENTION_DEFAULT: u64 = datafusion_webtext::cluster::DEFAULT_FINISHED_JOB_RETENTION_SECONDS;
+// Without the feature the command only says it was not built; the default is not shown.
+#[cfg(not(feature = "cluster"))]
+const RETENTION_DEFAULT: u64 = 120;
 
 #[derive(Args)]
 pub(crate) struct ExecutorArgs {
@@ -129,9 +139,9 @@ pub(crate) async fn run(command: ClusterCommand) -> Result<()> {
 
 #[cfg(feature = "cluster")]
 async fn scheduler(args: SchedulerArgs) -> Result<()> {
-    if args.executor_timeout == 0 {
+    if args.executor_timeout == 0 || args.finished_job_retention == 0 {
         return Err(CliError::Usage(
-            "--executor-timeout must be at least 1 second".into(),
+            "--executor-timeout and --finished-job-retention must be at least 1 second".into(),
         ));
     }
     let data_roots = data_roots("scheduler", args.bind, &args.access)?;
@@ -140,6 +150,7 @@ async fn scheduler(args: SchedulerArgs) -> Result<()> {
         external_host: args.external_host,
         executor_timeout_seconds: args.executor_timeout,
         data_roots,
+        finished_job_retention_seconds: args.finished_job_retention,
     };
     eprintln!(
         "webtext cluster scheduler: listening on {} (Ballista {}, DataFusion {}); clients: --cluster df://HOST:{}",
@@ -245,15 +256,29 @@ pub(crate) async fn reachable(address: &str) -> Result<()> {
     }
 }
 
+/// The cluster this process's session runs on (`df://HOST:PORT`), once connected.
+#[cfg(feature = "cluster")]
+static CONNECTED: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+
+/// Notes that this process's queries run on the cluster at `url`.
+#[cfg(feature = "cluster")]
+pub(crate) fn connected_to(url: &str) {
+    let _ = CONNECTED.set(url.to_owned());
+}
+
 /// Runs a physical plan made here on the cluster at `url` (`df://HOST:PORT`), whose session
-/// `ctx` is: the executors' shard writers.
+/// `ctx` is: the executors' shard writers. While it runs, the job is registered to be cancelled
+/// should the command be stopped.
 #[cfg(feature = "cluster")]
 pub(crate) async fn execute_physical(
     ctx: &datafusion::prelude::SessionContext,
     url: &str,
     plan: std::sync::Arc<dyn datafusion::physical_plan::ExecutionPlan>,
 ) -> Result<datafusion::execution::SendableRecordBatchStream> {
-    Ok(datafusion_webtext::cluster::execute_physical(ctx, url, plan).await?)
+    let job = datafusion_webtext::cluster::submit_physical(ctx, url, plan).await?;
+    let id = job.id().to_owned();
+    let _running = crate::cleanup::running_job(url, Arc::new(move || Some(id.clone())));
+    Ok(job.results().await?)
 }
 
 #[cfg(not(feature = "cluster"))]
@@ -262,5 +287,70 @@ pub(crate) async fn execute_physical(
     _url: &str,
     _plan: std::sync::Arc<dyn datafusion::physical_plan::ExecutionPlan>,
 ) -> Result<datafusion::execution::SendableRecordBatchStream> {
+    Err(CliError::Usage(NOT_BUILT.into()))
+}
+
+/// A query's rows. On a cluster, its job is registered to be cancelled should the command be
+/// stopped before the rows are read (Ballista's client submits the job when the stream is
+/// first read, and gives its id to the plan it runs in).
+pub(crate) async fn execute_stream(
+    df: datafusion::dataframe::DataFrame,
+) -> Result<datafusion::execution::SendableRecordBatchStream> {
+    #[cfg(feature = "cluster")]
+    if let Some(url) = CONNECTED.get() {
+        return execute_stream_on(df, url).await;
+    }
+    Ok(df.execute_stream().await?)
+}
+
+/// A query's rows collected, as [`execute_stream`] runs it.
+pub(crate) async fn collect(
+    df: datafusion::dataframe::DataFrame,
+) -> Result<Vec<datafusion::arrow::array::RecordBatch>> {
+    use futures::TryStreamExt;
+    Ok(execute_stream(df).await?.try_collect().await?)
+}
+
+#[cfg(feature = "cluster")]
+async fn execute_stream_on(
+    df: datafusion::dataframe::DataFrame,
+    url: &str,
+) -> Result<datafusion::execution::SendableRecordBatchStream> {
+    use datafusion::physical_plan::stream::RecordBatchStreamAdapter;
+    use futures::StreamExt;
+    let task = Arc::new(df.task_ctx());
+    let plan = df.create_physical_plan().await?;
+    let job = distributed_job(&plan);
+    let stream = datafusion::physical_plan::execute_stream(plan, task)?;
+    let Some(job) = job else {
+        return Ok(stream);
+    };
+    let running = crate::cleanup::running_job(url, job);
+    let schema = stream.schema();
+    // The registration lives as long as the stream.
+    let stream = stream.map(move |batch| {
+        let _ = &running;
+        batch
+    });
+    Ok(Box::pin(RecordBatchStreamAdapter::new(schema, stream)))
+}
+
+/// The id of the cluster job of `plan`, asked once it runs.
+#[cfg(feature = "cluster")]
+fn distributed_job(
+    plan: &Arc<dyn datafusion::physical_plan::ExecutionPlan>,
+) -> Option<crate::cleanup::JobIdSource> {
+    let job = datafusion_webtext::cluster::QueryJob::find(plan)?;
+    Some(Arc::new(move || job.id()))
+}
+
+/// Asks the scheduler at `url` to cancel job `id`.
+#[cfg(feature = "cluster")]
+pub(crate) async fn cancel_job(url: &str, id: &str) -> Result<()> {
+    Ok(datafusion_webtext::cluster::cancel_job(url, id).await?)
+}
+
+#[cfg(not(feature = "cluster"))]
+pub(crate) async fn cancel_job(_url: &str, _id: &str) -> Result<()> {
     Err(CliError::Usage(NOT_BUILT.into()))
 }

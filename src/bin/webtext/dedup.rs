@@ -267,11 +267,7 @@ pub(crate) async fn run(args: DedupArgs) -> Result<()> {
 
     progress.say("");
     let plan = ctx.state().statement_to_plan(decide).await?;
-    let mut stream = ctx
-        .execute_logical_plan(plan)
-        .await?
-        .execute_stream()
-        .await?;
+    let mut stream = crate::cluster::execute_stream(ctx.execute_logical_plan(plan).await?).await?;
     let mut file =
         ParquetWriterThread::create(&OutputTarget::at(&ctx, &args.output)?, stream.schema())?;
     let (mut paragraphs, mut kept, mut documents) = (0u64, 0u64, 0u64);

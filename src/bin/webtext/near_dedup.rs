@@ -107,7 +107,7 @@ pub(crate) async fn run(args: NearDedupArgs) -> Result<()> {
     if args.kept_only {
         frame = frame.filter(datafusion::prelude::col("kept"))?;
     }
-    let mut stream = frame.execute_stream().await?;
+    let mut stream = crate::cluster::execute_stream(frame).await?;
     let mut file =
         ParquetWriterThread::create(&OutputTarget::at(&ctx, &args.output)?, stream.schema())?;
     while let Some(batch) = stream.next().await {

@@ -22,7 +22,7 @@ use datafusion_webtext::datasource::shards::StagedFile;
 
 /// Prints a query's result on stdout. Statements without result columns (CREATE, SET) print nothing.
 pub(crate) async fn print(df: DataFrame, format: Format) -> Result<()> {
-    let mut stream = df.execute_stream().await?;
+    let mut stream = crate::cluster::execute_stream(df).await?;
     let schema = stream.schema();
     if schema.fields().is_empty() {
         while let Some(batch) = stream.next().await {
@@ -229,7 +229,7 @@ pub(crate) async fn write_parquet_counted(
     df: DataFrame,
     target: &OutputTarget,
 ) -> Result<(u64, u64)> {
-    let mut stream = df.execute_stream().await?;
+    let mut stream = crate::cluster::execute_stream(df).await?;
     let mut file = ParquetWriterThread::create(target, stream.schema())?;
     while let Some(batch) = stream.next().await {
         file.write(batch?)?;

@@ -139,9 +139,9 @@ async fn remote(url: &str, config: SessionConfig) -> Result<SessionContext> {
     // Ballista reports an unreachable scheduler only when the first query runs, after a
     // retry loop: a quick check gives the user the reason at once.
     crate::cluster::reachable(address).await?;
-    Ok(datafusion_webtext::cluster::connect(url, config)
-        .await?
-        .enable_url_table())
+    let ctx = datafusion_webtext::cluster::connect(url, config).await?;
+    crate::cluster::connected_to(url);
+    Ok(ctx.enable_url_table())
 }
 
 #[cfg(not(feature = "cluster"))]

@@ -334,7 +334,7 @@ pub(crate) async fn run_all_but_last(ctx: &SessionContext, sql: &str) -> Result<
         .ok_or_else(|| CliError::Usage("no SQL statement given".into()))?;
     for statement in statements {
         if let Some(df) = execute(ctx, statement).await? {
-            df.collect().await?;
+            crate::cluster::collect(df).await?;
         }
     }
     Ok(last)

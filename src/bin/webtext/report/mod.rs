@@ -260,9 +260,11 @@ async fn run_report_sql(
                 progress.say("counting");
             }
             plan @ (LogicalPlan::Ddl(_) | LogicalPlan::Statement(_)) => {
-                ctx.execute_logical_plan(plan).await?.collect().await?;
+                crate::cluster::collect(ctx.execute_logical_plan(plan).await?).await?;
             }
-            plan => results.push(ctx.execute_logical_plan(plan).await?.collect().await?),
+            plan => {
+                results.push(crate::cluster::collect(ctx.execute_logical_plan(plan).await?).await?)
+            }
         }
     }
     Ok(results)
