@@ -6,8 +6,9 @@
 # on a fresh cluster so that every process's peak memory is that job's. Prints, per size: the wall
 # time, tasks (shards) and records per second, the peak RSS of the client, the scheduler and each
 # executor, and the scheduler's CPU time per task; what the README's Common Crawl projection uses.
-# SHARDS_PER_JOB (default: the command's) caps the tasks of each job the client submits.
-# Usage: [WEBTEXT_BENCH_PROFILE=dev] [SHARDS_PER_JOB=N] benches/cluster_scale.sh [FILES] [RECORDS] [EXECUTORS]
+# SHARDS_PER_JOB (default: the command's) caps the tasks of each job the client submits;
+# RETENTION (default: the scheduler's) is the seconds the scheduler keeps a finished job's state.
+# Usage: [WEBTEXT_BENCH_PROFILE=dev] [SHARDS_PER_JOB=N] [RETENTION=S] benches/cluster_scale.sh [FILES] [RECORDS] [EXECUTORS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 FILES="${1:-1000}"
@@ -39,7 +40,8 @@ peak_rss_mb() { awk '/^VmHWM/{printf "%.0f", $2/1024}' "/proc/$1/status"; }
 cpu_seconds() { awk -v hz="$(getconf CLK_TCK)" '{printf "%.2f", ($14+$15)/hz}' "/proc/$1/stat"; }
 start_cluster() {
   local port; port=$(free_port)
-  setsid timeout 7200 "$W" cluster scheduler --bind "127.0.0.1:$port" > "$WORK/scheduler.log" 2>&1 &
+  setsid timeout 7200 "$W" cluster scheduler --bind "127.0.0.1:$port" \
+    ${RETENTION:+--finished-job-retention "$RETENTION"} > "$WORK/scheduler.log" 2>&1 &
   PIDS+=($!)
   sleep 1
   for i in $(seq "$EXECUTORS"); do
@@ -53,7 +55,7 @@ start_cluster() {
   URL="df://127.0.0.1:$port"
 }
 
-echo "$(nproc) cores; $EXECUTORS executors x 1 task; one shard per WARC file; ${SHARDS_PER_JOB:-default} shards per job; profile $PROFILE"
+echo "$(nproc) cores; $EXECUTORS executors x 1 task; one shard per WARC file; ${SHARDS_PER_JOB:-default} shards per job; finished jobs kept ${RETENTION:-the default} s; profile $PROFILE"
 printf "%-7s %9s %7s %8s %9s %10s %10s %12s %18s %13s\n" files records tasks "wall s" "tasks/s" \
   "records/s" "client MB" "scheduler MB" "executors MB" "sched ms/task"
 for input in "$QUARTER" "$CRAWL"; do

@@ -817,6 +817,56 @@ async fn copies_of_a_warc_file(dir: &Path, copies: usize) -> String {
     path(&crawl)
 }
 
+/// The lines of `said` that tell what the WARC reader skipped, with the files it names left out.
+fn warc_counts_said(said: &str) -> Vec<String> {
+    said.lines()
+        .filter(|l| l.contains("fault(s) in the WARC input") || l.contains("--max-payload-bytes"))
+        .map(|l| l.split(" in the WARC input").next().unwrap_or(l).to_owned())
+        .collect()
+}
+
+/// What the WARC reader skips in the executors (a fault, payloads over the limit) is counted
+/// there and told by the client as one process tells it, whether the executors write the shards
+/// or the rows come back to the client.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_executors_warc_counts_are_told_by_the_client() {
+    let dir = scratch("warc-counts");
+    let crawl = warc_crawl(&dir, 2).await;
+    // Bytes after the last record of one file: a fault that ends the file's reading.
+    let mut faulty = std::fs::OpenOptions::new()
+        .append(true)
+        .open(Path::new(&crawl).join("part-1.warc.gz"))
+        .unwrap();
+    std::io::Write::write_all(&mut faulty, b"WARC/1.0\r\nnot a record\r\n\r\n").unwrap();
+    drop(faulty);
+    let limit = ["--max-payload-bytes", "100000"];
+    let told = |output: &Path, cluster: &[&str]| {
+        let output = path(output);
+        let mut args = vec!["clean", &crawl, &output];
+        args.extend(limit);
+        args.extend(cluster);
+        let said = run_in(&args, &[]);
+        let stderr = String::from_utf8_lossy(&said.stderr).into_owned();
+        assert!(said.status.success(), "{stderr}");
+        warc_counts_said(&stderr)
+    };
+    let in_one_process = told(&dir.join("local.parquet"), &[]);
+    assert_eq!(in_one_process.len(), 2, "{in_one_process:?}");
+    assert!(
+        in_one_process[0].contains("skipped 1 fault(s)"),
+        "{in_one_process:?}"
+    );
+
+    let cluster = Cluster::start(&dir, 2);
+    let on_cluster = ["--cluster", cluster.url.as_str()];
+    let into_shards = told(&dir.join("shards/"), &on_cluster);
+    let into_one_file = told(&dir.join("one.parquet"), &on_cluster);
+    assert_eq!(into_shards, in_one_process);
+    assert_eq!(into_one_file, in_one_process);
+    drop(cluster);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// `clean --cluster IN OUT/`: the executors write the shards (the client receives counts), each
 /// committed whole under a name planned from its input files. An executor killed while it writes
 /// a shard: its tasks run again on the other, and the folder holds every row once and no

@@ -68,7 +68,9 @@ mod submit;
 
 pub use codec::{WebtextLogicalCodec, WebtextPhysicalCodec};
 pub use flight::is_plain_job_id;
-pub use submit::{ClusterJob, QueryJob, cancel_job, submit_physical};
+pub use submit::{
+    ClusterJob, FinishedJob, JobCounts, QueryJob, cancel_job, job_counts, submit_physical,
+};
 
 use crate::data_roots::DataRoots;
 use crate::datasource::rooted_store::RootedObjectStoreRegistry;
@@ -207,10 +209,9 @@ pub struct SchedulerOptions {
     pub executor_timeout_seconds: u64,
     /// The folders and object-store prefixes its planning may open; `None`: all.
     pub data_roots: Option<Arc<DataRoots>>,
-    /// Seconds a finished job's state (its stages and tasks) is kept after the job ends, for
-    /// clients still asking for its status; then it is dropped. Ballista keeps it an hour by
-    /// default, ~25 KB per task: at a task per shard and ten tasks a second that is ~0.9 GB of
-    /// scheduler memory, where a client reads a job's status within a second of its end. (The
+    /// Seconds a finished job's state (its stages, tasks and metrics) is kept after the job ends,
+    /// for clients still asking for its status and counts; then it is dropped. Ballista keeps it
+    /// an hour by default, where a client reads them within a second of the job's end. (The
     /// job's results on the executors' disks are kept Ballista's 300 s: a client may still be
     /// fetching a large result.)
     pub finished_job_retention_seconds: u64,

@@ -3,6 +3,7 @@
 //! physical plan keeps the id to itself, and a scheduler runs a job to its end whether or not
 //! its client is still there to read the results.
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
@@ -12,8 +13,9 @@ use ballista_core::execution_plans::DistributedQueryExec;
 use ballista_core::extension::SessionConfigExt;
 use ballista_core::serde::protobuf::scheduler_grpc_client::SchedulerGrpcClient;
 use ballista_core::serde::protobuf::{
-    CancelJobParams, ExecuteQueryParams, GetJobStatusParams, KeyValuePair, PartitionLocation,
-    SuccessfulJob, execute_query_params::Query, execute_query_result, job_status,
+    CancelJobParams, ExecuteQueryParams, GetJobMetricsParams, GetJobStatusParams, KeyValuePair,
+    PartitionLocation, SuccessfulJob, execute_query_params::Query, execute_query_result,
+    job_status, operator_metric,
 };
 use ballista_core::utils::{GrpcClientConfig, create_grpc_client_endpoint};
 use datafusion::arrow::datatypes::SchemaRef;
@@ -53,16 +55,23 @@ impl ClusterJob {
 
     /// Waits for the job to end, then streams its results, partition after partition, from the
     /// executors that hold them; a failed job is its error.
-    pub async fn results(mut self) -> Result<SendableRecordBatchStream> {
+    pub async fn results(self) -> Result<SendableRecordBatchStream> {
+        Ok(self.finish().await?.results)
+    }
+
+    /// Waits for the job to end: its results, as [`results`](Self::results), and its tasks'
+    /// counts.
+    pub async fn finish(mut self) -> Result<FinishedJob> {
         let locations = self.wait().await?;
+        let counts = read_counts(&mut self.scheduler, &self.id).await;
         let grpc = self.grpc;
         let batches = futures::stream::iter(locations)
             .then(move |location| fetch_partition(location, grpc.clone()))
             .try_flatten();
-        Ok(Box::pin(RecordBatchStreamAdapter::new(
-            self.schema,
-            batches,
-        )))
+        Ok(FinishedJob {
+            results: Box::pin(RecordBatchStreamAdapter::new(self.schema, batches)),
+            counts,
+        })
     }
 
     /// The job's status asked for until it ends: where its results are.
@@ -103,6 +112,58 @@ impl ClusterJob {
     fn error(&self, what: String) -> DataFusionError {
         DataFusionError::Execution(format!("job {} on the cluster: {what}", self.id))
     }
+}
+
+/// A job that has ended well.
+pub struct FinishedJob {
+    /// Its results, fetched from the executors as they are read.
+    pub results: SendableRecordBatchStream,
+    /// Its tasks' counters (DataFusion `Count` metrics, such as the WARC reader's
+    /// [`FAULTS_SKIPPED_METRIC`](crate::datasource::FAULTS_SKIPPED_METRIC)), summed by name over
+    /// its operators and tasks, as the scheduler holds them; an error if it could not tell.
+    pub counts: Result<JobCounts>,
+}
+
+/// Counters summed by name.
+pub type JobCounts = BTreeMap<String, u64>;
+
+/// The counters of job `job_id` on the scheduler at `url` (`df://HOST:PORT`), as
+/// [`FinishedJob::counts`]: for jobs not submitted by [`submit_physical`] (a [`QueryJob`]).
+pub async fn job_counts(url: &str, job_id: &str) -> Result<JobCounts> {
+    let mut scheduler = scheduler_client(url, &GrpcClientConfig::default()).await?;
+    read_counts(&mut scheduler, job_id).await
+}
+
+async fn read_counts(
+    scheduler: &mut SchedulerGrpcClient<Channel>,
+    job_id: &str,
+) -> Result<JobCounts> {
+    let stages = scheduler
+        .get_job_metrics(GetJobMetricsParams {
+            job_id: job_id.to_owned(),
+        })
+        .await
+        .map_err(|e| {
+            DataFusionError::Execution(format!(
+                "the counts of job {job_id} could not be read: {}",
+                e.message()
+            ))
+        })?
+        .into_inner()
+        .stages;
+    let mut counts = JobCounts::new();
+    let named = stages
+        .iter()
+        .flat_map(|stage| &stage.operators)
+        .flat_map(|operator| &operator.metrics)
+        .filter_map(|metric| match &metric.metric {
+            Some(operator_metric::Metric::Count(count)) => Some(count),
+            _ => None,
+        });
+    for count in named {
+        *counts.entry(count.name.clone()).or_default() += count.value;
+    }
+    Ok(counts)
 }
 
 /// The job of a query planned for a cluster: Ballista's query operator, which submits the job

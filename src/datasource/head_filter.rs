@@ -15,7 +15,7 @@ use datafusion::physical_expr::expressions::{
 };
 use datafusion::physical_expr::utils::collect_columns;
 
-use super::warc_batches::{BatchBuilder, is_payload_column, warc_schema};
+use super::warc_batches::{BatchBuilder, WarcCounters, is_payload_column, warc_schema};
 use crate::warc::WarcRecord;
 
 /// Filters on headers, over the columns of [`warc_schema`].
@@ -90,7 +90,7 @@ impl HeadFilter {
 
     /// The columns the filters read, at their places in the table's schema (the others NULL).
     fn head_batch(&self, file: &str, records: &[WarcRecord]) -> Result<RecordBatch> {
-        let mut builder = BatchBuilder::new(&self.columns, 0)?;
+        let mut builder = BatchBuilder::new(&self.columns, 0, WarcCounters::default())?;
         for record in records {
             builder.append(file, record, false);
         }

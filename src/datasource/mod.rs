@@ -36,7 +36,8 @@ pub use stores::{StoreOptions, UrlStoreRegistry, is_store_url, store_for_url};
 pub use table::{WarcTable, WarcTableFactory, is_warc_path, warc_table, warc_table_at};
 pub use warc::{WarcFormat, WarcFormatFactory, WarcOptions, WarcSource, parse_on_error};
 pub use warc_batches::{
-    OnError, recent_warc_faults, warc_faults_skipped, warc_payloads_over_limit, warc_schema,
+    FAULTS_SKIPPED_METRIC, OnError, PAYLOADS_OVER_LIMIT_METRIC, WarcCounters, recent_warc_faults,
+    warc_faults_skipped, warc_payloads_over_limit, warc_schema,
 };
 
 /// Registers `STORED AS WARC` and `read_warc()`.

@@ -32,7 +32,8 @@ use futures::StreamExt;
 use super::head_filter::HeadFilter;
 use super::stream_read::{Fetched, fetch, read_in_background};
 use super::warc_batches::{
-    BatchBuilder, MAX_BATCH_BYTES, OnError, block_need, decodes_payload, handle_fault, warc_schema,
+    BatchBuilder, MAX_BATCH_BYTES, OnError, WarcCounters, block_need, decodes_payload,
+    handle_fault, warc_schema,
 };
 use crate::warc::{
     DEFAULT_MAX_PAYLOAD_BYTES, MAX_PAYLOAD_BYTES_LIMIT, ReadOptions, WarcReader, WarcRecord,
@@ -255,7 +256,7 @@ impl FileSource for WarcSource {
         &self,
         store: Arc<dyn ObjectStore>,
         config: &FileScanConfig,
-        _partition: usize,
+        partition: usize,
     ) -> Result<Arc<dyn FileOpener>> {
         let store_url = config.object_store_url.as_str();
         let opener = Arc::new(WarcOpener {
@@ -271,6 +272,7 @@ impl FileSource for WarcSource {
             options: self.options.clone(),
             types: self.types.clone(),
             head_filter: self.head_filter.clone(),
+            counters: WarcCounters::registered(&self.metrics, partition),
         });
         ProjectionOpener::try_new(
             self.projection.clone(),
@@ -410,6 +412,7 @@ struct WarcOpener {
     options: WarcOptions,
     types: Option<Vec<String>>,
     head_filter: HeadFilter,
+    counters: WarcCounters,
 }
 
 impl FileOpener for WarcOpener {
@@ -422,6 +425,7 @@ impl FileOpener for WarcOpener {
         };
         let batch_size = self.batch_size.max(1);
         let table_options = self.options.clone();
+        let counters = self.counters.clone();
         // The filter is useful only where payloads are decoded.
         let head_filter = if decodes_payload(&projection) {
             self.head_filter.clone()
@@ -437,6 +441,7 @@ impl FileOpener for WarcOpener {
                 table: table_options,
                 head_filter,
                 batch_size,
+                counters,
             };
             Ok(match fetched {
                 Fetched::File(file) => {
@@ -463,6 +468,7 @@ struct ScanOptions {
     table: WarcOptions,
     head_filter: HeadFilter,
     batch_size: usize,
+    counters: WarcCounters,
 }
 
 /// A file's records as batches. Records are read a group at a time (up to the batch size or
@@ -475,6 +481,7 @@ struct Batches {
     builder: BatchBuilder,
     batch_size: usize,
     on_error: OnError,
+    counters: WarcCounters,
     head_filter: HeadFilter,
     /// The group read and filtered, not yet appended: each record and whether it passed.
     pending: std::collections::VecDeque<(WarcRecord, bool)>,
@@ -492,16 +499,21 @@ impl Batches {
         let records = match WarcReader::new(reader, options.read) {
             Ok(records) => Some(records),
             Err(fault) => {
-                handle_fault(file, &fault, on_error)?;
+                handle_fault(file, &fault, on_error, &options.counters)?;
                 None
             }
         };
         Ok(Batches {
             file: file.to_owned(),
             records,
-            builder: BatchBuilder::new(projection, options.table.max_payload_bytes)?,
+            builder: BatchBuilder::new(
+                projection,
+                options.table.max_payload_bytes,
+                options.counters.clone(),
+            )?,
             batch_size: options.batch_size,
             on_error,
+            counters: options.counters,
             head_filter: options.head_filter,
             pending: Default::default(),
             error: None,
@@ -530,7 +542,9 @@ impl Batches {
                     group.push(record);
                 }
                 Some(Err(fault)) => {
-                    if let Err(error) = handle_fault(&self.file, &fault, self.on_error) {
+                    if let Err(error) =
+                        handle_fault(&self.file, &fault, self.on_error, &self.counters)
+                    {
                         self.records = None;
                         self.error = Some(error);
                     }

@@ -9,6 +9,7 @@ use datafusion::arrow::array::{
 };
 use datafusion::arrow::datatypes::{DataType, Field, Schema, SchemaRef, TimeUnit};
 use datafusion::common::{Result, exec_datafusion_err};
+use datafusion::physical_plan::metrics::{Count, ExecutionPlanMetricsSet, MetricBuilder};
 
 use crate::warc::{BlockNeed, WarcFault, WarcRecord};
 
@@ -162,6 +163,7 @@ pub struct BatchBuilder {
     rows: usize,
     bytes: usize,
     max_payload_bytes: u64,
+    counters: WarcCounters,
 }
 
 /// Payload bytes (decoded, as the column holds them) in one batch before it is flushed, and block
@@ -173,8 +175,12 @@ pub const MAX_BATCH_BYTES: usize = 16 << 20;
 
 impl BatchBuilder {
     /// A builder of the columns at `projection`, in that order; payloads over `max_payload_bytes`
-    /// are NULL.
-    pub fn new(projection: &[usize], max_payload_bytes: u64) -> Result<BatchBuilder> {
+    /// are NULL (counted in `counters` too).
+    pub fn new(
+        projection: &[usize],
+        max_payload_bytes: u64,
+        counters: WarcCounters,
+    ) -> Result<BatchBuilder> {
         let schema = Arc::new(warc_schema().project(projection)?);
         let columns = projection
             .iter()
@@ -206,6 +212,7 @@ impl BatchBuilder {
             rows: 0,
             bytes: 0,
             max_payload_bytes,
+            counters,
         })
     }
 
@@ -257,6 +264,7 @@ impl BatchBuilder {
                         }
                         Err(_) => {
                             PAYLOADS_OVER_LIMIT.fetch_add(1, Ordering::Relaxed);
+                            self.counters.payloads_over_limit.add(1);
                             b.append_null();
                         }
                     }
@@ -346,8 +354,39 @@ pub fn recent_warc_faults() -> Vec<String> {
     RECENT.lock().map(|r| r.clone()).unwrap_or_default()
 }
 
-/// Applies the fault policy: `Err` to end the query, `Ok` when skipped.
-pub fn handle_fault(file: &str, fault: &WarcFault, on_error: OnError) -> Result<()> {
+/// The name of the scan metric counting faults skipped under `on_error=skip`.
+pub const FAULTS_SKIPPED_METRIC: &str = "warc_faults_skipped";
+/// The name of the scan metric counting payloads over `max_payload_bytes` (given as NULL).
+pub const PAYLOADS_OVER_LIMIT_METRIC: &str = "warc_payloads_over_limit";
+
+/// What one scan partition's reading counts, as DataFusion metrics of the scan: they travel
+/// with a task's metrics from a cluster's executors to its scheduler, where the process-wide
+/// counts ([`warc_faults_skipped`], [`warc_payloads_over_limit`]) of the executors cannot be
+/// seen by the client.
+#[derive(Debug, Clone, Default)]
+pub struct WarcCounters {
+    faults_skipped: Count,
+    payloads_over_limit: Count,
+}
+
+impl WarcCounters {
+    /// Counters registered in `metrics` for `partition`.
+    pub fn registered(metrics: &ExecutionPlanMetricsSet, partition: usize) -> WarcCounters {
+        WarcCounters {
+            faults_skipped: MetricBuilder::new(metrics).counter(FAULTS_SKIPPED_METRIC, partition),
+            payloads_over_limit: MetricBuilder::new(metrics)
+                .counter(PAYLOADS_OVER_LIMIT_METRIC, partition),
+        }
+    }
+}
+
+/// Applies the fault policy: `Err` to end the query, `Ok` when skipped (and counted).
+pub fn handle_fault(
+    file: &str,
+    fault: &WarcFault,
+    on_error: OnError,
+    counters: &WarcCounters,
+) -> Result<()> {
     let described = format!("{file}: {fault}");
     match on_error {
         OnError::Fail => Err(exec_datafusion_err!(
@@ -355,6 +394,7 @@ pub fn handle_fault(file: &str, fault: &WarcFault, on_error: OnError) -> Result<
         )),
         OnError::Skip => {
             SKIPPED.fetch_add(1, Ordering::Relaxed);
+            counters.faults_skipped.add(1);
             if let Ok(mut recent) = RECENT.lock() {
                 if recent.len() < RECENT_KEPT {
                     recent.push(described);

@@ -53,8 +53,8 @@ pub(crate) struct SchedulerArgs {
     /// again on the others
     #[arg(long, value_name = "SECONDS", default_value_t = 180)]
     executor_timeout: u64,
-    /// Seconds it keeps a finished job's state (stages, tasks: ~25 KB per task) for clients
-    /// asking for its status, before dropping it; Ballista's own default is an hour
+    /// Seconds it keeps a finished job's state (stages, tasks, metrics) for clients asking for
+    /// its status and counts, before dropping it; Ballista's own default is an hour
     #[arg(long, value_name = "SECONDS", default_value_t = RETENTION_DEFAULT)]
     finished_job_retention: u64,
 }
@@ -278,7 +278,50 @@ pub(crate) async fn execute_physical(
     let job = datafusion_webtext::cluster::submit_physical(ctx, url, plan).await?;
     let id = job.id().to_owned();
     let _running = crate::cleanup::running_job(url, Arc::new(move || Some(id.clone())));
-    Ok(job.results().await?)
+    let finished = job.finish().await?;
+    note_counts(finished.counts);
+    Ok(finished.results)
+}
+
+/// What the WARC reader counted in the cluster's executors for this process's jobs.
+#[derive(Debug, Default, Clone, Copy)]
+pub(crate) struct ClusterWarcCounts {
+    pub(crate) faults_skipped: u64,
+    pub(crate) payloads_over_limit: u64,
+}
+
+/// The counts of the jobs run so far ([`note_counts`]); the executors' own process-wide
+/// counts mix every client's jobs.
+static CLUSTER_WARC_COUNTS: std::sync::Mutex<ClusterWarcCounts> =
+    std::sync::Mutex::new(ClusterWarcCounts {
+        faults_skipped: 0,
+        payloads_over_limit: 0,
+    });
+
+pub(crate) fn warc_counts_on_cluster() -> ClusterWarcCounts {
+    *CLUSTER_WARC_COUNTS
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+}
+
+/// Adds a finished job's WARC counts to [`warc_counts_on_cluster`]; says so when the scheduler
+/// could not tell them.
+#[cfg(feature = "cluster")]
+fn note_counts(counts: datafusion::error::Result<datafusion_webtext::cluster::JobCounts>) {
+    use datafusion_webtext::datasource::{FAULTS_SKIPPED_METRIC, PAYLOADS_OVER_LIMIT_METRIC};
+    match counts {
+        Ok(counts) => {
+            let count = |name: &str| counts.get(name).copied().unwrap_or(0);
+            let mut total = CLUSTER_WARC_COUNTS
+                .lock()
+                .unwrap_or_else(|p| p.into_inner());
+            total.faults_skipped += count(FAULTS_SKIPPED_METRIC);
+            total.payloads_over_limit += count(PAYLOADS_OVER_LIMIT_METRIC);
+        }
+        Err(e) => eprintln!(
+            "webtext: {e}; what the WARC reader skipped on the cluster is not counted here"
+        ),
+    }
 }
 
 #[cfg(not(feature = "cluster"))]
@@ -325,13 +368,17 @@ async fn execute_stream_on(
     let Some(job) = job else {
         return Ok(stream);
     };
-    let running = crate::cleanup::running_job(url, job);
+    let running = crate::cleanup::running_job(url, Arc::clone(&job));
     let schema = stream.schema();
-    // The registration lives as long as the stream.
-    let stream = stream.map(move |batch| {
-        let _ = &running;
-        batch
+    // The registration lives as long as the stream; at its end, the job's counts are read.
+    let url = url.to_owned();
+    let counted = futures::stream::once(async move {
+        drop(running);
+        if let Some(id) = job() {
+            note_counts(datafusion_webtext::cluster::job_counts(&url, &id).await);
+        }
     });
+    let stream = stream.chain(counted.filter_map(|()| async { None }));
     Ok(Box::pin(RecordBatchStreamAdapter::new(schema, stream)))
 }
 

@@ -295,27 +295,43 @@ pub(crate) fn require_column(
     )))
 }
 
-/// What the WARC reader has counted (faults skipped, payloads over the limit) at one time.
+/// What the WARC reader has counted (faults skipped, payloads over the limit) at one time: in
+/// this process, and in the cluster's executors for this process's jobs.
 pub(crate) struct WarcCounts {
     faults_skipped: u64,
+    faults_skipped_on_cluster: u64,
     payloads_over_limit: u64,
 }
 
 impl WarcCounts {
     pub(crate) fn now() -> WarcCounts {
+        let on_cluster = crate::cluster::warc_counts_on_cluster();
         WarcCounts {
             faults_skipped: datafusion_webtext::datasource::warc_faults_skipped(),
-            payloads_over_limit: datafusion_webtext::datasource::warc_payloads_over_limit(),
+            faults_skipped_on_cluster: on_cluster.faults_skipped,
+            payloads_over_limit: datafusion_webtext::datasource::warc_payloads_over_limit()
+                + on_cluster.payloads_over_limit,
         }
     }
 
     /// Tells what the WARC input of `command` skipped since `self`: faults (the first ten
-    /// named) and payloads over `--max-payload-bytes`.
+    /// this process met named) and payloads over `--max-payload-bytes`.
     pub(crate) fn report_since(&self, command: &str) {
         let later = WarcCounts::now();
-        let skipped = later.faults_skipped - self.faults_skipped;
-        if skipped > 0 {
-            eprintln!("webtext {command}: skipped {skipped} fault(s) in the WARC input:");
+        let here = later.faults_skipped - self.faults_skipped;
+        let on_cluster = later.faults_skipped_on_cluster - self.faults_skipped_on_cluster;
+        if here + on_cluster > 0 {
+            let where_ = if here == 0 {
+                " (by the cluster's executors, which read the files)"
+            } else {
+                ":"
+            };
+            eprintln!(
+                "webtext {command}: skipped {} fault(s) in the WARC input{where_}",
+                here + on_cluster
+            );
+        }
+        if here > 0 {
             for fault in datafusion_webtext::datasource::recent_warc_faults()
                 .iter()
                 .take(10)

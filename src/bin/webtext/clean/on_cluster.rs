@@ -22,7 +22,7 @@ use super::crawl::Crawl;
 use super::{ADDED, CleanArgs, CleanSummary, extract_expr};
 use crate::output::{OutputTarget, ParquetFile};
 use crate::progress::Progress;
-use crate::session::{compact_for_client, query_context};
+use crate::session::{WarcCounts, compact_for_client, query_context};
 use crate::sharded::ShardedRun;
 use crate::{CliError, Result};
 
@@ -30,11 +30,15 @@ pub(super) async fn run(args: CleanArgs) -> Result<CleanSummary> {
     let ctx = query_context(&args.exec, Some(64)).await?;
     // A WARC crawl's files are read by the executors, its HTML responses selected there.
     let crawl = Crawl::register(&ctx, &args.input, args.max_payload_bytes).await?;
-    if is_folder_location(&args.output) {
-        run_sharded(&args, &ctx, &crawl).await
+    let warc_counts = WarcCounts::now();
+    let summary = if is_folder_location(&args.output) {
+        run_sharded(&args, &ctx, &crawl).await?
     } else {
-        run_single(&args, &ctx, &crawl).await
-    }
+        run_single(&args, &ctx, &crawl).await?
+    };
+    // What the executors' WARC readers counted, reported with each job's end.
+    warc_counts.report_since("clean");
+    Ok(summary)
 }
 
 /// The cleaned pages: every input column (the page itself left out when `without_html`), then
@@ -90,7 +94,7 @@ async fn run_single(args: &CleanArgs, ctx: &SessionContext, crawl: &Crawl) -> Re
     };
     // From WARC the page itself is not written, as in one process, nor sent here.
     let cleaned = cleaned(args, ctx, pages, crawl.is_warc(), true)?;
-    let mut stream = compact_for_client(cleaned)?.execute_stream().await?;
+    let mut stream = crate::cluster::execute_stream(compact_for_client(cleaned)?).await?;
     let columns = stream.schema().fields().len();
     let (bytes_index, failed_index) = (columns - 2, columns - 1);
     let written: Vec<usize> = (0..bytes_index).collect();

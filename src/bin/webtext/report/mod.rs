@@ -277,7 +277,7 @@ async fn write_table(
     file: &Path,
     mut progress: Option<&mut Progress>,
 ) -> Result<u64> {
-    let mut stream = frame.execute_stream().await?;
+    let mut stream = crate::cluster::execute_stream(frame).await?;
     let mut writer = ParquetWriterThread::create_with(
         &crate::output::OutputTarget::local(file)?,
         stream.schema(),
