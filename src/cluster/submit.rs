@@ -143,12 +143,9 @@ async fn read_counts(
             job_id: job_id.to_owned(),
         })
         .await
-        .map_err(|e| {
-            DataFusionError::Execution(format!(
-                "the counts of job {job_id} could not be read: {}",
-                e.message()
-            ))
-        })?
+        .map_err(scheduler_error(format!(
+            "the counts of job {job_id} could not be read"
+        )))?
         .into_inner()
         .stages;
     let mut counts = JobCounts::new();
@@ -258,12 +255,9 @@ pub async fn cancel_job(url: &str, job_id: &str) -> Result<()> {
             job_id: job_id.to_owned(),
         })
         .await
-        .map_err(|e| {
-            DataFusionError::Execution(format!(
-                "cannot cancel job {job_id} on {url}: {}",
-                e.message()
-            ))
-        })?;
+        .map_err(scheduler_error(format!(
+            "cannot cancel job {job_id} on {url}"
+        )))?;
     Ok(())
 }
 
@@ -294,6 +288,11 @@ async fn scheduler_client(
     Ok(SchedulerGrpcClient::new(channel)
         .max_encoding_message_size(grpc.max_message_size)
         .max_decoding_message_size(grpc.max_message_size))
+}
+
+/// The error of a request the scheduler answered with `status`: `what` could not be done.
+fn scheduler_error(what: String) -> impl FnOnce(tonic::Status) -> DataFusionError {
+    move |status| DataFusionError::Execution(format!("{what}: {}", status.message()))
 }
 
 fn submit_error(url: &str, why: &str) -> DataFusionError {
