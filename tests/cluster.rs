@@ -1039,9 +1039,10 @@ async fn an_interrupted_client_cancels_its_job_on_the_cluster() {
             "SELECT count(justext(payload)) FROM w, (VALUES (1), (2), (3), (4), (5), (6), (7), (8))",
         ],
         &dir.join("sql.log"),
+        // The client plans and submits its job within a second here; a slower machine has 5.
         {
             let start = Instant::now();
-            move || start.elapsed() > Duration::from_secs(2)
+            move || start.elapsed() > Duration::from_secs(5)
         },
     );
     assert!(said.contains(cancelled), "{said}");
