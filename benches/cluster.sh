@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # `webtext clean` on the ~3,000 evaluation pages (~240 MB of HTML) as a crawl of 8 Parquet files: in one
 # process, and on a Ballista cluster on this machine (a scheduler and one executor of 2 tasks, then
-# two executors of 1 task each), all processes on 127.0.0.1: into one file (every row comes back to
-# the client, which writes it) and into a folder of shards (on the cluster the executors write them
-# and the client receives a row of counts per shard). Also `sql/clean.sql` (url and text only, so
-# the HTML does not travel back to the client) both ways, and `clean` of the evaluation archive as
+# two executors of 1 task each), all processes on 127.0.0.1: into one file (on the cluster one
+# executor task writes it, the rows shuffled to it, and the client receives its counts) and into a
+# folder of shards (on the cluster the executors write them and the client receives a row of counts
+# per shard). Also `sql/clean.sql` (url and text only) both ways, and `clean` of the evaluation archive as
 # 8 WARC files (8 copies) into shards. Best wall time of RUNS runs, pages/s, and the cluster's
 # overhead over the single process, from one run of this script; on the cluster, the bytes the client
 # reads from its sockets for clean (strace, one run).

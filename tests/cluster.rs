@@ -1134,8 +1134,8 @@ async fn a_job_survives_the_loss_of_an_executor_in_its_middle() {
         "the job's result after {lost_name} was killed"
     );
 
-    // clean writes the results itself as they arrive. With its last executor killed, the job
-    // cannot end: the command fails and says so, and leaves no output file.
+    // clean into one file: an executor writes it. With its last executor killed, the job cannot
+    // end: the command fails and says so, and leaves no output file.
     assert_eq!(cluster.executors.len(), 1);
     let out = dir.join("cleaned.parquet");
     let url = cluster.url.clone();
@@ -1413,6 +1413,19 @@ async fn with_data_roots_the_cluster_opens_nothing_outside_them() {
     let left: Vec<_> = std::fs::read_dir(&shards).unwrap().collect();
     assert!(left.is_empty(), "written outside the root: {left:?}");
     std::fs::remove_dir(&shards).unwrap();
+    // One file: an executor writes it too (the rows never reach the client), so outside the
+    // root it is refused as well, and nothing is left there.
+    let one = outside.join("one.parquet");
+    refused(
+        run(&["clean", "--cluster", &cluster.url, &input, &path(&one)]),
+        "one file outside",
+    );
+    let left: Vec<_> = std::fs::read_dir(&outside)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().contains("one.parquet"))
+        .collect();
+    assert!(left.is_empty(), "written outside the root: {left:?}");
     // Files the functions open, named in SQL: the client plans with them (its own files), the
     // executor refuses them.
     let duplicates = outside.join("duplicates.parquet");

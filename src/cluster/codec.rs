@@ -94,6 +94,12 @@ struct ShardWriterProto {
     renamed_first_files: Vec<String>,
     #[prost(string, repeated, tag = "3")]
     renamed_names: Vec<String>,
+    /// Set when the writer writes its one input partition as one file of this name.
+    #[prost(string, optional, tag = "4")]
+    file_name: Option<String>,
+    /// The input's last columns summed, not written.
+    #[prost(uint32, tag = "5")]
+    tallied: u32,
 }
 
 impl From<&WarcOptions> for WarcOptionsProto {
@@ -302,16 +308,22 @@ impl PhysicalExtensionCodec for WebtextPhysicalCodec {
             let [input] = inputs else {
                 return Err(decode_error("a shard writer without its one input"));
             };
-            if proto.renamed_first_files.len() != proto.renamed_names.len() {
-                return Err(decode_error("a shard writer with unpaired shard names"));
-            }
-            let renamed = proto
-                .renamed_first_files
-                .into_iter()
-                .zip(proto.renamed_names)
-                .collect();
-            let writer = ShardWriterExec::try_new(Arc::clone(input), proto.folder, renamed)?;
-            return Ok(Arc::new(writer));
+            let input = Arc::clone(input);
+            let writer = match proto.file_name {
+                Some(name) => ShardWriterExec::one_file(input, proto.folder, name)?,
+                None => {
+                    if proto.renamed_first_files.len() != proto.renamed_names.len() {
+                        return Err(decode_error("a shard writer with unpaired shard names"));
+                    }
+                    let renamed = proto
+                        .renamed_first_files
+                        .into_iter()
+                        .zip(proto.renamed_names)
+                        .collect();
+                    ShardWriterExec::try_new(input, proto.folder, renamed)?
+                }
+            };
+            return Ok(Arc::new(writer.with_tallied(proto.tallied as usize)?));
         }
         self.ballista.try_decode(buf, inputs, ctx, converter)
     }
@@ -333,6 +345,9 @@ impl PhysicalExtensionCodec for WebtextPhysicalCodec {
                 folder: writer.folder().to_owned(),
                 renamed_first_files,
                 renamed_names,
+                file_name: writer.file_name().map(str::to_owned),
+                tallied: u32::try_from(writer.tallied())
+                    .map_err(|_| decode_error("a shard writer with too many tallied columns"))?,
             };
             write_tagged(buf, SHARD_WRITER_TAG, &proto);
             return Ok(());
@@ -507,5 +522,44 @@ mod tests {
             error.to_string().contains("webtext cluster codec"),
             "{error}"
         );
+    }
+
+    #[tokio::test]
+    async fn a_one_file_writer_is_the_same_writer_after_the_trip() {
+        let ctx = context();
+        let sample = format!(
+            "{}/examples/data/sample_crawl.parquet",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        ctx.register_parquet("p", &sample, Default::default())
+            .await
+            .unwrap();
+        let plan = ctx
+            .sql("SELECT url, length(url) AS url_chars FROM p ORDER BY url")
+            .await
+            .unwrap()
+            .create_physical_plan()
+            .await
+            .unwrap();
+        let writer: Arc<dyn ExecutionPlan> = Arc::new(
+            ShardWriterExec::one_file(plan, "/data/out".into(), "urls.parquet".into())
+                .and_then(|writer| writer.with_tallied(1))
+                .unwrap(),
+        );
+        let codec = WebtextPhysicalCodec::default();
+        let bytes =
+            physical_plan_to_bytes_with_extension_codec(Arc::clone(&writer), &codec).unwrap();
+        let back =
+            physical_plan_from_bytes_with_extension_codec(&bytes, &ctx.task_ctx(), &codec).unwrap();
+        let back = back.downcast_ref::<ShardWriterExec>().unwrap();
+        assert_eq!(back.folder(), "/data/out");
+        assert_eq!(back.file_name(), Some("urls.parquet"));
+        assert_eq!(back.tallied(), 1);
+        // The writer itself (its input is DataFusion's to carry).
+        assert_eq!(
+            displayable(back).one_line().to_string(),
+            displayable(writer.as_ref()).one_line().to_string()
+        );
+        assert_eq!(back.schema(), writer.schema());
     }
 }

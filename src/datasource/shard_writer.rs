@@ -9,11 +9,17 @@
 //! job skips the shards already committed. The writer finds the files in the plan it runs: a
 //! cluster's scheduler hands each task a plan restricted to the task's own partitions, and the
 //! writer carries nothing indexed by partition.
+//!
+//! The same operator writes a query's whole result as one file ([`ShardWriterExec::one_file`]):
+//! its partitions merged into one task, which writes and commits the file. On a cluster the rows
+//! then travel between executors (a stage boundary at the merge), never through the client.
 
 use std::fmt;
 use std::sync::Arc;
 
-use datafusion::arrow::array::{RecordBatch, StringArray, UInt64Array};
+use datafusion::arrow::array::{ArrayRef, AsArray, RecordBatch, StringArray, UInt64Array};
+use datafusion::arrow::compute::cast;
+use datafusion::arrow::datatypes::Int64Type;
 use datafusion::arrow::datatypes::{DataType, Field, Schema, SchemaRef};
 use datafusion::common::tree_node::{Transformed, TreeNode, TreeNodeRecursion};
 use datafusion::common::{DataFusionError, Result, plan_err};
@@ -23,12 +29,16 @@ use datafusion::datasource::source::DataSourceExec;
 use datafusion::execution::{SendableRecordBatchStream, TaskContext};
 use datafusion::parquet::arrow::ArrowWriter;
 use datafusion::parquet::basic::{Compression, ZstdLevel};
+use datafusion::parquet::file::metadata::SortingColumn;
 use datafusion::parquet::file::properties::WriterProperties;
+use datafusion::physical_expr::expressions::Column;
 use datafusion::physical_expr::{EquivalenceProperties, PhysicalExpr};
+use datafusion::physical_plan::coalesce_partitions::CoalescePartitionsExec;
 use datafusion::physical_plan::coop::CooperativeExec;
 use datafusion::physical_plan::execution_plan::{Boundedness, EmissionType};
 use datafusion::physical_plan::filter::FilterExec;
 use datafusion::physical_plan::projection::ProjectionExec;
+use datafusion::physical_plan::sorts::sort_preserving_merge::SortPreservingMergeExec;
 use datafusion::physical_plan::stream::RecordBatchStreamAdapter;
 use datafusion::physical_plan::{
     DisplayAs, DisplayFormatType, ExecutionPlan, ExecutionPlanProperties, Partitioning,
@@ -60,6 +70,32 @@ pub fn shard_counts_schema() -> SchemaRef {
     ]))
 }
 
+/// The schema of what a [`ShardWriterExec`] with `tallied` columns returns: the shard counts,
+/// then a sum per tallied column (`tally_0`, ...).
+fn counts_schema_with(tallied: usize) -> SchemaRef {
+    let mut fields: Vec<Field> = shard_counts_schema()
+        .fields()
+        .iter()
+        .map(|f| f.as_ref().clone())
+        .collect();
+    fields.extend((0..tallied).map(|i| Field::new(format!("tally_{i}"), DataType::UInt64, false)));
+    Arc::new(Schema::new(fields))
+}
+
+/// The sums of the tallied columns over the rows of a batch a [`ShardWriterExec`] returned
+/// ([`ShardWriterExec::with_tallied`]).
+pub fn tallies(batch: &RecordBatch) -> Result<Vec<u64>> {
+    let base = shard_counts_schema().fields().len();
+    (base..batch.num_columns())
+        .map(
+            |i| match batch.column(i).as_any().downcast_ref::<UInt64Array>() {
+                Some(sums) => Ok(sums.values().iter().sum()),
+                None => plan_err!("shard counts: tally {} is not UInt64", i - base),
+            },
+        )
+        .collect()
+}
+
 /// The shards a batch of [`shard_counts_schema`] reports.
 pub fn shards_done(batch: &RecordBatch) -> Result<Vec<ShardDone>> {
     let column = |i: usize| batch.column(i);
@@ -87,6 +123,10 @@ pub struct ShardWriterExec {
     /// The shards named otherwise than after their files ([`shard_name`]: two inputs of
     /// different folders with one name), by the URL of their first file.
     renamed: Vec<(String, String)>,
+    /// Set when the input is one partition written as the one file of this name.
+    file_name: Option<String>,
+    /// The input's last columns that are not written but summed ([`ShardWriterExec::with_tallied`]).
+    tallied: usize,
     properties: Arc<PlanProperties>,
 }
 
@@ -120,19 +160,81 @@ impl ShardWriterExec {
         if let Some((_, bad)) = renamed.iter().find(|(_, n)| !is_plain_file_name(n)) {
             return plan_err!("writing shards: '{bad}' is not a plain file name");
         }
+        Ok(ShardWriterExec::new(input, folder, renamed, None))
+    }
+
+    /// The writer of all of `input`'s rows as file `name` of the folder at `folder`: its
+    /// partitions, if more than one, merged first (in no particular order unless the input is
+    /// sorted, which the merge keeps).
+    pub fn one_file(
+        input: Arc<dyn ExecutionPlan>,
+        folder: String,
+        name: String,
+    ) -> Result<ShardWriterExec> {
+        if !is_plain_file_name(&name) {
+            return plan_err!("writing a file: '{name}' is not a plain file name");
+        }
+        let input: Arc<dyn ExecutionPlan> = match input.output_ordering() {
+            _ if input.output_partitioning().partition_count() == 1 => input,
+            Some(ordering) => Arc::new(SortPreservingMergeExec::new(ordering.clone(), input)),
+            None => Arc::new(CoalescePartitionsExec::new(input)),
+        };
+        Ok(ShardWriterExec::new(input, folder, Vec::new(), Some(name)))
+    }
+
+    fn new(
+        input: Arc<dyn ExecutionPlan>,
+        folder: String,
+        renamed: Vec<(String, String)>,
+        file_name: Option<String>,
+    ) -> ShardWriterExec {
         let partitions = input.output_partitioning().partition_count();
-        let properties = PlanProperties::new(
-            EquivalenceProperties::new(shard_counts_schema()),
-            Partitioning::UnknownPartitioning(partitions),
-            EmissionType::Final,
-            Boundedness::Bounded,
-        );
-        Ok(ShardWriterExec {
+        ShardWriterExec {
             input,
             folder,
             renamed,
-            properties: Arc::new(properties),
-        })
+            file_name,
+            tallied: 0,
+            properties: Arc::new(counts_properties(partitions, 0)),
+        }
+    }
+
+    /// The same writer, the input's last `tallied` columns (integers or Booleans) not written
+    /// but summed (a Boolean counts where true, a negative integer as 0): the counts of what the
+    /// client does not receive (the bytes of pages not written, the failed ones), returned with
+    /// each file's counts as columns `tally_0`, ... ([`tallies`]).
+    pub fn with_tallied(mut self, tallied: usize) -> Result<ShardWriterExec> {
+        let schema = self.input.schema();
+        let Some(first) = schema
+            .fields()
+            .len()
+            .checked_sub(tallied)
+            .filter(|&f| f > 0)
+        else {
+            return plan_err!(
+                "writing shards: {tallied} tallied columns leave none of {} to write",
+                schema.fields().len()
+            );
+        };
+        if let Some(field) = schema.fields()[first..]
+            .iter()
+            .find(|f| !(f.data_type().is_integer() || f.data_type() == &DataType::Boolean))
+        {
+            return plan_err!(
+                "writing shards: tallied column {} is {}, not an integer or a Boolean",
+                field.name(),
+                field.data_type()
+            );
+        }
+        let partitions = self.input.output_partitioning().partition_count();
+        self.tallied = tallied;
+        self.properties = Arc::new(counts_properties(partitions, tallied));
+        Ok(self)
+    }
+
+    /// How many of the input's last columns are summed, not written.
+    pub fn tallied(&self) -> usize {
+        self.tallied
     }
 
     /// Where the shards go.
@@ -145,8 +247,16 @@ impl ShardWriterExec {
         &self.renamed
     }
 
+    /// The one file's name, when the writer writes one file.
+    pub fn file_name(&self) -> Option<&str> {
+        self.file_name.as_deref()
+    }
+
     /// The name of the shard partition `partition` writes: from the files it reads.
     fn shard_of(&self, partition: usize) -> Result<String> {
+        if let Some(name) = &self.file_name {
+            return Ok(name.clone());
+        }
         let files = partition_files(self.input.as_ref(), partition)?;
         let Some(first) = files.first() else {
             return plan_err!("writing shards: partition {partition} reads no file");
@@ -166,6 +276,15 @@ impl ShardWriterExec {
         }
         OutputFolder::open(&context.runtime_env(), &self.folder)
     }
+}
+
+fn counts_properties(partitions: usize, tallied: usize) -> PlanProperties {
+    PlanProperties::new(
+        EquivalenceProperties::new(counts_schema_with(tallied)),
+        Partitioning::UnknownPartitioning(partitions),
+        EmissionType::Final,
+        Boundedness::Bounded,
+    )
 }
 
 /// The URLs of the files partition `partition` of `plan` reads, in order, as
@@ -204,7 +323,11 @@ fn is_plain_file_name(name: &str) -> bool {
 
 impl DisplayAs for ShardWriterExec {
     fn fmt_as(&self, _format: DisplayFormatType, f: &mut fmt::Formatter) -> fmt::Result {
-        write!(f, "ShardWriterExec: folder={}", self.folder)
+        write!(f, "ShardWriterExec: folder={}", self.folder)?;
+        match &self.file_name {
+            Some(name) => write!(f, ", file={name}"),
+            None => Ok(()),
+        }
     }
 }
 
@@ -239,11 +362,12 @@ impl ExecutionPlan for ShardWriterExec {
     ) -> Result<Arc<dyn ExecutionPlan>> {
         let [input] = <[_; 1]>::try_from(children)
             .map_err(|_| DataFusionError::Internal("ShardWriterExec has one input".into()))?;
-        Ok(Arc::new(ShardWriterExec::try_new(
-            input,
-            self.folder.clone(),
-            self.renamed.clone(),
-        )?))
+        let folder = self.folder.clone();
+        let writer = match &self.file_name {
+            Some(name) => ShardWriterExec::one_file(input, folder, name.clone())?,
+            None => ShardWriterExec::try_new(input, folder, self.renamed.clone())?,
+        };
+        Ok(Arc::new(writer.with_tallied(self.tallied)?))
     }
 
     fn execute(
@@ -254,25 +378,81 @@ impl ExecutionPlan for ShardWriterExec {
         let name = self.shard_of(partition)?;
         let folder = self.open_folder(&context)?;
         let input = self.input.execute(partition, context)?;
+        let tallied = self.tallied;
+        let sorted_by = sorting_columns(self.input.as_ref(), tallied);
         let written = futures::stream::once(async move {
-            let done = write_shard(&folder, &name, input).await?;
-            counts_batch(&[done])
+            let (done, sums) = write_shard(&folder, &name, input, tallied, sorted_by).await?;
+            counts_batch(&done, &sums)
         });
         Ok(Box::pin(RecordBatchStreamAdapter::new(
-            shard_counts_schema(),
+            counts_schema_with(self.tallied),
             written,
         )))
     }
 }
 
-fn counts_batch(done: &[ShardDone]) -> Result<RecordBatch> {
-    let names: StringArray = done.iter().map(|d| Some(d.name.as_str())).collect();
-    let rows: UInt64Array = done.iter().map(|d| Some(d.rows)).collect();
-    let bytes: UInt64Array = done.iter().map(|d| Some(d.bytes)).collect();
+/// The row of counts of one written file and its tallies.
+fn counts_batch(done: &ShardDone, sums: &[u64]) -> Result<RecordBatch> {
+    let mut columns: Vec<ArrayRef> = vec![
+        Arc::new(StringArray::from(vec![done.name.as_str()])),
+        Arc::new(UInt64Array::from(vec![done.rows])),
+        Arc::new(UInt64Array::from(vec![done.bytes])),
+    ];
+    columns.extend(
+        sums.iter()
+            .map(|&sum| Arc::new(UInt64Array::from(vec![sum])) as ArrayRef),
+    );
     Ok(RecordBatch::try_new(
-        shard_counts_schema(),
-        vec![Arc::new(names), Arc::new(rows), Arc::new(bytes)],
+        counts_schema_with(sums.len()),
+        columns,
     )?)
+}
+
+/// The order of each of `input`'s partitions as Parquet sorting columns, as DataFusion's own
+/// writer records it, so that a reader knows a file of one partition is sorted and need not sort
+/// it again: the longest prefix of the ordering made of written columns (not the last
+/// `tallied`), each standing before any nested column (Parquet counts leaf columns where Arrow
+/// counts fields).
+pub fn sorting_columns(input: &dyn ExecutionPlan, tallied: usize) -> Vec<SortingColumn> {
+    let schema = input.schema();
+    let written = schema.fields().len() - tallied;
+    let first_nested = schema
+        .fields()
+        .iter()
+        .position(|f| f.data_type().is_nested())
+        .unwrap_or(written);
+    let Some(ordering) = input.output_ordering() else {
+        return Vec::new();
+    };
+    ordering
+        .iter()
+        .map_while(|sort| {
+            let column = sort.expr.downcast_ref::<Column>()?;
+            let index = column.index();
+            if index >= written.min(first_nested + 1) {
+                return None;
+            }
+            Some(SortingColumn {
+                column_idx: i32::try_from(index).ok()?,
+                descending: sort.options.descending,
+                nulls_first: sort.options.nulls_first,
+            })
+        })
+        .collect()
+}
+
+/// What a column sums to as a tally: its true values, or its integers (negative ones as 0).
+fn tally(column: &ArrayRef) -> Result<u64> {
+    if let Some(flags) = column.as_boolean_opt() {
+        return Ok(flags.true_count() as u64);
+    }
+    let values = cast(column, &DataType::Int64)?;
+    Ok(values
+        .as_primitive::<Int64Type>()
+        .iter()
+        .flatten()
+        .map(|v| v.max(0) as u64)
+        .sum())
 }
 
 /// Writes `input` as Parquet file `name` of `folder`: staged, then committed whole. An error or
@@ -281,17 +461,29 @@ async fn write_shard(
     folder: &OutputFolder,
     name: &str,
     mut input: SendableRecordBatchStream,
-) -> Result<ShardDone> {
+    tallied: usize,
+    sorted_by: Vec<SortingColumn>,
+) -> Result<(ShardDone, Vec<u64>)> {
     let (file, staged) = folder.stage(name)?;
     let handle = file
         .try_clone()
         .map_err(|e| DataFusionError::Execution(format!("{}: {e}", staged.path().display())))?;
-    let mut writer = ArrowWriter::try_new(file, input.schema(), Some(parquet_writer_properties()))?;
+    let written: Vec<usize> = (0..input.schema().fields().len() - tallied).collect();
+    let schema = Arc::new(input.schema().project(&written)?);
+    let properties = parquet_writer_properties()
+        .into_builder()
+        .set_sorting_columns((!sorted_by.is_empty()).then_some(sorted_by))
+        .build();
+    let mut writer = ArrowWriter::try_new(file, schema, Some(properties))?;
     let mut rows = 0u64;
+    let mut sums = vec![0u64; tallied];
     while let Some(batch) = input.next().await {
         let batch = batch?;
         rows += batch.num_rows() as u64;
-        writer.write(&batch)?;
+        for (i, sum) in sums.iter_mut().enumerate() {
+            *sum += tally(batch.column(written.len() + i))?;
+        }
+        writer.write(&batch.project(&written)?)?;
     }
     writer.close()?;
     let bytes = handle
@@ -299,11 +491,12 @@ async fn write_shard(
         .map_err(|e| DataFusionError::Execution(format!("{}: {e}", staged.path().display())))?
         .len();
     folder.commit(handle, staged, name).await?;
-    Ok(ShardDone {
+    let done = ShardDone {
         name: name.to_owned(),
         rows,
         bytes,
-    })
+    };
+    Ok((done, sums))
 }
 
 /// `plan` made to read one of `shards` per partition, in order: its file scan's files regrouped
@@ -550,5 +743,104 @@ mod tests {
             .unwrap_err()
             .strip_backtrace();
         assert!(error.contains("is not a plain file name"), "{error}");
+    }
+
+    /// The rows of column `column` (Int64) of the Parquet file at `path`, in file order.
+    async fn column_of(path: &std::path::Path, column: &str) -> Vec<i64> {
+        let read = SessionContext::new();
+        let options = ParquetReadOptions::default();
+        read.register_parquet("f", path.to_str().unwrap(), options)
+            .await
+            .unwrap();
+        let sql = format!("SELECT {column} FROM f");
+        let batches = read.sql(&sql).await.unwrap().collect().await.unwrap();
+        batches
+            .iter()
+            .flat_map(|b| {
+                let values = b
+                    .column(0)
+                    .as_any()
+                    .downcast_ref::<datafusion::arrow::array::Int64Array>()
+                    .unwrap();
+                values.values().to_vec()
+            })
+            .collect()
+    }
+
+    #[tokio::test]
+    async fn one_file_holds_every_partition_and_keeps_a_sorted_order() {
+        let input = tempfile::tempdir().unwrap();
+        three_files(input.path()).await;
+        let output = tempfile::tempdir().unwrap();
+        let folder = output.path().display().to_string();
+        // Sorted within each of its partitions, not merged yet: the writer merges in order.
+        // Its last two columns tallied: summed, not written.
+        let sql = "SELECT n * 3 + file AS k, n > 5 AS big, file FROM t ORDER BY k";
+        let (ctx, sorted) = plan(input.path(), sql).await;
+        let per_partition = Arc::clone(sorted.children()[0]);
+        assert_eq!(per_partition.output_partitioning().partition_count(), 2);
+        let writer = ShardWriterExec::one_file(per_partition, folder.clone(), "all.parquet".into())
+            .and_then(|writer| writer.with_tallied(2))
+            .unwrap();
+        assert_eq!(writer.properties().partitioning.partition_count(), 1);
+        let batches = collect(Arc::new(writer), ctx.task_ctx()).await.unwrap();
+        let done: Vec<ShardDone> = batches
+            .iter()
+            .flat_map(|b| shards_done(b).unwrap())
+            .collect();
+        assert_eq!(done.len(), 1);
+        // n > 5 in 5 rows of each file; files 0, 1 and 2 of ten rows each.
+        assert_eq!(tallies(&batches[0]).unwrap(), [15, 30]);
+        assert_eq!((done[0].name.as_str(), done[0].rows), ("all.parquet", 30));
+        let path = output.path().join("all.parquet");
+        assert_eq!(std::fs::metadata(&path).unwrap().len(), done[0].bytes);
+        let read = SessionContext::new();
+        let written = read
+            .read_parquet(path.to_str().unwrap(), ParquetReadOptions::default())
+            .await
+            .unwrap();
+        assert_eq!(written.schema().fields().len(), 1);
+        // Its order is in the file, for a reader not to sort it again.
+        let scan = written.create_physical_plan().await.unwrap();
+        let shown = datafusion::physical_plan::displayable(scan.as_ref())
+            .indent(true)
+            .to_string();
+        assert!(shown.contains("output_ordering=[k@0 ASC"), "{shown}");
+        let keys = column_of(&path, "k").await;
+        let expected: Vec<i64> = (1..=10)
+            .flat_map(|n| (0..3).map(move |file| n * 3 + file))
+            .collect();
+        assert_eq!(keys, expected);
+        // Unsorted partitions are merged as they come; nothing but the file is left.
+        let (ctx, rows) = plan(input.path(), "SELECT n FROM t").await;
+        let writer = ShardWriterExec::one_file(rows, folder, "n.parquet".into()).unwrap();
+        collect(Arc::new(writer), ctx.task_ctx()).await.unwrap();
+        let mut n = column_of(&output.path().join("n.parquet"), "n").await;
+        n.sort_unstable();
+        let mut expected: Vec<i64> = (1..=10).flat_map(|n| [n; 3]).collect();
+        expected.sort_unstable();
+        assert_eq!(n, expected);
+        let mut names: Vec<String> = std::fs::read_dir(output.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        names.sort();
+        assert_eq!(names, ["all.parquet", "n.parquet"]);
+        let (_, rows) = plan(input.path(), "SELECT n FROM t").await;
+        let writer =
+            |name: &str| ShardWriterExec::one_file(Arc::clone(&rows), "/tmp/x".into(), name.into());
+        let error = writer(".hidden").unwrap_err().strip_backtrace();
+        assert!(error.contains("is not a plain file name"), "{error}");
+        let error = writer("x")
+            .and_then(|w| w.with_tallied(1))
+            .unwrap_err()
+            .strip_backtrace();
+        assert!(error.contains("leave none of 1 to write"), "{error}");
+        let (_, named) = plan(input.path(), "SELECT n, 'a' AS name FROM t").await;
+        let error = ShardWriterExec::one_file(named, "/tmp/x".into(), "x".into())
+            .and_then(|writer| writer.with_tallied(1))
+            .unwrap_err()
+            .strip_backtrace();
+        assert!(error.contains("not an integer or a Boolean"), "{error}");
     }
 }

@@ -20,7 +20,7 @@ use object_store::{ObjectStore, ObjectStoreExt, WriteMultipart};
 use serde_json::{Value, json};
 
 use super::commit::{
-    commit_file, create_temporary_beside, is_temporary_name, write_file_atomically,
+    TEMPORARY_MARK, commit_file, create_temporary_beside, is_temporary_name, write_file_atomically,
 };
 use super::inputs::{InputKind, is_glob, kind_of_name, last_part, listing_url};
 use super::stores::is_store_url;
@@ -369,8 +369,26 @@ impl OutputFolder {
     /// Removes the temporary files that writers which did not finish left in the folder (a
     /// killed run, a lost executor); how many.
     pub async fn remove_temporaries(&self) -> Result<usize> {
+        self.remove_temporaries_where(|_| true).await
+    }
+
+    /// Removes the temporary files that writers of file `name` which did not finish left (an
+    /// executor lost while it wrote the file); how many. Other files' are left alone: the folder
+    /// may be anyone's. In an object store there are none (a file is staged on the writer's
+    /// disk), and the folder is not listed.
+    pub async fn remove_temporaries_of(&self, name: &str) -> Result<usize> {
+        if self.local.is_none() {
+            return Ok(0);
+        }
+        let prefix = format!(".{name}{TEMPORARY_MARK}");
+        self.remove_temporaries_where(|n| n.starts_with(&prefix))
+            .await
+    }
+
+    async fn remove_temporaries_where(&self, chosen: impl Fn(&str) -> bool) -> Result<usize> {
         let mut removed = 0;
-        for name in self.files().await?.keys().filter(|n| is_temporary_name(n)) {
+        let files = self.files().await?;
+        for name in files.keys().filter(|n| is_temporary_name(n) && chosen(n)) {
             self.remove(name).await?;
             removed += 1;
         }

@@ -266,6 +266,11 @@ pub(crate) fn connected_to(url: &str) {
     let _ = CONNECTED.set(url.to_owned());
 }
 
+/// The cluster this process's sessions run on, if any.
+pub(crate) fn connected() -> Option<&'static str> {
+    CONNECTED.get().map(String::as_str)
+}
+
 /// Runs a physical plan made here on the cluster at `url` (`df://HOST:PORT`), whose session
 /// `ctx` is: the executors' shard writers. While it runs, the job is registered to be cancelled
 /// should the command be stopped.
@@ -340,7 +345,7 @@ pub(crate) async fn execute_stream(
     df: datafusion::dataframe::DataFrame,
 ) -> Result<datafusion::execution::SendableRecordBatchStream> {
     #[cfg(feature = "cluster")]
-    if let Some(url) = CONNECTED.get() {
+    if let Some(url) = connected() {
         return execute_stream_on(df, url).await;
     }
     Ok(df.execute_stream().await?)

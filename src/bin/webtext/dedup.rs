@@ -7,8 +7,10 @@ use clap::{Args, ValueEnum};
 use datafusion::arrow::array::{Array, AsArray};
 use datafusion::arrow::compute::cast;
 use datafusion::arrow::datatypes::DataType;
+use datafusion::common::Column;
 use datafusion::datasource::file_format::options::ParquetReadOptions;
-use datafusion::prelude::{SessionContext, col};
+use datafusion::logical_expr::Expr;
+use datafusion::prelude::{SessionContext, col, lit};
 use futures::StreamExt;
 
 use datafusion_webtext::memory::MemorySettings;
@@ -70,6 +72,79 @@ pub(crate) struct DedupArgs {
 enum Order {
     Id,
     DuplicateFraction,
+}
+
+/// What a decisions file holds (one row per paragraph, in document order).
+struct DecisionCounts {
+    /// Documents with at least one paragraph.
+    documents: u64,
+    paragraphs: u64,
+    kept: u64,
+}
+
+/// Streams the decisions into `target`, counting them (and showing progress) as they pass.
+async fn write_decisions(
+    decisions: datafusion::dataframe::DataFrame,
+    target: &OutputTarget,
+    progress: &mut Progress,
+) -> Result<DecisionCounts> {
+    let mut stream = decisions.execute_stream().await?;
+    let mut file = ParquetWriterThread::create(target, stream.schema())?;
+    let (mut paragraphs, mut kept, mut documents) = (0u64, 0u64, 0u64);
+    let mut last_id: Option<datafusion::common::ScalarValue> = None;
+    while let Some(batch) = stream.next().await {
+        let batch = batch?;
+        paragraphs += batch.num_rows() as u64;
+        kept += batch.column(2).as_boolean().true_count() as u64;
+        // Rows come in document order: count the documents by their id changes.
+        let ids = batch.column(0);
+        let mut new_documents = 0u64;
+        for i in 0..batch.num_rows() {
+            let v = datafusion::common::ScalarValue::try_from_array(ids, i)?;
+            if last_id.as_ref() != Some(&v) {
+                new_documents += 1;
+                last_id = Some(v);
+            }
+        }
+        let bytes = batch.column(3).as_string_view_opt().map_or(0, |texts| {
+            texts.iter().flatten().map(|t| t.len() as u64 + 1).sum()
+        });
+        documents += new_documents;
+        progress.add(new_documents, bytes);
+        file.write(batch)?;
+    }
+    file.finish().await?;
+    Ok(DecisionCounts {
+        documents,
+        paragraphs,
+        kept,
+    })
+}
+
+/// On a cluster an executor writes the decisions and counts them there: the kept paragraphs, and
+/// the documents by their first paragraphs (`par_idx` 0).
+async fn decisions_on_cluster(
+    decisions: datafusion::dataframe::DataFrame,
+    target: &OutputTarget,
+    url: &str,
+) -> Result<DecisionCounts> {
+    let schema = decisions.schema().clone();
+    let column = |i: usize| Expr::Column(Column::from(schema.qualified_field(i)));
+    let mut columns: Vec<Expr> = (0..schema.fields().len()).map(column).collect();
+    columns.push(column(2).alias("__webtext_kept"));
+    columns.push(column(1).eq(lit(0i64)).alias("__webtext_first"));
+    let tallied =
+        crate::output::write_on_cluster(decisions.select(columns)?, target, url, 2).await?;
+    let [kept, documents] = tallied.tallies[..] else {
+        return Err(CliError::Usage(
+            "the cluster returned no counts of the decisions".into(),
+        ));
+    };
+    Ok(DecisionCounts {
+        documents,
+        paragraphs: tallied.rows,
+        kept,
+    })
 }
 
 /// The scratch folder of the duplicate n-grams, beside the output (where executors can reach it
@@ -267,38 +342,25 @@ pub(crate) async fn run(args: DedupArgs) -> Result<()> {
 
     progress.say("");
     let plan = ctx.state().statement_to_plan(decide).await?;
-    let mut stream = crate::cluster::execute_stream(ctx.execute_logical_plan(plan).await?).await?;
-    let mut file =
-        ParquetWriterThread::create(&OutputTarget::at(&ctx, &args.output)?, stream.schema())?;
-    let (mut paragraphs, mut kept, mut documents) = (0u64, 0u64, 0u64);
-    let mut last_id: Option<datafusion::common::ScalarValue> = None;
-    while let Some(batch) = stream.next().await {
-        let batch = batch?;
-        paragraphs += batch.num_rows() as u64;
-        kept += batch.column(2).as_boolean().true_count() as u64;
-        // Rows come in document order: count the documents by their id changes.
-        let ids = batch.column(0);
-        let mut new_documents = 0u64;
-        for i in 0..batch.num_rows() {
-            let v = datafusion::common::ScalarValue::try_from_array(ids, i)?;
-            if last_id.as_ref() != Some(&v) {
-                new_documents += 1;
-                last_id = Some(v);
-            }
+    let decisions = ctx.execute_logical_plan(plan).await?;
+    let target = OutputTarget::at(&ctx, &args.output)?;
+    let counts = match crate::cluster::connected() {
+        Some(url) => {
+            progress.say("deciding on the cluster");
+            decisions_on_cluster(decisions, &target, url).await?
         }
-        let bytes = batch.column(3).as_string_view_opt().map_or(0, |texts| {
-            texts.iter().flatten().map(|t| t.len() as u64 + 1).sum()
-        });
-        documents += new_documents;
-        progress.add(new_documents, bytes);
-        file.write(batch)?;
-    }
-    let rows = file.finish().await?;
+        None => write_decisions(decisions, &target, &mut progress).await?,
+    };
+    let DecisionCounts {
+        documents,
+        paragraphs,
+        kept,
+    } = counts;
     progress.finish();
     let seconds = progress.elapsed().as_secs_f64();
     eprintln!(
         "dedup: {documents} documents with paragraphs, {paragraphs} paragraphs, {kept} kept ({:.1}%) in {seconds:.2} s \
-         (duplicate n-grams {finding_seconds:.2} s, decisions {:.2} s); wrote {rows} rows to {}",
+         (duplicate n-grams {finding_seconds:.2} s, decisions {:.2} s); wrote {paragraphs} rows to {}",
         100.0 * kept as f64 / paragraphs.max(1) as f64,
         seconds - finding_seconds,
         args.output

@@ -3,9 +3,8 @@
 
 use clap::{Args, ValueEnum};
 use datafusion::arrow::array::AsArray;
-use futures::StreamExt;
 
-use crate::output::{OutputTarget, ParquetWriterThread};
+use crate::output::OutputTarget;
 use crate::progress::Progress;
 use crate::session::{query_context, register_input, require_column};
 use crate::sql::run_all_but_last;
@@ -95,7 +94,8 @@ pub(crate) async fn run(args: NearDedupArgs) -> Result<()> {
         .await
         .ok()
         .map(|n| n as u64);
-    let mut progress = Progress::new(total, "documents");
+    // A spinner with what the job is doing: the work is counted by the documents of no step.
+    let progress = Progress::new(None, "documents");
     progress.say("computing signatures and clustering");
     let decide = run_all_but_last(&ctx, &sql).await?;
     let clustering_seconds = progress.elapsed().as_secs_f64();
@@ -107,15 +107,8 @@ pub(crate) async fn run(args: NearDedupArgs) -> Result<()> {
     if args.kept_only {
         frame = frame.filter(datafusion::prelude::col("kept"))?;
     }
-    let mut stream = crate::cluster::execute_stream(frame).await?;
-    let mut file =
-        ParquetWriterThread::create(&OutputTarget::at(&ctx, &args.output)?, stream.schema())?;
-    while let Some(batch) = stream.next().await {
-        let batch = batch?;
-        progress.add(batch.num_rows() as u64, 0);
-        file.write(batch)?;
-    }
-    let rows = file.finish().await?;
+    // On a cluster an executor writes the file; only its counts come back.
+    let rows = crate::output::write_parquet(frame, &OutputTarget::at(&ctx, &args.output)?).await?;
     progress.finish();
     let seconds = progress.elapsed().as_secs_f64();
     let documents = total.map_or("?".to_owned(), |n| n.to_string());

@@ -11,7 +11,7 @@ use datafusion::dataframe::DataFrame;
 use datafusion::parquet::arrow::ArrowWriter;
 use datafusion::parquet::basic::Compression;
 use datafusion::parquet::file::properties::WriterProperties;
-use datafusion_webtext::datasource::shard_writer::parquet_writer_properties;
+use datafusion_webtext::datasource::shard_writer::{parquet_writer_properties, sorting_columns};
 use futures::StreamExt;
 
 use crate::cleanup::{self, Registered};
@@ -229,12 +229,97 @@ pub(crate) async fn write_parquet_counted(
     df: DataFrame,
     target: &OutputTarget,
 ) -> Result<(u64, u64)> {
-    let mut stream = crate::cluster::execute_stream(df).await?;
-    let mut file = ParquetWriterThread::create(target, stream.schema())?;
+    if let Some(url) = crate::cluster::connected() {
+        let written = write_on_cluster(df, target, url, 0).await?;
+        return Ok((written.rows, written.bytes));
+    }
+    let task = std::sync::Arc::new(df.task_ctx());
+    let plan = df.create_physical_plan().await?;
+    // A sorted result is said to be sorted in the file, as DataFusion's writer says it.
+    let sorted_by = match plan.properties().partitioning.partition_count() {
+        1 => sorting_columns(plan.as_ref(), 0),
+        _ => Vec::new(),
+    };
+    let properties = parquet_writer_properties()
+        .into_builder()
+        .set_sorting_columns((!sorted_by.is_empty()).then_some(sorted_by))
+        .build();
+    let mut stream = datafusion::physical_plan::execute_stream(plan, task)?;
+    let mut file = ParquetWriterThread::create_with(target, stream.schema(), properties)?;
     while let Some(batch) = stream.next().await {
         file.write(batch?)?;
     }
     file.finish_counted().await
+}
+
+/// What an executor wrote as one file.
+pub(crate) struct WrittenOnCluster {
+    pub(crate) rows: u64,
+    pub(crate) bytes: u64,
+    /// The sums of the query's last columns, not written.
+    pub(crate) tallies: Vec<u64>,
+}
+
+/// On a cluster the file is written by an executor: the query planned here, its partitions
+/// merged into the one task that writes and commits the file (the rows move between executors),
+/// and only the file's counts come back. The query's last `tallied` columns (integers or
+/// Booleans) are not written but summed there.
+pub(crate) async fn write_on_cluster(
+    df: DataFrame,
+    target: &OutputTarget,
+    url: &str,
+    tallied: usize,
+) -> Result<WrittenOnCluster> {
+    use datafusion::physical_planner::{DefaultPhysicalPlanner, PhysicalPlanner};
+    use datafusion_webtext::datasource::shard_writer::{ShardWriterExec, shards_done, tallies};
+    let (state, logical) = df.into_parts();
+    let logical = state.optimize(&logical)?;
+    // Planned as one process would, not as Ballista's client planner does (a job of its own).
+    let plan = DefaultPhysicalPlanner::default()
+        .create_physical_plan(&logical, &state)
+        .await?;
+    let folder = target.folder.absolute_location();
+    let writer =
+        ShardWriterExec::one_file(plan, folder, target.name.clone())?.with_tallied(tallied)?;
+    let ctx = SessionContext::new_with_state(state);
+    let failed = |e: &dyn std::fmt::Display| {
+        CliError::Usage(format!(
+            "the job on the cluster failed, nothing was written to {}: {e}",
+            target.shown()
+        ))
+    };
+    let job = async {
+        let mut stream = crate::cluster::execute_physical(&ctx, url, std::sync::Arc::new(writer))
+            .await
+            .map_err(|e| failed(&e))?;
+        let (mut written, mut sums) = (Vec::new(), vec![0u64; tallied]);
+        while let Some(batch) = stream.next().await {
+            let batch = batch.map_err(|e| failed(&e))?;
+            written.extend(shards_done(&batch)?);
+            for (sum, tally) in sums.iter_mut().zip(tallies(&batch)?) {
+                *sum += tally;
+            }
+        }
+        Ok::<_, CliError>((written, sums))
+    }
+    .await;
+    // A writer on an executor lost in the middle left its temporary file beside the output.
+    if let Err(e) = target.folder.remove_temporaries_of(&target.name).await {
+        eprintln!("webtext: {e}");
+    }
+    let (written, sums) = job?;
+    match written.as_slice() {
+        [file] => Ok(WrittenOnCluster {
+            rows: file.rows,
+            bytes: file.bytes,
+            tallies: sums,
+        }),
+        _ => Err(CliError::Usage(format!(
+            "{}: the cluster reported {} files written, not one",
+            target.shown(),
+            written.len()
+        ))),
+    }
 }
 
 enum ToWriter {

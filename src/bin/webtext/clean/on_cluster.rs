@@ -1,13 +1,11 @@
 //! `clean --cluster`: the same extraction as one job on the cluster. Into a folder, the executors
 //! write the shards themselves (one per planned shard of the input files, committed whole) and
-//! the client receives a row of counts per shard, then writes the manifest; into one file, the
-//! rows come back to the client, which writes them.
+//! the client receives a row of counts per shard, then writes the manifest; into one file, an
+//! executor writes it, the partitions' rows merged into its task, and the client receives the
+//! counts.
 
-use std::sync::Arc;
 use std::time::Instant;
 
-use datafusion::arrow::array::{ArrayRef, AsArray};
-use datafusion::arrow::datatypes::Int64Type;
 use datafusion::common::Column;
 use datafusion::dataframe::DataFrame;
 use datafusion::functions::core::expr_fn::get_field;
@@ -16,13 +14,11 @@ use datafusion::prelude::{SessionContext, col};
 use datafusion_webtext::datasource::is_folder_location;
 use datafusion_webtext::datasource::{Shard, ShardDone};
 use datafusion_webtext::udf::functions::byte_length;
-use futures::StreamExt;
 
 use super::crawl::Crawl;
 use super::{ADDED, CleanArgs, CleanSummary, extract_expr};
-use crate::output::{OutputTarget, ParquetFile};
-use crate::progress::Progress;
-use crate::session::{WarcCounts, compact_for_client, query_context};
+use crate::output::{self, OutputTarget};
+use crate::session::{WarcCounts, query_context};
 use crate::sharded::ShardedRun;
 use crate::{CliError, Result};
 
@@ -83,50 +79,26 @@ fn cleaned(
 /// page is cleaned.
 const COUNTS: [&str; 2] = ["__webtext_html_bytes", "__webtext_failed"];
 
-/// Into one file: the rows come back here, in the order of the cluster's partitions.
+/// Into one file: written by an executor, the partitions' rows merged into its task; the
+/// counts of the pages come back here, never the rows.
 async fn run_single(args: &CleanArgs, ctx: &SessionContext, crawl: &Crawl) -> Result<CleanSummary> {
     let pages = crawl.pages(ctx).await?;
-    // Parquet counts its rows from the footers; WARC would be read twice, so a spinner it is.
-    let total = if crawl.is_warc() {
-        None
-    } else {
-        pages.clone().count().await.ok().map(|n| n as u64)
-    };
-    // From WARC the page itself is not written, as in one process, nor sent here.
+    // From WARC the page itself is not written, as in one process.
     let cleaned = cleaned(args, ctx, pages, crawl.is_warc(), true)?;
-    let mut stream = crate::cluster::execute_stream(compact_for_client(cleaned)?).await?;
-    let columns = stream.schema().fields().len();
-    let (bytes_index, failed_index) = (columns - 2, columns - 1);
-    let written: Vec<usize> = (0..bytes_index).collect();
     let target = OutputTarget::at(ctx, &args.output)?;
-    let mut file = ParquetFile::create(&target, Arc::new(stream.schema().project(&written)?))?;
-    let mut progress = Progress::new(total, "pages");
-    let (mut failed_pages, mut html_bytes_total) = (0u64, 0u64);
-    let result: Result<()> = async {
-        while let Some(batch) = stream.next().await {
-            // The file is removed unfinished (dropped): nothing half-written is left.
-            let batch = batch.map_err(|e| {
-                CliError::Usage(format!(
-                    "the job on the cluster failed, nothing was written to {}: {e}",
-                    args.output
-                ))
-            })?;
-            failed_pages += true_count(batch.column(failed_index));
-            let bytes = sum_of(batch.column(bytes_index));
-            html_bytes_total += bytes;
-            file.write(&batch.project(&written)?)?;
-            progress.add(batch.num_rows() as u64, bytes);
-        }
-        Ok(())
-    }
-    .await;
-    progress.finish();
-    result?;
+    let url = args.exec.cluster.as_deref().unwrap_or_default();
+    let started = Instant::now();
+    let written = output::write_on_cluster(cleaned, &target, url, COUNTS.len()).await?;
+    let [html_bytes, failed_pages] = written.tallies[..] else {
+        return Err(CliError::Usage(
+            "the cluster returned no counts of the pages".into(),
+        ));
+    };
     let summary = CleanSummary {
-        pages: file.finish().await?,
-        html_bytes: html_bytes_total,
+        pages: written.rows,
+        html_bytes,
         failed_pages,
-        seconds: progress.elapsed().as_secs_f64(),
+        seconds: started.elapsed().as_secs_f64(),
         partitions: ctx.state().config().target_partitions(),
     };
     summary.report("partitions on the cluster", &args.output);
@@ -186,18 +158,4 @@ async fn write_on_cluster(
         Ok((ctx, cleaned))
     })
     .await
-}
-
-/// The rows where a Boolean column is true.
-fn true_count(flags: &ArrayRef) -> u64 {
-    flags
-        .as_boolean_opt()
-        .map_or(0, |flags| flags.true_count() as u64)
-}
-
-/// The sum of an Int64 column.
-fn sum_of(values: &ArrayRef) -> u64 {
-    values.as_primitive_opt::<Int64Type>().map_or(0, |values| {
-        values.iter().flatten().map(|n| n.max(0) as u64).sum()
-    })
 }

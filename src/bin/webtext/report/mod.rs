@@ -263,7 +263,9 @@ async fn run_report_sql(
                 crate::cluster::collect(ctx.execute_logical_plan(plan).await?).await?;
             }
             plan => {
-                results.push(crate::cluster::collect(ctx.execute_logical_plan(plan).await?).await?)
+                if let Some(rows) = crate::sql::execute_plan(ctx, plan).await? {
+                    results.push(crate::cluster::collect(rows).await?);
+                }
             }
         }
     }
@@ -277,9 +279,13 @@ async fn write_table(
     file: &Path,
     mut progress: Option<&mut Progress>,
 ) -> Result<u64> {
+    let target = crate::output::OutputTarget::local(file)?;
+    if let Some(url) = crate::cluster::connected() {
+        return write_table_on_cluster(frame, &target, url, progress).await;
+    }
     let mut stream = crate::cluster::execute_stream(frame).await?;
     let mut writer = ParquetWriterThread::create_with(
-        &crate::output::OutputTarget::local(file)?,
+        &target,
         stream.schema(),
         crate::output::scratch_properties(),
     )?;
@@ -291,6 +297,40 @@ async fn write_table(
         writer.write(batch)?;
     }
     writer.finish().await
+}
+
+/// On a cluster an executor writes the table; the pages and their bytes (a `bytes` column) are
+/// counted there, and told to the progress bar at the end.
+async fn write_table_on_cluster(
+    frame: datafusion::prelude::DataFrame,
+    target: &crate::output::OutputTarget,
+    url: &str,
+    progress: Option<&mut Progress>,
+) -> Result<u64> {
+    let has_bytes = frame
+        .schema()
+        .field_with_unqualified_name("bytes")
+        .is_ok_and(|f| f.data_type().is_integer());
+    let mut columns: Vec<datafusion::logical_expr::Expr> = frame
+        .schema()
+        .columns()
+        .into_iter()
+        .map(datafusion::logical_expr::Expr::Column)
+        .collect();
+    if has_bytes {
+        columns.push(datafusion::prelude::col("bytes").alias("__webtext_bytes"));
+    }
+    let written = crate::output::write_on_cluster(
+        frame.select(columns)?,
+        target,
+        url,
+        usize::from(has_bytes),
+    )
+    .await?;
+    if let Some(progress) = progress {
+        progress.add(written.rows, written.tallies.first().copied().unwrap_or(0));
+    }
+    Ok(written.rows)
 }
 
 fn page_bytes(batch: &RecordBatch) -> u64 {
