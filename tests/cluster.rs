@@ -557,6 +557,13 @@ async fn a_warc_crawl_is_read_by_the_executors_as_in_one_process() {
         "{on_the_cluster:?}"
     );
     assert_eq!(on_the_cluster, counts(&dir.join("counted.parquet"), &[]));
+    // Into shards too: the executors that write them count the pages.
+    let (cluster_shards, local_shards) = (dir.join("counted-cluster"), dir.join("counted"));
+    for folder in [&cluster_shards, &local_shards] {
+        std::fs::create_dir_all(folder).unwrap();
+    }
+    assert_eq!(counts(&cluster_shards, &on_cluster), on_the_cluster);
+    assert_eq!(counts(&local_shards, &[]), on_the_cluster);
 
     let table = format!("w={crawl}");
     let read_warc = format!(

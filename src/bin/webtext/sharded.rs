@@ -13,7 +13,7 @@ use datafusion::physical_plan::ExecutionPlan;
 use datafusion::physical_planner::{DefaultPhysicalPlanner, PhysicalPlanner};
 use datafusion::prelude::SessionContext;
 use datafusion_webtext::datasource::shard_writer::{
-    ShardWriterExec, partition_per_shard, shards_done,
+    ShardWriterExec, partition_per_shard, shards_done, tallies,
 };
 use datafusion_webtext::datasource::shards::{
     DEFAULT_SHARD_BYTES, JOB_FILE, MANIFEST_FILE, Resumed, finish_folder, prepare_folder,
@@ -185,14 +185,16 @@ impl ShardedRun {
     /// last tasks of the one before leave idle). For each job, `job_rows` gives a session on the
     /// cluster and the rows to write: a query over exactly that job's shards' input files, row by
     /// row, planned here with a partition per shard under a writer of the shards. Each task
-    /// commits its shard and sends back a row of counts, never the rows. After a failure the
-    /// run is abandoned unless a shard was committed ([`ShardedRun::abandon_unless_committed`]).
+    /// commits its shard and sends back a row of counts, never the rows; the rows' last
+    /// `tallied` columns are summed there, not written ([`ShardWriterExec::with_tallied`]), and
+    /// returned summed over the shards written. After a failure the run is abandoned unless a
+    /// shard was committed ([`ShardedRun::abandon_unless_committed`]).
     pub(crate) async fn write_on_cluster<F, Fut>(
         &self,
         cluster: &str,
-        shards_per_job: u64,
+        (shards_per_job, tallied): (u64, usize),
         job_rows: F,
-    ) -> Result<Vec<ShardDone>>
+    ) -> Result<(Vec<ShardDone>, Vec<u64>)>
     where
         F: Fn(Vec<Shard>) -> Fut,
         Fut: Future<Output = Result<(SessionContext, DataFrame)>>,
@@ -204,16 +206,20 @@ impl ShardedRun {
             .collect();
         let progress = RefCell::new(self.progress());
         let mut written = Vec::new();
+        let sums = RefCell::new(vec![0u64; tallied]);
         let result: Result<()> = async {
             let jobs = pending
                 .chunks(usize::try_from(shards_per_job).unwrap_or(usize::MAX).max(1))
                 .map(|shards| async {
                     let (ctx, rows) = job_rows(shards.to_vec()).await?;
-                    let plan = self.plan_job(&ctx, rows, shards).await?;
+                    let plan = self.plan_job(&ctx, rows, shards, tallied).await?;
                     let mut stream = crate::cluster::execute_physical(&ctx, cluster, plan).await?;
                     let mut written = Vec::new();
                     while let Some(batch) = stream.next().await {
                         let batch = batch.map_err(|e| self.job_failed(e))?;
+                        for (sum, tally) in sums.borrow_mut().iter_mut().zip(tallies(&batch)?) {
+                            *sum += tally;
+                        }
                         for done in shards_done(&batch)? {
                             let files = inputs.get(done.name.as_str()).copied().unwrap_or(0);
                             progress.borrow_mut().add(files, done.bytes);
@@ -233,7 +239,7 @@ impl ShardedRun {
         if result.is_err() {
             self.abandon_unless_committed().await;
         }
-        result.map(|()| written)
+        result.map(|()| (written, sums.into_inner()))
     }
 
     /// `rows` planned to write `shards`: a partition per shard (none split or merged on the way)
@@ -243,6 +249,7 @@ impl ShardedRun {
         ctx: &SessionContext,
         rows: DataFrame,
         shards: &[Shard],
+        tallied: usize,
     ) -> Result<Arc<dyn ExecutionPlan>> {
         let config = ctx
             .copied_config()
@@ -257,7 +264,8 @@ impl ShardedRun {
             .create_physical_plan(&logical, &state)
             .await?;
         let plan = partition_per_shard(plan, shards)?;
-        let writer = ShardWriterExec::for_shards(plan, self.folder.absolute_location(), shards)?;
+        let writer = ShardWriterExec::for_shards(plan, self.folder.absolute_location(), shards)?
+            .with_tallied(tallied)?;
         Ok(Arc::new(writer))
     }
 

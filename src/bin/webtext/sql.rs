@@ -197,27 +197,31 @@ async fn run_sharded_on_cluster(
     let cluster = args.exec.cluster.as_deref().unwrap_or_default();
     let sql = crate::params::substitute(sql, &args.params)?;
     let (sql, schema) = (sql.as_str(), &schema);
-    let written = run
-        .write_on_cluster(cluster, args.sharding.shards_per_job, |shards| async move {
-            let ctx = query_context(&args.exec, Some(256)).await?;
-            register_tables(&ctx, others).await?;
-            let urls: Vec<&str> = shards.iter().flat_map(Shard::urls).collect();
-            let table = input_table(
-                &ctx,
-                &urls,
-                kind,
-                WarcOptions::default(),
-                Some(schema.clone()),
-            )
-            .await?;
-            ctx.register_table(sharded.name.as_str(), table)?;
-            let last = run_all_but_last(&ctx, sql).await?;
-            let df = execute(&ctx, last).await?.ok_or_else(|| {
-                CliError::Usage("the last statement gives no rows to write".into())
-            })?;
-            require_row_by_row(&df.clone().into_optimized_plan()?)?;
-            Ok((ctx, df))
-        })
+    let (written, _) = run
+        .write_on_cluster(
+            cluster,
+            (args.sharding.shards_per_job, 0),
+            |shards| async move {
+                let ctx = query_context(&args.exec, Some(256)).await?;
+                register_tables(&ctx, others).await?;
+                let urls: Vec<&str> = shards.iter().flat_map(Shard::urls).collect();
+                let table = input_table(
+                    &ctx,
+                    &urls,
+                    kind,
+                    WarcOptions::default(),
+                    Some(schema.clone()),
+                )
+                .await?;
+                ctx.register_table(sharded.name.as_str(), table)?;
+                let last = run_all_but_last(&ctx, sql).await?;
+                let df = execute(&ctx, last).await?.ok_or_else(|| {
+                    CliError::Usage("the last statement gives no rows to write".into())
+                })?;
+                require_row_by_row(&df.clone().into_optimized_plan()?)?;
+                Ok((ctx, df))
+            },
+        )
         .await?;
     let rows: u64 = written.iter().map(|d| d.rows).sum();
     eprintln!(

@@ -38,13 +38,12 @@ pub(super) async fn run(args: CleanArgs) -> Result<CleanSummary> {
 }
 
 /// The cleaned pages: every input column (the page itself left out when `without_html`), then
-/// `text` and `kept_share`; with `counted`, then [`COUNTS`].
+/// `text` and `kept_share`, then [`COUNTS`] (summed by the writer, not written).
 fn cleaned(
     args: &CleanArgs,
     ctx: &SessionContext,
     pages: DataFrame,
     without_html: bool,
-    counted: bool,
 ) -> Result<DataFrame> {
     let schema = pages.schema().clone();
     let extracted = extract_expr(args, &schema)?;
@@ -65,18 +64,16 @@ fn cleaned(
     for name in ADDED {
         output.push(get_field(col(EXTRACTED), name).alias(name));
     }
-    if counted {
-        let text = get_field(col(EXTRACTED), "text");
-        let failed = html.clone().is_not_null().and(text.is_null());
-        output.push(byte_length(html).alias(COUNTS[0]));
-        output.push(failed.alias(COUNTS[1]));
-    }
+    let text = get_field(col(EXTRACTED), "text");
+    let failed = html.clone().is_not_null().and(text.is_null());
+    output.push(byte_length(html).alias(COUNTS[0]));
+    output.push(failed.alias(COUNTS[1]));
     Ok(pages.select(columns)?.select(output)?)
 }
 
-/// What the client counts of each page it may not receive (from WARC the page is not written):
-/// the bytes of its HTML, and whether the extractor failed on it (NULL text), computed where the
-/// page is cleaned.
+/// What the client is told of the pages it never receives (from WARC the page is not written
+/// either): the bytes of each page's HTML, and whether the extractor failed on it (NULL text),
+/// computed where the page is cleaned and summed by the executor that writes it.
 const COUNTS: [&str; 2] = ["__webtext_html_bytes", "__webtext_failed"];
 
 /// Into one file: written by an executor, the partitions' rows merged into its task; the
@@ -84,7 +81,7 @@ const COUNTS: [&str; 2] = ["__webtext_html_bytes", "__webtext_failed"];
 async fn run_single(args: &CleanArgs, ctx: &SessionContext, crawl: &Crawl) -> Result<CleanSummary> {
     let pages = crawl.pages(ctx).await?;
     // From WARC the page itself is not written, as in one process.
-    let cleaned = cleaned(args, ctx, pages, crawl.is_warc(), true)?;
+    let cleaned = cleaned(args, ctx, pages, crawl.is_warc())?;
     let target = OutputTarget::at(ctx, &args.output)?;
     let url = args.exec.cluster.as_deref().unwrap_or_default();
     let started = Instant::now();
@@ -115,17 +112,24 @@ async fn run_sharded(
     let run = args.sharded_run(ctx, crawl).await?;
     let pending: Vec<Shard> = run.pending().into_iter().cloned().collect();
     let started = Instant::now();
-    let written = if pending.is_empty() {
-        Vec::new()
+    let (written, counts) = if pending.is_empty() {
+        (Vec::new(), vec![0; COUNTS.len()])
     } else {
         write_on_cluster(args, crawl, &run).await?
+    };
+    // Counted where the pages are cleaned, in the executors.
+    let [html_bytes, failed_pages] = counts[..] else {
+        return Err(CliError::Usage(
+            "the cluster returned no counts of the pages".into(),
+        ));
     };
     let pages = written.iter().map(|d| d.rows).sum();
     let bytes: u64 = written.iter().map(|d| d.bytes).sum();
     let seconds = started.elapsed().as_secs_f64();
     eprintln!(
-        "webtext clean: {pages} pages in {seconds:.2} s on the cluster, written by its executors \
-         as {} shard(s) ({:.1} MB) -> {}",
+        "webtext clean: {pages} pages ({:.1} MB of html) in {seconds:.2} s on the cluster, written \
+         by its executors as {} shard(s) ({:.1} MB); {failed_pages} pages gave NULL text -> {}",
+        html_bytes as f64 / 1e6,
         written.len(),
         bytes as f64 / 1e6,
         args.output
@@ -133,28 +137,29 @@ async fn run_sharded(
     run.finish(written).await?;
     Ok(CleanSummary {
         pages,
-        // Counted where the pages are cleaned, in the executors.
-        html_bytes: 0,
-        failed_pages: 0,
+        html_bytes,
+        failed_pages,
         seconds,
         partitions: pending.len(),
     })
 }
 
 /// Cleans the pending shards' files on the cluster, each shard written by the executor that
-/// cleans it; a session per job, its table the job's files.
+/// cleans it; a session per job, its table the job's files. With the shards, the [`COUNTS`]
+/// summed.
 async fn write_on_cluster(
     args: &CleanArgs,
     crawl: &Crawl,
     run: &ShardedRun,
-) -> Result<Vec<ShardDone>> {
+) -> Result<(Vec<ShardDone>, Vec<u64>)> {
     let url = args.exec.cluster.as_deref().unwrap_or_default();
-    run.write_on_cluster(url, args.sharding.shards_per_job, |shards| async move {
+    let jobs = (args.sharding.shards_per_job, COUNTS.len());
+    run.write_on_cluster(url, jobs, |shards| async move {
         let ctx = query_context(&args.exec, Some(64)).await?;
         let urls: Vec<&str> = shards.iter().flat_map(Shard::urls).collect();
         crawl.register_files(&ctx, &urls).await?;
         let pages = crawl.pages(&ctx).await?;
-        let cleaned = cleaned(args, &ctx, pages, crawl.is_warc(), false)?;
+        let cleaned = cleaned(args, &ctx, pages, crawl.is_warc())?;
         Ok((ctx, cleaned))
     })
     .await
