@@ -82,18 +82,28 @@ fn counts_schema_with(tallied: usize) -> SchemaRef {
     Arc::new(Schema::new(fields))
 }
 
-/// The sums of the tallied columns over the rows of a batch a [`ShardWriterExec`] returned
-/// ([`ShardWriterExec::with_tallied`]).
-pub fn tallies(batch: &RecordBatch) -> Result<Vec<u64>> {
+/// Adds the tallies of a batch a [`ShardWriterExec`] returned ([`ShardWriterExec::with_tallied`])
+/// to `sums`, one per tallied column.
+pub fn add_tallies(sums: &mut [u64], batch: &RecordBatch) -> Result<()> {
     let base = shard_counts_schema().fields().len();
-    (base..batch.num_columns())
-        .map(
-            |i| match batch.column(i).as_any().downcast_ref::<UInt64Array>() {
-                Some(sums) => Ok(sums.values().iter().sum()),
-                None => plan_err!("shard counts: tally {} is not UInt64", i - base),
-            },
-        )
-        .collect()
+    if batch.num_columns() != base + sums.len() {
+        return plan_err!(
+            "shard counts: {} tallies, not {}",
+            batch.num_columns().saturating_sub(base),
+            sums.len()
+        );
+    }
+    for (i, sum) in sums.iter_mut().enumerate() {
+        let Some(tallies) = batch
+            .column(base + i)
+            .as_any()
+            .downcast_ref::<UInt64Array>()
+        else {
+            return plan_err!("shard counts: tally {i} is not UInt64");
+        };
+        *sum += tallies.values().iter().sum::<u64>();
+    }
+    Ok(())
 }
 
 /// The shards a batch of [`shard_counts_schema`] reports.
@@ -202,7 +212,7 @@ impl ShardWriterExec {
     /// The same writer, the input's last `tallied` columns (integers or Booleans) not written
     /// but summed (a Boolean counts where true, a negative integer as 0): the counts of what the
     /// client does not receive (the bytes of pages not written, the failed ones), returned with
-    /// each file's counts as columns `tally_0`, ... ([`tallies`]).
+    /// each file's counts as columns `tally_0`, ... ([`add_tallies`]).
     pub fn with_tallied(mut self, tallied: usize) -> Result<ShardWriterExec> {
         let schema = self.input.schema();
         let Some(first) = schema
@@ -790,7 +800,9 @@ mod tests {
             .collect();
         assert_eq!(done.len(), 1);
         // n > 5 in 5 rows of each file; files 0, 1 and 2 of ten rows each.
-        assert_eq!(tallies(&batches[0]).unwrap(), [15, 30]);
+        let mut sums = [0, 0];
+        add_tallies(&mut sums, &batches[0]).unwrap();
+        assert_eq!(sums, [15, 30]);
         assert_eq!((done[0].name.as_str(), done[0].rows), ("all.parquet", 30));
         let path = output.path().join("all.parquet");
         assert_eq!(std::fs::metadata(&path).unwrap().len(), done[0].bytes);

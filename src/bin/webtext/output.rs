@@ -271,7 +271,7 @@ pub(crate) async fn write_on_cluster(
     tallied: usize,
 ) -> Result<WrittenOnCluster> {
     use datafusion::physical_planner::{DefaultPhysicalPlanner, PhysicalPlanner};
-    use datafusion_webtext::datasource::shard_writer::{ShardWriterExec, shards_done, tallies};
+    use datafusion_webtext::datasource::shard_writer::{ShardWriterExec, add_tallies, shards_done};
     let (state, logical) = df.into_parts();
     let logical = state.optimize(&logical)?;
     // Planned as one process would, not as Ballista's client planner does (a job of its own).
@@ -296,9 +296,7 @@ pub(crate) async fn write_on_cluster(
         while let Some(batch) = stream.next().await {
             let batch = batch.map_err(|e| failed(&e))?;
             written.extend(shards_done(&batch)?);
-            for (sum, tally) in sums.iter_mut().zip(tallies(&batch)?) {
-                *sum += tally;
-            }
+            add_tallies(&mut sums, &batch)?;
         }
         Ok::<_, CliError>((written, sums))
     }

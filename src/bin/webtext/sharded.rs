@@ -13,7 +13,7 @@ use datafusion::physical_plan::ExecutionPlan;
 use datafusion::physical_planner::{DefaultPhysicalPlanner, PhysicalPlanner};
 use datafusion::prelude::SessionContext;
 use datafusion_webtext::datasource::shard_writer::{
-    ShardWriterExec, partition_per_shard, shards_done, tallies,
+    ShardWriterExec, add_tallies, partition_per_shard, shards_done,
 };
 use datafusion_webtext::datasource::shards::{
     DEFAULT_SHARD_BYTES, JOB_FILE, MANIFEST_FILE, Resumed, finish_folder, prepare_folder,
@@ -217,9 +217,7 @@ impl ShardedRun {
                     let mut written = Vec::new();
                     while let Some(batch) = stream.next().await {
                         let batch = batch.map_err(|e| self.job_failed(e))?;
-                        for (sum, tally) in sums.borrow_mut().iter_mut().zip(tallies(&batch)?) {
-                            *sum += tally;
-                        }
+                        add_tallies(&mut sums.borrow_mut(), &batch)?;
                         for done in shards_done(&batch)? {
                             let files = inputs.get(done.name.as_str()).copied().unwrap_or(0);
                             progress.borrow_mut().add(files, done.bytes);
