@@ -267,8 +267,14 @@ pub(crate) fn connected_to(url: &str) {
 }
 
 /// The cluster this process's sessions run on, if any.
+#[cfg(feature = "cluster")]
 pub(crate) fn connected() -> Option<&'static str> {
     CONNECTED.get().map(String::as_str)
+}
+
+#[cfg(not(feature = "cluster"))]
+pub(crate) fn connected() -> Option<&'static str> {
+    None
 }
 
 /// Runs a physical plan made here on the cluster at `url` (`df://HOST:PORT`), whose session
