@@ -425,7 +425,8 @@ fn counts_batch(done: &ShardDone, sums: &[u64]) -> Result<RecordBatch> {
 /// counts fields).
 pub fn sorting_columns(input: &dyn ExecutionPlan, tallied: usize) -> Vec<SortingColumn> {
     let schema = input.schema();
-    let written = schema.fields().len() - tallied;
+    let written = schema.fields().len().saturating_sub(tallied);
+    // Only a column before the first nested one has the same index among Parquet's leaves.
     let first_nested = schema
         .fields()
         .iter()
@@ -439,7 +440,7 @@ pub fn sorting_columns(input: &dyn ExecutionPlan, tallied: usize) -> Vec<Sorting
         .map_while(|sort| {
             let column = sort.expr.downcast_ref::<Column>()?;
             let index = column.index();
-            if index >= written.min(first_nested + 1) {
+            if index >= written.min(first_nested) {
                 return None;
             }
             Some(SortingColumn {
