@@ -365,6 +365,45 @@ async fn sql_files_and_pipelines_on_a_cluster_equal_the_single_process_run() {
     }
     assert_same_rows(&cluster_clean, &local_clean, "sql/clean.sql").await;
 
+    // sql/fineweb.sql into shards, its decisions a file per shard (`${shard}`): on the cluster
+    // the executors write both from the same SQL as one process runs shard by shard.
+    let fineweb = |name: &str, extra: &[&str]| {
+        let (decisions, kept) = (dir.join(format!("{name}-decisions")), dir.join(name));
+        let decisions_file = format!("decisions={}/${{shard}}.parquet", path(&decisions));
+        let kept_folder = format!("{}/", path(&kept));
+        let mut args = vec!["sql", "--table", &table, "--file", "sql/fineweb.sql"];
+        args.extend(["--param", "url_filter=block_list=none"]);
+        args.extend(["--param", &decisions_file, "--output", &kept_folder]);
+        args.extend(["--shard-bytes", "0", "--shards-per-job", "3"]);
+        args.extend(extra);
+        run_ok(&args);
+        (decisions, kept)
+    };
+    let (local_decisions, local_kept) = fineweb("fineweb", &[]);
+    let (cluster_decisions, cluster_kept) = fineweb("fineweb-cluster", &on_cluster);
+    let shards = shards_in(&local_decisions);
+    assert_eq!(shards.len(), 4, "{shards:?}");
+    assert_eq!(shards_in(&cluster_decisions), shards);
+    assert_eq!(shards_in(&cluster_kept), shards);
+    for shard in &shards {
+        let (cluster_file, local_file) =
+            (cluster_decisions.join(shard), local_decisions.join(shard));
+        assert_same_rows(&cluster_file, &local_file, &format!("decisions {shard}")).await;
+    }
+    assert_same_rows(&cluster_kept, &local_kept, "sql/fineweb.sql").await;
+    // A shard lost from both folders is written again by a rerun, alone.
+    std::fs::remove_file(cluster_decisions.join(&shards[1])).unwrap();
+    std::fs::remove_file(cluster_kept.join(&shards[1])).unwrap();
+    fineweb("fineweb-cluster", &on_cluster);
+    assert_same_rows(&cluster_decisions, &local_decisions, "decisions, resumed").await;
+    assert_same_rows(&cluster_kept, &local_kept, "sql/fineweb.sql, resumed").await;
+    // There the statements run once for a job of shards: ${shard} cannot be one shard's name.
+    let stray = format!("{}/", path(&dir.join("stray")));
+    let mut args = vec!["sql", "--table", &table, "--output", &stray];
+    args.extend(on_cluster);
+    args.push("SELECT url, '${shard}' AS shard FROM crawl");
+    assert_fails_saying(&args, "${shard} can name only a file per shard");
+
     // sql/paragraph_stats.sql: a CREATE TABLE, then queries of it with scalar subqueries and
     // windows; every result is ordered, so the printed tables are equal.
     let stats = |extra: &[&str]| {

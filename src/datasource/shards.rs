@@ -372,17 +372,24 @@ impl OutputFolder {
         self.remove_temporaries_where(|_| true).await
     }
 
-    /// Removes the temporary files that writers of file `name` which did not finish left (an
-    /// executor lost while it wrote the file); how many. Other files' are left alone: the folder
+    /// Removes the temporary files that writers of the files `names` which did not finish left
+    /// (an executor lost while it wrote one); how many. Other files' are left alone: the folder
     /// may be anyone's. In an object store there are none (a file is staged on the writer's
     /// disk), and the folder is not listed.
-    pub async fn remove_temporaries_of(&self, name: &str) -> Result<usize> {
+    pub async fn remove_temporaries_of(&self, names: &[&str]) -> Result<usize> {
         if self.local.is_none() {
             return Ok(0);
         }
-        let prefix = format!(".{name}{TEMPORARY_MARK}");
-        self.remove_temporaries_where(|n| n.starts_with(&prefix))
-            .await
+        let names: std::collections::HashSet<&str> = names.iter().copied().collect();
+        // A temporary file is `.NAME.webtext-RANDOM.tmp`.
+        let written_as = |temporary: &str| {
+            let (name, _) = temporary.strip_prefix('.')?.rsplit_once(TEMPORARY_MARK)?;
+            Some(name.to_owned())
+        };
+        self.remove_temporaries_where(|n| {
+            written_as(n).is_some_and(|name| names.contains(name.as_str()))
+        })
+        .await
     }
 
     async fn remove_temporaries_where(&self, chosen: impl Fn(&str) -> bool) -> Result<usize> {
@@ -830,5 +837,31 @@ mod tests {
             "{message}"
         );
         assert!(!message.contains('\n'));
+    }
+
+    #[tokio::test]
+    async fn only_the_named_files_temporaries_are_removed() {
+        let dir = tempfile::tempdir().unwrap();
+        let temporaries = [
+            ".a.parquet.webtext-x1.tmp",
+            ".b.parquet.webtext-x2.tmp",
+            ".c.parquet.webtext-x3.tmp",
+            ".a.parquet.webtext-x4.tmp",
+        ];
+        for name in temporaries.iter().chain(&["a.parquet", ".a.parquet.tmp"]) {
+            std::fs::write(dir.path().join(name), "x").unwrap();
+        }
+        let runtime = RuntimeEnv::default();
+        let folder = OutputFolder::open(&runtime, dir.path().to_str().unwrap()).unwrap();
+        let removed = folder
+            .remove_temporaries_of(&["a.parquet", "c.parquet"])
+            .await
+            .unwrap();
+        assert_eq!(removed, 3);
+        let left: Vec<String> = folder.files().await.unwrap().into_keys().collect();
+        assert_eq!(
+            left,
+            [".a.parquet.tmp", ".b.parquet.webtext-x2.tmp", "a.parquet"]
+        );
     }
 }

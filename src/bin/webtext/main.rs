@@ -11,6 +11,7 @@ mod memory_limit;
 mod near_dedup;
 mod output;
 mod params;
+mod per_shard_files;
 mod progress;
 mod report;
 mod session;

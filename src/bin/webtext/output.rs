@@ -302,7 +302,7 @@ pub(crate) async fn write_on_cluster(
     }
     .await;
     // A writer on an executor lost in the middle left its temporary file beside the output.
-    if let Err(e) = target.folder.remove_temporaries_of(&target.name).await {
+    if let Err(e) = target.folder.remove_temporaries_of(&[&target.name]).await {
         eprintln!("webtext: {e}");
     }
     let (written, sums) = job?;

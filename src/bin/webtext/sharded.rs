@@ -183,8 +183,10 @@ impl ShardedRun {
     /// The shards still to write, written by a cluster's executors, in jobs of at most
     /// `shards_per_job` shards with two jobs in flight (the next job's tasks take the cores the
     /// last tasks of the one before leave idle). For each job, `job_rows` gives a session on the
-    /// cluster and the rows to write: a query over exactly that job's shards' input files, row by
-    /// row, planned here with a partition per shard under a writer of the shards. Each task
+    /// cluster, the rows to write and the shards as the rows read them: a query over exactly that
+    /// job's shards' input files (or over files made from them, one per shard, under the shard's
+    /// name), row by row, planned here with a partition per shard under a writer of the shards.
+    /// Each task
     /// commits its shard and sends back a row of counts, never the rows; the rows' last
     /// `tallied` columns are summed there, not written ([`ShardWriterExec::with_tallied`]), and
     /// returned summed over the shards written. After a failure the run is abandoned unless a
@@ -197,7 +199,7 @@ impl ShardedRun {
     ) -> Result<(Vec<ShardDone>, Vec<u64>)>
     where
         F: Fn(Vec<Shard>) -> Fut,
-        Fut: Future<Output = Result<(SessionContext, DataFrame)>>,
+        Fut: Future<Output = Result<(SessionContext, DataFrame, Vec<Shard>)>>,
     {
         let pending: Vec<Shard> = self.pending().into_iter().cloned().collect();
         let inputs: HashMap<&str, u64> = pending
@@ -211,8 +213,9 @@ impl ShardedRun {
             let jobs = pending
                 .chunks(usize::try_from(shards_per_job).unwrap_or(usize::MAX).max(1))
                 .map(|shards| async {
-                    let (ctx, rows) = job_rows(shards.to_vec()).await?;
-                    let plan = self.plan_job(&ctx, rows, shards, tallied).await?;
+                    let (ctx, rows, read) = job_rows(shards.to_vec()).await?;
+                    let folder = self.folder.absolute_location();
+                    let plan = plan_shard_writer(&ctx, rows, &read, folder, tallied).await?;
                     let mut stream = crate::cluster::execute_physical(&ctx, cluster, plan).await?;
                     let mut written = Vec::new();
                     while let Some(batch) = stream.next().await {
@@ -240,33 +243,6 @@ impl ShardedRun {
         result.map(|()| (written, sums.into_inner()))
     }
 
-    /// `rows` planned to write `shards`: a partition per shard (none split or merged on the way)
-    /// under a writer of the shards.
-    async fn plan_job(
-        &self,
-        ctx: &SessionContext,
-        rows: DataFrame,
-        shards: &[Shard],
-        tallied: usize,
-    ) -> Result<Arc<dyn ExecutionPlan>> {
-        let config = ctx
-            .copied_config()
-            .with_target_partitions(shards.len())
-            .with_round_robin_repartition(false)
-            .with_repartition_file_scans(false);
-        let state = SessionStateBuilder::new_from_existing(ctx.state())
-            .with_config(config)
-            .build();
-        let logical = state.optimize(rows.logical_plan())?;
-        let plan = DefaultPhysicalPlanner::default()
-            .create_physical_plan(&logical, &state)
-            .await?;
-        let plan = partition_per_shard(plan, shards)?;
-        let writer = ShardWriterExec::for_shards(plan, self.folder.absolute_location(), shards)?
-            .with_tallied(tallied)?;
-        Ok(Arc::new(writer))
-    }
-
     fn job_failed(&self, e: impl std::fmt::Display) -> CliError {
         CliError::Usage(format!(
             "the job on the cluster failed: {e}; the shards it committed stay in {}, and rerunning \
@@ -274,4 +250,31 @@ impl ShardedRun {
             self.folder.location()
         ))
     }
+}
+
+/// `rows` planned to write `shards` into the folder at `folder` (a local folder's absolute path or
+/// an object-store URL): a partition per shard (none split or merged on the way) under a writer
+/// of the shards, each under its shard's name; the last `tallied` columns summed, not written.
+pub(crate) async fn plan_shard_writer(
+    ctx: &SessionContext,
+    rows: DataFrame,
+    shards: &[Shard],
+    folder: String,
+    tallied: usize,
+) -> Result<Arc<dyn ExecutionPlan>> {
+    let config = ctx
+        .copied_config()
+        .with_target_partitions(shards.len())
+        .with_round_robin_repartition(false)
+        .with_repartition_file_scans(false);
+    let state = SessionStateBuilder::new_from_existing(ctx.state())
+        .with_config(config)
+        .build();
+    let logical = state.optimize(rows.logical_plan())?;
+    let plan = DefaultPhysicalPlanner::default()
+        .create_physical_plan(&logical, &state)
+        .await?;
+    let plan = partition_per_shard(plan, shards)?;
+    let writer = ShardWriterExec::for_shards(plan, folder, shards)?.with_tallied(tallied)?;
+    Ok(Arc::new(writer))
 }

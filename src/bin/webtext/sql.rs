@@ -10,6 +10,7 @@ use datafusion::prelude::SessionContext;
 use datafusion::sql::parser::{DFParserBuilder, Statement};
 use datafusion::sql::sqlparser::dialect::GenericDialect;
 
+use crate::per_shard_files::{SHARD, require_shard_in_file_names, run_statement, shards_read};
 use crate::session::{
     ClusterTables, TableSpec, compact_for_client, input_kind, is_remote, query_context,
     register_kind, register_tables,
@@ -51,7 +52,8 @@ pub(crate) struct SqlArgs {
     /// as the shard; it must work row by row (no GROUP BY, ORDER BY, join, LIMIT, window or
     /// DISTINCT), and the results of the others are not printed. With --cluster the statements
     /// run once per job of shards (--shards-per-job), over those shards' files, and the
-    /// executors write the shards (a task per shard; no ${shard}). Rerunning the same command resumes, skipping the shards
+    /// executors write the shards (a task per shard; ${shard} may name only a COPY's file per shard and a
+    /// CREATE EXTERNAL TABLE's location). Rerunning the same command resumes, skipping the shards
     /// already written
     #[arg(long, short = 'o', value_name = "OUT.parquet|OUT/")]
     output: Option<String>,
@@ -107,19 +109,17 @@ pub(crate) async fn run(args: SqlArgs) -> Result<()> {
 /// last statement's result is the shard, committed whole; the manifest last.
 async fn run_sharded(args: &SqlArgs, sql: &str, output: &str) -> Result<()> {
     let on_cluster = is_remote(&args.exec);
-    if on_cluster && sql.contains("${shard}") {
-        return Err(CliError::Usage(format!(
-            "{output}: with --cluster the statements run once for a whole job of shards: \
-             ${{shard}} cannot name each shard there (run it in one process)"
-        )));
-    }
     let sharded = shard_table(&args.tables, args.shard_table.as_deref())?;
-    // Checked before anything is written: an unknown parameter, a syntax error.
-    parse(&crate::params::substitute_with(
+    // Checked before anything is written: an unknown parameter, a syntax error, a ${shard} a
+    // cluster cannot give.
+    let statements = parse(&crate::params::substitute_with(
         sql,
         &args.params,
-        &[("shard", "shard")],
+        &[("shard", if on_cluster { SHARD } else { "shard" })],
     )?)?;
+    if on_cluster {
+        require_shard_in_file_names(&statements)?;
+    }
     let ctx = query_context(&args.exec, Some(256)).await?;
     let kind = input_kind(&ctx, &sharded.name, &sharded.path).await?;
     register_kind(
@@ -195,7 +195,8 @@ async fn run_sharded_on_cluster(
 ) -> Result<()> {
     let started = std::time::Instant::now();
     let cluster = args.exec.cluster.as_deref().unwrap_or_default();
-    let sql = crate::params::substitute(sql, &args.params)?;
+    // ${shard} stays, naming the files per shard of COPY and CREATE EXTERNAL TABLE.
+    let sql = crate::params::substitute_with(sql, &args.params, &[("shard", SHARD)])?;
     let (sql, schema) = (sql.as_str(), &schema);
     let (written, _) = run
         .write_on_cluster(
@@ -214,12 +215,21 @@ async fn run_sharded_on_cluster(
                 )
                 .await?;
                 ctx.register_table(sharded.name.as_str(), table)?;
-                let last = run_all_but_last(&ctx, sql).await?;
+                let mut statements = parse(sql)?;
+                let last = statements
+                    .pop()
+                    .ok_or_else(|| CliError::Usage("no SQL statement given".into()))?;
+                let mut per_shard_tables = Vec::new();
+                for statement in statements {
+                    per_shard_tables
+                        .extend(run_statement(&ctx, statement, &shards, cluster).await?);
+                }
                 let df = execute(&ctx, last).await?.ok_or_else(|| {
                     CliError::Usage("the last statement gives no rows to write".into())
                 })?;
                 require_row_by_row(&df.clone().into_optimized_plan()?)?;
-                Ok((ctx, df))
+                let read = shards_read(&df, &per_shard_tables, shards)?;
+                Ok((ctx, df, read))
             },
         )
         .await?;
@@ -439,7 +449,7 @@ pub(crate) async fn execute_plan(
 /// itself: staged and committed whole, so a stopped run leaves no partial file, and on a cluster
 /// written by an executor (DataFusion's writer there writes again beside a lost task's files).
 /// Other copies (a folder, partitioned, CSV or JSON, format options) are DataFusion's.
-fn writes_one_parquet_file(copy: &datafusion::logical_expr::dml::CopyTo) -> bool {
+pub(crate) fn writes_one_parquet_file(copy: &datafusion::logical_expr::dml::CopyTo) -> bool {
     let url = copy.output_url.to_ascii_lowercase();
     copy.file_type.get_ext().eq_ignore_ascii_case("parquet")
         && url.ends_with(".parquet")
@@ -448,7 +458,7 @@ fn writes_one_parquet_file(copy: &datafusion::logical_expr::dml::CopyTo) -> bool
 }
 
 /// The folder of a local file `COPY` writes, made if missing, as DataFusion's `COPY` makes it.
-fn create_local_folder_of(location: &str) -> Result<()> {
+pub(crate) fn create_local_folder_of(location: &str) -> Result<()> {
     if datafusion_webtext::datasource::is_store_url(location) {
         return Ok(());
     }

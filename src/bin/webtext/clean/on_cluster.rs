@@ -160,7 +160,7 @@ async fn write_on_cluster(
         crawl.register_files(&ctx, &urls).await?;
         let pages = crawl.pages(&ctx).await?;
         let cleaned = cleaned(args, &ctx, pages, crawl.is_warc())?;
-        Ok((ctx, cleaned))
+        Ok((ctx, cleaned, shards))
     })
     .await
 }
