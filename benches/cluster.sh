@@ -5,7 +5,8 @@
 # executor task writes it, the rows shuffled to it, and the client receives its counts) and into a
 # folder of shards (on the cluster the executors write them and the client receives a row of counts
 # per shard). Also `sql/clean.sql` (url and text only) both ways, and `clean` of the evaluation archive as
-# 8 WARC files (8 copies) into shards. Best wall time of RUNS runs, pages/s, and the cluster's
+# 8 WARC files (8 copies) into shards, and `sql/fineweb.sql` into shards with its decisions a file
+# per shard (on the cluster the executors write both). Best wall time of RUNS runs, pages/s, and the cluster's
 # overhead over the single process, from one run of this script; on the cluster, the bytes the client
 # reads from its sockets for clean (strace, one run).
 # Usage: [WEBTEXT_BENCH_PROFILE=dev] benches/cluster.sh [SHARED] [RUNS]
@@ -78,12 +79,17 @@ received_mb() {
 }
 
 declare -A seconds received
+# sql/fineweb.sql into shards, its decisions a file per shard beside them (datatrove's word lists
+# alone as the URL filter: the block list is not bundled).
+FINEWEB=(sql -t "crawl=$WORK/crawl" --file sql/fineweb.sql --param url_filter=block_list=none
+  --param "decisions=$WORK/decisions/\${shard}.parquet" --output "$WORK/out/" --shard-bytes 0)
 run_all() {  # label, then extra arguments for clean and sql
   local label="$1"; shift
   seconds["clean $label"]=$(best $W clean "$WORK/crawl" "$WORK/out.parquet" "$@")
   seconds["clean.sql $label"]=$(best $W sql -t "crawl=$WORK/crawl" --file sql/clean.sql --output "$WORK/out.parquet" "$@")
   seconds["clean shards $label"]=$(best $W clean "$WORK/crawl" "$WORK/out/" --shard-bytes 0 "$@")
   seconds["clean WARC shards $label"]=$(best $W clean "$WORK/warc" "$WORK/out/" --shard-bytes 0 "$@")
+  seconds["fineweb shards $label"]=$(best $W "${FINEWEB[@]}" "$@")
   if [ "$label" != "single process" ]; then
     rm -rf "$WORK/out.parquet" "$WORK/out"
     received["clean $label"]=$(received_mb $W clean "$WORK/crawl" "$WORK/out.parquet" "$@")
@@ -91,6 +97,8 @@ run_all() {  # label, then extra arguments for clean and sql
     received["clean shards $label"]=$(received_mb $W clean "$WORK/crawl" "$WORK/out/" --shard-bytes 0 "$@")
     rm -rf "$WORK/out"
     received["clean WARC shards $label"]=$(received_mb $W clean "$WORK/warc" "$WORK/out/" --shard-bytes 0 "$@")
+    rm -rf "$WORK/out"
+    received["fineweb shards $label"]=$(received_mb $W "${FINEWEB[@]}" "$@")
   fi
 }
 run_all "single process" --partitions 2
@@ -103,7 +111,7 @@ stop_cluster
 
 echo "$PAGES pages in 8 Parquet files, $WARC_PAGES pages in 8 WARC files, $(nproc) cores, best of $RUNS"
 printf "%-56s %8s %8s %10s %12s\n" "run" "wall s" "pages/s" "overhead" "client MB in"
-for job in clean clean.sql "clean shards" "clean WARC shards"; do
+for job in clean clean.sql "clean shards" "clean WARC shards" "fineweb shards"; do
   base=${seconds["$job single process"]}
   pages=$PAGES
   [ "$job" = "clean WARC shards" ] && pages=$WARC_PAGES
