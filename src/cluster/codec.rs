@@ -38,6 +38,7 @@ use datafusion_proto::physical_plan::{
 use datafusion_proto::protobuf::{FileScanExecConf, PhysicalExprNode};
 use prost::Message;
 
+use crate::datasource::one_file::PartsConcatExec;
 use crate::datasource::shard_writer::ShardWriterExec;
 use crate::datasource::{OnError, WarcOptions, WarcSource, WarcTable, parse_on_error};
 
@@ -48,6 +49,8 @@ const WARC_TABLE_TAG: &[u8] = b"webtext-warc-table\0";
 const WARC_SCAN_TAG: &[u8] = b"webtext-warc-scan\0";
 /// The first bytes of a shard writer the crate encoded.
 const SHARD_WRITER_TAG: &[u8] = b"webtext-shard-writer\0";
+/// The join of a file's parts ([`PartsConcatExec`]).
+const PARTS_CONCAT_TAG: &[u8] = b"webtext-parts-concat\0";
 
 /// A WARC table as sent: what [`WarcTable::new`] takes.
 #[derive(Clone, PartialEq, Message)]
@@ -99,6 +102,22 @@ struct ShardWriterProto {
     file_name: Option<String>,
     /// The input's last columns summed, not written.
     #[prost(uint32, tag = "5")]
+    tallied: u32,
+    /// Set when each partition writes a part of the one file of this name.
+    #[prost(string, optional, tag = "6")]
+    part_of: Option<String>,
+}
+
+/// A join of a file's parts as sent (its input, the parts' counts, travels as the node's input).
+#[derive(Clone, PartialEq, Message)]
+struct PartsConcatProto {
+    #[prost(string, tag = "1")]
+    folder: String,
+    #[prost(string, tag = "2")]
+    file_name: String,
+    #[prost(uint64, tag = "3")]
+    parts: u64,
+    #[prost(uint32, tag = "4")]
     tallied: u32,
 }
 
@@ -309,9 +328,10 @@ impl PhysicalExtensionCodec for WebtextPhysicalCodec {
                 return Err(decode_error("a shard writer without its one input"));
             };
             let input = Arc::clone(input);
-            let writer = match proto.file_name {
-                Some(name) => ShardWriterExec::one_file(input, proto.folder, name)?,
-                None => {
+            let writer = match (proto.file_name, proto.part_of) {
+                (Some(name), _) => ShardWriterExec::one_file(input, proto.folder, name)?,
+                (None, Some(name)) => ShardWriterExec::parts_of(input, proto.folder, name)?,
+                (None, None) => {
                     if proto.renamed_first_files.len() != proto.renamed_names.len() {
                         return Err(decode_error("a shard writer with unpaired shard names"));
                     }
@@ -324,6 +344,22 @@ impl PhysicalExtensionCodec for WebtextPhysicalCodec {
                 }
             };
             return Ok(Arc::new(writer.with_tallied(proto.tallied as usize)?));
+        }
+        if let Some(proto) = tagged::<PartsConcatProto>(buf, PARTS_CONCAT_TAG) {
+            let proto = proto?;
+            let [input] = inputs else {
+                return Err(decode_error("a join of parts without its one input"));
+            };
+            let parts = usize::try_from(proto.parts)
+                .map_err(|_| decode_error("a join of too many parts"))?;
+            let join = PartsConcatExec::try_new(
+                Arc::clone(input),
+                proto.folder,
+                proto.file_name,
+                parts,
+                proto.tallied as usize,
+            )?;
+            return Ok(Arc::new(join));
         }
         self.ballista.try_decode(buf, inputs, ctx, converter)
     }
@@ -348,8 +384,20 @@ impl PhysicalExtensionCodec for WebtextPhysicalCodec {
                 file_name: writer.file_name().map(str::to_owned),
                 tallied: u32::try_from(writer.tallied())
                     .map_err(|_| decode_error("a shard writer with too many tallied columns"))?,
+                part_of: writer.part_of().map(str::to_owned),
             };
             write_tagged(buf, SHARD_WRITER_TAG, &proto);
+            return Ok(());
+        }
+        if let Some(join) = node.downcast_ref::<PartsConcatExec>() {
+            let proto = PartsConcatProto {
+                folder: join.folder().to_owned(),
+                file_name: join.file_name().to_owned(),
+                parts: join.parts() as u64,
+                tallied: u32::try_from(join.tallied())
+                    .map_err(|_| decode_error("a join of parts with too many tallied columns"))?,
+            };
+            write_tagged(buf, PARTS_CONCAT_TAG, &proto);
             return Ok(());
         }
         self.ballista.try_encode(node, buf, converter)
@@ -561,5 +609,49 @@ mod tests {
             displayable(writer.as_ref()).one_line().to_string()
         );
         assert_eq!(back.schema(), writer.schema());
+    }
+
+    #[tokio::test]
+    async fn a_file_written_in_parts_is_the_same_plan_after_the_trip() {
+        use datafusion::physical_plan::Partitioning;
+        use datafusion::physical_plan::repartition::RepartitionExec;
+        let ctx = context();
+        let sample = format!(
+            "{}/examples/data/sample_crawl.parquet",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        ctx.register_parquet("p", &sample, Default::default())
+            .await
+            .unwrap();
+        let plan = ctx
+            .sql("SELECT url, length(url) AS url_chars FROM p")
+            .await
+            .unwrap()
+            .create_physical_plan()
+            .await
+            .unwrap();
+        let spread =
+            Arc::new(RepartitionExec::try_new(plan, Partitioning::RoundRobinBatch(2)).unwrap());
+        let plan = crate::datasource::one_file::write_one_file(
+            spread,
+            "/data/out".into(),
+            "urls.parquet".into(),
+            1,
+        )
+        .unwrap();
+        let codec = WebtextPhysicalCodec::default();
+        let bytes = physical_plan_to_bytes_with_extension_codec(Arc::clone(&plan), &codec).unwrap();
+        let back =
+            physical_plan_from_bytes_with_extension_codec(&bytes, &ctx.task_ctx(), &codec).unwrap();
+        let join = back.downcast_ref::<PartsConcatExec>().unwrap();
+        assert_eq!(
+            (join.folder(), join.file_name()),
+            ("/data/out", "urls.parquet")
+        );
+        assert_eq!((join.parts(), join.tallied()), (2, 1));
+        let shown = |plan: &dyn ExecutionPlan| displayable(plan).indent(false).to_string();
+        assert!(shown(back.as_ref()).contains("parts of file=urls.parquet"));
+        assert_eq!(shown(back.as_ref()), shown(plan.as_ref()));
+        assert_eq!(back.schema(), plan.schema());
     }
 }

@@ -6,6 +6,7 @@ mod carried_stores;
 pub mod commit;
 mod head_filter;
 pub mod inputs;
+pub mod one_file;
 mod read_warc;
 pub mod rooted_store;
 pub mod shard_writer;

@@ -11,8 +11,9 @@
 //! writer carries nothing indexed by partition.
 //!
 //! The same operator writes a query's whole result as one file ([`ShardWriterExec::one_file`]):
-//! its partitions merged into one task, which writes and commits the file. On a cluster the rows
-//! then travel between executors (a stage boundary at the merge), never through the client.
+//! its partitions merged into one task, which writes and commits the file (on a cluster the rows
+//! then travel between executors, a stage boundary at the merge, never through the client); or
+//! each partition as a part of the file, which [`one_file`](super::one_file) joins.
 
 use std::fmt;
 use std::sync::Arc;
@@ -72,7 +73,7 @@ pub fn shard_counts_schema() -> SchemaRef {
 
 /// The schema of what a [`ShardWriterExec`] with `tallied` columns returns: the shard counts,
 /// then a sum per tallied column (`tally_0`, ...).
-fn counts_schema_with(tallied: usize) -> SchemaRef {
+pub(super) fn counts_schema_with(tallied: usize) -> SchemaRef {
     let mut fields: Vec<Field> = shard_counts_schema()
         .fields()
         .iter()
@@ -135,6 +136,9 @@ pub struct ShardWriterExec {
     renamed: Vec<(String, String)>,
     /// Set when the input is one partition written as the one file of this name.
     file_name: Option<String>,
+    /// Set when each partition writes a part of the one file of this name
+    /// ([`write_one_file`](super::one_file::write_one_file)).
+    part_of: Option<String>,
     /// The input's last columns that are not written but summed ([`ShardWriterExec::with_tallied`]).
     tallied: usize,
     properties: Arc<PlanProperties>,
@@ -192,6 +196,22 @@ impl ShardWriterExec {
         Ok(ShardWriterExec::new(input, folder, Vec::new(), Some(name)))
     }
 
+    /// The writer of each of `input`'s partitions as a part of the one file `name` of the folder
+    /// at `folder`: a hidden file of a new name, returned with its counts, which
+    /// [`PartsConcatExec`](super::one_file::PartsConcatExec) joins into the file.
+    pub fn parts_of(
+        input: Arc<dyn ExecutionPlan>,
+        folder: String,
+        name: String,
+    ) -> Result<ShardWriterExec> {
+        if !is_plain_file_name(&name) {
+            return plan_err!("writing a file: '{name}' is not a plain file name");
+        }
+        let mut writer = ShardWriterExec::new(input, folder, Vec::new(), None);
+        writer.part_of = Some(name);
+        Ok(writer)
+    }
+
     fn new(
         input: Arc<dyn ExecutionPlan>,
         folder: String,
@@ -204,6 +224,7 @@ impl ShardWriterExec {
             folder,
             renamed,
             file_name,
+            part_of: None,
             tallied: 0,
             properties: Arc::new(counts_properties(partitions, 0)),
         }
@@ -262,10 +283,18 @@ impl ShardWriterExec {
         self.file_name.as_deref()
     }
 
+    /// The one file's name, when each partition writes a part of it.
+    pub fn part_of(&self) -> Option<&str> {
+        self.part_of.as_deref()
+    }
+
     /// The name of the shard partition `partition` writes: from the files it reads.
     fn shard_of(&self, partition: usize) -> Result<String> {
         if let Some(name) = &self.file_name {
             return Ok(name.clone());
+        }
+        if let Some(name) = &self.part_of {
+            return Ok(super::one_file::part_name(name));
         }
         let files = partition_files(self.input.as_ref(), partition)?;
         let Some(first) = files.first() else {
@@ -278,17 +307,22 @@ impl ShardWriterExec {
     }
 
     fn open_folder(&self, context: &TaskContext) -> Result<OutputFolder> {
-        if !is_store_url(&self.folder) {
-            // Object stores are checked by the runtime's (rooted) stores; a local folder is
-            // written through the file system, so it is checked here.
-            check_process_path(std::path::Path::new(&self.folder), Access::Write)
-                .map_err(|e| DataFusionError::Execution(e.to_string()))?;
-        }
-        OutputFolder::open(&context.runtime_env(), &self.folder)
+        open_output_folder(&self.folder, context)
     }
 }
 
-fn counts_properties(partitions: usize, tallied: usize) -> PlanProperties {
+/// The folder at `folder` as a task writes it.
+pub(super) fn open_output_folder(folder: &str, context: &TaskContext) -> Result<OutputFolder> {
+    if !is_store_url(folder) {
+        // Object stores are checked by the runtime's (rooted) stores; a local folder is
+        // written through the file system, so it is checked here.
+        check_process_path(std::path::Path::new(folder), Access::Write)
+            .map_err(|e| DataFusionError::Execution(e.to_string()))?;
+    }
+    OutputFolder::open(&context.runtime_env(), folder)
+}
+
+pub(super) fn counts_properties(partitions: usize, tallied: usize) -> PlanProperties {
     PlanProperties::new(
         EquivalenceProperties::new(counts_schema_with(tallied)),
         Partitioning::UnknownPartitioning(partitions),
@@ -327,16 +361,17 @@ fn file_url(scan: &FileScanConfig, file: &PartitionedFile) -> String {
 }
 
 /// A name that stays in its folder: no separator, not `.` or `..`, nothing hidden.
-fn is_plain_file_name(name: &str) -> bool {
+pub(super) fn is_plain_file_name(name: &str) -> bool {
     !name.is_empty() && !name.contains(['/', '\\', '\0']) && !name.starts_with('.')
 }
 
 impl DisplayAs for ShardWriterExec {
     fn fmt_as(&self, _format: DisplayFormatType, f: &mut fmt::Formatter) -> fmt::Result {
         write!(f, "ShardWriterExec: folder={}", self.folder)?;
-        match &self.file_name {
-            Some(name) => write!(f, ", file={name}"),
-            None => Ok(()),
+        match (&self.file_name, &self.part_of) {
+            (Some(name), _) => write!(f, ", file={name}"),
+            (None, Some(name)) => write!(f, ", parts of file={name}"),
+            (None, None) => Ok(()),
         }
     }
 }
@@ -373,9 +408,10 @@ impl ExecutionPlan for ShardWriterExec {
         let [input] = <[_; 1]>::try_from(children)
             .map_err(|_| DataFusionError::Internal("ShardWriterExec has one input".into()))?;
         let folder = self.folder.clone();
-        let writer = match &self.file_name {
-            Some(name) => ShardWriterExec::one_file(input, folder, name.clone())?,
-            None => ShardWriterExec::try_new(input, folder, self.renamed.clone())?,
+        let writer = match (&self.file_name, &self.part_of) {
+            (Some(name), _) => ShardWriterExec::one_file(input, folder, name.clone())?,
+            (None, Some(name)) => ShardWriterExec::parts_of(input, folder, name.clone())?,
+            (None, None) => ShardWriterExec::try_new(input, folder, self.renamed.clone())?,
         };
         Ok(Arc::new(writer.with_tallied(self.tallied)?))
     }
@@ -402,7 +438,7 @@ impl ExecutionPlan for ShardWriterExec {
 }
 
 /// The row of counts of one written file and its tallies.
-fn counts_batch(done: &ShardDone, sums: &[u64]) -> Result<RecordBatch> {
+pub(super) fn counts_batch(done: &ShardDone, sums: &[u64]) -> Result<RecordBatch> {
     let mut columns: Vec<ArrayRef> = vec![
         Arc::new(StringArray::from(vec![done.name.as_str()])),
         Arc::new(UInt64Array::from(vec![done.rows])),
@@ -598,7 +634,7 @@ fn regroup(scan: &FileScanConfig, shards: &[Shard]) -> Result<Vec<FileGroup>> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use datafusion::physical_plan::collect;
     use datafusion::prelude::{ParquetReadOptions, SessionConfig, SessionContext};
 
@@ -606,7 +642,7 @@ mod tests {
     use crate::datasource::InputFile;
 
     /// Three Parquet files of ten rows each (`file`, `n`), in a folder.
-    async fn three_files(dir: &std::path::Path) -> Vec<InputFile> {
+    pub(crate) async fn three_files(dir: &std::path::Path) -> Vec<InputFile> {
         let ctx = SessionContext::new();
         let mut files = Vec::new();
         for file in 0..3 {
@@ -625,7 +661,10 @@ mod tests {
         files
     }
 
-    async fn plan(dir: &std::path::Path, sql: &str) -> (SessionContext, Arc<dyn ExecutionPlan>) {
+    pub(crate) async fn plan(
+        dir: &std::path::Path,
+        sql: &str,
+    ) -> (SessionContext, Arc<dyn ExecutionPlan>) {
         let config = SessionConfig::new()
             .with_target_partitions(2)
             .with_round_robin_repartition(false);
@@ -757,7 +796,7 @@ mod tests {
     }
 
     /// The rows of column `column` (Int64) of the Parquet file at `path`, in file order.
-    async fn column_of(path: &std::path::Path, column: &str) -> Vec<i64> {
+    pub(crate) async fn column_of(path: &std::path::Path, column: &str) -> Vec<i64> {
         let read = SessionContext::new();
         let options = ParquetReadOptions::default();
         read.register_parquet("f", path.to_str().unwrap(), options)

@@ -373,17 +373,16 @@ impl OutputFolder {
     }
 
     /// Removes the temporary files that writers of the files `names` which did not finish left
-    /// (an executor lost while it wrote one); how many. Other files' are left alone: the folder
-    /// may be anyone's. In an object store there are none (a file is staged on the writer's
-    /// disk), and the folder is not listed.
+    /// (an executor lost while it wrote one), and the parts a file was joined from
+    /// ([`part_name`](super::one_file::part_name)) with their own; how many. Other files' are
+    /// left alone: the folder may be anyone's.
     pub async fn remove_temporaries_of(&self, names: &[&str]) -> Result<usize> {
-        if self.local.is_none() {
-            return Ok(0);
-        }
         let names: std::collections::HashSet<&str> = names.iter().copied().collect();
-        // A temporary file is `.NAME.webtext-RANDOM.tmp`.
+        // `.NAME.webtext-RANDOM.tmp`, and a part's `..NAME.webtext-part-RANDOM.tmp.webtext-...`.
         let written_as = |temporary: &str| {
-            let (name, _) = temporary.strip_prefix('.')?.rsplit_once(TEMPORARY_MARK)?;
+            let (name, _) = temporary
+                .trim_start_matches('.')
+                .split_once(TEMPORARY_MARK)?;
             Some(name.to_owned())
         };
         self.remove_temporaries_where(|n| {
@@ -429,6 +428,28 @@ impl OutputFolder {
             .into_iter()
             .filter_map(|meta| Some((meta.location.filename()?.to_owned(), meta.size)))
             .collect())
+    }
+
+    /// File `name` to read: the file itself, or an object downloaded to a private temporary
+    /// file (removed when closed).
+    pub async fn open_to_read(&self, name: &str) -> Result<File> {
+        use std::io::{Seek, Write};
+        if let Some(folder) = &self.local {
+            return File::open(folder.join(name)).map_err(|e| self.error(name, e));
+        }
+        let mut file = tempfile::tempfile().map_err(|e| self.error(name, e))?;
+        let mut chunks = self
+            .store
+            .get(&self.path_of(name))
+            .await
+            .map_err(|e| self.error(name, e))?
+            .into_stream();
+        while let Some(chunk) = chunks.next().await {
+            let chunk = chunk.map_err(|e| self.error(name, e))?;
+            file.write_all(&chunk).map_err(|e| self.error(name, e))?;
+        }
+        file.rewind().map_err(|e| self.error(name, e))?;
+        Ok(file)
     }
 
     /// The text of file `name`, if it is there.
@@ -847,6 +868,7 @@ mod tests {
             ".b.parquet.webtext-x2.tmp",
             ".c.parquet.webtext-x3.tmp",
             ".a.parquet.webtext-x4.tmp",
+            "..a.parquet.webtext-part-x5.tmp.webtext-x6.tmp",
         ];
         for name in temporaries.iter().chain(&["a.parquet", ".a.parquet.tmp"]) {
             std::fs::write(dir.path().join(name), "x").unwrap();
@@ -857,7 +879,7 @@ mod tests {
             .remove_temporaries_of(&["a.parquet", "c.parquet"])
             .await
             .unwrap();
-        assert_eq!(removed, 3);
+        assert_eq!(removed, 4);
         let left: Vec<String> = folder.files().await.unwrap().into_keys().collect();
         assert_eq!(
             left,

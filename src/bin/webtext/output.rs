@@ -260,8 +260,9 @@ pub(crate) struct WrittenOnCluster {
     pub(crate) tallies: Vec<u64>,
 }
 
-/// On a cluster the file is written by an executor: the query planned here, its partitions
-/// merged into the one task that writes and commits the file (the rows move between executors),
+/// On a cluster the file is written by the executors: the query planned here, each partition
+/// written as a part of the file by its task and the parts joined by one (a sorted result merged
+/// into the one task that writes it; [`write_one_file`](datafusion_webtext::datasource::one_file::write_one_file)),
 /// and only the file's counts come back. The query's last `tallied` columns (integers or
 /// Booleans) are not written but summed there.
 pub(crate) async fn write_on_cluster(
@@ -271,7 +272,8 @@ pub(crate) async fn write_on_cluster(
     tallied: usize,
 ) -> Result<WrittenOnCluster> {
     use datafusion::physical_planner::{DefaultPhysicalPlanner, PhysicalPlanner};
-    use datafusion_webtext::datasource::shard_writer::{ShardWriterExec, add_tallies, shards_done};
+    use datafusion_webtext::datasource::one_file::write_one_file;
+    use datafusion_webtext::datasource::shard_writer::{add_tallies, shards_done};
     let (state, logical) = df.into_parts();
     let logical = state.optimize(&logical)?;
     // Planned as one process would, not as Ballista's client planner does (a job of its own).
@@ -279,8 +281,7 @@ pub(crate) async fn write_on_cluster(
         .create_physical_plan(&logical, &state)
         .await?;
     let folder = target.folder.absolute_location();
-    let writer =
-        ShardWriterExec::one_file(plan, folder, target.name.clone())?.with_tallied(tallied)?;
+    let writer = write_one_file(plan, folder, target.name.clone(), tallied)?;
     let ctx = SessionContext::new_with_state(state);
     let failed = |e: &dyn std::fmt::Display| {
         CliError::Usage(format!(
@@ -289,7 +290,7 @@ pub(crate) async fn write_on_cluster(
         ))
     };
     let job = async {
-        let mut stream = crate::cluster::execute_physical(&ctx, url, std::sync::Arc::new(writer))
+        let mut stream = crate::cluster::execute_physical(&ctx, url, writer)
             .await
             .map_err(|e| failed(&e))?;
         let (mut written, mut sums) = (Vec::new(), vec![0u64; tallied]);
@@ -301,7 +302,8 @@ pub(crate) async fn write_on_cluster(
         Ok::<_, CliError>((written, sums))
     }
     .await;
-    // A writer on an executor lost in the middle left its temporary file beside the output.
+    // The parts the file was joined from (a join run again reads them, so they stay until the
+    // job's end), and what a writer on an executor lost in the middle left beside the output.
     if let Err(e) = target.folder.remove_temporaries_of(&[&target.name]).await {
         eprintln!("webtext: {e}");
     }
