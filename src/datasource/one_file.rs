@@ -37,7 +37,7 @@ use futures::StreamExt;
 use super::commit::TEMPORARY_MARK;
 use super::shard_writer::{
     ShardWriterExec, add_tallies, counts_batch, counts_properties, counts_schema_with,
-    is_plain_file_name, open_output_folder, parquet_writer_properties, shards_done,
+    open_output_folder, parquet_writer_properties, require_plain_file_name, shards_done,
 };
 use super::shards::{OutputFolder, ShardDone};
 
@@ -101,9 +101,7 @@ impl PartsConcatExec {
         parts: usize,
         tallied: usize,
     ) -> Result<PartsConcatExec> {
-        if !is_plain_file_name(&name) {
-            return plan_err!("writing a file: '{name}' is not a plain file name");
-        }
+        require_plain_file_name(&name)?;
         if input.output_partitioning().partition_count() != 1 {
             return plan_err!("joining the parts of {name}: their counts must be one partition");
         }

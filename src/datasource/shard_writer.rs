@@ -185,9 +185,7 @@ impl ShardWriterExec {
         folder: String,
         name: String,
     ) -> Result<ShardWriterExec> {
-        if !is_plain_file_name(&name) {
-            return plan_err!("writing a file: '{name}' is not a plain file name");
-        }
+        require_plain_file_name(&name)?;
         let input: Arc<dyn ExecutionPlan> = match input.output_ordering() {
             _ if input.output_partitioning().partition_count() == 1 => input,
             Some(ordering) => Arc::new(SortPreservingMergeExec::new(ordering.clone(), input)),
@@ -204,9 +202,7 @@ impl ShardWriterExec {
         folder: String,
         name: String,
     ) -> Result<ShardWriterExec> {
-        if !is_plain_file_name(&name) {
-            return plan_err!("writing a file: '{name}' is not a plain file name");
-        }
+        require_plain_file_name(&name)?;
         let mut writer = ShardWriterExec::new(input, folder, Vec::new(), None);
         writer.part_of = Some(name);
         Ok(writer)
@@ -360,8 +356,16 @@ fn file_url(scan: &FileScanConfig, file: &PartitionedFile) -> String {
     )
 }
 
+/// Refuses a file name that would leave its folder or hide ([`is_plain_file_name`]).
+pub(super) fn require_plain_file_name(name: &str) -> Result<()> {
+    if !is_plain_file_name(name) {
+        return plan_err!("writing a file: '{name}' is not a plain file name");
+    }
+    Ok(())
+}
+
 /// A name that stays in its folder: no separator, not `.` or `..`, nothing hidden.
-pub(super) fn is_plain_file_name(name: &str) -> bool {
+fn is_plain_file_name(name: &str) -> bool {
     !name.is_empty() && !name.contains(['/', '\\', '\0']) && !name.starts_with('.')
 }
 
