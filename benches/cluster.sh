@@ -5,7 +5,7 @@
 # executor task writes it, the rows shuffled to it, and the client receives its counts) and into a
 # folder of shards (on the cluster the executors write them and the client receives a row of counts
 # per shard). Also `sql/clean.sql` (url and text only) both ways, and `clean` of the evaluation archive as
-# 8 WARC files (8 copies) into shards, and `sql/fineweb.sql` into shards with its decisions a file
+# 8 WARC files (8 copies) into shards and into one file, and `sql/fineweb.sql` into shards with its decisions a file
 # per shard (on the cluster the executors write both). Best wall time of RUNS runs, pages/s, and the cluster's
 # overhead over the single process, from one run of this script; on the cluster, the bytes the client
 # reads from its sockets for clean (strace, one run).
@@ -89,6 +89,7 @@ run_all() {  # label, then extra arguments for clean and sql
   seconds["clean.sql $label"]=$(best $W sql -t "crawl=$WORK/crawl" --file sql/clean.sql --output "$WORK/out.parquet" "$@")
   seconds["clean shards $label"]=$(best $W clean "$WORK/crawl" "$WORK/out/" --shard-bytes 0 "$@")
   seconds["clean WARC shards $label"]=$(best $W clean "$WORK/warc" "$WORK/out/" --shard-bytes 0 "$@")
+  seconds["clean WARC $label"]=$(best $W clean "$WORK/warc" "$WORK/out.parquet" "$@")
   seconds["fineweb shards $label"]=$(best $W "${FINEWEB[@]}" "$@")
   if [ "$label" != "single process" ]; then
     rm -rf "$WORK/out.parquet" "$WORK/out"
@@ -111,10 +112,10 @@ stop_cluster
 
 echo "$PAGES pages in 8 Parquet files, $WARC_PAGES pages in 8 WARC files, $(nproc) cores, best of $RUNS"
 printf "%-56s %8s %8s %10s %12s\n" "run" "wall s" "pages/s" "overhead" "client MB in"
-for job in clean clean.sql "clean shards" "clean WARC shards" "fineweb shards"; do
+for job in clean clean.sql "clean shards" "clean WARC shards" "clean WARC" "fineweb shards"; do
   base=${seconds["$job single process"]}
   pages=$PAGES
-  [ "$job" = "clean WARC shards" ] && pages=$WARC_PAGES
+  [[ "$job" == "clean WARC"* ]] && pages=$WARC_PAGES
   for label in "single process" "cluster, 1 executor x 2 tasks" "cluster, 2 executors x 1 task"; do
     s=${seconds["$job $label"]}
     printf "%-56s %8.2f %8.0f %9.0f%% %12s\n" "$job, $label" "$s" "$(awk "BEGIN{print $pages/$s}")" \
