@@ -9,7 +9,7 @@ use datafusion::arrow::datatypes::DataType;
 use datafusion::common::{Column, DFSchema};
 use datafusion::dataframe::DataFrame;
 use datafusion::datasource::file_format::options::ParquetReadOptions;
-use datafusion::execution::runtime_env::RuntimeEnvBuilder;
+use datafusion::execution::runtime_env::{RuntimeEnv, RuntimeEnvBuilder};
 use datafusion::logical_expr::{Expr, cast};
 use datafusion::prelude::{SessionConfig, SessionContext};
 use datafusion_webtext::datasource::{InputFormat, InputKind, WarcOptions};
@@ -122,11 +122,26 @@ fn local(config: SessionConfig, memory: &MemorySettings) -> Result<SessionContex
         .apply(RuntimeEnvBuilder::new())
         .with_object_store_registry(registry)
         .build_arc()?;
+    crate::memory_limit::note_limit(memory.effective_limit());
+    with_functions(config, runtime)
+}
+
+/// A session of `config` over `runtime`, with the crate's functions.
+fn with_functions(config: SessionConfig, runtime: Arc<RuntimeEnv>) -> Result<SessionContext> {
     let mut ctx = SessionContext::new_with_config_rt(config, runtime).enable_url_table();
     datafusion_webtext::register_all(&mut ctx)?;
-    crate::memory_limit::note_limit(memory.effective_limit());
     ctx.add_analyzer_rule(Arc::new(crate::memory_limit::NoteHolders));
     Ok(ctx)
+}
+
+/// A new local session with `ctx`'s settings over its runtime (one memory pool and spill folder,
+/// the same object stores), and no tables: sessions that run at once within one memory limit.
+pub(crate) fn sibling_context(ctx: &SessionContext) -> Result<SessionContext> {
+    // A session built from another's state says its catalog exists; this one makes its own.
+    let config = ctx
+        .copied_config()
+        .with_create_default_catalog_and_schema(true);
+    with_functions(config, ctx.runtime_env())
 }
 
 #[cfg(feature = "cluster")]

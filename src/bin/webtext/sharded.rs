@@ -186,10 +186,9 @@ impl ShardedRun {
     /// cluster, the rows to write and the shards as the rows read them: a query over exactly that
     /// job's shards' input files (or over files made from them, one per shard, under the shard's
     /// name), row by row, planned here with a partition per shard under a writer of the shards.
-    /// Each task
-    /// commits its shard and sends back a row of counts, never the rows; the rows' last
-    /// `tallied` columns are summed there, not written ([`ShardWriterExec::with_tallied`]), and
-    /// returned summed over the shards written. After a failure the run is abandoned unless a
+    /// Each task commits its shard and sends back a row of counts, never the rows; the rows'
+    /// last `tallied` columns are summed there, not written ([`ShardWriterExec::with_tallied`]),
+    /// and returned summed over the shards written. After a failure the run is abandoned unless a
     /// shard was committed ([`ShardedRun::abandon_unless_committed`]).
     pub(crate) async fn write_on_cluster<F, Fut>(
         &self,

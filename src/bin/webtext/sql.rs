@@ -9,11 +9,12 @@ use datafusion::logical_expr::{DdlStatement, LogicalPlan};
 use datafusion::prelude::SessionContext;
 use datafusion::sql::parser::{DFParserBuilder, Statement};
 use datafusion::sql::sqlparser::dialect::GenericDialect;
+use futures::StreamExt;
 
 use crate::per_shard_files::{SHARD, require_shard_in_file_names, run_statement, shards_read};
 use crate::session::{
     ClusterTables, TableSpec, compact_for_client, input_kind, is_remote, query_context,
-    register_kind, register_tables,
+    register_kind, register_tables, sibling_context,
 };
 use crate::sharded::{ShardedRun, ShardingArgs};
 use crate::{CliError, ExecArgs, Format, Result, output};
@@ -52,9 +53,9 @@ pub(crate) struct SqlArgs {
     /// as the shard; it must work row by row (no GROUP BY, ORDER BY, join, LIMIT, window or
     /// DISTINCT), and the results of the others are not printed. With --cluster the statements
     /// run once per job of shards (--shards-per-job), over those shards' files, and the
-    /// executors write the shards (a task per shard; ${shard} may name only a COPY's file per shard and a
-    /// CREATE EXTERNAL TABLE's location). Rerunning the same command resumes, skipping the shards
-    /// already written
+    /// executors write the shards (a task per shard; ${shard} may name only a COPY's file per
+    /// shard and a CREATE EXTERNAL TABLE's location). Rerunning the same command resumes,
+    /// skipping the shards already written
     #[arg(long, short = 'o', value_name = "OUT.parquet|OUT/")]
     output: Option<String>,
     /// Sharded output: the table whose input files are divided into shards (needed when more
@@ -151,25 +152,36 @@ async fn run_sharded(args: &SqlArgs, sql: &str, output: &str) -> Result<()> {
     }
     let mut progress = run.progress();
     let mut written = Vec::new();
+    // As many shards at once as the session has partitions, their sessions sharing its memory
+    // limit: a shard's statements alone often keep one core busy.
+    let at_once = ctx.state().config().target_partitions().max(1);
     let result: Result<()> = async {
-        for shard in run.pending() {
-            let ctx = query_context(&args.exec, Some(256)).await?;
-            register_tables(&ctx, &others).await?;
-            let table = input_table(
-                &ctx,
-                &shard.urls(),
-                &kind,
-                WarcOptions::default(),
-                Some(schema.clone()),
-            )
-            .await?;
-            ctx.register_table(sharded.name.as_str(), table)?;
-            let (rows, bytes) = run_shard(&ctx, args, sql, &run, shard).await?;
-            written.push(datafusion_webtext::datasource::ShardDone {
-                name: shard.name.clone(),
-                rows,
-                bytes,
-            });
+        let (ctx, others, kind, schema, run) = (&ctx, &others, &kind, &schema, &run);
+        let mut shards = futures::stream::iter(run.pending())
+            .map(|shard| async move {
+                let ctx = sibling_context(ctx)?;
+                register_tables(&ctx, others).await?;
+                let table = input_table(
+                    &ctx,
+                    &shard.urls(),
+                    kind,
+                    WarcOptions::default(),
+                    Some(schema.clone()),
+                )
+                .await?;
+                ctx.register_table(sharded.name.as_str(), table)?;
+                let (rows, bytes) = run_shard(&ctx, args, sql, run, shard).await?;
+                let done = datafusion_webtext::datasource::ShardDone {
+                    name: shard.name.clone(),
+                    rows,
+                    bytes,
+                };
+                Ok::<_, CliError>((shard, done))
+            })
+            .buffer_unordered(at_once);
+        while let Some(finished) = shards.next().await {
+            let (shard, done) = finished?;
+            written.push(done);
             progress.add(shard.inputs.len() as u64, shard.input_bytes());
         }
         Ok(())
