@@ -572,8 +572,8 @@ mod tests {
         );
     }
 
-    #[tokio::test]
-    async fn a_one_file_writer_is_the_same_writer_after_the_trip() {
+    /// The physical plan of `sql` over the bundled sample crawl as table `p`.
+    async fn sample_plan(sql: &str) -> (SessionContext, Arc<dyn ExecutionPlan>) {
         let ctx = context();
         let sample = format!(
             "{}/examples/data/sample_crawl.parquet",
@@ -583,12 +583,19 @@ mod tests {
             .await
             .unwrap();
         let plan = ctx
-            .sql("SELECT url, length(url) AS url_chars FROM p ORDER BY url")
+            .sql(sql)
             .await
             .unwrap()
             .create_physical_plan()
             .await
             .unwrap();
+        (ctx, plan)
+    }
+
+    #[tokio::test]
+    async fn a_one_file_writer_is_the_same_writer_after_the_trip() {
+        let (ctx, plan) =
+            sample_plan("SELECT url, length(url) AS url_chars FROM p ORDER BY url").await;
         let writer: Arc<dyn ExecutionPlan> = Arc::new(
             ShardWriterExec::one_file(plan, "/data/out".into(), "urls.parquet".into())
                 .and_then(|writer| writer.with_tallied(1))
@@ -615,21 +622,7 @@ mod tests {
     async fn a_file_written_in_parts_is_the_same_plan_after_the_trip() {
         use datafusion::physical_plan::Partitioning;
         use datafusion::physical_plan::repartition::RepartitionExec;
-        let ctx = context();
-        let sample = format!(
-            "{}/examples/data/sample_crawl.parquet",
-            env!("CARGO_MANIFEST_DIR")
-        );
-        ctx.register_parquet("p", &sample, Default::default())
-            .await
-            .unwrap();
-        let plan = ctx
-            .sql("SELECT url, length(url) AS url_chars FROM p")
-            .await
-            .unwrap()
-            .create_physical_plan()
-            .await
-            .unwrap();
+        let (ctx, plan) = sample_plan("SELECT url, length(url) AS url_chars FROM p").await;
         let spread =
             Arc::new(RepartitionExec::try_new(plan, Partitioning::RoundRobinBatch(2)).unwrap());
         let plan = crate::datasource::one_file::write_one_file(

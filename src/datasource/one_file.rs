@@ -18,7 +18,7 @@ use std::fs::File;
 use std::sync::Arc;
 
 use datafusion::common::tree_node::TreeNodeRecursion;
-use datafusion::common::{DataFusionError, Result, plan_err};
+use datafusion::common::{DataFusionError, Result, exec_err, plan_err};
 use datafusion::execution::{SendableRecordBatchStream, TaskContext};
 use datafusion::parquet::column::writer::ColumnCloseResult;
 use datafusion::parquet::errors::ParquetError;
@@ -200,7 +200,7 @@ impl ExecutionPlan for PartsConcatExec {
                 committed.extend(shards_done(&batch)?);
             }
             if committed.len() != parts {
-                return plan_err!(
+                return exec_err!(
                     "writing {name}: {} parts written of {parts}",
                     committed.len()
                 );
@@ -216,7 +216,9 @@ impl ExecutionPlan for PartsConcatExec {
 }
 
 /// Joins the parts `committed` reported (in the order of their names) into file `name` of
-/// `folder`, staged and committed whole.
+/// `folder`, staged and committed whole. One part at a time: a part in an object store is
+/// downloaded, joined and dropped before the next, so the task's disk holds one part beside the
+/// file; the copying runs off the async workers.
 async fn join_parts(
     folder: &OutputFolder,
     name: &str,
@@ -225,19 +227,33 @@ async fn join_parts(
     let prefix = format!(".{name}{TEMPORARY_MARK}part-");
     let mut parts: Vec<&str> = committed.iter().map(|done| done.name.as_str()).collect();
     parts.sort_unstable();
-    let mut files = Vec::with_capacity(parts.len());
-    for part in parts {
-        if !part.starts_with(&prefix) {
-            return plan_err!("writing {name}: '{part}' is not one of its parts");
-        }
-        files.push(folder.open_to_read(part).await?);
+    if let Some(stray) = parts.iter().find(|part| !part.starts_with(&prefix)) {
+        return exec_err!("writing {name}: '{stray}' is not one of its parts");
     }
+    let mut parts = parts.into_iter();
+    let Some(first) = parts.next() else {
+        return exec_err!("writing {name}: no part to join");
+    };
+    let first = folder.open_to_read(first).await?;
     let (file, staged) = folder.stage(name)?;
     let handle = file
         .try_clone()
         .map_err(|e| DataFusionError::Execution(format!("{}: {e}", staged.path().display())))?;
-    let rows = concat_parquet(&files, file)
-        .map_err(|e| DataFusionError::Execution(format!("writing {name}: {e}")))?;
+    let mut join = off_the_workers(name, move || {
+        let mut join = ParquetJoin::start(file, &first)?;
+        join.append(&first)?;
+        Ok(join)
+    })
+    .await?;
+    for part in parts {
+        let part = folder.open_to_read(part).await?;
+        join = off_the_workers(name, move || {
+            join.append(&part)?;
+            Ok(join)
+        })
+        .await?;
+    }
+    let rows = off_the_workers(name, move || join.finish()).await?;
     let bytes = handle
         .metadata()
         .map_err(|e| DataFusionError::Execution(format!("{}: {e}", staged.path().display())))?
@@ -250,40 +266,45 @@ async fn join_parts(
     })
 }
 
-/// Writes the row groups of the Parquet files `parts` (one schema), in order, to `out` as one
-/// file, their encoded column chunks copied as they are, with their statistics and page indexes,
-/// and the first part's key-value metadata (Arrow's schema among it); the rows written.
-pub fn concat_parquet(parts: &[File], out: File) -> Result<u64, ParquetError> {
-    let footers = parts
-        .iter()
-        .map(|part| {
-            ParquetMetaDataReader::new()
-                .with_page_index_policy(PageIndexPolicy::Optional)
-                .parse_and_finish(part)
+/// A Parquet file joined from parts of one schema: their row groups, in the order the parts are
+/// appended, their encoded column chunks copied as they are, with their statistics and page
+/// indexes, and the first part's key-value metadata (Arrow's schema among it).
+pub struct ParquetJoin {
+    writer: SerializedFileWriter<File>,
+    rows: u64,
+    parts: usize,
+}
+
+impl ParquetJoin {
+    /// A join into `out` whose schema is `first`'s (not appended yet).
+    pub fn start(out: File, first: &File) -> Result<ParquetJoin, ParquetError> {
+        let footer = read_footer(first)?;
+        let file = footer.file_metadata();
+        let properties = parquet_writer_properties()
+            .into_builder()
+            .set_key_value_metadata(file.key_value_metadata().cloned())
+            .build();
+        let schema = file.schema_descr().root_schema_ptr();
+        Ok(ParquetJoin {
+            writer: SerializedFileWriter::new(out, schema, Arc::new(properties))?,
+            rows: 0,
+            parts: 0,
         })
-        .collect::<Result<Vec<ParquetMetaData>, _>>()?;
-    let Some(first) = footers.first() else {
-        return Err(ParquetError::General("no part to join".into()));
-    };
-    let schema = first.file_metadata().schema_descr();
-    if let Some(other) = footers
-        .iter()
-        .position(|f| f.file_metadata().schema_descr().root_schema() != schema.root_schema())
-    {
-        return Err(ParquetError::General(format!(
-            "part {other} has another schema than part 0"
-        )));
     }
-    let properties = parquet_writer_properties()
-        .into_builder()
-        .set_key_value_metadata(first.file_metadata().key_value_metadata().cloned())
-        .build();
-    let mut writer =
-        SerializedFileWriter::new(out, schema.root_schema_ptr(), Arc::new(properties))?;
-    let mut rows = 0u64;
-    for (part, footer) in parts.iter().zip(&footers) {
+
+    /// Appends the row groups of `part`, whose schema must be the join's.
+    pub fn append(&mut self, part: &File) -> Result<(), ParquetError> {
+        let footer = read_footer(part)?;
+        if footer.file_metadata().schema_descr().root_schema()
+            != self.writer.schema_descr().root_schema()
+        {
+            return Err(ParquetError::General(format!(
+                "part {} has another schema than part 0",
+                self.parts
+            )));
+        }
         for (g, group) in footer.row_groups().iter().enumerate() {
-            let mut joined = writer.next_row_group()?;
+            let mut joined = self.writer.next_row_group()?;
             for (c, chunk) in group.columns().iter().enumerate() {
                 joined.append_column(
                     part,
@@ -302,11 +323,48 @@ pub fn concat_parquet(parts: &[File], out: File) -> Result<u64, ParquetError> {
                 )?;
             }
             joined.close()?;
-            rows += group.num_rows().max(0) as u64;
+            self.rows += group.num_rows().max(0) as u64;
         }
+        self.parts += 1;
+        Ok(())
     }
-    writer.close()?;
-    Ok(rows)
+
+    /// Writes the footer; the rows joined.
+    pub fn finish(self) -> Result<u64, ParquetError> {
+        self.writer.close()?;
+        Ok(self.rows)
+    }
+}
+
+/// Runs Parquet work that reads and writes files on a blocking thread, not an async worker.
+async fn off_the_workers<T: Send + 'static>(
+    name: &str,
+    work: impl FnOnce() -> Result<T, ParquetError> + Send + 'static,
+) -> Result<T> {
+    let failed = |e: &dyn fmt::Display| DataFusionError::Execution(format!("writing {name}: {e}"));
+    tokio::task::spawn_blocking(work)
+        .await
+        .map_err(|e| failed(&e))?
+        .map_err(|e| failed(&e))
+}
+
+fn read_footer(part: &File) -> Result<ParquetMetaData, ParquetError> {
+    ParquetMetaDataReader::new()
+        .with_page_index_policy(PageIndexPolicy::Optional)
+        .parse_and_finish(part)
+}
+
+/// Writes the row groups of the Parquet files `parts` (one schema), in order, to `out` as one
+/// file ([`ParquetJoin`]); the rows written.
+pub fn concat_parquet(parts: &[File], out: File) -> Result<u64, ParquetError> {
+    let Some(first) = parts.first() else {
+        return Err(ParquetError::General("no part to join".into()));
+    };
+    let mut join = ParquetJoin::start(out, first)?;
+    for part in parts {
+        join.append(part)?;
+    }
+    join.finish()
 }
 
 #[cfg(test)]
