@@ -6,7 +6,9 @@
 /// Looked up for every run and token: ahash, not the default SipHash.
 type HashMap<K, V> = std::collections::HashMap<K, V, ahash::RandomState>;
 type HashSet<T> = std::collections::HashSet<T, ahash::RandomState>;
+use std::hash::Hash;
 use std::io::Read;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use fancy_regex::Regex;
 use serde_json::Value;
@@ -21,12 +23,12 @@ pub(super) struct Rules {
     english: bool,
     /// Special case → the byte lengths of its pieces (which concatenate to it).
     special_cases: HashMap<String, Vec<usize>>,
-    prefix: Alternation,
-    suffix: Alternation,
-    infix: Regex,
-    url: Regex,
+    prefix: Arc<Alternation>,
+    suffix: Arc<Alternation>,
+    infix: Arc<Regex>,
+    url: Arc<Regex>,
     /// French, Hungarian and Turkish: a token kept whole (spaCy's `token_match`).
-    token_match: Option<Regex>,
+    token_match: Option<Arc<Regex>>,
     /// Of each pattern above, what can match it: most runs are ruled out here.
     may_have: Prefilters,
     /// The phrase pass's special cases: first token → the token sequences starting with it.
@@ -43,13 +45,17 @@ impl Rules {
         english: bool,
         rule_less_tokens: impl Fn(&Rules, &str) -> Vec<String>,
     ) -> Result<Rules, String> {
-        let pattern = |key: &str| -> Result<Regex, String> {
+        let pattern = |key: &str| -> Result<Arc<Regex>, String> {
             let source = tables[key].as_str().ok_or(format!("no {key}"))?;
-            compile(source).map_err(|e| format!("{key}: {e}"))
+            compiled_once(&REGEXES, source.to_owned(), || compile(source))
+                .map_err(|e| format!("{key}: {e}"))
         };
-        let alternation = |key: &str, anchor: Anchor| -> Result<Alternation, String> {
+        let alternation = |key: &str, anchor: Anchor| -> Result<Arc<Alternation>, String> {
             let source = tables[key].as_str().ok_or(format!("no {key}"))?;
-            Alternation::new(source, anchor).map_err(|e| format!("{key}: {e}"))
+            compiled_once(&AFFIXES, (source.to_owned(), anchor), || {
+                Alternation::new(source, anchor)
+            })
+            .map_err(|e| format!("{key}: {e}"))
         };
         let strings = |value: &Value| -> Vec<String> {
             value
@@ -76,13 +82,18 @@ impl Rules {
             Some(_) => Some(pattern("token_match_pattern")?),
             None => None,
         };
-        let prefilter = |key: &str| Prefilter::new(tables[key].as_str().unwrap_or(""));
+        let prefilter = |key: &str| {
+            let source = tables[key].as_str().unwrap_or("");
+            compiled_once(&PREFILTERS, source.to_owned(), || {
+                Ok(Prefilter::new(source))
+            })
+        };
         let may_have = Prefilters {
-            prefix: prefilter("prefix_pattern"),
-            suffix: prefilter("suffix_pattern"),
-            infix: prefilter("infix_pattern"),
-            url: prefilter("url_match_pattern"),
-            token_match: prefilter("token_match_pattern"),
+            prefix: prefilter("prefix_pattern")?,
+            suffix: prefilter("suffix_pattern")?,
+            infix: prefilter("infix_pattern")?,
+            url: prefilter("url_match_pattern")?,
+            token_match: prefilter("token_match_pattern")?,
         };
         let mut rules = Rules {
             english,
@@ -353,11 +364,40 @@ fn python_to_rust(pattern: &str) -> String {
 
 /// The prefilter of each pattern of a language's rules.
 struct Prefilters {
-    prefix: Prefilter,
-    suffix: Prefilter,
-    infix: Prefilter,
-    url: Prefilter,
-    token_match: Prefilter,
+    prefix: Arc<Prefilter>,
+    suffix: Arc<Prefilter>,
+    infix: Arc<Prefilter>,
+    url: Arc<Prefilter>,
+    token_match: Arc<Prefilter>,
+}
+
+/// Compiled patterns by their source. Most of spaCy's languages share its base URL, prefix,
+/// suffix or infix patterns, and compiling the patterns was most of the time a language took to
+/// load: each is compiled once per process, whichever languages hold it.
+type Compiled<K, T> = Mutex<Option<HashMap<K, Arc<T>>>>;
+
+static REGEXES: Compiled<String, Regex> = Mutex::new(None);
+static AFFIXES: Compiled<(String, Anchor), Alternation> = Mutex::new(None);
+static PREFILTERS: Compiled<String, Prefilter> = Mutex::new(None);
+
+/// `key`'s entry of `cache`, built by `build` when missing (outside the lock: two threads that
+/// build the same pattern at once both build it, and the first one kept is shared).
+fn compiled_once<K: Eq + Hash, T>(
+    cache: &Compiled<K, T>,
+    key: K,
+    build: impl FnOnce() -> Result<T, String>,
+) -> Result<Arc<T>, String> {
+    let found = (cache.lock().unwrap_or_else(PoisonError::into_inner))
+        .as_ref()
+        .and_then(|c| c.get(&key))
+        .map(Arc::clone);
+    if let Some(found) = found {
+        return Ok(found);
+    }
+    let built = Arc::new(build()?);
+    let mut cache = cache.lock().unwrap_or_else(PoisonError::into_inner);
+    let entry = cache.get_or_insert_with(HashMap::default).entry(key);
+    Ok(Arc::clone(entry.or_insert(built)))
 }
 
 /// A pattern of the regex crate that matches wherever a Python pattern can: the pattern with its
@@ -435,7 +475,7 @@ fn without_lookarounds(expr: &fancy_regex::Expr) -> Option<fancy_regex::Expr> {
 }
 
 /// Where every alternative of an affix pattern is anchored.
-#[derive(Clone, Copy, PartialEq)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
 enum Anchor {
     /// `^…`: Python's `search` gives the first alternative, in order, that matches at 0.
     Start,
