@@ -410,19 +410,13 @@ struct Prefilter(Option<regex::Regex>);
 
 impl Prefilter {
     fn new(python: &str) -> Prefilter {
-        let relaxed = fancy_regex::Expr::parse_tree(&python_to_rust(python))
-            .ok()
-            .filter(|tree| tree.backrefs.is_empty() && !tree.contains_subroutines)
-            .and_then(|tree| without_lookarounds(&tree.expr))
-            .and_then(|expr| {
-                let mut pattern = String::new();
-                expr.to_str(&mut pattern, 0);
-                regex::RegexBuilder::new(&pattern)
-                    .size_limit(256 << 20)
-                    .dfa_size_limit(64 << 20)
-                    .build()
-                    .ok()
-            });
+        let relaxed = without_lookarounds_in_regex_syntax(python).and_then(|pattern| {
+            regex::RegexBuilder::new(&pattern)
+                .size_limit(256 << 20)
+                .dfa_size_limit(64 << 20)
+                .build()
+                .ok()
+        });
         Prefilter(relaxed)
     }
 
@@ -430,6 +424,26 @@ impl Prefilter {
     fn may_match(&self, text: &str) -> bool {
         self.0.as_ref().is_none_or(|relaxed| relaxed.is_match(text))
     }
+}
+
+/// A Python pattern with its look-arounds dropped, in the regex crate's syntax; `None` where it
+/// holds what the regex crate cannot run, such as a back-reference.
+fn without_lookarounds_in_regex_syntax(python: &str) -> Option<String> {
+    let tree = fancy_regex::Expr::parse_tree(&python_to_rust(python)).ok()?;
+    if !tree.backrefs.is_empty() || tree.contains_subroutines {
+        return None;
+    }
+    let mut pattern = String::new();
+    without_lookarounds(&tree.expr)?.to_str(&mut pattern, 0);
+    Some(pattern)
+}
+
+/// The most bytes a match of a Python pattern consumes (a look-around consumes none); `None` when
+/// unbounded or not known.
+fn max_match_bytes(python: &str) -> Option<usize> {
+    let pattern = without_lookarounds_in_regex_syntax(python)?;
+    let hir = regex_syntax::Parser::new().parse(&pattern).ok()?;
+    hir.properties().maximum_len()
 }
 
 /// `expr` with each look-around replaced by the empty expression; `None` if it holds a node the
@@ -489,10 +503,18 @@ enum Anchor {
 /// backtracking engine, which tries every alternative in turn): the same matches, most of them
 /// found by an automaton.
 struct Alternation {
-    parts: Vec<Regex>,
+    parts: Vec<AffixPart>,
     /// Not every alternative is anchored (Indonesian's prefixes hold `<a([^>]+)>`): the whole
     /// pattern, searched as Python searches it, the affix being the leftmost match wherever it is.
     whole: Option<Regex>,
+}
+
+/// A run of an affix pattern's alternatives.
+struct AffixPart {
+    pattern: Regex,
+    /// The most bytes a match consumes: a suffix is only looked for that far from the end (the
+    /// backtracking engine would otherwise try every position of the text); `None`: unbounded.
+    max_bytes: Option<usize>,
 }
 
 impl Alternation {
@@ -520,8 +542,14 @@ impl Alternation {
         }
         let parts = runs
             .into_iter()
-            .map(|(_, members)| compile(&members.join("|")))
-            .collect::<Result<Vec<_>, _>>()?;
+            .map(|(_, members)| {
+                let source = members.join("|");
+                Ok(AffixPart {
+                    pattern: compile(&source)?,
+                    max_bytes: max_match_bytes(&source),
+                })
+            })
+            .collect::<Result<Vec<_>, String>>()?;
         Ok(Alternation { parts, whole: None })
     }
 
@@ -536,7 +564,7 @@ impl Alternation {
         }
         self.parts
             .iter()
-            .find_map(|part| match part.find(text) {
+            .find_map(|part| match part.pattern.find(text) {
                 Ok(Some(m)) if m.start() == 0 => Some(m.end()),
                 _ => None,
             })
@@ -556,9 +584,14 @@ impl Alternation {
         }
         self.parts
             .iter()
-            .filter_map(|part| match part.find_from_pos(text, from) {
-                Ok(Some(m)) => Some(m.end() - m.start()),
-                _ => None,
+            .filter_map(|part| {
+                let start = part
+                    .max_bytes
+                    .map_or(from, |max| from.max(start_of_last_bytes(text, max)));
+                match part.pattern.find_from_pos(text, start) {
+                    Ok(Some(m)) => Some(m.end() - m.start()),
+                    _ => None,
+                }
             })
             .max()
             .unwrap_or(0)
@@ -638,6 +671,16 @@ fn may_have_suffix(text: &str) -> bool {
                 || (matches!(last, 's' | 'S') && matches!(chars.next(), Some('\'' | '’')))
         }
     }
+}
+
+/// The char boundary at or before `bytes` bytes from the end of `text` (0 when it is shorter):
+/// where a match of at most `bytes` bytes that ends at the end can start, at the earliest.
+fn start_of_last_bytes(text: &str, bytes: usize) -> usize {
+    let mut start = text.len().saturating_sub(bytes);
+    while !text.is_char_boundary(start) {
+        start -= 1;
+    }
+    start
 }
 
 /// Characters a suffix alternative consumes at most, but `\.\.+$` (the longest are units after
@@ -832,6 +875,9 @@ mod tests {
             ]
             .map(String::from),
         );
+        // Longer than any bounded suffix alternative: the suffix is looked for near the end only.
+        let long: Vec<String> = runs.iter().map(|r| format!("Überlangeswort{r}")).collect();
+        runs.extend(long);
         for code in super::super::languages::spacy_languages() {
             let crate::words::WordTokenizer::Spacy(language) =
                 crate::words::WordTokenizer::spacy(code).unwrap()
@@ -844,8 +890,19 @@ mod tests {
                 if rules.prefix_len_by_pattern(run) > 0 {
                     assert!(may.prefix.may_match(run), "{code} prefix {run:?}");
                 }
-                if rules.suffix.longest_at_end(run, 0) > 0 {
+                let suffix = rules.suffix.longest_at_end(run, 0);
+                if suffix > 0 {
                     assert!(may.suffix.may_match(run), "{code} suffix {run:?}");
+                }
+                if rules.suffix.whole.is_none() {
+                    let searched_from_the_start = (rules.suffix.parts.iter())
+                        .filter_map(|part| match part.pattern.find(run) {
+                            Ok(Some(m)) => Some(m.end() - m.start()),
+                            _ => None,
+                        })
+                        .max()
+                        .unwrap_or(0);
+                    assert_eq!(suffix, searched_from_the_start, "{code} suffix {run:?}");
                 }
                 if !rules.infixes_by_pattern(run).is_empty() {
                     assert!(may.infix.may_match(run), "{code} infix {run:?}");
