@@ -158,6 +158,7 @@ impl Fineweb2Language {
             ("BurmeseTokenizer", _) => Ok(WordTokenizer::Burmese),
             ("LaoTokenizer", _) => Ok(WordTokenizer::Lao),
             ("KhmerTokenizer", _) => Ok(WordTokenizer::Khmer),
+            ("KiwiTokenizer", _) => crate::words::korean::kiwi().map(WordTokenizer::Kiwi),
             // datatrove's fallback splits words with spaCy's multi-language rules.
             ("WhitespaceTokenizer", _) => spacy("xx"),
             (_, code) => Ok(WordTokenizer::IndicNlp { urdu: code == "ur" }),
@@ -195,7 +196,10 @@ impl Fineweb2Language {
             ("StanzaTokenizer", _) => {
                 needs!("Stanza's neural tokenizer: datatrove's StanzaTokenizer")
             }
-            ("KiwiTokenizer", _) => needs!("Kiwi: datatrove's KiwiTokenizer"),
+            // Kiwi is there when the environment names a library and model that load.
+            ("KiwiTokenizer", _) => crate::words::korean::kiwi()
+                .err()
+                .map(|phrase| ("Kiwi 0.21: datatrove's KiwiTokenizer", phrase)),
             ("TibetanTokenizer", _) => needs!("botok: datatrove's TibetanTokenizer"),
             _ => needs!("a tokenizer datatrove 0.10.1 does not name"),
         }

@@ -103,6 +103,9 @@ pub enum WordTokenizer {
     Lao,
     /// khmer-nltk 1.6's CRF word segmenter (datatrove's `KhmerTokenizer`).
     Khmer,
+    /// kiwipiepy 0.21.0's Kiwi with its skip-bigram model (datatrove's `KiwiTokenizer`), loaded
+    /// from the library and model the environment names ([`super::korean`]).
+    Kiwi(&'static super::korean::Kiwi),
 }
 
 impl WordTokenizer {
@@ -137,6 +140,7 @@ impl WordTokenizer {
             WordTokenizer::Burmese => "BurmeseTokenizer".to_owned(),
             WordTokenizer::Lao => "LaoTokenizer".to_owned(),
             WordTokenizer::Khmer => "KhmerTokenizer".to_owned(),
+            WordTokenizer::Kiwi(_) => "KiwiTokenizer".to_owned(),
         }
     }
 }
@@ -153,6 +157,7 @@ impl PartialEq for WordTokenizer {
             (WordTokenizer::Burmese, WordTokenizer::Burmese) => true,
             (WordTokenizer::Lao, WordTokenizer::Lao) => true,
             (WordTokenizer::Khmer, WordTokenizer::Khmer) => true,
+            (WordTokenizer::Kiwi(_), WordTokenizer::Kiwi(_)) => true,
             _ => false,
         }
     }

@@ -3,8 +3,8 @@
 //! rule-based sentencizer), and the word tokenizer `load_word_tokenizer` picks for another language
 //! ([`WordTokenizer`]): spaCy's rule-based tokenizer of that language, Indic NLP's trivial one,
 //! jieba's precise mode (Chinese, through jieba-rs), PyThaiNLP's newmm (Thai), pyvi's CRF
-//! (Vietnamese), pyidaungsu's CRF (the Myanmar script), LaoNLP's maximal matching (Lao) or
-//! khmer-nltk's CRF (Khmer).
+//! (Vietnamese), pyidaungsu's CRF (the Myanmar script), LaoNLP's maximal matching (Lao),
+//! khmer-nltk's CRF (Khmer) or Kiwi (Korean, a C++ library loaded at run time).
 //! spaCy's tokenizer is restated once over spaCy's own rule tables (`tokenizers/`, MIT, see
 //! `tokenizers/README.md`), one table per language.
 //!
@@ -18,6 +18,7 @@ mod crf;
 mod dictionary;
 mod indic;
 mod khmer;
+pub mod korean;
 mod languages;
 mod lao;
 mod rules;
@@ -120,6 +121,7 @@ pub fn words_in<'a>(tokenizer: WordTokenizer, text: &'a str) -> Vec<Cow<'a, str>
         WordTokenizer::Thai => thai::words(text),
         WordTokenizer::Pyvi => vietnamese::words(text),
         WordTokenizer::Lao => lao::words(text),
+        WordTokenizer::Kiwi(kiwi) => korean::words(kiwi, text),
         WordTokenizer::Burmese => {
             return burmese::words(text).into_iter().map(Cow::Owned).collect();
         }
