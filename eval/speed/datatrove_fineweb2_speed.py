@@ -4,6 +4,8 @@ ratios from one run.
 
     python datatrove_fineweb2_speed.py DOCUMENTS.parquet WEBTEXT [CONFIGS.jsonl]
 
+WEBTEXT_SPEED_FAMILIES (comma-separated parts of family names) runs only those families.
+
 The n-gram thresholds of each language come from the oracle's CONFIGS.jsonl (its `yml_parsed`),
 or, for a language it lacks or without it, from the crate's bundled copy of FineWeb-2's configs.
 
@@ -17,6 +19,7 @@ sides' pass counts are printed and must agree.
 
 import gzip
 import json
+import os
 import subprocess
 import sys
 import time
@@ -38,6 +41,8 @@ FAMILIES = {
     "pyidaungsu (Myanmar)": lambda tokenizer: tokenizer.startswith("BurmeseTokenizer"),
     "LaoNLP (lao_Laoo)": lambda tokenizer: tokenizer.startswith("LaoTokenizer"),
     "khmer-nltk (khm_Khmr)": lambda tokenizer: tokenizer.startswith("KhmerTokenizer"),
+    # Where webtext finds Kiwi (WEBTEXT_KIWI_LIBRARY, WEBTEXT_KIWI_MODEL); both sides run Kiwi's C++.
+    "Kiwi (kor_Hang)": lambda tokenizer: tokenizer.startswith("KiwiTokenizer"),
 }
 BUNDLED_CONFIGS = "tokenizers/fineweb2_languages.json.gz"
 FILTERS = ["gopher_repetition", "fineweb_quality", "gopher_quality"]
@@ -84,7 +89,11 @@ def main():
     known = configs(webtext)
     print(f"{'family':<24} {'docs':>5} {'MB':>6} {'datatrove s':>12} {'webtext s':>10} {'ratio':>7}")
     failed = False
+    # WEBTEXT_SPEED_FAMILIES=Kiwi,jieba: only the families whose names hold one of these.
+    only = [f for f in os.environ.get("WEBTEXT_SPEED_FAMILIES", "").split(",") if f]
     for family, member in FAMILIES.items():
+        if only and not any(f in family for f in only):
+            continue
         languages = sorted(l for l in {r["language"] for r in table}
                            if known[l]["available"] and member(known[l]["tokenizer"]))
         rows = [r for r in table if r["language"] in languages]
