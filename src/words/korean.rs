@@ -446,6 +446,25 @@ mod tests {
         );
     }
 
+    /// DataFusion's threads share the one Kiwi: texts cut on four threads at once get the words
+    /// they get one at a time.
+    #[test]
+    fn threads_share_one_kiwi() {
+        let Some(kiwi) = installed() else { return };
+        let texts: Vec<String> = (0..40)
+            .map(|i| format!("{i}번째 문장입니다. 오늘은 날씨가 좋아서 공원에 갔어요 #산책{i}"))
+            .collect();
+        let alone: Vec<Vec<&str>> = texts.iter().map(|t| words(kiwi, t)).collect();
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..4)
+                .map(|_| scope.spawn(|| texts.iter().map(|t| words(kiwi, t)).collect::<Vec<_>>()))
+                .collect();
+            for handle in handles {
+                assert_eq!(handle.join().unwrap(), alone);
+            }
+        });
+    }
+
     /// Text Kiwi may choke on: controls, a NUL, lone marks, emoji (surrogate pairs in UTF-16),
     /// long runs; none panics and every word is a slice of the text.
     #[test]
