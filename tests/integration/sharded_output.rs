@@ -371,6 +371,25 @@ fn a_sharded_sql_output_refuses_a_last_statement_that_combines_rows() {
         // Nothing is left, not even the job's record: the next query is a new job.
         assert!(files_in(&out).is_empty(), "{query}: {:?}", files_in(&out));
     }
+    // A COPY to one file would be written by every shard, some at once: refused, nothing written.
+    let out = dir.path().join("copied");
+    let one_file = dir.path().join("all_urls.parquet");
+    let o = sql_into(
+        &table,
+        &format!("{}/", out.display()),
+        &[],
+        &format!(
+            "COPY (SELECT url FROM warc) TO '{}'; SELECT url FROM warc",
+            one_file.display()
+        ),
+    );
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("name a file per shard with ${shard}"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!out.exists() && !one_file.exists());
     // Two tables: which one is sharded must be said.
     let o = webtext(&[
         "sql",

@@ -52,6 +52,29 @@ pub(crate) fn require_shard_in_file_names(statements: &[Statement]) -> Result<()
     Ok(())
 }
 
+/// What `${shard}` stands for while a sharded run's SQL is checked in one process, where each
+/// shard gets its own name later: a word no script holds otherwise, valid in a name and a path.
+pub(crate) const SHARD_IN_CHECK: &str = "webtext_shard_name";
+
+/// Refuses a `COPY` to one file in a sharded run: every shard (in one process, several at once)
+/// or every job of shards (on a cluster) runs the statements, so each would write that file
+/// again, and it would end with one shard's rows. `shard` is what `${shard}` became.
+pub(crate) fn require_a_file_per_shard(statements: &[Statement], shard: &str) -> Result<()> {
+    for statement in statements {
+        if let Statement::CopyTo(copy) = statement
+            && !copy.target.contains(shard)
+        {
+            return Err(CliError::Usage(format!(
+                "a sharded run (--output OUT/) runs the statements for every shard, so a COPY to \
+                 one file would be written again by each shard, some at once; name a file per \
+                 shard with ${{shard}} (TO 'decisions/${{shard}}.parquet'): {}",
+                shortened(&statement.to_string())
+            )));
+        }
+    }
+    Ok(())
+}
+
 fn shortened(text: &str) -> String {
     match text.char_indices().nth(120) {
         Some((at, _)) => format!("{}...", &text[..at]),
@@ -240,6 +263,28 @@ mod tests {
         ] {
             let error = check(one_shards_name).unwrap_err().to_string();
             assert!(error.contains("can name only a file per shard"), "{error}");
+        }
+    }
+
+    #[test]
+    fn a_copy_to_one_file_is_refused_in_a_sharded_run() {
+        for shard in [SHARD, SHARD_IN_CHECK] {
+            let check = |sql: &str| {
+                let sql = sql.replace("${shard}", shard);
+                require_a_file_per_shard(&crate::sql::parse(&sql).unwrap(), shard)
+            };
+            assert!(
+                check("COPY (SELECT url FROM crawl) TO 'd/${shard}.parquet'; SELECT 1").is_ok()
+            );
+            assert!(check("CREATE VIEW v AS SELECT 1; SELECT url FROM crawl").is_ok());
+            let error = check("COPY (SELECT url FROM crawl) TO 'd/all.parquet'; SELECT 1")
+                .unwrap_err()
+                .to_string();
+            assert!(
+                error.contains("a COPY to one file would be written again by each shard")
+                    && error.contains("d/all.parquet"),
+                "{error}"
+            );
         }
     }
 

@@ -11,7 +11,10 @@ use datafusion::sql::parser::{DFParserBuilder, Statement};
 use datafusion::sql::sqlparser::dialect::GenericDialect;
 use futures::StreamExt;
 
-use crate::per_shard_files::{SHARD, require_shard_in_file_names, run_statement, shards_read};
+use crate::per_shard_files::{
+    SHARD, SHARD_IN_CHECK, require_a_file_per_shard, require_shard_in_file_names, run_statement,
+    shards_read,
+};
 use crate::session::{
     ClusterTables, TableSpec, compact_for_client, input_kind, is_remote, query_context,
     register_kind, register_tables, sibling_context,
@@ -112,15 +115,17 @@ async fn run_sharded(args: &SqlArgs, sql: &str, output: &str) -> Result<()> {
     let on_cluster = is_remote(&args.exec);
     let sharded = shard_table(&args.tables, args.shard_table.as_deref())?;
     // Checked before anything is written: an unknown parameter, a syntax error, a ${shard} a
-    // cluster cannot give.
+    // cluster cannot give, a COPY every shard would write again.
+    let shard = if on_cluster { SHARD } else { SHARD_IN_CHECK };
     let statements = parse(&crate::params::substitute_with(
         sql,
         &args.params,
-        &[("shard", if on_cluster { SHARD } else { "shard" })],
+        &[("shard", shard)],
     )?)?;
     if on_cluster {
         require_shard_in_file_names(&statements)?;
     }
+    require_a_file_per_shard(&statements, shard)?;
     let ctx = query_context(&args.exec, Some(256)).await?;
     let kind = input_kind(&ctx, &sharded.name, &sharded.path).await?;
     register_kind(
