@@ -300,16 +300,25 @@ fn main() -> ExitCode {
         "language", "docs", "filters equal", "minhash equal"
     );
     let mut passed = true;
-    // CI installs Kiwi: there, Korean left unmeasured is a failure, not a line of the table.
-    let korean_required = std::env::var_os("WEBTEXT_REQUIRE_KIWI").is_some();
+    // CI installs Kiwi and Sudachi: there, Korean or Japanese left unmeasured is a failure, not a
+    // line of the table.
+    let required = |variable: &str| std::env::var_os(variable).is_some();
+    let (korean_required, japanese_required) = (
+        required("WEBTEXT_REQUIRE_KIWI"),
+        required("WEBTEXT_REQUIRE_SUDACHI"),
+    );
     for (language, t) in &tallies {
         if let Some(missing) = t.missing {
             println!(
                 "{language:<10} {:>5}   not measured: '{language}' is not {missing}",
                 t.documents
             );
-            if korean_required && language == "kor_Hang" {
-                eprintln!("WEBTEXT_REQUIRE_KIWI is set, but Korean was not measured");
+            if (korean_required && language == "kor_Hang")
+                || (japanese_required && language == "jpn_Jpan")
+            {
+                eprintln!(
+                    "its tokenizer is required (WEBTEXT_REQUIRE_*), but {language} was not measured"
+                );
                 passed = false;
             }
             continue;

@@ -32,7 +32,7 @@ from webtext_sql import timed_csv_query
 
 FAMILIES = {
     "spaCy (19 languages)": lambda tokenizer: (tokenizer.startswith("SpaCyTokenizer")
-                                               and tokenizer not in ("SpaCyTokenizer(zh)",
+                                               and tokenizer not in ("SpaCyTokenizer(zh)", "SpaCyTokenizer(ja)",
                                                                      "SpaCyTokenizer(vi)")),
     "Indic NLP (hin_Deva)": lambda tokenizer: tokenizer.startswith("IndicNLPTokenizer"),
     "jieba (cmn_Hani)": lambda tokenizer: tokenizer == "SpaCyTokenizer(zh)",
@@ -43,6 +43,8 @@ FAMILIES = {
     "khmer-nltk (khm_Khmr)": lambda tokenizer: tokenizer.startswith("KhmerTokenizer"),
     # Where webtext finds Kiwi (WEBTEXT_KIWI_LIBRARY, WEBTEXT_KIWI_MODEL); both sides run Kiwi's C++.
     "Kiwi (kor_Hang)": lambda tokenizer: tokenizer.startswith("KiwiTokenizer"),
+    # Where webtext finds Sudachi (WEBTEXT_SUDACHI); both sides run sudachi.rs.
+    "Sudachi (jpn_Jpan)": lambda tokenizer: tokenizer == "SpaCyTokenizer(ja)",
 }
 BUNDLED_CONFIGS = "tokenizers/fineweb2_languages.json.gz"
 FILTERS = ["gopher_repetition", "fineweb_quality", "gopher_quality"]

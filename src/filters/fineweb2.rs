@@ -153,6 +153,10 @@ impl Fineweb2Language {
             ("SpaCyTokenizer", "zh") => Ok(WordTokenizer::Jieba),
             // spaCy's Vietnamese tokenizer with pyvi, as datatrove configures it.
             ("SpaCyTokenizer", "vi") => Ok(WordTokenizer::Pyvi),
+            // datatrove's Japanese tokenizer over Sudachi.
+            ("SpaCyTokenizer", "ja") => {
+                crate::words::japanese::sudachi().map(WordTokenizer::Sudachi)
+            }
             ("SpaCyTokenizer", code) => spacy(code),
             ("ThaiTokenizer", _) => Ok(WordTokenizer::Thai),
             ("BurmeseTokenizer", _) => Ok(WordTokenizer::Burmese),
@@ -182,7 +186,11 @@ impl Fineweb2Language {
             };
         }
         match (self.tokenizer_class, self.tokenizer_code) {
-            ("SpaCyTokenizer", "ja") => needs!("Sudachi: datatrove's SpaCyTokenizer(ja)"),
+            // Sudachi is there when the environment names a folder whose library and dictionary
+            // load.
+            ("SpaCyTokenizer", "ja") => crate::words::japanese::sudachi()
+                .err()
+                .map(|phrase| ("Sudachi: datatrove's SpaCyTokenizer(ja)", phrase)),
             (
                 "SpaCyTokenizer"
                 | "WhitespaceTokenizer"

@@ -143,7 +143,7 @@ fn load_from_environment() -> Result<Kiwi, String> {
 ///
 /// # Safety
 /// `T` must be the function's type as capi.h declares it.
-unsafe fn symbol<T: Copy>(library: &Library, name: &str) -> Result<T, String> {
+pub(super) unsafe fn symbol<T: Copy>(library: &Library, name: &str) -> Result<T, String> {
     // SAFETY: the caller gives the declared type; the library outlives every use (`Kiwi` holds it).
     unsafe { library.get::<T>(name.as_bytes()) }
         .map(|f| *f)

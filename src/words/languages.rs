@@ -106,6 +106,10 @@ pub enum WordTokenizer {
     /// kiwipiepy 0.21.0's Kiwi with its skip-bigram model (datatrove's `KiwiTokenizer`), loaded
     /// from the library and model the environment names ([`super::korean`]).
     Kiwi(&'static super::korean::Kiwi),
+    /// Sudachi in split mode A as datatrove's Japanese tokenizer runs it (datatrove's
+    /// `SpaCyTokenizer("ja")`), loaded from the folder the environment names
+    /// ([`super::japanese`]).
+    Sudachi(&'static super::japanese::Sudachi),
 }
 
 impl WordTokenizer {
@@ -141,6 +145,7 @@ impl WordTokenizer {
             WordTokenizer::Lao => "LaoTokenizer".to_owned(),
             WordTokenizer::Khmer => "KhmerTokenizer".to_owned(),
             WordTokenizer::Kiwi(_) => "KiwiTokenizer".to_owned(),
+            WordTokenizer::Sudachi(_) => "SpaCyTokenizer(ja)".to_owned(),
         }
     }
 }
@@ -158,6 +163,7 @@ impl PartialEq for WordTokenizer {
             (WordTokenizer::Lao, WordTokenizer::Lao) => true,
             (WordTokenizer::Khmer, WordTokenizer::Khmer) => true,
             (WordTokenizer::Kiwi(_), WordTokenizer::Kiwi(_)) => true,
+            (WordTokenizer::Sudachi(_), WordTokenizer::Sudachi(_)) => true,
             _ => false,
         }
     }

@@ -4,7 +4,8 @@
 //! ([`WordTokenizer`]): spaCy's rule-based tokenizer of that language, Indic NLP's trivial one,
 //! jieba's precise mode (Chinese, through jieba-rs), PyThaiNLP's newmm (Thai), pyvi's CRF
 //! (Vietnamese), pyidaungsu's CRF (the Myanmar script), LaoNLP's maximal matching (Lao),
-//! khmer-nltk's CRF (Khmer) or Kiwi (Korean, a C++ library loaded at run time).
+//! khmer-nltk's CRF (Khmer), Kiwi (Korean) or Sudachi (Japanese), the last two libraries loaded at
+//! run time.
 //! spaCy's tokenizer is restated once over spaCy's own rule tables (`tokenizers/`, MIT, see
 //! `tokenizers/README.md`), one table per language.
 //!
@@ -17,6 +18,7 @@ mod chinese;
 mod crf;
 mod dictionary;
 mod indic;
+pub mod japanese;
 mod khmer;
 pub mod korean;
 mod languages;
@@ -122,6 +124,7 @@ pub fn words_in<'a>(tokenizer: WordTokenizer, text: &'a str) -> Vec<Cow<'a, str>
         WordTokenizer::Pyvi => vietnamese::words(text),
         WordTokenizer::Lao => lao::words(text),
         WordTokenizer::Kiwi(kiwi) => korean::words(kiwi, text),
+        WordTokenizer::Sudachi(sudachi) => japanese::words(sudachi, text),
         WordTokenizer::Burmese => {
             return burmese::words(text).into_iter().map(Cow::Owned).collect();
         }

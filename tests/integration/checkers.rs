@@ -86,12 +86,12 @@ fn the_floors_file_has_a_floor_for_every_check_ci_runs() {
         needed.push(format!("token_count {tokenizer}"));
     }
     // eval/parity/fineweb2.rs: the oracle's languages whose tokenizer the crate has, Korean's
-    // (Kiwi) where the environment provides it, as CI's does.
+    // (Kiwi) and Japanese's (Sudachi) where the environment provides them, as CI's does.
     for language in [
         "arb_Arab", "ces_Latn", "cmn_Hani", "dan_Latn", "deu_Latn", "ell_Grek", "fas_Arab",
-        "fra_Latn", "hin_Deva", "hun_Latn", "ind_Latn", "ita_Latn", "kor_Hang", "nld_Latn",
-        "nob_Latn", "pol_Latn", "por_Latn", "rus_Cyrl", "spa_Latn", "swe_Latn", "tha_Thai",
-        "tur_Latn", "ukr_Cyrl", "vie_Latn",
+        "fra_Latn", "hin_Deva", "hun_Latn", "ind_Latn", "ita_Latn", "jpn_Jpan", "kor_Hang",
+        "nld_Latn", "nob_Latn", "pol_Latn", "por_Latn", "rus_Cyrl", "spa_Latn", "swe_Latn",
+        "tha_Thai", "tur_Latn", "ukr_Cyrl", "vie_Latn",
     ] {
         needed.push(format!("fineweb2 {language}"));
         needed.push(format!("fineweb2_minhash {language}"));
