@@ -15,6 +15,7 @@
 # on 2 cores, and two of its files up to 6 GB of memory each: KIWI_JOBS (default: the number of
 # cores) bounds the compilers run at once.
 set -euo pipefail
+TOOLS="$(cd "$(dirname "$0")" && pwd)"
 
 DEST="${1:-${TMPDIR:-/tmp}/webtext-kiwi}"
 SOURCE_URL=https://files.pythonhosted.org/packages/d0/a7/1ff70232329174e3ad902550b18ced789804b8e1d5adfb05eaffee828024/kiwipiepy-0.21.0.tar.gz
@@ -31,20 +32,8 @@ if [ -f "$DEST/lib/libkiwi.so" ] && [ -f "$DEST/model/sj.morph" ]; then
   exit 0
 fi
 
-WORK="$(mktemp -d)"
-trap 'rm -rf "$WORK"' EXIT
-trap 'exit 143' TERM
-trap 'exit 130' INT
-
-fetch() { # URL SHA256 FILE
-  python3 - "$1" "$3" <<'EOF'
-import sys, urllib.request
-with urllib.request.urlopen(sys.argv[1], timeout=300) as r, open(sys.argv[2], "wb") as f:
-    while chunk := r.read(1 << 20):
-        f.write(chunk)
-EOF
-  echo "$2  $3" | sha256sum --check --quiet
-}
+# shellcheck source=tools/install_common.sh
+. "$TOOLS/install_common.sh"
 
 echo "kiwi: downloading kiwipiepy 0.21.0's sources and model from PyPI" >&2
 fetch "$SOURCE_URL" "$SOURCE_SHA256" "$WORK/kiwipiepy.tar.gz"

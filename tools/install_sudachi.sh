@@ -14,7 +14,8 @@
 # Needs cargo (the stable toolchain) and Python 3. sudachi.rs and the dictionary are Apache-2.0.
 # The build takes a few minutes; the dictionary is a 77 MB download, 200 MB unpacked.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+TOOLS="$(cd "$(dirname "$0")" && pwd)"
+cd "$TOOLS/.."
 
 DEST="${1:-${TMPDIR:-/tmp}/webtext-sudachi}"
 SOURCE_URL=https://files.pythonhosted.org/packages/fc/1d/b34702f38a8bd34972836538d222209095d5aba7faff79d56bce3fb2640c/sudachipy-0.7.0.tar.gz
@@ -27,20 +28,8 @@ if [ -f "$DEST/lib/libwebtext_sudachi.so" ] && [ -f "$DEST/system.dic" ] && [ -f
   exit 0
 fi
 
-WORK="$(mktemp -d)"
-trap 'rm -rf "$WORK"' EXIT
-trap 'exit 143' TERM
-trap 'exit 130' INT
-
-fetch() { # URL SHA256 FILE
-  python3 - "$1" "$3" <<'PY'
-import sys, urllib.request
-with urllib.request.urlopen(sys.argv[1], timeout=300) as r, open(sys.argv[2], "wb") as f:
-    while chunk := r.read(1 << 20):
-        f.write(chunk)
-PY
-  echo "$2  $3" | sha256sum --check --quiet
-}
+# shellcheck source=tools/install_common.sh
+. "$TOOLS/install_common.sh"
 
 echo "sudachi: downloading SudachiPy 0.7.0's sources and sudachidict-core 20261015 from PyPI" >&2
 fetch "$SOURCE_URL" "$SOURCE_SHA256" "$WORK/sudachipy.tar.gz"

@@ -20,7 +20,7 @@ use std::sync::OnceLock;
 use libloading::Library;
 
 use super::is_python_space;
-use super::korean::symbol;
+use super::loaded::{self, symbol};
 
 /// The environment variable naming the folder tools/install_sudachi.sh installs.
 pub const VARIABLE: &str = "WEBTEXT_SUDACHI";
@@ -56,23 +56,12 @@ static SUDACHI: OnceLock<Result<Sudachi, String>> = OnceLock::new();
 /// The process's Sudachi, loaded on first use from the folder `WEBTEXT_SUDACHI` names, or why it
 /// is not there: a phrase completing "'jpn_Jpan' is not …".
 pub fn sudachi() -> Result<&'static Sudachi, &'static str> {
-    match SUDACHI.get_or_init(load_from_environment) {
-        Ok(sudachi) => Ok(sudachi),
-        Err(why) => Err(why.as_str()),
-    }
-}
-
-fn load_from_environment() -> Result<Sudachi, String> {
-    let unavailable = |why: String| {
-        format!(
-            "a language this process can tokenize: datatrove's SpaCyTokenizer(ja) needs Sudachi \
-             ({why}; the book's chapter on languages says how to install it)"
-        )
-    };
-    let folder = std::env::var_os(VARIABLE)
-        .filter(|v| !v.is_empty())
-        .ok_or_else(|| unavailable(format!("{VARIABLE} is not set")))?;
-    Sudachi::load(Path::new(&folder)).map_err(unavailable)
+    loaded::once(
+        &SUDACHI,
+        || Sudachi::load(Path::new(&loaded::variable(VARIABLE)?)),
+        "SpaCyTokenizer(ja)",
+        "Sudachi",
+    )
 }
 
 impl Sudachi {
@@ -214,17 +203,8 @@ pub fn words<'a>(sudachi: &Sudachi, text: &'a str) -> Vec<&'a str> {
 mod tests {
     use super::*;
 
-    /// Sudachi from the environment, when the tests run with it; without it these tests pass
-    /// vacuously, unless `WEBTEXT_REQUIRE_SUDACHI` is set (as CI sets it once Sudachi is
-    /// installed).
     fn installed() -> Option<&'static Sudachi> {
-        match sudachi() {
-            Ok(sudachi) => Some(sudachi),
-            Err(why) if std::env::var_os("WEBTEXT_REQUIRE_SUDACHI").is_some() => {
-                panic!("WEBTEXT_REQUIRE_SUDACHI is set, but '{why}'")
-            }
-            Err(_) => None,
-        }
+        loaded::installed(sudachi(), "WEBTEXT_REQUIRE_SUDACHI")
     }
 
     /// datatrove's cuts, worked by hand from its algorithm: a text of 1-byte characters is cut
@@ -278,9 +258,8 @@ mod tests {
         assert_eq!(words(sudachi, "  今日は　晴れ \n"), ["今日", "は", "晴れ"]);
     }
 
-    /// Text Sudachi may choke on: NUL, controls, lone marks, emoji, long runs, a text past one
-    /// piece; none panics and every word is a slice of the text; four threads at once agree
-    /// with one.
+    /// Text Sudachi may choke on: NUL, controls, lone marks, emoji, a text past one piece; on
+    /// four threads at once too.
     #[test]
     fn hostile_texts_and_threads() {
         let Some(sudachi) = installed() else { return };
@@ -294,21 +273,6 @@ mod tests {
             "\u{1b}[31m赤\u{7}",
             long.as_str(),
         ];
-        let alone: Vec<Vec<&str>> = texts.iter().map(|t| words(sudachi, t)).collect();
-        for (text, words) in texts.iter().zip(&alone) {
-            for word in words {
-                assert!(text.contains(word), "{word:?} of {text:?}");
-            }
-        }
-        std::thread::scope(|scope| {
-            let handles: Vec<_> = (0..4)
-                .map(|_| {
-                    scope.spawn(|| texts.iter().map(|t| words(sudachi, t)).collect::<Vec<_>>())
-                })
-                .collect();
-            for handle in handles {
-                assert_eq!(handle.join().unwrap(), alone);
-            }
-        });
+        loaded::check_hostile_texts_on_threads(&texts, |t| words(sudachi, t));
     }
 }

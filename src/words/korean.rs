@@ -23,6 +23,7 @@ use libloading::Library;
 use regex::Regex;
 
 use super::is_python_space;
+use super::loaded::{self, symbol};
 
 /// The environment variable naming Kiwi's C library.
 pub const LIBRARY_VARIABLE: &str = "WEBTEXT_KIWI_LIBRARY";
@@ -116,38 +117,16 @@ static KIWI: OnceLock<Result<Kiwi, String>> = OnceLock::new();
 /// The process's Kiwi, loaded on first use from the two environment variables, or why it is not
 /// there: a phrase completing "'kor_Hang' is not …".
 pub fn kiwi() -> Result<&'static Kiwi, &'static str> {
-    match KIWI.get_or_init(load_from_environment) {
-        Ok(kiwi) => Ok(kiwi),
-        Err(why) => Err(why.as_str()),
-    }
-}
-
-fn load_from_environment() -> Result<Kiwi, String> {
-    let unavailable = |why: String| {
-        format!(
-            "a language this process can tokenize: datatrove's KiwiTokenizer needs Kiwi 0.21 \
-             ({why}; the book's chapter on languages says how to install it)"
-        )
-    };
-    let variable = |name: &str| {
-        std::env::var_os(name)
-            .filter(|v| !v.is_empty())
-            .ok_or_else(|| unavailable(format!("{name} is not set")))
-    };
-    let library = variable(LIBRARY_VARIABLE)?;
-    let model = variable(MODEL_VARIABLE)?;
-    Kiwi::load(Path::new(&library), Path::new(&model)).map_err(unavailable)
-}
-
-/// A symbol of the library as a function pointer of type `T`.
-///
-/// # Safety
-/// `T` must be the function's type as capi.h declares it.
-pub(super) unsafe fn symbol<T: Copy>(library: &Library, name: &str) -> Result<T, String> {
-    // SAFETY: the caller gives the declared type; the library outlives every use (`Kiwi` holds it).
-    unsafe { library.get::<T>(name.as_bytes()) }
-        .map(|f| *f)
-        .map_err(|e| format!("{name}: {e}"))
+    loaded::once(
+        &KIWI,
+        || {
+            let library = loaded::variable(LIBRARY_VARIABLE)?;
+            let model = loaded::variable(MODEL_VARIABLE)?;
+            Kiwi::load(Path::new(&library), Path::new(&model))
+        },
+        "KiwiTokenizer",
+        "Kiwi 0.21",
+    )
 }
 
 impl Kiwi {
@@ -391,16 +370,8 @@ pub fn words<'a>(kiwi: &Kiwi, text: &'a str) -> Vec<&'a str> {
 mod tests {
     use super::*;
 
-    /// Kiwi from the environment, when the tests run with it; without it these tests pass
-    /// vacuously, unless `WEBTEXT_REQUIRE_KIWI` is set (as CI sets it once Kiwi is installed).
     fn installed() -> Option<&'static Kiwi> {
-        match kiwi() {
-            Ok(kiwi) => Some(kiwi),
-            Err(why) if std::env::var_os("WEBTEXT_REQUIRE_KIWI").is_some() => {
-                panic!("WEBTEXT_REQUIRE_KIWI is set, but '{why}'")
-            }
-            Err(_) => None,
-        }
+        loaded::installed(kiwi(), "WEBTEXT_REQUIRE_KIWI")
     }
 
     #[test]
@@ -446,32 +417,16 @@ mod tests {
         );
     }
 
-    /// DataFusion's threads share the one Kiwi: texts cut on four threads at once get the words
-    /// they get one at a time.
-    #[test]
-    fn threads_share_one_kiwi() {
-        let Some(kiwi) = installed() else { return };
-        let texts: Vec<String> = (0..40)
-            .map(|i| format!("{i}번째 문장입니다. 오늘은 날씨가 좋아서 공원에 갔어요 #산책{i}"))
-            .collect();
-        let alone: Vec<Vec<&str>> = texts.iter().map(|t| words(kiwi, t)).collect();
-        std::thread::scope(|scope| {
-            let handles: Vec<_> = (0..4)
-                .map(|_| scope.spawn(|| texts.iter().map(|t| words(kiwi, t)).collect::<Vec<_>>()))
-                .collect();
-            for handle in handles {
-                assert_eq!(handle.join().unwrap(), alone);
-            }
-        });
-    }
-
     /// Text Kiwi may choke on: controls, a NUL, lone marks, emoji (surrogate pairs in UTF-16),
-    /// long runs; none panics and every word is a slice of the text.
+    /// long runs, sentences with hashtags; on four threads at once too.
     #[test]
-    fn hostile_texts() {
+    fn hostile_texts_and_threads() {
         let Some(kiwi) = installed() else { return };
         let long = "가".repeat(20_000);
-        let texts = [
+        let sentences: Vec<String> = (0..40)
+            .map(|i| format!("{i}번째 문장입니다. 오늘은 날씨가 좋아서 공원에 갔어요 #산책{i}"))
+            .collect();
+        let mut texts = vec![
             "",
             "\0",
             "안녕\0하세요",
@@ -481,10 +436,7 @@ mod tests {
             long.as_str(),
             "1,2,3,4,5,6,7,8,9,0,1,2,3,4,5,6,7,8,9,0,1",
         ];
-        for text in texts {
-            for word in words(kiwi, text) {
-                assert!(text.contains(word), "{word:?} of {text:?}");
-            }
-        }
+        texts.extend(sentences.iter().map(String::as_str));
+        loaded::check_hostile_texts_on_threads(&texts, |t| words(kiwi, t));
     }
 }

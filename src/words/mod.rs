@@ -23,6 +23,7 @@ mod khmer;
 pub mod korean;
 mod languages;
 mod lao;
+mod loaded;
 mod rules;
 mod thai;
 mod token;

@@ -228,8 +228,8 @@ async fn bad_options_are_planning_errors_that_say_what_is_valid() {
             "gopher_quality: invalid options (argument 2): option language: 'xyz' is not a FineWeb-2 language: ISO 639-3 code and script as its configs name them (deu_Latn, cmn_Hani; SELECT name FROM fineweb2_languages() lists them), or eng",
         ),
         (
-            "fineweb_quality('x', 'language=jpn_Jpan')",
-            "fineweb_quality: invalid options (argument 2): option language: 'jpn_Jpan' is not a language whose word tokenizer webtext has yet (it needs Sudachi: datatrove's SpaCyTokenizer(ja))",
+            "fineweb_quality('x', 'language=bod_Tibt')",
+            "fineweb_quality: invalid options (argument 2): option language: 'bod_Tibt' is not a language whose word tokenizer webtext has yet (it needs botok: datatrove's TibetanTokenizer)",
         ),
     ];
     for (call, expected) in cases {
