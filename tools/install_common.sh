@@ -1,8 +1,10 @@
-# Sourced by tools/install_kiwi.sh and tools/install_sudachi.sh: a private work folder removed on
-# exit (an interrupted install leaves nothing behind), and downloads checked against their SHA-256.
+# Sourced by tools/install_kiwi.sh and tools/install_sudachi.sh: a private work folder and a
+# staging folder removed on exit (an interrupted install leaves nothing behind), downloads checked
+# against their SHA-256, and an install made visible only once complete.
 
 WORK="$(mktemp -d)"
-trap 'rm -rf "$WORK"' EXIT
+STAGE=""
+trap 'rm -rf "$WORK" ${STAGE:+"$STAGE"}' EXIT
 trap 'exit 143' TERM
 trap 'exit 130' INT
 
@@ -15,4 +17,24 @@ with urllib.request.urlopen(sys.argv[1], timeout=300) as r, open(sys.argv[2], "w
         f.write(chunk)
 PY
   echo "$2  $3" | sha256sum --check --quiet
+}
+
+# stage DEST: STAGE, a private folder inside DEST (so the moves into place stay on one file system)
+# to assemble the install in.
+stage() {
+  mkdir -p "$1"
+  STAGE="$(mktemp -d "$1/.install.XXXXXX")"
+}
+
+# publish DEST NAME...: each NAME of STAGE replaces DEST's, in order; the caller names last what
+# its check for a complete install looks at, so a half-published folder is never taken for whole.
+publish() {
+  local dest="$1" name
+  shift
+  for name in "$@"; do
+    rm -rf "${dest:?}/$name"
+    mv "$STAGE/$name" "$dest/$name"
+  done
+  rmdir "$STAGE"
+  STAGE=""
 }

@@ -55,14 +55,9 @@ KIWI="$WORK/kiwipiepy-0.21.0/Kiwi"
 "$WORK/venv/bin/ninja" -C "$WORK/build" -j "${KIWI_JOBS:-$(nproc)}" kiwi > "$WORK/build.log" 2>&1 \
   || { tail -50 "$WORK/build.log" >&2; exit 1; }
 
-# Into place only once both are complete: a half-installed folder is never taken for a whole one.
-mkdir -p "$DEST"
-STAGE="$(mktemp -d "$DEST/.install.XXXXXX")"
+stage "$DEST"
 mkdir "$STAGE/lib" "$STAGE/model"
 cp -L "$WORK/build/libkiwi.so" "$STAGE/lib/libkiwi.so"
 cp "$WORK/kiwipiepy_model-0.21.0/kiwipiepy_model/"*.{dict,mdl,knlm,morph,txt} "$STAGE/model/"
-rm -rf "$DEST/lib" "$DEST/model"
-mv "$STAGE/model" "$DEST/model"
-mv "$STAGE/lib" "$DEST/lib"
-rmdir "$STAGE"
+publish "$DEST" model lib
 print_exports

@@ -47,16 +47,10 @@ cp tools/sudachi_shim/src/lib.rs "$WORK/shim/src/lib.rs"
 cp "$SOURCES/Cargo.lock" "$WORK/shim/Cargo.lock"
 cargo build --quiet --release --manifest-path "$WORK/shim/Cargo.toml" --target-dir "$WORK/target"
 
-# Into place only once all is complete: a half-installed folder is never taken for a whole one.
-mkdir -p "$DEST"
-STAGE="$(mktemp -d "$DEST/.install.XXXXXX")"
+stage "$DEST"
 mkdir "$STAGE/lib" "$STAGE/resources"
 cp "$WORK/target/release/libwebtext_sudachi.so" "$STAGE/lib/"
 cp "$SOURCES/python/py_src/sudachipy/resources/"* "$STAGE/resources/"
 mv "$WORK/sudachidict_core/resources/system.dic" "$STAGE/system.dic"
-rm -rf "$DEST/lib" "$DEST/resources" "$DEST/system.dic"
-mv "$STAGE/resources" "$DEST/resources"
-mv "$STAGE/system.dic" "$DEST/system.dic"
-mv "$STAGE/lib" "$DEST/lib"
-rmdir "$STAGE"
+publish "$DEST" resources system.dic lib
 echo "export WEBTEXT_SUDACHI=$DEST"

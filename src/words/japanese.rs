@@ -13,14 +13,15 @@
 //! resource files and the dictionary into one folder, which `WEBTEXT_SUDACHI` names; it is loaded
 //! at run time.
 
-use std::ffi::{CStr, CString, c_char, c_int, c_void};
+use std::ffi::{CString, c_char, c_int, c_void};
 use std::path::Path;
 use std::sync::OnceLock;
 
 use libloading::Library;
 
+use super::dictionary::Chars;
 use super::is_python_space;
-use super::loaded::{self, symbol};
+use super::loaded::{self, symbol, text_of};
 
 /// The environment variable naming the folder tools/install_sudachi.sh installs.
 pub const VARIABLE: &str = "WEBTEXT_SUDACHI";
@@ -100,11 +101,7 @@ impl Sudachi {
                 &mut error,
             );
             if handle.is_null() {
-                let why = if error.is_null() {
-                    String::new()
-                } else {
-                    CStr::from_ptr(error).to_string_lossy().into_owned()
-                };
+                let why = text_of(error);
                 free_error(error);
                 return Err(format!("the dictionary in {}: {why}", folder.display()));
             }
@@ -142,12 +139,8 @@ impl Sudachi {
 /// where datatrove cuts it (its guess of a piece's length in characters, from the text's share of
 /// characters per byte, kept from one piece to the next, then moved ten characters at a time).
 fn pieces(text: &str, limit: usize) -> Vec<&str> {
-    let offsets: Vec<usize> = text
-        .char_indices()
-        .map(|(i, _)| i)
-        .chain([text.len()])
-        .collect();
-    let characters = offsets.len() - 1;
+    let chars = Chars::new(text);
+    let (offsets, characters) = (&chars.offsets, chars.len());
     let factor = if text.is_empty() {
         1.0
     } else {
@@ -172,7 +165,7 @@ fn pieces(text: &str, limit: usize) -> Vec<&str> {
             cut -= 10;
         }
         let end = start + cut.min(remaining);
-        out.push(&text[offsets[start]..offsets[end]]);
+        out.push(chars.slice(start, end));
         start = end;
     }
     out

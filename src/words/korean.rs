@@ -15,15 +15,16 @@
 //! subtracting the surrogate pairs of the forms of the tokens before (not of the text), and so
 //! does this module. A text is handed over with its length, so a NUL inside it does not end it.
 
-use std::ffi::{CStr, CString, c_char, c_int, c_void};
+use std::ffi::{CString, c_char, c_int, c_void};
 use std::path::Path;
 use std::sync::{LazyLock, OnceLock};
 
 use libloading::Library;
 use regex::Regex;
 
+use super::dictionary::Chars;
 use super::is_python_space;
-use super::loaded::{self, symbol};
+use super::loaded::{self, symbol, text_of};
 
 /// The environment variable naming Kiwi's C library.
 pub const LIBRARY_VARIABLE: &str = "WEBTEXT_KIWI_LIBRARY";
@@ -319,20 +320,6 @@ unsafe fn surrogate_pairs(mut form: *const u16) -> usize {
     pairs
 }
 
-/// A C string of the library as text (empty for null).
-///
-/// # Safety
-/// `text` is null or a NUL-terminated string.
-unsafe fn text_of(text: *const c_char) -> String {
-    if text.is_null() {
-        return String::new();
-    }
-    // SAFETY: the caller's promise.
-    unsafe { CStr::from_ptr(text) }
-        .to_string_lossy()
-        .into_owned()
-}
-
 /// datatrove's `preprocess`: every run of twenty or more ASCII digits and commas removed.
 static LONG_NUMBERS: LazyLock<Regex> = LazyLock::new(|| Regex::new("[0-9,]{20,}").unwrap());
 
@@ -344,21 +331,15 @@ pub fn words<'a>(kiwi: &Kiwi, text: &'a str) -> Vec<&'a str> {
     let Ok(spans) = kiwi.spans(&preprocessed) else {
         return Vec::new();
     };
-    // Byte offsets of the original text's characters, and its end.
-    let offsets: Vec<usize> = text
-        .char_indices()
-        .map(|(i, _)| i)
-        .chain([text.len()])
-        .collect();
-    let characters = offsets.len() - 1;
+    let text = Chars::new(text);
     spans
         .into_iter()
         .map(|(start, end)| {
-            let (start, end) = (start.min(characters), end.min(characters));
+            let (start, end) = (start.min(text.len()), end.min(text.len()));
             if start >= end {
                 ""
             } else {
-                &text[offsets[start]..offsets[end]]
+                text.slice(start, end)
             }
         })
         .map(|w| w.trim_matches(is_python_space))

@@ -3,7 +3,7 @@
 //! environment names, and a process without it gets a planning error that says how to install
 //! it.
 
-use std::ffi::OsString;
+use std::ffi::{CStr, OsString, c_char};
 use std::sync::OnceLock;
 
 use libloading::Library;
@@ -48,6 +48,20 @@ pub(super) unsafe fn symbol<T: Copy>(library: &Library, name: &str) -> Result<T,
     unsafe { library.get::<T>(name.as_bytes()) }
         .map(|f| *f)
         .map_err(|e| format!("{name}: {e}"))
+}
+
+/// A C string of the library as text (empty for null).
+///
+/// # Safety
+/// `text` is null or a NUL-terminated string.
+pub(super) unsafe fn text_of(text: *const c_char) -> String {
+    if text.is_null() {
+        return String::new();
+    }
+    // SAFETY: the caller's promise.
+    unsafe { CStr::from_ptr(text) }
+        .to_string_lossy()
+        .into_owned()
 }
 
 /// For tests: the tokenizer when the environment provides it; without it the tests pass
