@@ -282,7 +282,13 @@ impl<'a, S: TokenSink> Tokenizer<'a, S> {
             Some(b'!') => self.markup_declaration(next + 1),
             Some(b'/') => match self.bytes.get(next + 1) {
                 Some(b) if b.is_ascii_alphabetic() => self.tag(next + 1, EndTag, content),
-                Some(b'>') => next + 2,
+                Some(b'>') => {
+                    // `</>` builds nothing, but html5ever reports it to the tree builder, which
+                    // ends the "ignore a newline after <pre>" rule: `<pre></>\nx` keeps its
+                    // newline.
+                    let _ = self.emit(ParseError(Cow::Borrowed("Missing end tag name")));
+                    next + 2
+                }
                 Some(_) => self.bogus_comment(next + 1),
                 None => {
                     self.push_text(at, self.bytes.len());
