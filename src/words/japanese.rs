@@ -29,6 +29,10 @@ pub const VARIABLE: &str = "WEBTEXT_SUDACHI";
 /// datatrove cuts a Japanese text into pieces of at most this many UTF-8 bytes.
 const PIECE_BYTES: usize = 40_000;
 
+/// The SudachiPy release whose morphemes the parity checks pin; the interface reports the one
+/// it was built on, and a folder from another install is refused rather than silently differing.
+const INTERFACE_VERSION: &str = "0.7.0";
+
 type Morpheme = extern "C" fn(*mut c_void, usize, usize);
 type Tokenize =
     unsafe extern "C" fn(*const c_void, *const u8, usize, *mut c_void, Morpheme) -> c_int;
@@ -43,7 +47,7 @@ pub struct Sudachi {
 
 impl std::fmt::Debug for Sudachi {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Sudachi(0.7.0)")
+        write!(f, "Sudachi({INTERFACE_VERSION})")
     }
 }
 
@@ -93,6 +97,16 @@ impl Sudachi {
             let free_error: unsafe extern "C" fn(*mut c_char) =
                 symbol(&library, "webtext_sudachi_free_error")?;
             let tokenize: Tokenize = symbol(&library, "webtext_sudachi_tokenize")?;
+            let version_of: unsafe extern "C" fn() -> *const c_char =
+                symbol(&library, "webtext_sudachi_version")?;
+            let version = text_of(version_of());
+            if version != INTERFACE_VERSION {
+                return Err(format!(
+                    "{} is built on SudachiPy {version}, not {INTERFACE_VERSION}: \
+                     rerun tools/install_sudachi.sh",
+                    library_path.display()
+                ));
+            }
             let mut error = std::ptr::null_mut();
             let handle = open(
                 settings.as_ptr(),
