@@ -442,7 +442,8 @@ impl Inline {
 }
 
 /// A link target: `<...>` around one with spaces or brackets, which would end it; control
-/// characters and backslashes percent-encoded (a backslash escapes the `>` or `)` after it).
+/// characters and backslashes percent-encoded (a backslash escapes the `>` or `)` after it), and
+/// pipes too: a table splits its rows into cells at every `|` before it reads links.
 fn push_destination(out: &mut String, href: &str) {
     let bracketed = href.contains([' ', '(', ')', '<', '>', '\n', '\t']);
     if bracketed {
@@ -454,6 +455,7 @@ fn push_destination(out: &mut String, href: &str) {
             '>' => out.push_str("%3E"),
             '\n' | '\t' => out.push_str("%20"),
             '\\' => out.push_str("%5C"),
+            '|' => out.push_str("%7C"),
             // No form of destination may hold the other ASCII controls: the link would be text.
             c if c.is_ascii_control() => out.push_str(&format!("%{:02X}", c as u32)),
             c => out.push(c),

@@ -565,6 +565,33 @@ mod tests {
     }
 
     #[test]
+    fn a_pipe_in_a_link_target_does_not_split_a_table_cell() {
+        use pulldown_cmark::{Event, Options, Parser, Tag};
+        let page = Page::parse(
+            "<body><article><p>Bridges carry roads over rivers, and their history is long, older \
+             than most of the cities that stand beside them today.</p>\
+             <table><tr><th>Bridge</th><th>Main span (m)</th></tr>\
+             <tr><td>Akashi Kaikyo, in Japan, the longest of them all \
+             (<a href=\"/search?q=akashi|kaikyo\">photos</a>)</td><td>1,991</td></tr>\
+             <tr><td>Humber</td><td>1,410</td></tr></table></article></body>",
+        );
+        let params = Params {
+            format: Format::Markdown,
+            ..Params::default()
+        };
+        let markdown = extract_text(&page, &params);
+        // A table is cut into cells at every `|` before its links are read, so a raw pipe left the
+        // link as text and the row one cell longer (the fuzz target found it).
+        let targets: Vec<String> = Parser::new_ext(&markdown, Options::ENABLE_TABLES)
+            .filter_map(|event| match event {
+                Event::Start(Tag::Link { dest_url, .. }) => Some(dest_url.into_string()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(targets, ["/search?q=akashi%7Ckaikyo"], "{markdown}");
+    }
+
+    #[test]
     fn markdown_marks_bold_and_italics_where_commonmark_reads_them() {
         use pulldown_cmark::{Event, Parser, Tag, TagEnd};
         let sentence = "with a comma, and enough words to be the text";
