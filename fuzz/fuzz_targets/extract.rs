@@ -24,6 +24,23 @@ fn markdown_words(markdown: &str) -> Vec<String> {
     text.split_whitespace().map(str::to_owned).collect()
 }
 
+/// Fails naming the first word where the Markdown and the text part, with a few words around it:
+/// a whole page's word lists side by side hide the one that differs.
+fn assert_same_words(markdown: &[String], text: &[String], whole: &str) {
+    let Some(at) = (0..markdown.len().max(text.len())).find(|&i| markdown.get(i) != text.get(i))
+    else {
+        return;
+    };
+    let around = |words: &[String]| {
+        words[at.saturating_sub(3).min(words.len())..(at + 4).min(words.len())].to_vec()
+    };
+    panic!(
+        "word {at} differs: Markdown {:?}, text {:?}\n{whole}",
+        around(markdown),
+        around(text)
+    );
+}
+
 fuzz_target!(|bytes: &[u8]| {
     let Ok(html) = decode_for_justext(bytes) else {
         return;
@@ -45,11 +62,15 @@ fuzz_target!(|bytes: &[u8]| {
             },
         );
         let words: Vec<String> = text.split_whitespace().map(str::to_owned).collect();
-        assert_eq!(markdown_words(&markdown), words, "{markdown}");
+        assert_same_words(&markdown_words(&markdown), &words, &markdown);
         let measured = extract(&page, &Params::default());
         assert_eq!(measured.text, text);
         let line_feeds = measured.kept_segments.saturating_sub(1);
-        assert_eq!(measured.kept_chars + line_feeds, text.chars().count(), "{text}");
+        assert_eq!(
+            measured.kept_chars + line_feeds,
+            text.chars().count(),
+            "{text}"
+        );
         assert!(measured.kept_chars <= measured.total_chars);
         assert!(measured.kept_segments <= measured.segments);
     }

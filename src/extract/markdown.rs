@@ -475,8 +475,7 @@ pub(super) struct Piece<'a> {
 /// The Markdown of the kept segments, in order.
 pub(super) fn render(pieces: &[Piece]) -> String {
     let mut out = String::new();
-    // The list line written last, if the last thing written was one.
-    let mut list_line: Option<ListLine> = None;
+    let mut lists = ListLines::default();
     let mut i = 0;
     while i < pieces.len() {
         let piece = &pieces[i];
@@ -485,65 +484,121 @@ pub(super) fn render(pieces: &[Piece]) -> String {
             let end = table_end(pieces, i, cell.table);
             separate(&mut out, false);
             write_table(&mut out, &pieces[i..end], block.quote);
-            list_line = None;
+            lists.clear();
             i = end;
             continue;
         }
-        let above = list_line.filter(|l| block.in_list && l.quote == block.quote);
-        let tight = above.is_some_and(|l| !l.interrupted_by(block));
+        let indent = lists.item_indent(block);
+        let tight = lists
+            .above(block)
+            .is_some_and(|l| !l.interrupted_by(block, indent));
         if block.pre {
             separate(&mut out, false);
             write_code(&mut out, piece);
-            list_line = None;
+            lists.clear();
         } else if tight && block.marker.is_none() {
             // A later segment of the item goes on with its text.
             out.push(' ');
             out.push_str(piece.markdown);
         } else {
             separate(&mut out, tight);
-            let (indent, column) = write_block(&mut out, piece, above.map_or(0, |l| l.column));
-            list_line = block.in_list.then_some(ListLine {
-                quote: block.quote,
-                indent,
-                column,
-                marker: block.marker,
-            });
+            let column = write_block(&mut out, piece, indent);
+            lists.wrote(block, indent, column);
         }
         i += 1;
     }
     out
 }
 
+/// The list lines written since the last block that was not one, as CommonMark reads them.
+#[derive(Default)]
+struct ListLines {
+    /// The last line written, if it was a list line.
+    last: Option<ListLine>,
+    /// The items open after it, outermost first: the column the page gives the item's marker
+    /// (it only orders the items) and the column its text is written at.
+    open: Vec<(usize, usize)>,
+}
+
+impl ListLines {
+    fn clear(&mut self) {
+        self.last = None;
+        self.open.clear();
+    }
+
+    /// The line just above `block`, if `block` goes on from it: a list line in the same quotation.
+    fn above(&self, block: Block) -> Option<ListLine> {
+        self.last
+            .filter(|l| block.in_list && l.quote == block.quote)
+    }
+
+    /// The columns before the marker of the list item `block`: the text column of the innermost
+    /// open item whose marker the page puts before this one's (0 for none). Written anywhere
+    /// else, with its parent items' own text left out, an item could read as the text of the
+    /// one above, or as code: CommonMark finds an item's container by the columns of the lines
+    /// as written, and a line indented past a container's text by four or more is no item.
+    fn item_indent(&self, block: Block) -> usize {
+        if self.above(block).is_none() {
+            return 0;
+        }
+        let page = page_marker_column(block);
+        self.open
+            .iter()
+            .rev()
+            .find(|&&(marker, _)| marker < page)
+            .map_or(0, |&(_, text)| text)
+    }
+
+    /// Records the block just written with its marker `indent` columns in and its text at
+    /// `column`.
+    fn wrote(&mut self, block: Block, indent: usize, column: usize) {
+        if !block.in_list {
+            self.clear();
+            return;
+        }
+        if self.above(block).is_none() || block.marker.is_none() {
+            // An item's later paragraph is written at the margin, which ends every item.
+            self.open.clear();
+        }
+        if block.marker.is_some() {
+            let page = page_marker_column(block);
+            self.open.retain(|&(marker, _)| marker < page);
+            self.open.push((page, column));
+        }
+        self.last = Some(ListLine {
+            quote: block.quote,
+            indent: if block.marker.is_some() { indent } else { 0 },
+            marker: block.marker,
+        });
+    }
+}
+
 /// A list item's line as written.
 #[derive(Clone, Copy)]
 struct ListLine {
     quote: u32,
-    /// Columns before its marker, and of its text.
+    /// Columns before its marker.
     indent: usize,
-    column: usize,
     marker: Option<Marker>,
 }
 
 impl ListLine {
-    /// Whether the item `block` written on the next line would be read as this line's text:
-    /// an ordered list that does not start at 1 cannot interrupt a paragraph, so an item
-    /// numbered past 1 that does not go on from this line's list (an ordered one, at the same
-    /// indentation) needs a blank line before it.
-    fn interrupted_by(&self, block: Block) -> bool {
+    /// Whether the item `block`, its marker written `indent` columns in on the next line, would
+    /// be read as this line's text: an ordered list that does not start at 1 cannot interrupt
+    /// a paragraph, so an item numbered past 1 that does not go on from this line's list (an
+    /// ordered one, at the same indentation) needs a blank line before it.
+    fn interrupted_by(&self, block: Block, indent: usize) -> bool {
         let Some(Marker::Number(n)) = block.marker else {
             return false;
         };
-        let indent = item_indent(block, self.column);
         n != 1 && !(matches!(self.marker, Some(Marker::Number(_))) && indent == self.indent)
     }
 }
 
-/// The columns before the marker of the list item `block`, at most `max_indent`.
-fn item_indent(block: Block, max_indent: usize) -> usize {
+/// The column of the list item `block`'s marker in the page's own nesting of lists.
+fn page_marker_column(block: Block) -> usize {
     let marker = block.marker.map_or(0, |m| m.text().len());
-    (block.indent as usize)
-        .saturating_sub(marker)
-        .min(max_indent)
+    (block.indent as usize).saturating_sub(marker)
 }
 
 /// Ends the block before: a line break inside a list, else a blank line.
@@ -557,11 +612,9 @@ fn quote_prefix(quote: u32) -> String {
     "> ".repeat((quote as usize).min(MAX_NESTING))
 }
 
-/// Writes a block; returns the columns before a list item's marker and of its text.
-/// `max_indent` is the text column of the list line just above (0 without one): an item
-/// indented past it would read as that item's text or as code (its parent items left out), so
-/// it is written at that column, nested in the item above.
-fn write_block(out: &mut String, piece: &Piece, max_indent: usize) -> (usize, usize) {
+/// Writes a block, a list item's marker `indent` columns in; returns the column of a list
+/// item's text (0 for other blocks).
+fn write_block(out: &mut String, piece: &Piece, indent: usize) -> usize {
     let block = piece.block;
     out.push_str(&quote_prefix(block.quote));
     if block.heading > 0 && !block.in_list {
@@ -577,20 +630,19 @@ fn write_block(out: &mut String, piece: &Piece, max_indent: usize) -> (usize, us
         } else {
             out.push_str(text);
         }
-        return (0, 0);
+        return 0;
     }
     // An item's later text after what ended the list's lines (a code block, or the item's
     // first text left out) is a paragraph of its own: indented, it could read as code.
-    let (mut indent, mut column) = (0, 0);
+    let mut column = 0;
     if let Some(marker) = block.marker.filter(|_| block.in_list) {
         let marker = marker.text();
-        indent = item_indent(block, max_indent);
         out.push_str(&" ".repeat(indent));
         out.push_str(&marker);
         column = indent + marker.len();
     }
     push_line_start_safe(out, piece.markdown);
-    (indent, column)
+    column
 }
 
 /// Text at the start of a line, with what would make it a heading, a list item, a thematic

@@ -565,6 +565,39 @@ mod tests {
     }
 
     #[test]
+    fn list_items_are_written_at_the_columns_of_the_items_that_hold_them() {
+        use pulldown_cmark::{Event, Parser, Tag};
+        // The second list's own items are links, left out: its item numbered 2 is nested two
+        // columns in the page, inside the first list's item (whose text starts at column 3),
+        // and its sublist's item four. Written at those columns, "  2." read as the first
+        // item's sibling, its text at column 5, and "    - " after it as that text (the fuzz
+        // target found a "-" among the words).
+        let page = Page::parse(
+            "<body><div><ol><li>A first list, with commas, and words enough to be text.</li></ol>\
+             <ul><li><a href=/a>A link</a><ol><li><a href=/b>Only a link</a></li>\
+             <li>A second list, with commas, and words enough to be text.</li></ol>\
+             <ul><li><a href=/c>A link</a><ul>\
+             <li>A deep item, with commas, and words enough to be text.</li></ul></li></ul>\
+             </li></ul></div></body>",
+        );
+        let params = Params {
+            format: Format::Markdown,
+            ..Params::default()
+        };
+        let markdown = extract_text(&page, &params);
+        assert_eq!(
+            markdown,
+            "1. A first list, with commas, and words enough to be text.\n\n   \
+             2. A second list, with commas, and words enough to be text.\n      \
+             - A deep item, with commas, and words enough to be text."
+        );
+        let items = Parser::new(&markdown)
+            .filter(|e| matches!(e, Event::Start(Tag::Item)))
+            .count();
+        assert_eq!(items, 3, "{markdown}");
+    }
+
+    #[test]
     fn a_pipe_in_a_link_target_does_not_split_a_table_cell() {
         use pulldown_cmark::{Event, Options, Parser, Tag};
         let page = Page::parse(
