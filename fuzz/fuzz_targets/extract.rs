@@ -66,11 +66,7 @@ fuzz_target!(|bytes: &[u8]| {
         let measured = extract(&page, &Params::default());
         assert_eq!(measured.text, text);
         let line_feeds = measured.kept_segments.saturating_sub(1);
-        assert_eq!(
-            measured.kept_chars + line_feeds,
-            text.chars().count(),
-            "{text}"
-        );
+        assert_eq!(measured.kept_chars + line_feeds, text.chars().count(), "{text}");
         assert!(measured.kept_chars <= measured.total_chars);
         assert!(measured.kept_segments <= measured.segments);
     }

@@ -533,12 +533,13 @@ impl ListLines {
     }
 
     /// The columns before the marker of the list item `block`: the text column of the innermost
-    /// open item whose marker the page puts before this one's (0 for none). Written anywhere
+    /// open item whose marker the page puts before this one's (0 for none, and for a block
+    /// that begins no item). Written anywhere
     /// else, with its parent items' own text left out, an item could read as the text of the
     /// one above, or as code: CommonMark finds an item's container by the columns of the lines
     /// as written, and a line indented past a container's text by four or more is no item.
     fn item_indent(&self, block: Block) -> usize {
-        if self.above(block).is_none() {
+        if block.marker.is_none() || self.above(block).is_none() {
             return 0;
         }
         let page = page_marker_column(block);
@@ -567,7 +568,7 @@ impl ListLines {
         }
         self.last = Some(ListLine {
             quote: block.quote,
-            indent: if block.marker.is_some() { indent } else { 0 },
+            indent,
             marker: block.marker,
         });
     }
