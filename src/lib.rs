@@ -41,6 +41,7 @@ pub mod stoplists;
 pub mod symbol_lines;
 #[cfg(feature = "tokens")]
 pub mod tokens;
+pub mod trafilatura;
 pub mod udf;
 mod unicode;
 pub mod url_filter;

@@ -147,6 +147,12 @@ pub fn python_codec(label: &str) -> Option<&'static str> {
     lookup(&key).or_else(|| lookup(&key.replace('.', "_")))
 }
 
+/// Decodes `bytes` as Python's `bytes.decode(label, errors="replace")` does; `None` for a label
+/// Python does not know or a codec this crate cannot emulate.
+pub fn decode_with_codec<'a>(bytes: &'a [u8], label: &str) -> Option<Cow<'a, str>> {
+    decode_with_python_codec(bytes, python_codec(label)?)
+}
+
 /// Decodes `bytes` with the named Python codec and `errors='replace'`.
 /// Returns `None` for codecs this crate cannot emulate.
 fn decode_with_python_codec<'a>(bytes: &'a [u8], codec: &str) -> Option<Cow<'a, str>> {

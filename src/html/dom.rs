@@ -123,6 +123,16 @@ pub struct Element {
     pub href: TextSpan,
     /// Not rendered: an inline style of `display: none` (html5ever tree only).
     pub hidden: bool,
+    /// All attributes in source order, a range of [`Page::attributes`] (libxml2 tree built
+    /// with [`Page::parse_as_libxml2_with_attributes`] only; empty otherwise).
+    pub attributes: AttributeRange,
+}
+
+/// A range of [`Page::attributes`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct AttributeRange {
+    pub(super) start: u32,
+    pub(super) end: u32,
 }
 
 /// A range of [`Page::attribute_text`]: the kept attributes of all elements share one string,
@@ -168,6 +178,8 @@ pub struct Page {
     pub explicit_head_tag: bool,
     /// The kept attribute values ([`Element::class_and_id`], [`Element::href`]).
     pub attribute_text: String,
+    /// Every attribute of every element, where the tree keeps them ([`Element::attributes`]).
+    pub attributes: Vec<Attribute>,
 }
 
 impl Page {
@@ -197,6 +209,13 @@ impl Page {
     /// The element's `class` and `id`, lower-cased and joined by a space (html5ever tree only).
     pub fn class_and_id(&self, element: &Element) -> Option<&str> {
         self.attribute(element.class_and_id)
+    }
+
+    /// The element's attributes in source order (see [`Element::attributes`]).
+    pub fn attributes_of(&self, element: &Element) -> &[Attribute] {
+        self.attributes
+            .get(element.attributes.start as usize..element.attributes.end as usize)
+            .unwrap_or(&[])
     }
 
     /// A link's `href` (html5ever tree only).

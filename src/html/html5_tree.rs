@@ -124,6 +124,7 @@ impl TagTracker {
             nodes: sink.nodes.into_inner(),
             explicit_head_tag: has_head_start_tag(html.as_bytes()),
             attribute_text: sink.attribute_text.into_inner(),
+            attributes: Vec::new(),
         }
     }
 
@@ -444,6 +445,7 @@ impl TreeSink for Sink {
             is_stylesheet_link,
             implied,
             class_and_id,
+            attributes: Default::default(),
             href,
             hidden: is_hidden(&attrs),
         };

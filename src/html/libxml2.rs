@@ -33,10 +33,10 @@ use html5ever::tokenizer::{
     CharacterTokens, CommentToken, EOFToken, StartTag, Tag, TagToken, Token, TokenSink,
     TokenSinkResult,
 };
-use html5ever::{LocalName, local_name};
+use html5ever::{Attribute, LocalName, local_name};
 
 use super::dom::{
-    DOCUMENT, Element, NONE, Node, NodeId, NodeKind, append_node, is_stylesheet, merge_text,
+    AttributeRange, DOCUMENT, Element, NONE, Node, NodeId, NodeKind, append_node, is_stylesheet, merge_text,
     node_capacity,
 };
 use super::limits::is_space as is_blank;
@@ -51,8 +51,9 @@ pub(super) struct Libxml2TreeBuilder {
 }
 
 impl Libxml2TreeBuilder {
-    /// A builder for a page of `len` bytes, building no element deeper than `max_depth`.
-    pub(super) fn new(len: usize, max_depth: u32) -> Self {
+    /// A builder for a page of `len` bytes, building no element deeper than `max_depth`, that
+    /// keeps every element's attributes when `keep_attributes` (trafilatura's XPaths read them).
+    pub(super) fn new(len: usize, max_depth: u32, keep_attributes: bool) -> Self {
         let mut nodes = Vec::with_capacity(node_capacity(len));
         nodes.push(Node::detached(NodeKind::Document));
         Libxml2TreeBuilder {
@@ -68,15 +69,17 @@ impl Libxml2TreeBuilder {
                 max_depth: usize::try_from(max_depth).unwrap_or(usize::MAX),
                 skipped_for_depth: AHashMap::new(),
                 pending_text: Vec::new(),
+                keep_attributes,
+                attributes: Vec::new(),
             }),
         }
     }
 
-    /// The nodes, and whether a `<head>` element was built.
-    pub(super) fn finish(self) -> (Vec<Node>, bool) {
+    /// The nodes, whether a `<head>` element was built, and the kept attributes.
+    pub(super) fn finish(self) -> (Vec<Node>, bool, Vec<Attribute>) {
         let mut builder = self.builder.into_inner();
         builder.flush_text();
-        (builder.nodes, builder.head_seen)
+        (builder.nodes, builder.head_seen, builder.attributes)
     }
 }
 
@@ -147,6 +150,9 @@ struct Builder {
     skipped_for_depth: AHashMap<LocalName, u32>,
     /// The text since the last tag or comment: libxml2 decides on a whole run of text.
     pending_text: Vec<StrTendril>,
+    /// Keep the attributes of the elements built (in `attributes`).
+    keep_attributes: bool,
+    attributes: Vec<Attribute>,
 }
 
 impl Builder {
@@ -172,6 +178,16 @@ impl Builder {
     /// Opens an element in the current one (or as a new document root); false when libxml2
     /// would have given up on the page instead.
     fn push(&mut self, name: LocalName, is_stylesheet_link: bool) -> bool {
+        self.push_with_attributes(name, is_stylesheet_link, &[])
+    }
+
+    /// [`Builder::push`] of an element written with `attrs` (kept if the builder keeps them).
+    fn push_with_attributes(
+        &mut self,
+        name: LocalName,
+        is_stylesheet_link: bool,
+        attrs: &[Attribute],
+    ) -> bool {
         if self.open.len() >= MAX_OPEN_ELEMENTS {
             self.halted = true;
             return false;
@@ -182,6 +198,12 @@ impl Builder {
             _ => {}
         }
         let parent = self.current().unwrap_or(DOCUMENT);
+        let mut attributes = AttributeRange::default();
+        if self.keep_attributes && !attrs.is_empty() {
+            attributes.start = self.attributes.len() as u32;
+            self.attributes.extend_from_slice(attrs);
+            attributes.end = self.attributes.len() as u32;
+        }
         let element = Element {
             name: name.clone(),
             template_contents: NONE,
@@ -190,6 +212,7 @@ impl Builder {
             class_and_id: Default::default(),
             href: Default::default(),
             hidden: false,
+            attributes,
         };
         let node = self.append(parent, NodeKind::Element(element));
         let position = self.open.len();
@@ -296,7 +319,7 @@ impl Builder {
             return TokenSinkResult::Continue;
         }
         let is_stylesheet_link = *name == local_name!("link") && is_stylesheet(&tag.attrs);
-        if !self.push(name.clone(), is_stylesheet_link) {
+        if !self.push_with_attributes(name.clone(), is_stylesheet_link, &tag.attrs) {
             return TokenSinkResult::Continue;
         }
         if closes_at_once {

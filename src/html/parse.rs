@@ -12,7 +12,7 @@ use super::dom::Page;
 use super::html5_tree::TagTracker;
 use super::libxml2::Libxml2TreeBuilder;
 use super::limits::{Limits, cap_attributes};
-use super::tokenizer::tokenize;
+use super::tokenizer::{KeptAttributes, tokenize};
 
 impl Page {
     /// [`Page::parse_with`] under the default [`Limits`].
@@ -32,7 +32,7 @@ impl Page {
     pub fn parse_with(html: &str, limits: &Limits) -> Page {
         let html = preprocess(html);
         let tracker = TagTracker::new(&html, limits);
-        tokenize(&html, &tracker, limits.max_attributes, true);
+        tokenize(&html, &tracker, limits.max_attributes, KeptAttributes::Named);
         tracker.into_page(&html)
     }
 
@@ -41,14 +41,30 @@ impl Page {
     /// element deeper than `limits.max_depth` is built, and, as in libxml2, the page ends where
     /// a 257th element would open ([`super::libxml2::MAX_OPEN_ELEMENTS`]).
     pub fn parse_as_libxml2(html: &str, limits: &Limits) -> Page {
+        Page::build_as_libxml2(html, limits, false)
+    }
+
+    /// [`Page::parse_as_libxml2`], keeping every element's attributes in source order
+    /// ([`Page::attributes_of`]): the tree trafilatura reads through lxml.
+    pub fn parse_as_libxml2_with_attributes(html: &str, limits: &Limits) -> Page {
+        Page::build_as_libxml2(html, limits, true)
+    }
+
+    fn build_as_libxml2(html: &str, limits: &Limits, keep_attributes: bool) -> Page {
         let html = preprocess(html);
-        let builder = Libxml2TreeBuilder::new(html.len(), limits.max_depth);
-        tokenize(&html, &builder, limits.max_attributes, false);
-        let (nodes, head_built) = builder.finish();
+        let builder = Libxml2TreeBuilder::new(html.len(), limits.max_depth, keep_attributes);
+        let kept = if keep_attributes {
+            KeptAttributes::All
+        } else {
+            KeptAttributes::Structural
+        };
+        tokenize(&html, &builder, limits.max_attributes, kept);
+        let (nodes, head_built, attributes) = builder.finish();
         Page {
             nodes,
             explicit_head_tag: head_built,
             attribute_text: String::new(),
+            attributes,
         }
     }
 

@@ -42,6 +42,19 @@ enum Content {
     Plaintext,
 }
 
+/// Which attributes a start tag keeps: those the tree builders need ([`keeps_attributes`]) in
+/// every case, and more on request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeptAttributes {
+    /// Only the tree builders' own.
+    Structural,
+    /// Also every element's `class`, `id` and `style` and a link's `href` (what the extractor
+    /// and boilerpipe read).
+    Named,
+    /// All of them (trafilatura's XPaths test any attribute).
+    All,
+}
+
 /// Text waiting to be handed to the tree builder as one token.
 enum PendingText {
     None,
@@ -53,9 +66,8 @@ enum PendingText {
 
 /// Tokenizes `html` (without U+0000 and with line breaks normalised to `\n`, as the spec's input
 /// stream preprocessing leaves it) into `sink`, then ends it. `max_attributes` caps the attributes
-/// kept per tag. With `names`, every start tag keeps its `class`, `id` and `style` and a link
-/// its `href` (what the extractor reads; see [`keeps_attributes`] for the rest).
-pub fn tokenize<S: TokenSink>(html: &str, sink: &S, max_attributes: usize, names: bool) {
+/// kept per tag; `kept` says which attributes a start tag keeps.
+pub fn tokenize<S: TokenSink>(html: &str, sink: &S, max_attributes: usize, kept: KeptAttributes) {
     let page = StrTendril::from_slice(html);
     let start = if html.starts_with('\u{FEFF}') { 3 } else { 0 };
     let mut tokenizer = Tokenizer {
@@ -66,7 +78,7 @@ pub fn tokenize<S: TokenSink>(html: &str, sink: &S, max_attributes: usize, names
         pending: PendingText::None,
         last_start_tag: local_name!(""),
         max_attributes,
-        names,
+        kept,
     };
     tokenizer.run(start);
     tokenizer.flush_text();
@@ -84,8 +96,7 @@ struct Tokenizer<'a, S: TokenSink> {
     /// For the "appropriate end tag" of raw text content.
     last_start_tag: LocalName,
     max_attributes: usize,
-    /// Keep `class`, `id` and a link's `href` on every element.
-    names: bool,
+    kept: KeptAttributes,
 }
 
 fn is_space(b: u8) -> bool {
@@ -404,8 +415,9 @@ impl<'a, S: TokenSink> Tokenizer<'a, S> {
             return bytes.len();
         }
         let name = lowered(&self.html[name_start..name_end]);
-        let keep = kind == StartTag && keeps_attributes(&name);
-        let keep_names = kind == StartTag && self.names;
+        let keep = kind == StartTag
+            && (self.kept == KeptAttributes::All || keeps_attributes(&name));
+        let keep_names = kind == StartTag && self.kept == KeptAttributes::Named;
         // Whether the attribute being read is kept.
         let mut recording = false;
         let mut spans: Vec<AttributeSpan> = Vec::new();

@@ -108,13 +108,13 @@ fn has_xml_invalid_control(s: &str) -> bool {
 #[derive(Default)]
 struct PathInfo<'a> {
     /// (name, order among same-named siblings so far)
-    elements: Vec<(&'a LocalName, u32)>,
+    elements: Vec<(&'a str, u32)>,
     /// Per open element, how many children of each name it has had; reused across elements.
-    counters: Vec<Vec<(&'a LocalName, u32)>>,
+    counters: Vec<Vec<(&'a str, u32)>>,
 }
 
 impl<'a> PathInfo<'a> {
-    fn push(&mut self, name: &'a LocalName) {
+    fn push(&mut self, name: &'a str) {
         let depth = self.elements.len();
         let order = if depth == 0 {
             1 // jusText gives the root level a fresh counter every time
@@ -145,7 +145,7 @@ impl<'a> PathInfo<'a> {
 
 /// The open elements when a paragraph started, kept as they are and written out as `dom_path`
 /// and `xpath` only when the paragraph has text: most paragraph boundaries do not.
-fn dom_path_of(elements: &[(&LocalName, u32)]) -> String {
+fn dom_path_of(elements: &[(&str, u32)]) -> String {
     let mut out = String::with_capacity(elements.len() * 6);
     for (i, (name, _)) in elements.iter().enumerate() {
         if i > 0 {
@@ -156,7 +156,7 @@ fn dom_path_of(elements: &[(&LocalName, u32)]) -> String {
     out
 }
 
-fn xpath_of(elements: &[(&LocalName, u32)]) -> String {
+fn xpath_of(elements: &[(&str, u32)]) -> String {
     let mut out = String::with_capacity(elements.len() * 9 + 1);
     out.push('/');
     let mut digits = [0u8; 10];
@@ -184,9 +184,10 @@ fn xpath_of(elements: &[(&LocalName, u32)]) -> String {
     out
 }
 
-/// `ParagraphMaker`: turns start/end/characters events into paragraphs.
+/// `ParagraphMaker`: turns start/end/characters events into paragraphs. Also driven by
+/// trafilatura's jusText fallback, over its own tree.
 #[derive(Default)]
-struct ParagraphMaker<'a> {
+pub(crate) struct ParagraphMaker<'a> {
     path: PathInfo<'a>,
     segments: Vec<Segment>,
     // The paragraph being built.
@@ -195,12 +196,25 @@ struct ParagraphMaker<'a> {
     chars_count_in_links: usize,
     tags_count: i32,
     /// The open elements where the current paragraph started.
-    paragraph_start: Vec<(&'a LocalName, u32)>,
+    paragraph_start: Vec<(&'a str, u32)>,
     link: bool,
     br: bool,
 }
 
 impl<'a> ParagraphMaker<'a> {
+    /// A maker that has begun its first paragraph, as jusText's does.
+    pub(crate) fn begin() -> Self {
+        let mut maker = ParagraphMaker::default();
+        maker.new_paragraph();
+        maker
+    }
+
+    /// Ends the last paragraph and returns them all.
+    pub(crate) fn finish(mut self) -> Vec<Segment> {
+        self.new_paragraph();
+        self.segments
+    }
+
     fn new_paragraph(&mut self) {
         if self.has_text_nodes {
             // Already normalised as a whole (see `append_text`).
@@ -247,36 +261,36 @@ impl<'a> ParagraphMaker<'a> {
         added
     }
 
-    fn start(&mut self, name: &'a LocalName) {
+    pub(crate) fn start(&mut self, name: &'a str) {
         self.path.push(name);
-        if is_paragraph_tag(name) || (self.br && &**name == "br") {
-            if &**name == "br" {
+        if is_paragraph_tag(name) || (self.br && name == "br") {
+            if name == "br" {
                 // the <br><br> separator does not count as a tag of the paragraph
                 self.tags_count -= 1;
             }
             self.new_paragraph();
         } else {
-            self.br = &**name == "br";
+            self.br = name == "br";
             if self.br {
                 self.append_text(" ");
-            } else if &**name == "a" {
+            } else if name == "a" {
                 self.link = true;
             }
             self.tags_count += 1;
         }
     }
 
-    fn end(&mut self, name: &LocalName) {
+    pub(crate) fn end(&mut self, name: &str) {
         self.path.pop();
         if is_paragraph_tag(name) {
             self.new_paragraph();
         }
-        if &**name == "a" {
+        if name == "a" {
             self.link = false;
         }
     }
 
-    fn characters(&mut self, content: &str) {
+    pub(crate) fn characters(&mut self, content: &str) {
         if is_blank(content) {
             return;
         }
@@ -342,7 +356,7 @@ struct Frame<'a> {
 
 enum Close<'a> {
     /// A kept element: an end event.
-    Element(&'a LocalName),
+    Element(&'a str),
     /// An element the cleaner dropped: no event, but the text around it merges.
     Dropped,
     /// An element libxml2 would not have built: nothing at all.
@@ -368,8 +382,7 @@ pub fn segment(page: &Page, root: &Root) -> Result<Vec<Segment>, SegmentError> {
     } else {
         root.name.clone()
     };
-    let mut maker = ParagraphMaker::default();
-    maker.new_paragraph();
+    let mut maker = ParagraphMaker::begin();
 
     let mut pending = PendingText::default();
     maker.start(&root_name);
@@ -424,6 +437,5 @@ pub fn segment(page: &Page, root: &Root) -> Result<Vec<Segment>, SegmentError> {
         }
     }
     pending.flush(&mut maker)?;
-    maker.new_paragraph();
-    Ok(maker.segments)
+    Ok(maker.finish())
 }

@@ -22,6 +22,19 @@ static BUILT: LazyLock<Vec<OnceLock<Stoplist>>> =
 
 static EMPTY: LazyLock<Stoplist> = LazyLock::new(Stoplist::default);
 
+static ALL: LazyLock<Stoplist> = LazyLock::new(|| {
+    let mut words = WordSet::default();
+    for (name, _) in files::FILES {
+        if let Some(list) = Stoplist::by_name(name) {
+            words.extend(list.words.iter().cloned());
+        }
+    }
+    Stoplist {
+        language: "all",
+        words,
+    }
+});
+
 impl Stoplist {
     /// The built-in stoplist for a language, matched case-insensitively (`english`, `Norwegian_Bokmal`).
     pub fn by_name(language: &str) -> Option<&'static Stoplist> {
@@ -30,6 +43,12 @@ impl Stoplist {
             .position(|(name, _)| name.eq_ignore_ascii_case(language))?;
         let (name, contents) = files::FILES[index];
         Some(BUILT[index].get_or_init(|| Stoplist::from_lines(name, contents)))
+    }
+
+    /// The words of all 100 stoplists together: the stoplist trafilatura's jusText fallback
+    /// uses when no language is given.
+    pub fn all_languages() -> &'static Stoplist {
+        &ALL
     }
 
     /// No stopwords at all (jusText's language-independent mode uses it).

@@ -1,0 +1,176 @@
+//! `utils.load_html` for a page given as a string: the repairs trafilatura makes to the text,
+//! libxml2's tree (the crate's libxml2-faithful builder, attributes kept), `lxml.html.fromstring`'s
+//! choice of root, and the rejection of a short fragment that does not look like HTML.
+
+use std::borrow::Cow;
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::tag::Tag;
+use super::tree::{Id, NIL, Tree, is_xml_compatible};
+use crate::html::dom::{NodeKind, Page};
+use crate::html::{Limits, NodeId};
+use crate::justext::root::{choose_root, is_empty_document};
+
+static DOCTYPE_TAG: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?i)^< ?! ?DOCTYPE[^>]*/[^<>]*>").expect("valid"));
+static FAULTY_HTML: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?i)(<html.*?)\s*/>").expect("valid"));
+
+/// `INVALID_XML_CHARS`: `[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]`.
+fn is_invalid_xml_char(c: char) -> bool {
+    matches!(c, '\u{0}'..='\u{8}' | '\u{b}' | '\u{c}' | '\u{e}'..='\u{1f}' | '\u{fffe}' | '\u{ffff}')
+}
+
+/// `repair_faulty_html`: control characters deleted, a doctype holding a `/` on the first line
+/// removed, a self-closed `<html .../>` in the first four lines opened.
+fn repair(html: &str, beginning: &str) -> String {
+    let mut s: String = if html.chars().any(is_invalid_xml_char) {
+        html.chars().filter(|&c| !is_invalid_xml_char(c)).collect()
+    } else {
+        html.to_owned()
+    };
+    if beginning.contains("doctype") {
+        // `partition("\n")`: without a line feed the whole text is the first line, and the
+        // rejoin adds one.
+        let (first, rest) = s.split_once('\n').unwrap_or((&s, ""));
+        let repaired = format!("{}\n{}", DOCTYPE_TAG.replace(first, ""), rest);
+        s = repaired;
+    }
+    let head: String = s.chars().take(4096).collect();
+    let opened = super::pystr::splitlines(&head)
+        .into_iter()
+        .take(4)
+        .any(|line| line.contains("<html") && line.ends_with("/>"));
+    if opened && let Cow::Owned(fixed) = FAULTY_HTML.replace(&s, "$1>") {
+        s = fixed;
+    }
+    s
+}
+
+/// The tree trafilatura gets for a page, or None where `load_html` returns None (an empty
+/// document, or a fragment without "html" in its first 50 characters whose root has fewer than
+/// two children). Returns the tree and its root.
+pub fn load_html(html: &str, limits: &Limits) -> Option<(Tree, Id)> {
+    let beginning: String = html.chars().take(50).flat_map(char::to_lowercase).collect();
+    let dubious = !beginning.contains("html");
+    let repaired = repair(html, &beginning);
+    let mut tree = Tree::new();
+    let top = parse_into(&mut tree, &repaired, limits)?;
+    if dubious && tree.len(top) < 2 {
+        return None;
+    }
+    Some((tree, top))
+}
+
+/// `lxml.html.fromstring(html, parser=HTML_PARSER)` into `tree`: the root it returns, None where
+/// lxml raises ("Document is empty").
+pub fn parse_into(tree: &mut Tree, html: &str, limits: &Limits) -> Option<Id> {
+    if is_empty_document(html) {
+        return None;
+    }
+    let page = Page::parse_as_libxml2_with_attributes(html, limits);
+    let root = choose_root(&page, html)?;
+    Some(convert(&page, root.node, Tag::from_name(&root.name), tree))
+}
+
+/// Builds the tree of `page` under `root` (named `root_tag`) in `tree`; returns its root.
+fn convert(page: &Page, root: NodeId, root_tag: Tag, tree: &mut Tree) -> Id {
+    let mut clean = true;
+    let top = tree.new_element(root_tag);
+    copy_attributes(page, root, top, tree, &mut clean);
+    let mut stack: Vec<(NodeId, Id)> = vec![(root, top)];
+    while let Some((node, element)) = stack.pop() {
+        // Text goes to the element's text until its first child, then to the last child's
+        // tail; comments are not in lxml's tree, so the text either side of one joins.
+        let mut slot = NIL;
+        for child in page.children(node) {
+            match &page.node(child).kind {
+                NodeKind::Text(t) => {
+                    clean &= is_xml_compatible(t);
+                    if slot == NIL {
+                        tree.push_parsed_text(element, false, t);
+                    } else {
+                        tree.push_parsed_text(slot, true, t);
+                    }
+                }
+                NodeKind::Element(e) => {
+                    let id = tree.new_element(Tag::from_name(&e.name));
+                    tree.append(element, id);
+                    copy_attributes(page, child, id, tree, &mut clean);
+                    stack.push((child, id));
+                    slot = id;
+                }
+                _ => {}
+            }
+        }
+    }
+    // The root's tail: the text after it in its parent, up to the next element.
+    let mut sibling = page.node(root).next_sibling;
+    while sibling != crate::html::dom::NONE {
+        match &page.node(sibling).kind {
+            NodeKind::Text(t) => {
+                clean &= is_xml_compatible(t);
+                tree.push_parsed_text(top, true, t);
+            }
+            NodeKind::Element(_) => break,
+            _ => {}
+        }
+        sibling = page.node(sibling).next_sibling;
+    }
+    if !clean {
+        tree.check_writes();
+    }
+    top
+}
+
+fn copy_attributes(page: &Page, node: NodeId, id: Id, tree: &mut Tree, clean: &mut bool) {
+    let Some(element) = page.element(node) else {
+        return;
+    };
+    let attrs = page.attributes_of(element);
+    if attrs.is_empty() {
+        return;
+    }
+    let attrs: Vec<_> = attrs
+        .iter()
+        .map(|a| {
+            *clean &= is_xml_compatible(&a.value);
+            (a.name.local.clone(), a.value.to_string())
+        })
+        .collect();
+    tree.set_parsed_attrs(id, attrs);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn repairs_as_trafilatura() {
+        let b = |s: &str| s.chars().take(50).flat_map(char::to_lowercase).collect::<String>();
+        let page = "<!DOCTYPE html PUBLIC \"-//W3C//DTD XHTML 1.0//EN\">\n<p>a\u{1}b";
+        assert_eq!(repair(page, &b(page)), "\n<p>ab");
+        let page = "<!doctype html>";
+        assert_eq!(repair(page, &b(page)), "<!doctype html>\n");
+        let page = "<html lang=\"en\" />\n<p>x";
+        assert_eq!(repair(page, &b(page)), "<html lang=\"en\">\n<p>x");
+    }
+
+    #[test]
+    fn fragments_need_two_children_without_html() {
+        let limits = Limits::default();
+        assert!(load_html("<p>one paragraph</p>", &limits).is_none());
+        assert!(load_html("", &limits).is_none());
+        let (tree, root) = load_html("<p>a</p><p>b</p>", &limits).unwrap();
+        assert_eq!(tree.tag(root), &Tag::Div);
+        let (tree, root) = load_html("<html><body><p class='x' id=y>a<!-- c -->b</p>t", &limits).unwrap();
+        assert_eq!(tree.tag(root), &Tag::Html);
+        let body = tree.first_child(root);
+        let p = tree.first_child(body);
+        assert_eq!(tree.text(p), Some("ab"));
+        assert_eq!(tree.tail(p), Some("t"));
+        assert_eq!(tree.attrs(p).len(), 2);
+    }
+}

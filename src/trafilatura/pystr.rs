@@ -1,0 +1,322 @@
+//! Python's string semantics where trafilatura's results depend on them: `str.split()` and
+//! `strip()` (Python whitespace), `splitlines()`, `isprintable()` as CPython 3.11 decides it
+//! (Unicode 14.0, so characters assigned later are not printable), `html.unescape`, and NFC.
+
+use std::sync::LazyLock;
+
+use html5ever::data::NAMED_ENTITIES;
+
+use crate::html::text::is_py_space;
+use crate::unicode::CharClass;
+
+/// `" ".join(s.split())`: trafilatura's `trim`.
+pub fn trim(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for word in s.split(is_py_space).filter(|w| !w.is_empty()) {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    out
+}
+
+/// Code points of [`trim`]`(s)`, without building it.
+pub fn trim_len(s: &str) -> usize {
+    let mut n = 0;
+    let mut words = 0usize;
+    for word in s.split(is_py_space).filter(|w| !w.is_empty()) {
+        n += word.chars().count();
+        words += 1;
+    }
+    n + words.saturating_sub(1)
+}
+
+/// `s.strip()`.
+pub fn strip(s: &str) -> &str {
+    s.trim_matches(is_py_space)
+}
+
+/// `s.isspace()` is false and `s` is not empty: trafilatura's `text_chars_test`.
+pub fn has_non_space(s: Option<&str>) -> bool {
+    s.is_some_and(|s| s.chars().any(|c| !is_py_space(c)))
+}
+
+/// `s.isspace()` (false for the empty string).
+pub fn is_space(s: &str) -> bool {
+    !s.is_empty() && s.chars().all(is_py_space)
+}
+
+/// A line boundary of `str.splitlines()` (`\r\n` counts as one).
+fn is_line_break(c: char) -> bool {
+    matches!(
+        c,
+        '\n' | '\r' | '\u{0b}' | '\u{0c}' | '\u{1c}' | '\u{1d}' | '\u{1e}' | '\u{85}' | '\u{2028}' | '\u{2029}'
+    )
+}
+
+/// `s.splitlines()`.
+pub fn splitlines(s: &str) -> Vec<&str> {
+    let mut lines = Vec::new();
+    let mut start = 0;
+    let mut chars = s.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        if is_line_break(c) {
+            lines.push(&s[start..i]);
+            let mut end = i + c.len_utf8();
+            if c == '\r' && chars.peek().is_some_and(|&(_, n)| n == '\n') {
+                chars.next();
+                end += 1;
+            }
+            start = end;
+        }
+    }
+    if start < s.len() {
+        lines.push(&s[start..]);
+    }
+    lines
+}
+
+/// Characters CPython 3.11's `str.isprintable()` rejects, spaces aside: controls, format
+/// characters, private use, and everything Unicode 14.0 had not assigned.
+static NOT_PRINTABLE: LazyLock<CharClass> =
+    LazyLock::new(|| CharClass::new(r"[\p{Cc}\p{Cf}\p{Co}\P{Age=V14_0}]"));
+
+/// Neither printable nor whitespace for Python: what `remove_control_characters` drops.
+pub fn is_removed_control(c: char) -> bool {
+    if (' '..='~').contains(&c) {
+        return false;
+    }
+    !is_py_space(c) && NOT_PRINTABLE.contains(c)
+}
+
+/// trafilatura's `remove_control_characters`.
+pub fn remove_control_characters(s: &str) -> String {
+    if !s.chars().any(is_removed_control) {
+        return s.to_owned();
+    }
+    s.chars().filter(|&c| !is_removed_control(c)).collect()
+}
+
+/// NFC, as `unicodedata.normalize("NFC", s)`.
+pub fn nfc(s: &str) -> String {
+    if s.is_ascii() {
+        return s.to_owned();
+    }
+    icu_normalizer::ComposingNormalizerBorrowed::new_nfc()
+        .normalize(s)
+        .into_owned()
+}
+
+/// Python's `html.unescape`: HTML5 named references (the longest known prefix of a name when
+/// the whole is unknown, as the legacy names without `;` allow), and numeric references with
+/// Python's treatment of invalid code points.
+pub fn html_unescape(s: &str) -> String {
+    if !s.contains('&') {
+        return s.to_owned();
+    }
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(at) = rest.find('&') {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + 1..];
+        match reference(after) {
+            Some((len, replacement)) => {
+                replacement.write(&mut out);
+                rest = &after[len..];
+            }
+            None => {
+                out.push('&');
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+enum Replacement<'a> {
+    Chars([Option<char>; 2]),
+    /// A named reference known by a prefix: its characters, then the rest of the name as is.
+    Prefix([Option<char>; 2], &'a str),
+    Text(&'a str),
+    Nothing,
+}
+
+impl Replacement<'_> {
+    fn write(&self, out: &mut String) {
+        match self {
+            Replacement::Chars(cs) => out.extend(cs.iter().flatten()),
+            Replacement::Prefix(cs, rest) => {
+                out.extend(cs.iter().flatten());
+                out.push_str(rest);
+            }
+            Replacement::Text(t) => {
+                out.push('&');
+                out.push_str(t);
+            }
+            Replacement::Nothing => {}
+        }
+    }
+}
+
+/// The reference at the start of `s` (after its `&`): how many bytes it takes and what it
+/// becomes; None where Python's pattern does not match.
+fn reference(s: &str) -> Option<(usize, Replacement<'_>)> {
+    let bytes = s.as_bytes();
+    if bytes.first() == Some(&b'#') {
+        let hex = matches!(bytes.get(1), Some(b'x' | b'X'));
+        let digits_from = if hex { 2 } else { 1 };
+        let digits = bytes[digits_from..]
+            .iter()
+            .take_while(|b| if hex { b.is_ascii_hexdigit() } else { b.is_ascii_digit() })
+            .count();
+        if digits == 0 {
+            return None;
+        }
+        let mut end = digits_from + digits;
+        if bytes.get(end) == Some(&b';') {
+            end += 1;
+        }
+        let number = &s[digits_from..digits_from + digits];
+        return Some((end, numeric(number, if hex { 16 } else { 10 })));
+    }
+    // [^\t\n\f <&#;]{1,32};?
+    let mut end = 0;
+    let mut count = 0;
+    for (i, c) in s.char_indices() {
+        if count == 32 || matches!(c, '\t' | '\n' | '\u{0c}' | ' ' | '<' | '&' | '#' | ';') {
+            break;
+        }
+        end = i + c.len_utf8();
+        count += 1;
+    }
+    if count == 0 {
+        return None;
+    }
+    if bytes.get(end) == Some(&b';') {
+        end += 1;
+    }
+    let name = &s[..end];
+    if let Some(cs) = entity(name) {
+        return Some((end, Replacement::Chars(cs)));
+    }
+    // The longest prefix of at least two characters that names an entity.
+    let boundaries: Vec<usize> = name.char_indices().map(|(i, _)| i).skip(2).collect();
+    for &cut in boundaries.iter().rev() {
+        if let Some(cs) = entity(&name[..cut]) {
+            return Some((end, Replacement::Prefix(cs, &name[cut..])));
+        }
+    }
+    Some((end, Replacement::Text(name)))
+}
+
+fn entity(name: &str) -> Option<[Option<char>; 2]> {
+    match NAMED_ENTITIES.get(name) {
+        Some(&(first, second)) if first != 0 => Some([
+            char::from_u32(first),
+            char::from_u32(second).filter(|_| second != 0),
+        ]),
+        _ => None,
+    }
+}
+
+/// Python's `_replace_charref` for a number.
+fn numeric(digits: &str, radix: u32) -> Replacement<'static> {
+    // Past 0x10FFFF every value gives U+FFFD; a long run of digits is such a value.
+    let value = u32::from_str_radix(digits.trim_start_matches('0'), radix)
+        .ok()
+        .or_else(|| digits.bytes().all(|b| b == b'0').then_some(0))
+        .unwrap_or(u32::MAX);
+    let c = match value {
+        0x00 => '\u{FFFD}',
+        0x0d => '\r',
+        0x80..=0x9f => match cp1252(value) {
+            Some(c) => c,
+            None => char::from_u32(value).unwrap_or('\u{FFFD}'),
+        },
+        0xD800..=0xDFFF => '\u{FFFD}',
+        v if v > 0x10FFFF => '\u{FFFD}',
+        0x01..=0x08 | 0x0e..=0x1f | 0x7f | 0xfdd0..=0xfdef | 0x0b => return Replacement::Nothing,
+        v if v & 0xFFFE == 0xFFFE => return Replacement::Nothing,
+        v => char::from_u32(v).unwrap_or('\u{FFFD}'),
+    };
+    Replacement::Chars([Some(c), None])
+}
+
+/// Python's `_invalid_charrefs` for 0x80–0x9F: Windows-1252's characters (the five code points it
+/// leaves undefined stay as they are).
+fn cp1252(value: u32) -> Option<char> {
+    let c = match value {
+        0x80 => '\u{20ac}',
+        0x82 => '\u{201a}',
+        0x83 => '\u{0192}',
+        0x84 => '\u{201e}',
+        0x85 => '\u{2026}',
+        0x86 => '\u{2020}',
+        0x87 => '\u{2021}',
+        0x88 => '\u{02c6}',
+        0x89 => '\u{2030}',
+        0x8a => '\u{0160}',
+        0x8b => '\u{2039}',
+        0x8c => '\u{0152}',
+        0x8e => '\u{017d}',
+        0x91 => '\u{2018}',
+        0x92 => '\u{2019}',
+        0x93 => '\u{201c}',
+        0x94 => '\u{201d}',
+        0x95 => '\u{2022}',
+        0x96 => '\u{2013}',
+        0x97 => '\u{2014}',
+        0x98 => '\u{02dc}',
+        0x99 => '\u{2122}',
+        0x9a => '\u{0161}',
+        0x9b => '\u{203a}',
+        0x9c => '\u{0153}',
+        0x9e => '\u{017e}',
+        0x9f => '\u{0178}',
+        _ => return None,
+    };
+    Some(c)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // Expected values are CPython 3.11's.
+    #[test]
+    fn unescape_as_python() {
+        assert_eq!(html_unescape("a &amp; b"), "a & b");
+        assert_eq!(html_unescape("&amp"), "&");
+        assert_eq!(html_unescape("&copyright;"), "©right;");
+        assert_eq!(html_unescape("&notanentity;"), "¬anentity;");
+        assert_eq!(html_unescape("&xyz;"), "&xyz;");
+        assert_eq!(html_unescape("&#60;&#x3e;"), "<>");
+        assert_eq!(html_unescape("&#150;"), "\u{2013}");
+        assert_eq!(html_unescape("&#129;"), "\u{81}");
+        assert_eq!(html_unescape("&#0;&#99999999999;&#xD800;"), "\u{FFFD}\u{FFFD}\u{FFFD}");
+        assert_eq!(html_unescape("&#1;x&#xFFFF;"), "x");
+        assert_eq!(html_unescape("& &# &#x;"), "& &# &#x;");
+        assert_eq!(html_unescape("&lt&gt"), "<>");
+    }
+
+    #[test]
+    fn python_whitespace_and_lines() {
+        assert_eq!(trim("  a\u{1c}b \u{a0} c\n"), "a b c");
+        assert_eq!(trim_len("  a\u{1c}bé  c"), 6);
+        assert_eq!(splitlines("a\r\nb\rc\u{2028}d\n"), vec!["a", "b", "c", "d"]);
+        assert_eq!(splitlines("a\n\nb"), vec!["a", "", "b"]);
+        assert!(!has_non_space(Some(" \n")) && has_non_space(Some(" x")) && !has_non_space(None));
+    }
+
+    #[test]
+    fn printable_as_python_3_11() {
+        assert!(is_removed_control('\u{ad}') && is_removed_control('\u{200b}'));
+        assert!(!is_removed_control('\t') && !is_removed_control('\u{85}'));
+        assert!(!is_removed_control('é') && !is_removed_control('\u{1f600}'));
+        // U+1FAE8 (shaking face) arrived in Unicode 15: unassigned for Python 3.11.
+        assert!(is_removed_control('\u{1fae8}'));
+        assert_eq!(remove_control_characters("a\u{200b}b"), "ab");
+    }
+}

@@ -1,0 +1,803 @@
+//! The element tree trafilatura works on, shaped as lxml presents libxml2's: elements with a
+//! tag, ordered attributes, a `text` (before the first child) and a `tail` (after the element,
+//! inside its parent), where `None` and the empty string are different values.
+//!
+//! trafilatura renames, strips, deletes and copies elements while it walks them, and its
+//! results depend on exactly how lxml behaves then, so this tree does what lxml does:
+//! - an iterator ([`LxIter`]) has already found its next element when it hands one out, so an
+//!   element deleted from under it leaves the walk inside the deleted subtree;
+//! - moving an element (append, insert, remove) takes its tail along;
+//! - a copy is a deep copy, tail included, detached from everything (a new document);
+//! - writing a string with a character XML forbids fails ([`NotXmlCompatible`], lxml's
+//!   ValueError), which trafilatura turns into "no result" for the page.
+//!
+//! All elements of one page live in one arena; detached ones stay there until the tree is dropped.
+
+use html5ever::LocalName;
+
+use super::tag::Tag;
+
+/// Index of an element in its [`Tree`].
+pub type Id = u32;
+/// No element.
+pub const NIL: Id = Id::MAX;
+
+/// lxml refused to store a string: it holds a character XML 1.0 forbids (ASCII controls other than
+/// tab, line feed and carriage return; U+FFFE, U+FFFF).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NotXmlCompatible;
+
+pub type Res<T> = Result<T, NotXmlCompatible>;
+
+/// lxml's test of a string it is asked to store.
+pub fn is_xml_compatible(s: &str) -> bool {
+    let bytes = s.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r') {
+            return false;
+        }
+        if b == 0xEF && bytes.get(i + 1) == Some(&0xBF) && matches!(bytes.get(i + 2), Some(0xBE | 0xBF)) {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+#[derive(Debug, Clone)]
+struct Node {
+    tag: Tag,
+    attrs: Vec<(LocalName, String)>,
+    text: Option<String>,
+    tail: Option<String>,
+    parent: Id,
+    first: Id,
+    last: Id,
+    prev: Id,
+    next: Id,
+}
+
+impl Node {
+    fn new(tag: Tag) -> Node {
+        Node {
+            tag,
+            attrs: Vec::new(),
+            text: None,
+            tail: None,
+            parent: NIL,
+            first: NIL,
+            last: NIL,
+            prev: NIL,
+            next: NIL,
+        }
+    }
+}
+
+/// Appends `addition` to a text that may be absent, as joining lxml's text nodes does: absent
+/// plus absent stays absent, absent plus "" is "".
+pub fn concat_text(base: Option<String>, addition: Option<&str>) -> Option<String> {
+    match (base, addition) {
+        (base, None) => base,
+        (None, Some(a)) => Some(a.to_owned()),
+        (Some(mut b), Some(a)) => {
+            b.push_str(a);
+            Some(b)
+        }
+    }
+}
+
+/// The elements of one page.
+#[derive(Debug, Clone, Default)]
+pub struct Tree {
+    nodes: Vec<Node>,
+    /// Whether a string written into the tree may hold a character XML forbids: only when the
+    /// page itself brought one (through a character reference), so clean pages skip the test.
+    check_writes: bool,
+}
+
+impl Tree {
+    pub fn new() -> Tree {
+        Tree::default()
+    }
+
+    /// Tests every later write for characters XML forbids (see [`NotXmlCompatible`]).
+    pub fn check_writes(&mut self) {
+        self.check_writes = true;
+    }
+
+    fn check(&self, s: Option<&str>) -> Res<()> {
+        match s {
+            Some(s) if self.check_writes && !is_xml_compatible(s) => Err(NotXmlCompatible),
+            _ => Ok(()),
+        }
+    }
+
+    fn n(&self, id: Id) -> &Node {
+        &self.nodes[id as usize]
+    }
+
+    fn m(&mut self, id: Id) -> &mut Node {
+        &mut self.nodes[id as usize]
+    }
+
+    /// A new element, detached.
+    pub fn new_element(&mut self, tag: Tag) -> Id {
+        let id = self.nodes.len() as Id;
+        self.nodes.push(Node::new(tag));
+        id
+    }
+
+    // ---- names, attributes, text ----
+
+    pub fn tag(&self, id: Id) -> &Tag {
+        &self.n(id).tag
+    }
+
+    pub fn is(&self, id: Id, tag: &Tag) -> bool {
+        self.n(id).tag == *tag
+    }
+
+    pub fn set_tag(&mut self, id: Id, tag: Tag) {
+        self.m(id).tag = tag;
+    }
+
+    pub fn attrs(&self, id: Id) -> &[(LocalName, String)] {
+        &self.n(id).attrs
+    }
+
+    /// `elem.get(name)`.
+    pub fn get(&self, id: Id, name: &LocalName) -> Option<&str> {
+        self.n(id)
+            .attrs
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// `elem.get(name, "")`.
+    pub fn get_or_empty(&self, id: Id, name: &LocalName) -> &str {
+        self.get(id, name).unwrap_or("")
+    }
+
+    pub fn has_attr(&self, id: Id, name: &LocalName) -> bool {
+        self.get(id, name).is_some()
+    }
+
+    /// The value XPath gives `@a|@b` where a string is needed: the attribute among `names` that
+    /// comes first in the element's start tag; `""` when it has none of them.
+    pub fn first_of(&self, id: Id, names: &[&LocalName]) -> &str {
+        self.n(id)
+            .attrs
+            .iter()
+            .find(|(n, _)| names.contains(&n))
+            .map_or("", |(_, v)| v.as_str())
+    }
+
+    /// `elem.set(name, value)`: an existing attribute keeps its place.
+    pub fn set(&mut self, id: Id, name: &LocalName, value: &str) -> Res<()> {
+        self.check(Some(value))?;
+        let attrs = &mut self.m(id).attrs;
+        match attrs.iter_mut().find(|(n, _)| n == name) {
+            Some((_, v)) => {
+                v.clear();
+                v.push_str(value);
+            }
+            None => attrs.push((name.clone(), value.to_owned())),
+        }
+        Ok(())
+    }
+
+    /// Attributes as the parser found them (no check: lxml tests only what Python writes).
+    pub fn set_parsed_attrs(&mut self, id: Id, attrs: Vec<(LocalName, String)>) {
+        self.m(id).attrs = attrs;
+    }
+
+    pub fn clear_attrs(&mut self, id: Id) {
+        self.m(id).attrs.clear();
+    }
+
+    pub fn text(&self, id: Id) -> Option<&str> {
+        self.n(id).text.as_deref()
+    }
+
+    pub fn tail(&self, id: Id) -> Option<&str> {
+        self.n(id).tail.as_deref()
+    }
+
+    /// Python's `if elem.text:`.
+    pub fn has_text(&self, id: Id) -> bool {
+        self.n(id).text.as_deref().is_some_and(|t| !t.is_empty())
+    }
+
+    /// Python's `if elem.tail:`.
+    pub fn has_tail(&self, id: Id) -> bool {
+        self.n(id).tail.as_deref().is_some_and(|t| !t.is_empty())
+    }
+
+    /// `elem.text = value`.
+    pub fn set_text(&mut self, id: Id, value: Option<String>) -> Res<()> {
+        self.check(value.as_deref())?;
+        self.m(id).text = value;
+        Ok(())
+    }
+
+    /// `elem.tail = value`.
+    pub fn set_tail(&mut self, id: Id, value: Option<String>) -> Res<()> {
+        self.check(value.as_deref())?;
+        self.m(id).tail = value;
+        Ok(())
+    }
+
+    /// Text the parser built (no check, as lxml tests only what Python writes).
+    pub fn set_parsed_text(&mut self, id: Id, text: Option<String>, tail: Option<String>) {
+        let node = self.m(id);
+        node.text = text;
+        node.tail = tail;
+    }
+
+    /// Appends text the parser built to the element's text or tail (no check).
+    pub fn push_parsed_text(&mut self, id: Id, tail: bool, text: &str) {
+        let node = self.m(id);
+        let slot = if tail { &mut node.tail } else { &mut node.text };
+        match slot {
+            Some(s) => s.push_str(text),
+            None => *slot = Some(text.to_owned()),
+        }
+    }
+
+    pub fn take_text(&mut self, id: Id) -> Option<String> {
+        self.m(id).text.take()
+    }
+
+    pub fn take_tail(&mut self, id: Id) -> Option<String> {
+        self.m(id).tail.take()
+    }
+
+    // ---- structure ----
+
+    pub fn parent(&self, id: Id) -> Id {
+        self.n(id).parent
+    }
+
+    /// `getnext()`.
+    pub fn next(&self, id: Id) -> Id {
+        self.n(id).next
+    }
+
+    /// `getprevious()`.
+    pub fn prev(&self, id: Id) -> Id {
+        self.n(id).prev
+    }
+
+    pub fn first_child(&self, id: Id) -> Id {
+        self.n(id).first
+    }
+
+    pub fn last_child(&self, id: Id) -> Id {
+        self.n(id).last
+    }
+
+    pub fn has_children(&self, id: Id) -> bool {
+        self.n(id).first != NIL
+    }
+
+    /// `len(elem)`.
+    pub fn len(&self, id: Id) -> usize {
+        self.children(id).count()
+    }
+
+    /// The children of `id` in order; the tree must not change while this runs (see
+    /// [`Tree::child_list`]).
+    pub fn children(&self, id: Id) -> Children<'_> {
+        Children {
+            tree: self,
+            next: self.n(id).first,
+        }
+    }
+
+    /// `list(elem)`.
+    pub fn child_list(&self, id: Id) -> Vec<Id> {
+        self.children(id).collect()
+    }
+
+    /// The ancestors of `id`, nearest first (`iterancestors()`).
+    pub fn ancestors(&self, id: Id) -> Ancestors<'_> {
+        Ancestors {
+            tree: self,
+            next: self.n(id).parent,
+        }
+    }
+
+    /// Whether `ancestor` is a proper ancestor of `id`.
+    pub fn is_ancestor(&self, ancestor: Id, id: Id) -> bool {
+        self.ancestors(id).any(|a| a == ancestor)
+    }
+
+    /// The top of the tree `id` is in.
+    pub fn root_of(&self, id: Id) -> Id {
+        let mut top = id;
+        while self.n(top).parent != NIL {
+            top = self.n(top).parent;
+        }
+        top
+    }
+
+    /// Unlinks `id` from its parent and siblings; its tail stays with it.
+    pub fn detach(&mut self, id: Id) {
+        let Node {
+            parent, prev, next, ..
+        } = *self.n(id);
+        if parent == NIL {
+            return;
+        }
+        if prev != NIL {
+            self.m(prev).next = next;
+        } else {
+            self.m(parent).first = next;
+        }
+        if next != NIL {
+            self.m(next).prev = prev;
+        } else {
+            self.m(parent).last = prev;
+        }
+        let node = self.m(id);
+        node.parent = NIL;
+        node.prev = NIL;
+        node.next = NIL;
+    }
+
+    /// `parent.append(child)`: moves `child` (with its tail) to the end of `parent`.
+    pub fn append(&mut self, parent: Id, child: Id) {
+        self.detach(child);
+        let last = self.n(parent).last;
+        {
+            let c = self.m(child);
+            c.parent = parent;
+            c.prev = last;
+        }
+        if last != NIL {
+            self.m(last).next = child;
+        } else {
+            self.m(parent).first = child;
+        }
+        self.m(parent).last = child;
+    }
+
+    /// Inserts `child` (detached first) before `sibling`.
+    pub fn insert_before(&mut self, sibling: Id, child: Id) {
+        self.detach(child);
+        let Node { parent, prev, .. } = *self.n(sibling);
+        {
+            let c = self.m(child);
+            c.parent = parent;
+            c.prev = prev;
+            c.next = sibling;
+        }
+        if prev != NIL {
+            self.m(prev).next = child;
+        } else if parent != NIL {
+            self.m(parent).first = child;
+        }
+        self.m(sibling).prev = child;
+    }
+
+    /// `parent.insert(index, child)` (an index past the end appends).
+    pub fn insert(&mut self, parent: Id, index: usize, child: Id) {
+        match self.children(parent).nth(index) {
+            Some(at) if at != child => self.insert_before(at, child),
+            Some(_) => {}
+            None => self.append(parent, child),
+        }
+    }
+
+    /// trafilatura's `delete_element`: removes the element; with `keep_tail` its tail is first
+    /// joined to the previous sibling's tail or the parent's text. Nothing happens to a root.
+    pub fn delete_element(&mut self, id: Id, keep_tail: bool) -> Res<()> {
+        let parent = self.parent(id);
+        if parent == NIL {
+            return Ok(());
+        }
+        if keep_tail && self.has_tail(id) {
+            let tail = self.n(id).tail.clone();
+            let prev = self.prev(id);
+            if prev == NIL {
+                let joined = concat_text(Some(self.text(parent).unwrap_or("").to_owned()), tail.as_deref());
+                self.set_text(parent, joined)?;
+            } else {
+                let joined = concat_text(Some(self.tail(prev).unwrap_or("").to_owned()), tail.as_deref());
+                self.set_tail(prev, joined)?;
+            }
+        }
+        self.detach(id);
+        Ok(())
+    }
+
+    /// A deep copy of `id`, tail included, detached (lxml's `copy`/`deepcopy` of an element).
+    pub fn deep_copy(&mut self, id: Id) -> Id {
+        let top = self.copy_node(id);
+        // (source, copy) pairs whose children are still to copy.
+        let mut stack = vec![(id, top)];
+        while let Some((source, copy)) = stack.pop() {
+            let mut child = self.n(source).first;
+            while child != NIL {
+                let child_copy = self.copy_node(child);
+                self.append(copy, child_copy);
+                stack.push((child, child_copy));
+                child = self.n(child).next;
+            }
+        }
+        top
+    }
+
+    fn copy_node(&mut self, id: Id) -> Id {
+        let source = self.n(id);
+        let node = Node {
+            tag: source.tag.clone(),
+            attrs: source.attrs.clone(),
+            text: source.text.clone(),
+            tail: source.tail.clone(),
+            ..Node::new(Tag::Div)
+        };
+        let new = self.nodes.len() as Id;
+        self.nodes.push(node);
+        new
+    }
+
+    /// `strip_tags(root, ...)`: every descendant of `root` matching `strip` is replaced by its
+    /// content (text, children, tail), in place.
+    pub fn strip_tags(&mut self, root: Id, strip: impl Fn(&Tag) -> bool) {
+        let matching = self.descendants_where(root, |t| strip(t));
+        for id in matching {
+            self.splice(id);
+        }
+    }
+
+    /// Replaces `id` by its text, children and tail.
+    fn splice(&mut self, id: Id) {
+        let parent = self.parent(id);
+        if parent == NIL {
+            return;
+        }
+        let text = self.m(id).text.take();
+        let tail = self.m(id).tail.take();
+        let prev = self.prev(id);
+        self.append_text_before(parent, prev, text.as_deref());
+        let mut last_moved = prev;
+        let mut child = self.first_child(id);
+        while child != NIL {
+            let following = self.next(child);
+            self.insert_before(id, child);
+            last_moved = child;
+            child = following;
+        }
+        self.append_text_before(parent, last_moved, tail.as_deref());
+        self.detach(id);
+    }
+
+    /// Appends text at the place after `prev` (its tail) or, with no `prev`, to `parent`'s text.
+    fn append_text_before(&mut self, parent: Id, prev: Id, text: Option<&str>) {
+        if text.is_none() {
+            return;
+        }
+        let slot = if prev == NIL {
+            &mut self.m(parent).text
+        } else {
+            &mut self.m(prev).tail
+        };
+        *slot = concat_text(slot.take(), text);
+    }
+
+    /// `strip_elements(root, ...)`: removes every descendant of `root` matching `remove`, with
+    /// its tail.
+    pub fn strip_elements(&mut self, root: Id, remove: impl Fn(&Tag) -> bool) {
+        let mut id = self.following(root, root);
+        while id != NIL {
+            if remove(self.tag(id)) {
+                let after = self.following_skipping_children(id, root);
+                self.detach(id);
+                id = after;
+            } else {
+                id = self.following(id, root);
+            }
+        }
+    }
+
+    // ---- walks ----
+
+    /// The element after `cur` in document order without leaving `top` (lxml's traversal: the
+    /// first child, else the next sibling, else the next sibling of the nearest ancestor that
+    /// has one; a walk climbing out of a detached subtree ends there).
+    pub fn following(&self, cur: Id, top: Id) -> Id {
+        let first = self.n(cur).first;
+        if first != NIL {
+            return first;
+        }
+        if cur == top {
+            return NIL;
+        }
+        self.following_skipping_children(cur, top)
+    }
+
+    /// [`Tree::following`] without entering `cur`'s children.
+    pub fn following_skipping_children(&self, cur: Id, top: Id) -> Id {
+        let mut c = cur;
+        loop {
+            if c == top {
+                return NIL;
+            }
+            let next = self.n(c).next;
+            if next != NIL {
+                return next;
+            }
+            c = self.n(c).parent;
+            if c == NIL || c == top {
+                return NIL;
+            }
+        }
+    }
+
+    /// The descendants of `root` (not itself) that `keep` accepts, in document order
+    /// (`root.iterdescendants(...)` taken as a list; `.//x` in XPath).
+    pub fn descendants_where(&self, root: Id, keep: impl Fn(&Tag) -> bool) -> Vec<Id> {
+        let mut out = Vec::new();
+        let mut id = self.following(root, root);
+        while id != NIL {
+            if keep(self.tag(id)) {
+                out.push(id);
+            }
+            id = self.following(id, root);
+        }
+        out
+    }
+
+    /// The descendants of `root` (not itself) that `keep` accepts by id.
+    pub fn descendants_matching(&self, root: Id, keep: impl Fn(&Tree, Id) -> bool) -> Vec<Id> {
+        let mut out = Vec::new();
+        let mut id = self.following(root, root);
+        while id != NIL {
+            if keep(self, id) {
+                out.push(id);
+            }
+            id = self.following(id, root);
+        }
+        out
+    }
+
+    /// `root.iter(...)` taken as a list: `root` itself first if it matches.
+    pub fn iter_where(&self, root: Id, keep: impl Fn(&Tag) -> bool) -> Vec<Id> {
+        let mut out = Vec::new();
+        if keep(self.tag(root)) {
+            out.push(root);
+        }
+        out.extend(self.descendants_where(root, keep));
+        out
+    }
+
+    /// The first descendant (not `root`) `keep` accepts (`root.find(".//x")`).
+    pub fn find_descendant(&self, root: Id, keep: impl Fn(&Tree, Id) -> bool) -> Id {
+        let mut id = self.following(root, root);
+        while id != NIL {
+            if keep(self, id) {
+                return id;
+            }
+            id = self.following(id, root);
+        }
+        NIL
+    }
+
+    pub fn has_descendant(&self, root: Id, tag: &Tag) -> bool {
+        self.find_descendant(root, |t, id| t.is(id, tag)) != NIL
+    }
+
+    /// Calls `f` with each string lxml's `itertext()` yields for `id`: its text, then each
+    /// descendant's text and tail in document order (not `id`'s own tail). Empty strings are
+    /// yielded, absent ones are not.
+    pub fn itertext(&self, id: Id, mut f: impl FnMut(&str)) {
+        if let Some(t) = self.text(id) {
+            f(t);
+        }
+        let mut cur = self.first_child(id);
+        if cur == NIL {
+            return;
+        }
+        // Depth-first with explicit returns to parents, so each tail follows its subtree.
+        'walk: loop {
+            if let Some(t) = self.text(cur) {
+                f(t);
+            }
+            let first = self.first_child(cur);
+            if first != NIL {
+                cur = first;
+                continue;
+            }
+            loop {
+                if let Some(t) = self.tail(cur) {
+                    f(t);
+                }
+                let next = self.next(cur);
+                if next != NIL {
+                    cur = next;
+                    continue 'walk;
+                }
+                cur = self.parent(cur);
+                if cur == id || cur == NIL {
+                    break 'walk;
+                }
+            }
+        }
+    }
+
+    /// `sep.join(elem.itertext())`.
+    pub fn join_text(&self, id: Id, sep: &str) -> String {
+        let mut out = String::new();
+        let mut first = true;
+        self.itertext(id, |s| {
+            if !first {
+                out.push_str(sep);
+            }
+            first = false;
+            out.push_str(s);
+        });
+        out
+    }
+
+    /// `elem.text_content()`: all text inside the element, without its tail.
+    pub fn text_content(&self, id: Id) -> String {
+        self.join_text(id, "")
+    }
+
+    /// Code points of [`Tree::text_content`], without building it.
+    pub fn text_content_len(&self, id: Id) -> usize {
+        let mut n = 0;
+        self.itertext(id, |s| n += s.chars().count());
+        n
+    }
+}
+
+pub struct Children<'a> {
+    tree: &'a Tree,
+    next: Id,
+}
+
+impl Iterator for Children<'_> {
+    type Item = Id;
+    fn next(&mut self) -> Option<Id> {
+        if self.next == NIL {
+            return None;
+        }
+        let current = self.next;
+        self.next = self.tree.n(current).next;
+        Some(current)
+    }
+}
+
+pub struct Ancestors<'a> {
+    tree: &'a Tree,
+    next: Id,
+}
+
+impl Iterator for Ancestors<'_> {
+    type Item = Id;
+    fn next(&mut self) -> Option<Id> {
+        if self.next == NIL {
+            return None;
+        }
+        let current = self.next;
+        self.next = self.tree.n(current).parent;
+        Some(current)
+    }
+}
+
+/// lxml's `elem.iter(tags)` walked while the loop changes the tree: each step has already
+/// found the next match when it returns the current one, so renaming or deleting the current
+/// element does not change where the walk goes next, and deleting it while the next match lies
+/// inside it ends the walk there, in the detached subtree.
+pub struct LxIter<F: Fn(&Tag) -> bool> {
+    top: Id,
+    next: Id,
+    matches: F,
+}
+
+impl<F: Fn(&Tag) -> bool> LxIter<F> {
+    /// `top.iter(...)` (`include_top`) or `top.iterdescendants(...)`.
+    pub fn new(tree: &Tree, top: Id, include_top: bool, matches: F) -> Self {
+        let mut it = LxIter {
+            top,
+            next: NIL,
+            matches,
+        };
+        it.next = if include_top && (it.matches)(tree.tag(top)) {
+            top
+        } else {
+            it.find_from(tree, top)
+        };
+        it
+    }
+
+    fn find_from(&self, tree: &Tree, from: Id) -> Id {
+        let mut id = tree.following(from, self.top);
+        while id != NIL && !(self.matches)(tree.tag(id)) {
+            id = tree.following(id, self.top);
+        }
+        id
+    }
+
+    pub fn next(&mut self, tree: &Tree) -> Option<Id> {
+        let current = self.next;
+        if current == NIL {
+            return None;
+        }
+        self.next = self.find_from(tree, current);
+        Some(current)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn el(tree: &mut Tree, parent: Id, tag: Tag, text: &str, tail: &str) -> Id {
+        let id = tree.new_element(tag);
+        let opt = |s: &str| (!s.is_empty()).then(|| s.to_owned());
+        tree.set_parsed_text(id, opt(text), opt(tail));
+        if parent != NIL {
+            tree.append(parent, id);
+        }
+        id
+    }
+
+    #[test]
+    fn strip_tags_splices_text_and_children() {
+        // <div>a<span>b<i>c</i>d</span>e</div>
+        let mut t = Tree::new();
+        let div = el(&mut t, NIL, Tag::Div, "a", "");
+        let span = el(&mut t, div, Tag::Span, "b", "e");
+        el(&mut t, span, Tag::I, "c", "d");
+        t.strip_tags(div, |tag| *tag == Tag::Span);
+        assert_eq!(t.text(div), Some("ab"));
+        let i = t.first_child(div);
+        assert_eq!(t.tag(i), &Tag::I);
+        assert_eq!(t.tail(i), Some("de"));
+        assert_eq!(t.text_content(div), "abcde");
+    }
+
+    #[test]
+    fn deleting_during_iteration_continues_in_the_detached_subtree() {
+        // <r><aside><aside/></aside><aside/></r>: lxml deletes the first and the inner one only.
+        let mut t = Tree::new();
+        let r = el(&mut t, NIL, Tag::Div, "", "");
+        let outer = el(&mut t, r, Tag::Aside, "", "");
+        el(&mut t, outer, Tag::Aside, "", "");
+        let second = el(&mut t, r, Tag::Aside, "", "");
+        let mut it = LxIter::new(&t, r, true, |tag| *tag == Tag::Aside);
+        while let Some(id) = it.next(&t) {
+            t.delete_element(id, true).unwrap();
+        }
+        assert_eq!(t.child_list(r), vec![second]);
+    }
+
+    #[test]
+    fn itertext_yields_empty_strings_and_skips_own_tail() {
+        let mut t = Tree::new();
+        let r = el(&mut t, NIL, Tag::P, "a", "TAIL");
+        let b = el(&mut t, r, Tag::B, "", "c");
+        t.set_text(b, Some(String::new())).unwrap();
+        assert_eq!(t.join_text(r, " "), "a  c");
+        let copy = t.deep_copy(r);
+        assert_eq!(t.join_text(copy, "|"), "a||c");
+        assert_eq!(t.tail(copy), Some("TAIL"));
+    }
+
+    #[test]
+    fn writes_are_checked_once_asked() {
+        let mut t = Tree::new();
+        let r = t.new_element(Tag::P);
+        assert!(t.set_text(r, Some("\u{1a}".into())).is_ok());
+        t.check_writes();
+        assert_eq!(t.set_text(r, Some("a\u{1a}".into())), Err(NotXmlCompatible));
+        assert!(t.set_text(r, Some("a\tb\n".into())).is_ok());
+        assert!(!is_xml_compatible("\u{fffe}"));
+    }
+}
