@@ -53,6 +53,20 @@ pub fn looks_like_full_html(decoded: &str) -> bool {
 }
 
 pub fn choose_root(page: &Page, decoded: &str) -> Option<Root> {
+    choose_root_of_tree(page, decoded, Comments::Kept)
+}
+
+/// Whether the parser kept comments in the tree (lxml's default) or dropped them
+/// (`remove_comments=True`, as trafilatura parses): the fragment rules count a body's children
+/// and read its text around them, so a comment changes the root.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Comments {
+    Kept,
+    Removed,
+}
+
+/// [`choose_root`] for a tree whose comments are [`Comments::Kept`] or not.
+pub fn choose_root_of_tree(page: &Page, decoded: &str, comments: Comments) -> Option<Root> {
     let html = page.html()?;
     let whole = Root {
         node: html,
@@ -68,24 +82,35 @@ pub fn choose_root(page: &Page, decoded: &str) -> Option<Root> {
     let Some(body) = page.child_element(html, &local_name!("body")) else {
         return Some(whole);
     };
-    Some(fragment_root(page, body))
+    Some(fragment_root(page, body, comments))
 }
 
 /// A fragment: its single element, or the body renamed `div`/`span`.
-fn fragment_root(page: &Page, body: NodeId) -> Root {
+fn fragment_root(page: &Page, body: NodeId, comments: Comments) -> Root {
     let mut children = 0;
     let mut only_child = None;
+    // `body.text` and the last child's tail are blank: the text before the first child and
+    // after the last one (a dropped comment is no child, and the text around it is one).
     let mut text_blank = true;
+    let mut pending_blank = true;
     for c in page.children(body) {
         match &page.node(c).kind {
-            NodeKind::Text(t) => text_blank &= is_blank(t),
+            NodeKind::Text(t) => pending_blank &= is_blank(t),
             NodeKind::Element(e) => {
+                text_blank &= pending_blank;
+                pending_blank = true;
                 children += 1;
                 only_child = Some((c, e.name.clone()));
             }
-            _ => children += 1,
+            NodeKind::Comment if comments == Comments::Removed => {}
+            _ => {
+                text_blank &= pending_blank;
+                pending_blank = true;
+                children += 1;
+            }
         }
     }
+    text_blank &= pending_blank;
     if let (1, true, Some((node, name))) = (children, text_blank, only_child.clone()) {
         return Root { node, name };
     }

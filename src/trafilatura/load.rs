@@ -11,7 +11,7 @@ use super::tag::Tag;
 use super::tree::{Id, NIL, Tree, is_xml_compatible};
 use crate::html::dom::{NodeKind, Page};
 use crate::html::{Limits, NodeId};
-use crate::justext::root::{choose_root, is_empty_document};
+use crate::justext::root::{Comments, choose_root_of_tree, is_empty_document};
 
 static DOCTYPE_TAG: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?i)^< ?! ?DOCTYPE[^>]*/[^<>]*>").expect("valid"));
@@ -71,7 +71,7 @@ pub fn parse_into(tree: &mut Tree, html: &str, limits: &Limits) -> Option<Id> {
         return None;
     }
     let page = Page::parse_as_libxml2_with_attributes(html, limits);
-    let root = choose_root(&page, html)?;
+    let root = choose_root_of_tree(&page, html, Comments::Removed)?;
     Some(convert(&page, root.node, Tag::from_name(&root.name), tree))
 }
 
