@@ -406,7 +406,9 @@ fn handle_paragraphs(t: &mut Tree, id: Id, potential: PotentialTags, ctx: &mut C
                         t.set_text(item, Some(text))?;
                     }
                 }
-                t.strip_tags(processed_child, |_| true);
+                // By the names of the children, wherever those names are below.
+                let names: Vec<Tag> = t.children(processed_child).map(|c| t.tag(c).clone()).collect();
+                t.strip_tags(processed_child, |tag| names.contains(tag));
                 copy_attrs(t, child, newsub)?;
             }
             let (text, tail) = (

@@ -319,3 +319,14 @@ pub fn extract(html: &str, options: &Options, cache: Option<&mut DedupCache>) ->
     let mut ctx = Ctx::new(options, cache);
     extract_tree(&mut t, tree, &mut ctx).ok().flatten()
 }
+
+/// The body `trafilatura_sequence` ends with, serialised as XML: for comparing a page's result
+/// tree with Python's (`tostring(body)`) when the texts differ.
+#[doc(hidden)]
+pub fn result_tree_xml(html: &str, options: &Options) -> Option<String> {
+    let (mut t, tree) = load::load_html(html, &options.limits)?;
+    let mut cache = DedupCache::default();
+    let mut ctx = Ctx::new(options, Some(&mut cache));
+    let e = sequence(&mut t, tree, &mut ctx).ok()?;
+    Some(readability::serialize_xml(&t, e.body))
+}
