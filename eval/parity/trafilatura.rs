@@ -24,7 +24,7 @@ use datafusion::arrow::array::{Array, AsArray};
 use datafusion::arrow::datatypes::Int32Type;
 use datafusion::parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use datafusion_webtext::html::decode::decode_with_codec;
-use datafusion_webtext::trafilatura::{DedupCache, Focus, Options, OutputFormat, extract};
+use datafusion_webtext::trafilatura::{DedupCache, Options, OutputFormat, extract};
 
 #[path = "eval_pages.rs"]
 #[allow(dead_code)]
@@ -41,12 +41,12 @@ const CONFIGS: &[&str] = &["fineweb", "fineweb_dedup", "default", "recall", "fas
 fn options(config: &str) -> Options {
     match config {
         "fineweb" => Options {
-            dedup: false,
+            deduplicate: false,
             ..Options::fineweb()
         },
         "fineweb_dedup" => Options::fineweb(),
         "recall" => Options {
-            focus: Focus::Recall,
+            favor_recall: true,
             ..Options::default()
         },
         "fast" => Options {
@@ -54,9 +54,9 @@ fn options(config: &str) -> Options {
             ..Options::default()
         },
         "markdown" => Options {
-            output: OutputFormat::Markdown,
-            formatting: Some(true),
-            links: false,
+            output_format: OutputFormat::Markdown,
+            include_formatting: Some(true),
+            include_links: false,
             ..Options::default()
         },
         _ => Options::default(),
@@ -192,7 +192,7 @@ fn run() -> Result<bool, String> {
             let key = format!("{}/{}", page.set, page.id);
             // De-duplication depends on every page before: run them all, compare the one.
             let selected = only.as_deref().is_none_or(|o| o == key);
-            if !selected && !opts.dedup {
+            if !selected && !opts.deduplicate {
                 continue;
             }
             let started = Instant::now();

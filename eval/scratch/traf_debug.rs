@@ -1,4 +1,4 @@
-use datafusion_webtext::trafilatura::{Options, OutputFormat, Focus, result_tree_xml};
+use datafusion_webtext::trafilatura::{Options, OutputFormat, result_tree_xml};
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let bytes = std::fs::read(&args[1]).unwrap();
@@ -6,10 +6,10 @@ fn main() {
     let text = datafusion_webtext::html::decode::decode_with_codec(&bytes, enc).unwrap();
     let config = args.get(3).map(String::as_str).unwrap_or("default");
     let opts = match config {
-        "fineweb" => Options { dedup: false, ..Options::fineweb() },
-        "recall" => Options { focus: Focus::Recall, ..Options::default() },
+        "fineweb" => Options { deduplicate: false, ..Options::fineweb() },
+        "recall" => Options { favor_recall: true, ..Options::default() },
         "fast" => Options { fast: true, ..Options::default() },
-        "markdown" => Options { output: OutputFormat::Markdown, formatting: Some(true), ..Options::default() },
+        "markdown" => Options { output_format: OutputFormat::Markdown, include_formatting: Some(true), ..Options::default() },
         _ => Options::default(),
     };
     println!("{}", result_tree_xml(&text, &opts).unwrap_or_default());

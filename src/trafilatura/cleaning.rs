@@ -183,8 +183,8 @@ fn handle_forms(t: &mut Tree, root: Id) -> Res<()> {
 /// the deletions when they would leave no paragraph).
 pub fn tree_cleaning(t: &mut Tree, root: Id, ctx: &Ctx) -> Res<Id> {
     recover_math(t, root)?;
-    let cleaning = cleaning_list(ctx.opts.tables);
-    if ctx.opts.tables {
+    let cleaning = cleaning_list(ctx.opts.include_tables);
+    if ctx.opts.include_tables {
         let mut it = LxIter::new(t, root, true, |tag| matches!(tag, Tag::Figure | Tag::Table));
         while let Some(id) = it.next(t) {
             let layout = if t.is(id, &Tag::Figure) {
@@ -280,8 +280,8 @@ fn is_converted(tag: &Tag) -> bool {
 /// `convert_tags`: links, formatting, lists, headings, line breaks, quotes and code,
 /// deletions and details become trafilatura's elements.
 pub fn convert_tags(t: &mut Tree, root: Id, ctx: &Ctx) -> Res<()> {
-    if !ctx.opts.links {
-        let tables = ctx.opts.tables;
+    if !ctx.opts.include_links {
+        let tables = ctx.opts.include_tables;
         let is_container = |tag: &Tag| {
             matches!(tag, Tag::Div | Tag::Li | Tag::P) || (tables && *tag == Tag::Table)
         };

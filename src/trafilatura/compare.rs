@@ -113,7 +113,7 @@ pub fn compare_extraction(
 /// every element outside trafilatura's vocabulary stripped.
 fn sanitize_tree(t: &mut Tree, tree: Id, ctx: &mut Ctx) -> Res<(Id, String)> {
     let cleaned = tree_cleaning(t, tree, ctx)?;
-    let links = ctx.opts.links;
+    let links = ctx.opts.include_links;
     t.strip_tags(cleaned, |tag| *tag == Tag::Span || (!links && *tag == Tag::A));
     convert_tags(t, cleaned, ctx)?;
     let mut heads_done: Vec<Id> = Vec::new();

@@ -38,8 +38,8 @@ pub struct PotentialTags {
 impl PotentialTags {
     fn new(ctx: &Ctx) -> Self {
         PotentialTags {
-            tables: ctx.opts.tables,
-            links: ctx.opts.links,
+            tables: ctx.opts.include_tables,
+            links: ctx.opts.include_links,
             div: false,
         }
     }

@@ -24,6 +24,7 @@ pub mod extractor;
 pub mod fallback;
 mod json;
 pub mod load;
+pub mod options;
 pub mod pystr;
 pub mod readability;
 pub mod tag;
@@ -32,86 +33,10 @@ pub mod writer;
 pub mod xpaths;
 
 pub use dedup::DedupCache;
+pub use options::{Focus, Options, OutputFormat, TRAFILATURA_KEYS};
 
-use crate::html::Limits;
 use tag::Tag;
 use tree::{Id, NIL, Res, Tree};
-
-/// trafilatura's `focus`: `favor_precision`, `favor_recall`, or neither.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Focus {
-    #[default]
-    Balanced,
-    Precision,
-    Recall,
-}
-
-/// The output formats of `extract()` this port writes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum OutputFormat {
-    #[default]
-    Txt,
-    Markdown,
-}
-
-/// `extract()`'s keyword arguments, with its defaults.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Options {
-    /// `favor_precision` / `favor_recall` (recall wins when both are given).
-    pub focus: Focus,
-    /// `fast` (`no_fallback`): no comparison with readability and jusText.
-    pub fast: bool,
-    /// `include_comments` (default true).
-    pub comments: bool,
-    /// `include_tables` (default true).
-    pub tables: bool,
-    /// `include_formatting`; `None` means true for Markdown, false for text, as in trafilatura.
-    pub formatting: Option<bool>,
-    /// `include_links`.
-    pub links: bool,
-    /// `output_format`.
-    pub output: OutputFormat,
-    /// `deduplicate`: segments and documents seen too often are dropped, counted in the cache
-    /// the caller passes to [`extract`].
-    pub dedup: bool,
-    /// Bounds on what one page may cost (not a trafilatura option).
-    pub limits: Limits,
-}
-
-impl Default for Options {
-    fn default() -> Self {
-        Options {
-            focus: Focus::Balanced,
-            fast: false,
-            comments: true,
-            tables: true,
-            formatting: None,
-            links: false,
-            output: OutputFormat::Txt,
-            dedup: false,
-            limits: Limits::default(),
-        }
-    }
-}
-
-impl Options {
-    /// datatrove's `Trafilatura` block as FineWeb runs it: `favor_precision=True,
-    /// include_comments=False, deduplicate=True`.
-    pub fn fineweb() -> Self {
-        Options {
-            focus: Focus::Precision,
-            comments: false,
-            dedup: true,
-            ..Options::default()
-        }
-    }
-
-    /// Whether formatting is kept (`Extractor.formatting`).
-    pub fn formatting(&self) -> bool {
-        self.formatting
-            .unwrap_or(self.output == OutputFormat::Markdown)
-    }
-}
 
 /// What the steps of one extraction share: the settings in force (the recall retry changes the
 /// focus) and the de-duplication cache, when de-duplication is on.
@@ -126,9 +51,9 @@ impl<'a> Ctx<'a> {
     fn new(opts: &Options, cache: Option<&'a mut DedupCache>) -> Self {
         Ctx {
             formatting: opts.formatting(),
-            focus: opts.focus,
+            focus: opts.focus(),
             opts: opts.clone(),
-            cache: if opts.dedup { cache } else { None },
+            cache: if opts.deduplicate { cache } else { None },
         }
     }
 
@@ -199,14 +124,14 @@ struct Extraction {
 fn sequence(t: &mut Tree, tree: Id, ctx: &mut Ctx) -> Res<Extraction> {
     let is_forum = is_forum_thread(t, tree);
     xpaths::prune(t, tree, &[&xpaths::raw_prune_scroll, &xpaths::raw_prune_share])?;
-    if !ctx.opts.comments && (ctx.precision() || !is_forum) {
+    if !ctx.opts.include_comments && (ctx.precision() || !is_forum) {
         xpaths::prune(t, tree, &[&xpaths::remove_comments_and_lists])?;
     }
     let (mut cleaned, backup) = prepare_tree(t, tree, ctx)?;
     let mut comments = t.new_element(Tag::Body);
     let mut comments_text = String::new();
     let mut forum_posts = None;
-    if ctx.opts.comments {
+    if ctx.opts.include_comments {
         (comments, comments_text) = extractor::extract_comments(t, cleaned, ctx)?;
         if !comments_text.is_empty() && is_forum {
             // The "comments" of a forum thread are its posts: they go to the body.
@@ -234,7 +159,7 @@ fn sequence(t: &mut Tree, tree: Id, ctx: &mut Ctx) -> Res<Extraction> {
         && len_text < ESCALATION_MAX_LENGTH
         && (len_text as f64) < ESCALATION_PAGE_SHARE * baseline::html2txt_len(t, tree)? as f64
     {
-        let esc_tree = if is_forum || !ctx.opts.comments {
+        let esc_tree = if is_forum || !ctx.opts.include_comments {
             tree
         } else {
             let copy = t.deep_copy(tree);

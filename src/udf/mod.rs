@@ -94,6 +94,8 @@ pub mod remove_symbol_lines;
 pub mod stopword_density;
 #[cfg(feature = "tokens")]
 pub mod token_count;
+pub mod trafilatura;
+pub mod trafilatura_in_order;
 pub mod url_filter;
 
 use std::sync::{Arc, LazyLock};
@@ -128,6 +130,7 @@ singleton!(
 );
 singleton!(html_title_udf, html_title::HtmlTitleFunc);
 singleton!(extract_content_udf, extract_content::ExtractContentFunc);
+singleton!(trafilatura_udf, trafilatura::TrafilaturaFunc);
 singleton!(
     extract_content_result_udf,
     extract_content_result::ExtractContentResultFunc
@@ -193,6 +196,16 @@ pub fn pii_redact_in_order_udwf() -> Arc<WindowUDF> {
     Arc::clone(&UDWF)
 }
 
+/// The shared instance of the `trafilatura_in_order` window function.
+pub fn trafilatura_in_order_udwf() -> Arc<WindowUDF> {
+    static UDWF: LazyLock<Arc<WindowUDF>> = LazyLock::new(|| {
+        Arc::new(WindowUDF::from(
+            trafilatura_in_order::TrafilaturaInOrderFunc::default(),
+        ))
+    });
+    Arc::clone(&UDWF)
+}
+
 /// Every scalar function of the crate.
 pub fn all_scalar() -> Vec<Arc<ScalarUDF>> {
     vec![
@@ -205,6 +218,7 @@ pub fn all_scalar() -> Vec<Arc<ScalarUDF>> {
         html_title_udf(),
         extract_content_udf(),
         extract_content_result_udf(),
+        trafilatura_udf(),
         extract_metadata_udf(),
         decode_html_udf(),
         byte_length_udf(),
@@ -277,6 +291,7 @@ pub fn all_window() -> Vec<Arc<WindowUDF>> {
         onion_keep_udwf(),
         minhash_union_udwf(),
         pii_redact_in_order_udwf(),
+        trafilatura_in_order_udwf(),
     ]
 }
 
@@ -291,6 +306,8 @@ pub fn all_window_in(pool: &WindowPool) -> Vec<Arc<WindowUDF>> {
         ))),
         // Holds two counters: nothing to reserve.
         pii_redact_in_order_udwf(),
+        // Holds at most 4,096 segments of text: nothing to reserve.
+        trafilatura_in_order_udwf(),
     ]
 }
 
