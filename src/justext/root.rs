@@ -14,34 +14,21 @@ pub struct Root {
     pub name: LocalName,
 }
 
-/// lxml's HTML 4 `defs.block_tags`: a fragment body holding any of them becomes a `div`, else a `span`.
+/// lxml's `defs.block_tags` (lxml 6.1.3): a fragment body holding any of them becomes a `div`,
+/// else a `span`.
 fn is_block_tag(name: &LocalName) -> bool {
     matches!(
         &**name,
-        "address"
-            | "blockquote"
-            | "center"
-            | "dir"
-            | "div"
-            | "dl"
-            | "fieldset"
-            | "form"
-            | "h1"
-            | "h2"
-            | "h3"
-            | "h4"
-            | "h5"
-            | "h6"
-            | "hr"
-            | "isindex"
-            | "menu"
-            | "noframes"
-            | "noscript"
-            | "ol"
-            | "p"
-            | "pre"
-            | "table"
-            | "ul"
+        // general_block_tags
+        "address" | "blockquote" | "center" | "del" | "div" | "h1" | "h2" | "h3" | "h4" | "h5"
+            | "h6" | "hr" | "ins" | "isindex" | "noscript" | "p" | "pre"
+            // list_tags
+            | "dir" | "dl" | "dt" | "dd" | "li" | "menu" | "ol" | "ul"
+            // table_tags
+            | "table" | "caption" | "colgroup" | "col" | "thead" | "tfoot" | "tbody" | "tr"
+            | "td" | "th"
+            // partial form tags
+            | "fieldset" | "form" | "legend" | "optgroup" | "option"
     )
 }
 
@@ -187,6 +174,10 @@ mod tests {
         assert_eq!(root_name("<p>x</p>"), "p");
         assert_eq!(root_name("<p>x</p><p>y</p>"), "div");
         assert_eq!(root_name("<b>x</b> y"), "span");
+        // lxml 6.1.3's block tags include table cells and list items, not noframes.
+        assert_eq!(root_name("<td>b</td><tr><td>c</td></tr>"), "div");
+        assert_eq!(root_name("<i>x</i><li>y</li>"), "div");
+        assert_eq!(root_name("<i>x</i><noframes>y</noframes>"), "span");
         assert_eq!(
             root_name("<!-- c --><html><body><h1>x</h1><p>y</p></body></html>"),
             "div"

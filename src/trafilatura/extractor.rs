@@ -14,7 +14,7 @@ use super::cleaning::{
 };
 use super::pystr::{strip, trim};
 use super::tag::Tag;
-use super::tree::{Id, LxIter, NIL, Res, Tree};
+use super::tree::{Id, LxIter, NIL, NotXmlCompatible, Res, Tree};
 use super::xpaths::{self, ALT, CLASS, COLSPAN, LANG, REND, ROLE, ROWSPAN, SRC, TARGET, TITLE};
 use super::{Ctx, Focus};
 
@@ -143,6 +143,10 @@ fn define_newelem(t: &mut Tree, processed: Option<Id>, parent: Id, keep_children
     let Some(processed) = processed else {
         return Ok(());
     };
+    if !t.tag(processed).is_valid_xml_name() {
+        // lxml refuses to create an element of a name the parser accepted (`<o:p>`, `<http:>`).
+        return Err(NotXmlCompatible);
+    }
     let child = sub_element(t, parent, t.tag(processed).clone());
     let (text, tail) = (t.text(processed).map(str::to_owned), t.tail(processed).map(str::to_owned));
     t.set_text(child, text)?;

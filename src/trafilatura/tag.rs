@@ -67,10 +67,36 @@ tags! {
 }
 
 impl Tag {
+    /// Whether lxml lets Python create an element of this name (`_tagValidOrRaise`: an XML 1.0
+    /// name, 5th edition, without a colon). The parser builds elements of any name the HTML
+    /// tokenizer reads (`<http://x>` is an element `http:`), but copying one into a new element
+    /// raises ValueError, which ends trafilatura's extraction of the page.
+    pub fn is_valid_xml_name(&self) -> bool {
+        let Tag::Other(name) = self else {
+            return true;
+        };
+        let mut chars = name.chars();
+        chars.next().is_some_and(is_name_start) && chars.all(|c| is_name_start(c) || is_name_char(c))
+    }
+
     /// `h1`…`h6`.
     pub fn is_heading(&self) -> bool {
         matches!(self, Tag::H1 | Tag::H2 | Tag::H3 | Tag::H4 | Tag::H5 | Tag::H6)
     }
+}
+
+/// XML 1.0 (5th edition) `NameStartChar`, less the colon lxml refuses.
+fn is_name_start(c: char) -> bool {
+    matches!(c,
+        'A'..='Z' | '_' | 'a'..='z' | '\u{C0}'..='\u{D6}' | '\u{D8}'..='\u{F6}' | '\u{F8}'..='\u{2FF}'
+        | '\u{370}'..='\u{37D}' | '\u{37F}'..='\u{1FFF}' | '\u{200C}'..='\u{200D}'
+        | '\u{2070}'..='\u{218F}' | '\u{2C00}'..='\u{2FEF}' | '\u{3001}'..='\u{D7FF}'
+        | '\u{F900}'..='\u{FDCF}' | '\u{FDF0}'..='\u{FFFD}' | '\u{10000}'..='\u{EFFFF}')
+}
+
+/// The other characters of XML 1.0's `NameChar`.
+fn is_name_char(c: char) -> bool {
+    matches!(c, '-' | '.' | '0'..='9' | '\u{B7}' | '\u{300}'..='\u{36F}' | '\u{203F}'..='\u{2040}')
 }
 
 #[cfg(test)]
@@ -84,5 +110,16 @@ mod tests {
         }
         assert_eq!(Tag::from_name("div"), Tag::Div);
         assert!(matches!(Tag::from_name("blah"), Tag::Other(_)));
+    }
+
+    // lxml 6.1.3: etree.Element(name) raises ValueError for the invalid ones.
+    #[test]
+    fn xml_names_as_lxml_checks_them() {
+        for valid in ["p", "x-y", "a.b", "é", "x1", "custom-element"] {
+            assert!(Tag::from_name(valid).is_valid_xml_name(), "{valid}");
+        }
+        for invalid in ["http:", "a\"b", "x=", "a,b", "a@b", "a(b", "a;b", "o:p"] {
+            assert!(!Tag::from_name(invalid).is_valid_xml_name(), "{invalid}");
+        }
     }
 }

@@ -22,8 +22,11 @@ pub type Id = u32;
 /// No element.
 pub const NIL: Id = Id::MAX;
 
-/// lxml refused to store a string: it holds a character XML 1.0 forbids (ASCII controls other than
-/// tab, line feed and carriage return; U+FFFE, U+FFFF).
+/// lxml refused what Python asked of it, which trafilatura turns into "no result" for the page:
+/// a string holding a character XML 1.0 forbids (ASCII controls other than tab, line feed and
+/// carriage return; U+FFFE, U+FFFF), or a new element of a name that is not an XML name; also
+/// stands for the other exceptions that end an extraction (a TypeError of the baseline's JSON,
+/// readability's AssertionError, which its caller catches).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct NotXmlCompatible;
 
