@@ -6,7 +6,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::pystr::{has_non_space, is_space, splitlines, trim, trim_len};
+use super::pystr::{has_non_space, is_space, splitlines, trim};
 use super::tag::Tag;
 use super::tree::{Id, LxIter, NIL, Res, Tree};
 use super::xpaths::{ALTTEXT, CLASS, DISPLAY, ENCODING, HREF, REND, ROLE, TARGET};
@@ -209,12 +209,7 @@ pub fn tree_cleaning(t: &mut Tree, root: Id, ctx: &Ctx) -> Res<Id> {
     {
         backup = t.deep_copy(root);
     }
-    for tag in &cleaning {
-        let mut it = LxIter::new(t, root, true, |name| name == tag);
-        while let Some(id) = it.next(t) {
-            t.delete_element(id, true)?;
-        }
-    }
+    delete_in_order(t, root, &cleaning)?;
     let root = if backup != NIL && !t.has_descendant(root, &Tag::P) {
         backup
     } else {
@@ -223,6 +218,34 @@ pub fn tree_cleaning(t: &mut Tree, root: Id, ctx: &Ctx) -> Res<Id> {
     handle_forms(t, root)?;
     prune_html(t, root, ctx.focus())?;
     Ok(root)
+}
+
+/// `for tag in tags: for element in tree.iter(tag): delete_element(element)`, in one walk of
+/// the tree: the elements of each tag are found first, then deleted tag by tag in document order,
+/// as lxml's walk reaches them. An element deleted while it holds another of its tag ends its
+/// tag's walk there: lxml's iterator had already stepped into it and goes on in the detached
+/// subtree, so the later elements of that tag stay.
+fn delete_in_order(t: &mut Tree, root: Id, tags: &[Tag]) -> Res<()> {
+    let mut found: Vec<Vec<Id>> = vec![Vec::new(); tags.len()];
+    for id in t.iter_where(root, |tag| tags.contains(tag)) {
+        if let Some(i) = tags.iter().position(|tag| t.is(id, tag)) {
+            found[i].push(id);
+        }
+    }
+    for (tag, elements) in tags.iter().zip(found) {
+        for id in elements {
+            // Inside an element deleted before: the walk of the tree does not reach it.
+            if id != root && t.root_of(id) != root {
+                continue;
+            }
+            let detached = t.parent(id) != NIL;
+            t.delete_element(id, true)?;
+            if detached && t.has_descendant(id, tag) {
+                break;
+            }
+        }
+    }
+    Ok(())
 }
 
 /// `prune_html`: empty elements of `CUT_EMPTY_ELEMS` are deleted; in precision mode with their
@@ -397,7 +420,7 @@ fn convert(t: &mut Tree, id: Id) -> Res<()> {
 fn collect_link_info(t: &Tree, links: &[Id]) -> (usize, usize, usize) {
     let (mut total, mut count, mut short) = (0, 0, 0);
     for &link in links {
-        let len = trim_len(&t.text_content(link));
+        let len = t.trimmed_len(link);
         if len > 0 {
             total += len;
             count += 1;
@@ -423,10 +446,10 @@ pub fn link_density_test(t: &Tree, id: Id, precision: bool) -> (bool, bool) {
     if links.is_empty() || t.has_descendant(id, &Tag::Graphic) {
         return (false, false);
     }
-    let text_len = trim_len(&t.text_content(id));
+    let text_len = t.trimmed_len(id);
     if links.len() == 1 {
         let threshold = if precision { 10 } else { 100 };
-        let link_len = trim_len(&t.text_content(links[0]));
+        let link_len = t.trimmed_len(links[0]);
         if link_len > threshold && link_len as f64 > text_len as f64 * 0.9 {
             return (true, false);
         }
@@ -465,7 +488,7 @@ pub fn link_density_test_tables(t: &Tree, id: Id) -> bool {
     if links.is_empty() {
         return false;
     }
-    let len = trim_len(&t.text_content(id));
+    let len = t.trimmed_len(id);
     if len < 200 {
         return false;
     }
@@ -487,7 +510,7 @@ pub fn delete_by_link_density(t: &mut Tree, subtree: Id, tag: &Tag, backtracking
             || (backtracking
                 && short_with_links
                 && t.len(id) >= depth_threshold
-                && trim_len(&t.text_content(id)) < len_threshold)
+                && t.trimmed_len(id) < len_threshold)
         {
             let parent = t.parent(id);
             if *tag == Tag::P && parent != NIL && matches!(t.tag(parent), Tag::Item | Tag::Td | Tag::Th) {
@@ -566,7 +589,7 @@ pub fn handle_textnode(t: &mut Tree, id: Id, ctx: &mut Ctx, comments_fix: bool, 
     }
     if !t.has_text(id) && !t.has_children(id) {
         let tail = t.take_tail(id);
-        t.set_text(id, tail)?;
+        t.set_text_tendril(id, tail)?;
         t.set_tail(id, Some(String::new()))?;
         if comments_fix && t.is(id, &Tag::Lb) {
             t.set_tag(id, Tag::P);
@@ -596,7 +619,7 @@ pub fn process_node(t: &mut Tree, id: Id, ctx: &mut Ctx) -> Res<Option<Id>> {
     t.set_tail(id, tail)?;
     if !t.is(id, &Tag::Lb) && !t.has_text(id) && t.has_tail(id) && !t.has_children(id) {
         let tail = t.take_tail(id);
-        t.set_text(id, tail)?;
+        t.set_text_tendril(id, tail)?;
     }
     if (t.has_text(id) || t.has_tail(id)) && (textfilter(t, id) || is_duplicate(t, id, ctx)) {
         return Ok(None);

@@ -137,7 +137,7 @@ fn copy_attributes(page: &Page, node: NodeId, id: Id, tree: &mut Tree, clean: &m
         .iter()
         .map(|a| {
             *clean &= is_xml_compatible(&a.value);
-            (a.name.local.clone(), a.value.to_string())
+            (a.name.local.clone(), a.value.clone())
         })
         .collect();
     tree.set_parsed_attrs(id, attrs);

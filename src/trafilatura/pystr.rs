@@ -23,13 +23,51 @@ pub fn trim(s: &str) -> String {
 
 /// Code points of [`trim`]`(s)`, without building it.
 pub fn trim_len(s: &str) -> usize {
-    let mut n = 0;
-    let mut words = 0usize;
-    for word in s.split(is_py_space).filter(|w| !w.is_empty()) {
-        n += word.chars().count();
-        words += 1;
+    let mut count = TrimCount::default();
+    count.feed(s);
+    count.len()
+}
+
+/// The length [`trim_len`] gives a text fed to it piece by piece (a word may span pieces).
+#[derive(Debug, Default)]
+pub struct TrimCount {
+    chars: usize,
+    words: usize,
+    in_word: bool,
+}
+
+impl TrimCount {
+    pub fn feed(&mut self, s: &str) {
+        if s.is_ascii() {
+            for &b in s.as_bytes() {
+                if matches!(b, 0x09..=0x0d | 0x1c..=0x20) {
+                    self.in_word = false;
+                } else {
+                    self.letter();
+                }
+            }
+        } else {
+            for c in s.chars() {
+                if is_py_space(c) {
+                    self.in_word = false;
+                } else {
+                    self.letter();
+                }
+            }
+        }
     }
-    n + words.saturating_sub(1)
+
+    fn letter(&mut self) {
+        if !self.in_word {
+            self.words += 1;
+            self.in_word = true;
+        }
+        self.chars += 1;
+    }
+
+    pub fn len(&self) -> usize {
+        self.chars + self.words.saturating_sub(1)
+    }
 }
 
 /// `s.strip()`.

@@ -8,7 +8,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::load::parse_into;
-use super::pystr::{strip, trim_len};
+use super::pystr::strip;
 use super::tag::Tag;
 use super::tree::{Id, NIL, NotXmlCompatible, Res, Tree};
 use super::xpaths::{CLASS, ID, SRC, TYPE};
@@ -55,7 +55,7 @@ fn drop_tree(t: &mut Tree, id: Id) -> Res<()> {
 
 /// `text_length`: code points of the trimmed text.
 fn text_length(t: &Tree, id: Id) -> usize {
-    trim_len(&t.text_content(id))
+    t.trimmed_len(id)
 }
 
 /// `get_link_density`.
@@ -146,7 +146,7 @@ impl Summary<'_> {
             if t.text(div).is_some_and(|s| !strip(s).is_empty()) {
                 let p = t.new_element(Tag::P);
                 let text = t.take_text(div);
-                t.set_text(p, text)?;
+                t.set_text_tendril(p, text)?;
                 t.insert(div, 0, p);
             }
             let children = t.child_list(div);
@@ -154,7 +154,7 @@ impl Summary<'_> {
                 if t.tail(child).is_some_and(|s| !strip(s).is_empty()) {
                     let p = t.new_element(Tag::P);
                     let tail = t.take_tail(child);
-                    t.set_text(p, tail)?;
+                    t.set_text_tendril(p, tail)?;
                     let after = t.next(child);
                     if after == NIL {
                         t.append(div, p);

@@ -14,6 +14,7 @@
 //! All elements of one page live in one arena; detached ones stay there until the tree is dropped.
 
 use html5ever::LocalName;
+use html5ever::tendril::StrTendril;
 
 use super::tag::Tag;
 
@@ -49,12 +50,19 @@ pub fn is_xml_compatible(s: &str) -> bool {
     true
 }
 
+/// An element's attributes, in source order.
+pub type Attributes = Vec<(LocalName, StrTendril)>;
+
+/// Text is a tendril: a slice of the page's buffer as the parser left it, or a string of its
+/// own once Python code has written it, so copying a tree copies no text.
 #[derive(Debug, Clone)]
 struct Node {
     tag: Tag,
-    attrs: Vec<(LocalName, String)>,
-    text: Option<String>,
-    tail: Option<String>,
+    /// Index of the element's attributes in [`Tree::attribute_sets`]: a copy shares its
+    /// original's until either changes them (0 is the empty set).
+    attrs: u32,
+    text: Option<StrTendril>,
+    tail: Option<StrTendril>,
     parent: Id,
     first: Id,
     last: Id,
@@ -66,7 +74,7 @@ impl Node {
     fn new(tag: Tag) -> Node {
         Node {
             tag,
-            attrs: Vec::new(),
+            attrs: 0,
             text: None,
             tail: None,
             parent: NIL,
@@ -80,24 +88,36 @@ impl Node {
 
 /// Appends `addition` to a text that may be absent, as joining lxml's text nodes does: absent
 /// plus absent stays absent, absent plus "" is "".
-pub fn concat_text(base: Option<String>, addition: Option<&str>) -> Option<String> {
+fn concat_text(base: Option<StrTendril>, addition: Option<&StrTendril>) -> Option<StrTendril> {
     match (base, addition) {
         (base, None) => base,
-        (None, Some(a)) => Some(a.to_owned()),
+        (None, Some(a)) => Some(a.clone()),
         (Some(mut b), Some(a)) => {
-            b.push_str(a);
+            b.push_tendril(a);
             Some(b)
         }
     }
 }
 
 /// The elements of one page.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct Tree {
     nodes: Vec<Node>,
+    /// The attribute sets the elements point to; the first is empty.
+    attribute_sets: Vec<Attributes>,
     /// Whether a string written into the tree may hold a character XML forbids: only when the
     /// page itself brought one (through a character reference), so clean pages skip the test.
     check_writes: bool,
+}
+
+impl Default for Tree {
+    fn default() -> Self {
+        Tree {
+            nodes: Vec::new(),
+            attribute_sets: vec![Vec::new()],
+            check_writes: false,
+        }
+    }
 }
 
 impl Tree {
@@ -146,17 +166,26 @@ impl Tree {
         self.m(id).tag = tag;
     }
 
-    pub fn attrs(&self, id: Id) -> &[(LocalName, String)] {
-        &self.n(id).attrs
+    pub fn attrs(&self, id: Id) -> &[(LocalName, StrTendril)] {
+        &self.attribute_sets[self.n(id).attrs as usize]
+    }
+
+    /// The element's own attribute set, to change (copied first when another element shares it).
+    fn attrs_mut(&mut self, id: Id) -> &mut Attributes {
+        let set = self.n(id).attrs as usize;
+        let copy = self.attribute_sets[set].clone();
+        self.attribute_sets.push(copy);
+        let own = (self.attribute_sets.len() - 1) as u32;
+        self.m(id).attrs = own;
+        &mut self.attribute_sets[own as usize]
     }
 
     /// `elem.get(name)`.
     pub fn get(&self, id: Id, name: &LocalName) -> Option<&str> {
-        self.n(id)
-            .attrs
+        self.attrs(id)
             .iter()
             .find(|(n, _)| n == name)
-            .map(|(_, v)| v.as_str())
+            .map(|(_, v)| &**v)
     }
 
     /// `elem.get(name, "")`.
@@ -171,34 +200,31 @@ impl Tree {
     /// The value XPath gives `@a|@b` where a string is needed: the attribute among `names` that
     /// comes first in the element's start tag; `""` when it has none of them.
     pub fn first_of(&self, id: Id, names: &[&LocalName]) -> &str {
-        self.n(id)
-            .attrs
+        self.attrs(id)
             .iter()
             .find(|(n, _)| names.contains(&n))
-            .map_or("", |(_, v)| v.as_str())
+            .map_or("", |(_, v)| &**v)
     }
 
     /// `elem.set(name, value)`: an existing attribute keeps its place.
     pub fn set(&mut self, id: Id, name: &LocalName, value: &str) -> Res<()> {
         self.check(Some(value))?;
-        let attrs = &mut self.m(id).attrs;
+        let attrs = self.attrs_mut(id);
         match attrs.iter_mut().find(|(n, _)| n == name) {
-            Some((_, v)) => {
-                v.clear();
-                v.push_str(value);
-            }
-            None => attrs.push((name.clone(), value.to_owned())),
+            Some((_, v)) => *v = StrTendril::from_slice(value),
+            None => attrs.push((name.clone(), StrTendril::from_slice(value))),
         }
         Ok(())
     }
 
     /// Attributes as the parser found them (no check: lxml tests only what Python writes).
-    pub fn set_parsed_attrs(&mut self, id: Id, attrs: Vec<(LocalName, String)>) {
-        self.m(id).attrs = attrs;
+    pub fn set_parsed_attrs(&mut self, id: Id, attrs: Attributes) {
+        self.attribute_sets.push(attrs);
+        self.m(id).attrs = (self.attribute_sets.len() - 1) as u32;
     }
 
     pub fn clear_attrs(&mut self, id: Id) {
-        self.m(id).attrs.clear();
+        self.m(id).attrs = 0;
     }
 
     pub fn text(&self, id: Id) -> Option<&str> {
@@ -221,40 +247,50 @@ impl Tree {
 
     /// `elem.text = value`.
     pub fn set_text(&mut self, id: Id, value: Option<String>) -> Res<()> {
+        self.set_text_tendril(id, value.map(StrTendril::from))
+    }
+
+    /// `elem.tail = value`.
+    pub fn set_tail(&mut self, id: Id, value: Option<String>) -> Res<()> {
+        self.set_tail_tendril(id, value.map(StrTendril::from))
+    }
+
+    /// [`Tree::set_text`] with a value already in a tendril (no copy).
+    pub fn set_text_tendril(&mut self, id: Id, value: Option<StrTendril>) -> Res<()> {
         self.check(value.as_deref())?;
         self.m(id).text = value;
         Ok(())
     }
 
-    /// `elem.tail = value`.
-    pub fn set_tail(&mut self, id: Id, value: Option<String>) -> Res<()> {
+    /// [`Tree::set_tail`] with a value already in a tendril (no copy).
+    pub fn set_tail_tendril(&mut self, id: Id, value: Option<StrTendril>) -> Res<()> {
         self.check(value.as_deref())?;
         self.m(id).tail = value;
         Ok(())
     }
 
     /// Text the parser built (no check, as lxml tests only what Python writes).
-    pub fn set_parsed_text(&mut self, id: Id, text: Option<String>, tail: Option<String>) {
+    pub fn set_parsed_text(&mut self, id: Id, text: Option<StrTendril>, tail: Option<StrTendril>) {
         let node = self.m(id);
         node.text = text;
         node.tail = tail;
     }
 
     /// Appends text the parser built to the element's text or tail (no check).
-    pub fn push_parsed_text(&mut self, id: Id, tail: bool, text: &str) {
+    pub fn push_parsed_text(&mut self, id: Id, tail: bool, text: &StrTendril) {
         let node = self.m(id);
         let slot = if tail { &mut node.tail } else { &mut node.text };
         match slot {
-            Some(s) => s.push_str(text),
-            None => *slot = Some(text.to_owned()),
+            Some(s) => s.push_tendril(text),
+            None => *slot = Some(text.clone()),
         }
     }
 
-    pub fn take_text(&mut self, id: Id) -> Option<String> {
+    pub fn take_text(&mut self, id: Id) -> Option<StrTendril> {
         self.m(id).text.take()
     }
 
-    pub fn take_tail(&mut self, id: Id) -> Option<String> {
+    pub fn take_tail(&mut self, id: Id) -> Option<StrTendril> {
         self.m(id).tail.take()
     }
 
@@ -406,11 +442,13 @@ impl Tree {
             let tail = self.n(id).tail.clone();
             let prev = self.prev(id);
             if prev == NIL {
-                let joined = concat_text(Some(self.text(parent).unwrap_or("").to_owned()), tail.as_deref());
-                self.set_text(parent, joined)?;
+                let base = self.n(parent).text.clone().unwrap_or_default();
+                let joined = concat_text(Some(base), tail.as_ref());
+                self.set_text_tendril(parent, joined)?;
             } else {
-                let joined = concat_text(Some(self.tail(prev).unwrap_or("").to_owned()), tail.as_deref());
-                self.set_tail(prev, joined)?;
+                let base = self.n(prev).tail.clone().unwrap_or_default();
+                let joined = concat_text(Some(base), tail.as_ref());
+                self.set_tail_tendril(prev, joined)?;
             }
         }
         self.detach(id);
@@ -438,7 +476,7 @@ impl Tree {
         let source = self.n(id);
         let node = Node {
             tag: source.tag.clone(),
-            attrs: source.attrs.clone(),
+            attrs: source.attrs,
             text: source.text.clone(),
             tail: source.tail.clone(),
             ..Node::new(Tag::Div)
@@ -466,7 +504,7 @@ impl Tree {
         let text = self.m(id).text.take();
         let tail = self.m(id).tail.take();
         let prev = self.prev(id);
-        self.append_text_before(parent, prev, text.as_deref());
+        self.append_text_before(parent, prev, text.as_ref());
         let mut last_moved = prev;
         let mut child = self.first_child(id);
         while child != NIL {
@@ -475,12 +513,12 @@ impl Tree {
             last_moved = child;
             child = following;
         }
-        self.append_text_before(parent, last_moved, tail.as_deref());
+        self.append_text_before(parent, last_moved, tail.as_ref());
         self.detach(id);
     }
 
     /// Appends text at the place after `prev` (its tail) or, with no `prev`, to `parent`'s text.
-    fn append_text_before(&mut self, parent: Id, prev: Id, text: Option<&str>) {
+    fn append_text_before(&mut self, parent: Id, prev: Id, text: Option<&StrTendril>) {
         if text.is_none() {
             return;
         }
@@ -651,6 +689,14 @@ impl Tree {
         self.join_text(id, "")
     }
 
+    /// Code points of `trim(elem.text_content())` (the text with its whitespace runs made single
+    /// spaces, stripped), without building it.
+    pub fn trimmed_len(&self, id: Id) -> usize {
+        let mut count = super::pystr::TrimCount::default();
+        self.itertext(id, |s| count.feed(s));
+        count.len()
+    }
+
     /// Code points of [`Tree::text_content`], without building it.
     pub fn text_content_len(&self, id: Id) -> usize {
         let mut n = 0;
@@ -743,7 +789,7 @@ mod tests {
 
     fn el(tree: &mut Tree, parent: Id, tag: Tag, text: &str, tail: &str) -> Id {
         let id = tree.new_element(tag);
-        let opt = |s: &str| (!s.is_empty()).then(|| s.to_owned());
+        let opt = |s: &str| (!s.is_empty()).then(|| StrTendril::from_slice(s));
         tree.set_parsed_text(id, opt(text), opt(tail));
         if parent != NIL {
             tree.append(parent, id);

@@ -32,11 +32,6 @@ fn re(pattern: &str) -> Regex {
     Regex::new(pattern).expect("trafilatura's patterns compile")
 }
 
-/// A Python `re` pattern with look-around.
-fn fancy(pattern: &str) -> fancy_regex::Regex {
-    fancy_regex::Regex::new(pattern).expect("trafilatura's patterns compile")
-}
-
 fn class(t: &Tree, id: Id) -> &str {
     t.get_or_empty(id, &CLASS)
 }
@@ -206,32 +201,34 @@ pub fn comments_candidate(t: &Tree, root: Id, expression: usize) -> Id {
 
 pub const COMMENTS_EXPRESSIONS: usize = 4;
 
-static REMOVE_COMMENTS_ID: LazyLock<fancy_regex::Regex> =
-    LazyLock::new(|| fancy("^(?:[Cc]omment(?!ary)|comol|disqus_thread|dsq-comments)"));
-static REMOVE_COMMENTS_ID_NO_SERVICES: LazyLock<fancy_regex::Regex> =
-    LazyLock::new(|| fancy("^(?:[Cc]omment(?!ary)|comol)"));
-static REMOVE_COMMENTS_CLASS: LazyLock<fancy_regex::Regex> =
-    LazyLock::new(|| fancy("^[Cc]omment(?!ary)|(?:article|post)-comments"));
+/// `^[Cc]omment(?!ary)`.
+fn starts_with_comment(s: &str) -> bool {
+    (s.starts_with("Comment") || s.starts_with("comment")) && !s[7..].starts_with("ary")
+}
 
-fn fancy_match(r: &fancy_regex::Regex, s: &str) -> bool {
-    // A pattern this simple cannot exhaust the backtracking limit; treat a failure as no match.
-    r.is_match(s).unwrap_or(false)
+/// `re:test(@id, '^(?:[Cc]omment(?!ary)|comol|disqus_thread|dsq-comments)')`, or without the
+/// services' ids.
+fn is_comments_id(id: &str, services: bool) -> bool {
+    starts_with_comment(id)
+        || id.starts_with("comol")
+        || (services && (id.starts_with("disqus_thread") || id.starts_with("dsq-comments")))
+}
+
+/// `re:test(@class, '^[Cc]omment(?!ary)|(?:article|post)-comments')`.
+fn is_comments_class(class: &str) -> bool {
+    starts_with_comment(class) || class.contains("article-comments") || class.contains("post-comments")
 }
 
 /// `REMOVE_COMMENTS_XPATH`.
 pub fn remove_comments(t: &Tree, id: Id) -> bool {
     matches!(t.tag(id), Tag::Div | Tag::List | Tag::Section | Tag::Details)
-        && (fancy_match(&REMOVE_COMMENTS_ID, id_attr(t, id))
-            || fancy_match(&REMOVE_COMMENTS_CLASS, class(t, id)))
+        && (is_comments_id(id_attr(t, id), true) || is_comments_class(class(t, id)))
 }
 
 /// `REMOVE_COMMENTS_AND_LISTS_XPATH`: also `ol`/`ul` comment lists, without the services' ids.
 pub fn remove_comments_and_lists(t: &Tree, id: Id) -> bool {
     match t.tag(id) {
-        Tag::Ol | Tag::Ul => {
-            fancy_match(&REMOVE_COMMENTS_ID_NO_SERVICES, id_attr(t, id))
-                || fancy_match(&REMOVE_COMMENTS_CLASS, class(t, id))
-        }
+        Tag::Ol | Tag::Ul => is_comments_id(id_attr(t, id), false) || is_comments_class(class(t, id)),
         _ => remove_comments(t, id),
     }
 }
