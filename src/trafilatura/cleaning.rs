@@ -6,7 +6,9 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::pystr::{has_non_space, is_space, splitlines, trim};
+use std::collections::HashMap;
+
+use super::pystr::{TrimStats, has_non_space, is_space, splitlines, trim};
 use super::tag::Tag;
 use super::tree::{Id, LxIter, NIL, Res, Tree};
 use super::xpaths::{ALTTEXT, CLASS, DISPLAY, ENCODING, HREF, REND, ROLE, TARGET};
@@ -415,41 +417,83 @@ fn convert(t: &mut Tree, id: Id) -> Res<()> {
     Ok(())
 }
 
-/// `collect_link_info`: the total length of the non-empty link texts (trimmed), their number,
-/// and how many are shorter than 10.
-fn collect_link_info(t: &Tree, links: &[Id]) -> (usize, usize, usize) {
-    let (mut total, mut count, mut short) = (0, 0, 0);
-    for &link in links {
-        let len = t.trimmed_len(link);
-        if len > 0 {
-            total += len;
-            count += 1;
-            short += usize::from(len < 10);
-        }
+/// What the link-density tests read of an element, gathered for all elements of a subtree in
+/// one walk ([`link_measures`]).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct LinkMeasures {
+    /// The element's text (`trim(text_content())`).
+    text: TrimStats,
+    /// Its `ref` descendants, and of those (`collect_link_info`): the total trimmed length of
+    /// their texts, how many are not empty, how many of those are shorter than 10.
+    links: usize,
+    link_len: usize,
+    nonempty: usize,
+    short: usize,
+    /// A `graphic` descendant.
+    graphic: bool,
+    /// Links not alone in a `p` of their own (`is_paragraph_listing` holds when none is).
+    outside_listing: usize,
+    /// Its `ref` children.
+    direct_links: usize,
+}
+
+/// The [`LinkMeasures`] of the elements under `root` (itself included) that `wanted` accepts.
+pub fn link_measures(t: &Tree, root: Id, wanted: impl Fn(&Tag) -> bool) -> HashMap<Id, LinkMeasures> {
+    let mut out = HashMap::new();
+    t.fold_up(
+        root,
+        |id| LinkMeasures {
+            text: t.text_stats(id, false),
+            ..LinkMeasures::default()
+        },
+        |parent, child, m| {
+            parent.text = parent.text.then(m.text).then(t.text_stats(child, true));
+            parent.links += m.links;
+            parent.link_len += m.link_len;
+            parent.nonempty += m.nonempty;
+            parent.short += m.short;
+            parent.outside_listing += m.outside_listing + own_links_outside_listing(t, child, m);
+            parent.graphic |= m.graphic || t.is(child, &Tag::Graphic);
+            if t.is(child, &Tag::Ref) {
+                let len = m.text.trimmed_len();
+                parent.links += 1;
+                parent.direct_links += 1;
+                parent.link_len += len;
+                parent.nonempty += usize::from(len > 0);
+                parent.short += usize::from(len > 0 && len < 10);
+            }
+        },
+        |id, m| {
+            if wanted(t.tag(id)) {
+                let mut m = *m;
+                m.outside_listing += own_links_outside_listing(t, id, &m);
+                out.insert(id, m);
+            }
+        },
+    );
+    out
+}
+
+/// An element's link children are alone in a paragraph only if it is a `p` holding no other
+/// link: how many of them are not.
+fn own_links_outside_listing(t: &Tree, id: Id, m: &LinkMeasures) -> usize {
+    if t.is(id, &Tag::P) && m.links <= 1 {
+        0
+    } else {
+        m.direct_links
     }
-    (total, count, short)
 }
 
-/// `is_paragraph_listing`: every link alone in a `p` of its own.
-fn is_paragraph_listing(t: &Tree, links: &[Id]) -> bool {
-    links.iter().all(|&link| {
-        let parent = t.parent(link);
-        parent != NIL
-            && t.is(parent, &Tag::P)
-            && t.descendants_where(parent, |tag| *tag == Tag::Ref).len() <= 1
-    })
-}
-
-/// `link_density_test`: (boilerplate, short with links).
-pub fn link_density_test(t: &Tree, id: Id, precision: bool) -> (bool, bool) {
-    let links = t.descendants_where(id, |tag| *tag == Tag::Ref);
-    if links.is_empty() || t.has_descendant(id, &Tag::Graphic) {
+/// `link_density_test` from the element's measures: (boilerplate, short with links).
+fn link_density_test(t: &Tree, id: Id, m: &LinkMeasures, precision: bool) -> (bool, bool) {
+    if m.links == 0 || m.graphic {
         return (false, false);
     }
-    let text_len = t.trimmed_len(id);
-    if links.len() == 1 {
+    let text_len = m.text.trimmed_len();
+    if m.links == 1 {
         let threshold = if precision { 10 } else { 100 };
-        let link_len = t.trimmed_len(links[0]);
+        // The one link's length: the total of the lengths.
+        let link_len = m.link_len;
         if link_len > threshold && link_len as f64 > text_len as f64 * 0.9 {
             return (true, false);
         }
@@ -462,55 +506,54 @@ pub fn link_density_test(t: &Tree, id: Id, precision: bool) -> (bool, bool) {
         (false, false) => 100,
     };
     if text_len < limit {
-        let (link_len, count, short) = collect_link_info(t, &links);
-        if count == 0 {
+        if m.nonempty == 0 {
             return (true, false);
         }
-        let boilerplate = link_len as f64 > text_len as f64 * 0.8
-            || (count > 1 && short as f64 / count as f64 > 0.8);
+        let boilerplate = m.link_len as f64 > text_len as f64 * 0.8
+            || (m.nonempty > 1 && m.short as f64 / m.nonempty as f64 > 0.8);
         return (boilerplate, true);
     }
-    if links.len() > 4 {
-        let (link_len, count, _) = collect_link_info(t, &links);
-        if link_len as f64 > text_len as f64 * 0.9
-            && link_len < 100 * count
-            && !is_paragraph_listing(t, &links)
-        {
-            return (true, false);
-        }
+    if m.links > 4
+        && m.link_len as f64 > text_len as f64 * 0.9
+        && m.link_len < 100 * m.nonempty
+        && m.outside_listing > 0
+    {
+        return (true, false);
     }
     (false, false)
 }
 
 /// `link_density_test_tables`.
-pub fn link_density_test_tables(t: &Tree, id: Id) -> bool {
-    let links = t.descendants_where(id, |tag| *tag == Tag::Ref);
-    if links.is_empty() {
+pub fn link_density_test_tables(m: &LinkMeasures) -> bool {
+    if m.links == 0 {
         return false;
     }
-    let len = t.trimmed_len(id);
+    let len = m.text.trimmed_len();
     if len < 200 {
         return false;
     }
-    let (link_len, _, _) = collect_link_info(t, &links);
     if len < 1000 {
-        link_len as f64 > 0.8 * len as f64
+        m.link_len as f64 > 0.8 * len as f64
     } else {
-        link_len as f64 > 0.5 * len as f64
+        m.link_len as f64 > 0.5 * len as f64
     }
 }
 
 /// `delete_by_link_density`.
 pub fn delete_by_link_density(t: &mut Tree, subtree: Id, tag: &Tag, backtracking: bool, precision: bool) -> Res<()> {
     let (len_threshold, depth_threshold) = if precision { (200, 1) } else { (100, 3) };
+    let measures = link_measures(t, subtree, |name| name == tag);
     let mut deletions = Vec::new();
     for id in t.iter_where(subtree, |name| name == tag) {
-        let (boilerplate, short_with_links) = link_density_test(t, id, precision);
+        let Some(m) = measures.get(&id) else {
+            continue;
+        };
+        let (boilerplate, short_with_links) = link_density_test(t, id, m, precision);
         if boilerplate
             || (backtracking
                 && short_with_links
                 && t.len(id) >= depth_threshold
-                && t.trimmed_len(id) < len_threshold)
+                && m.text.trimmed_len() < len_threshold)
         {
             let parent = t.parent(id);
             if *tag == Tag::P && parent != NIL && matches!(t.tag(parent), Tag::Item | Tag::Td | Tag::Th) {

@@ -9,7 +9,7 @@
 use std::collections::HashSet;
 
 use super::cleaning::{
-    delete_by_link_density, handle_textnode, is_inline_carried, link_density_test_tables,
+    delete_by_link_density, handle_textnode, is_inline_carried, link_density_test_tables, link_measures,
     process_node, separates_inline, text_chars,
 };
 use super::pystr::{strip, trim};
@@ -730,10 +730,11 @@ pub fn prune_unwanted_sections(
         delete_by_link_density(t, root, &Tag::P, false, precision)?;
     }
     if potential.tables || precision {
+        let measures = link_measures(t, root, |tag| *tag == Tag::Table);
         let tables: Vec<Id> = t
             .iter_where(root, |tag| *tag == Tag::Table)
             .into_iter()
-            .filter(|&id| link_density_test_tables(t, id))
+            .filter(|id| measures.get(id).is_some_and(link_density_test_tables))
             .collect();
         for id in tables {
             t.delete_element(id, false)?;

@@ -23,28 +23,42 @@ fn is_invalid_xml_char(c: char) -> bool {
     matches!(c, '\u{0}'..='\u{8}' | '\u{b}' | '\u{c}' | '\u{e}'..='\u{1f}' | '\u{fffe}' | '\u{ffff}')
 }
 
+/// Whether `s` holds a character of `INVALID_XML_CHARS`.
+fn has_invalid_xml_char(s: &str) -> bool {
+    let bytes = s.as_bytes();
+    // Two plain passes the compiler vectorizes: controls, then U+FFFE / U+FFFF (EF BF BE/BF).
+    bytes.iter().any(|&b| b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r'))
+        || memchr::memmem::find_iter(bytes, b"\xEF\xBF")
+            .any(|i| matches!(bytes.get(i + 2), Some(0xBE | 0xBF)))
+}
+
 /// `repair_faulty_html`: control characters deleted, a doctype holding a `/` on the first line
 /// removed, a self-closed `<html .../>` in the first four lines opened.
-fn repair(html: &str, beginning: &str) -> String {
-    let mut s: String = if html.chars().any(is_invalid_xml_char) {
-        html.chars().filter(|&c| !is_invalid_xml_char(c)).collect()
+fn repair<'a>(html: &'a str, beginning: &str) -> Cow<'a, str> {
+    let mut s = if has_invalid_xml_char(html) {
+        Cow::Owned(html.chars().filter(|&c| !is_invalid_xml_char(c)).collect())
     } else {
-        html.to_owned()
+        Cow::Borrowed(html)
     };
     if beginning.contains("doctype") {
         // `partition("\n")`: without a line feed the whole text is the first line, and the
         // rejoin adds one.
-        let (first, rest) = s.split_once('\n').unwrap_or((&s, ""));
-        let repaired = format!("{}\n{}", DOCTYPE_TAG.replace(first, ""), rest);
-        s = repaired;
+        let split = s.split_once('\n');
+        let (first, rest) = split.unwrap_or((&s, ""));
+        let replaced = DOCTYPE_TAG.replace(first, "");
+        // Unchanged unless the doctype went or a line feed is added.
+        if matches!(replaced, Cow::Owned(_)) || split.is_none() {
+            let repaired = format!("{replaced}\n{rest}");
+            s = Cow::Owned(repaired);
+        }
     }
-    let head: String = s.chars().take(4096).collect();
-    let opened = super::pystr::splitlines(&head)
+    let head_end = s.char_indices().nth(4096).map_or(s.len(), |(i, _)| i);
+    let opened = super::pystr::splitlines(&s[..head_end])
         .into_iter()
         .take(4)
         .any(|line| line.contains("<html") && line.ends_with("/>"));
     if opened && let Cow::Owned(fixed) = FAULTY_HTML.replace(&s, "$1>") {
-        s = fixed;
+        s = Cow::Owned(fixed);
     }
     s
 }

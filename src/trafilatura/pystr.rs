@@ -70,6 +70,52 @@ impl TrimCount {
     }
 }
 
+/// What [`trim_len`] needs of a piece of text to combine it with its neighbours: characters
+/// besides whitespace, runs of them, and whether the piece starts and ends inside one.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct TrimStats {
+    chars: usize,
+    words: usize,
+    /// None for a piece without a character besides whitespace and without whitespace (empty).
+    starts_in_word: Option<bool>,
+    ends_in_word: bool,
+}
+
+impl TrimStats {
+    pub fn of(s: &str) -> TrimStats {
+        let mut count = TrimCount::default();
+        count.feed(s);
+        let is_space_char = |c: Option<char>| c.is_none_or(is_py_space);
+        TrimStats {
+            chars: count.chars,
+            words: count.words,
+            starts_in_word: (!s.is_empty()).then(|| !is_space_char(s.chars().next())),
+            ends_in_word: !is_space_char(s.chars().next_back()),
+        }
+    }
+
+    /// The stats of `self` followed by `next`.
+    pub fn then(self, next: TrimStats) -> TrimStats {
+        let Some(next_starts) = next.starts_in_word else {
+            return self;
+        };
+        if self.starts_in_word.is_none() {
+            return next;
+        }
+        TrimStats {
+            chars: self.chars + next.chars,
+            words: self.words + next.words - usize::from(self.ends_in_word && next_starts),
+            starts_in_word: self.starts_in_word,
+            ends_in_word: next.ends_in_word,
+        }
+    }
+
+    /// [`trim_len`] of the text.
+    pub fn trimmed_len(&self) -> usize {
+        self.chars + self.words.saturating_sub(1)
+    }
+}
+
 /// `s.strip()`.
 pub fn strip(s: &str) -> &str {
     s.trim_matches(is_py_space)
@@ -337,6 +383,20 @@ mod tests {
         assert_eq!(html_unescape("&#1;x&#xFFFF;"), "x");
         assert_eq!(html_unescape("& &# &#x;"), "& &# &#x;");
         assert_eq!(html_unescape("&lt&gt"), "<>");
+    }
+
+    #[test]
+    fn trim_stats_combine_as_the_joined_text() {
+        let texts = ["", " ", "a", "a ", " a", "ab cd", "x\u{a0}y", "  ", "é"];
+        for a in texts {
+            for b in texts {
+                for c in texts {
+                    let joined = format!("{a}{b}{c}");
+                    let stats = TrimStats::of(a).then(TrimStats::of(b)).then(TrimStats::of(c));
+                    assert_eq!(stats.trimmed_len(), trim_len(&joined), "{joined:?}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -100,24 +100,32 @@ struct Candidates {
 
 impl Summary<'_> {
     fn remove_unlikely_candidates(&mut self) -> Res<()> {
-        let mut verdicts: HashMap<String, bool> = HashMap::new();
+        let mut low = String::new();
         for id in self.t.descendants_where(self.doc, |_| true) {
             if matches!(self.t.tag(id), Tag::Html | Tag::Body) {
                 continue;
             }
-            let attrs = [&*CLASS, &*ID]
-                .iter()
-                .filter_map(|n| self.t.get(id, n).filter(|v| !v.is_empty()))
-                .collect::<Vec<_>>()
-                .join(" ");
-            if attrs.chars().count() < 2 {
+            // `" ".join(filter(None, (class, id))).lower()`.
+            low.clear();
+            let mut chars = 0;
+            for name in [&*CLASS, &*ID] {
+                if let Some(value) = self.t.get(id, name).filter(|v| !v.is_empty()) {
+                    if !low.is_empty() {
+                        low.push(' ');
+                        chars += 1;
+                    }
+                    chars += value.chars().count();
+                    if value.is_ascii() {
+                        low.extend(value.bytes().map(|b| char::from(b.to_ascii_lowercase())));
+                    } else {
+                        low.push_str(&value.to_lowercase());
+                    }
+                }
+            }
+            if chars < 2 {
                 continue;
             }
-            let unlikely = *verdicts.entry(attrs).or_insert_with_key(|attrs| {
-                let low = attrs.to_lowercase();
-                UNLIKELY_CANDIDATES.is_match(&low) && !MAYBE_CANDIDATE.is_match(&low)
-            });
-            if unlikely {
+            if UNLIKELY_CANDIDATES.is_match(&low) && !MAYBE_CANDIDATE.is_match(&low) {
                 drop_tree(self.t, id)?;
             }
         }
@@ -179,8 +187,7 @@ impl Summary<'_> {
                 continue;
             }
             let grand_parent = t.parent(parent);
-            let text = super::pystr::trim(&t.text_content(elem));
-            let len = text.chars().count();
+            let len = t.trimmed_len(elem);
             if len < MIN_TEXT_LENGTH {
                 continue;
             }
@@ -192,14 +199,23 @@ impl Summary<'_> {
                         .insert(node, class_weight(t, node) + tag_score(t.tag(node)));
                 }
             }
-            let score = (1 + text.split(',').count()) as f64 + (len as f64 / 100.0).min(3.0);
+            // `1 + len(text.split(",")) + min(len / 100, 3)`: trimming leaves the commas.
+            let mut commas = 0;
+            t.itertext(elem, |s| commas += s.bytes().filter(|&b| b == b',').count());
+            let score = (2 + commas) as f64 + (len as f64 / 100.0).min(3.0);
             *candidates.scores.entry(parent).or_default() += score;
             if grand_parent != NIL {
                 *candidates.scores.entry(grand_parent).or_default() += score / 2.0;
             }
         }
+        let wanted = candidates.order.iter().copied().collect();
+        let lengths = t.text_and_link_lengths(self.doc, &wanted, |tag| *tag == Tag::A);
         for &id in &candidates.order {
-            let density = link_density(t, id);
+            // `get_link_density`; a candidate outside the document (none) measured alone.
+            let density = match lengths.get(&id) {
+                Some(&(text, links)) => links as f64 / text.max(1) as f64,
+                None => link_density(t, id),
+            };
             if let Some(score) = candidates.scores.get_mut(&id) {
                 *score *= 1.0 - density;
             }

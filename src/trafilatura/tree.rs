@@ -697,6 +697,70 @@ impl Tree {
         count.len()
     }
 
+    /// Walks the elements under `root` (itself included) children first: `start(id)` makes an
+    /// element's value, `add(parent_value, child, child_value)` folds each child's finished value
+    /// into its parent's in document order, and `done(id, value)` sees every finished value.
+    pub fn fold_up<A>(
+        &self,
+        root: Id,
+        mut start: impl FnMut(Id) -> A,
+        mut add: impl FnMut(&mut A, Id, &A),
+        mut done: impl FnMut(Id, &A),
+    ) {
+        // (element, its value so far, its next child)
+        let mut stack = vec![(root, start(root), self.n(root).first)];
+        while let Some(top) = stack.last_mut() {
+            let child = top.2;
+            if child != NIL {
+                top.2 = self.n(child).next;
+                let value = start(child);
+                stack.push((child, value, self.n(child).first));
+                continue;
+            }
+            let Some((id, value, _)) = stack.pop() else {
+                break;
+            };
+            done(id, &value);
+            if let Some(parent) = stack.last_mut() {
+                add(&mut parent.1, id, &value);
+            }
+        }
+    }
+
+    /// The trimmed-length measure of a text or tail (empty when absent).
+    pub fn text_stats(&self, id: Id, tail: bool) -> super::pystr::TrimStats {
+        let node = self.n(id);
+        let s = if tail { &node.tail } else { &node.text };
+        s.as_ref().map_or_else(Default::default, |s| super::pystr::TrimStats::of(s))
+    }
+
+    /// For each element of `wanted` under `root` (itself included), the trimmed length of its
+    /// text ([`Tree::trimmed_len`]) and the sum of the trimmed lengths of its descendants that
+    /// `is_link` accepts, in one walk of the tree.
+    pub fn text_and_link_lengths(
+        &self,
+        root: Id,
+        wanted: &std::collections::HashSet<Id>,
+        is_link: impl Fn(&Tag) -> bool,
+    ) -> std::collections::HashMap<Id, (usize, usize)> {
+        let mut out = std::collections::HashMap::with_capacity(wanted.len());
+        self.fold_up(
+            root,
+            |id| (self.text_stats(id, false), 0usize),
+            |parent, child, (text, links)| {
+                let own = if is_link(self.tag(child)) { text.trimmed_len() } else { 0 };
+                parent.0 = parent.0.then(*text).then(self.text_stats(child, true));
+                parent.1 += links + own;
+            },
+            |id, (text, links)| {
+                if wanted.contains(&id) {
+                    out.insert(id, (text.trimmed_len(), *links));
+                }
+            },
+        );
+        out
+    }
+
     /// Code points of [`Tree::text_content`], without building it.
     pub fn text_content_len(&self, id: Id) -> usize {
         let mut n = 0;
