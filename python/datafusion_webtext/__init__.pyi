@@ -233,6 +233,22 @@ Example:
     FROM (SELECT url, extract_content_result(html) AS e FROM crawl);
 """
 
+trafilatura: ScalarUDF
+"""The text trafilatura 2.3.1's extract() returns for an HTML page, or NULL where it returns None: a port of its whole cascade (tree cleaning, the main extractor and its XPath rules, comments, the comparison with its readability fork and with jusText, the baseline, the recall escalation) and of its text and Markdown writers, over the tree lxml's libxml2 builds. Identical to Python trafilatura on all 3,044 evaluation pages in each of six configurations (FineWeb's, the defaults, recall, fast, Markdown). Text is given to trafilatura as it is (as datatrove gives it); bytes are decoded as the other page functions decode them (a BOM, the page's meta charset with Python's codecs, else UTF-8 with replacement), not by trafilatura's own guess (UTF-8, else charset_normalizer), which can differ for pages in legacy encodings that declare no charset. Text de-duplication depends on the order of the pages: trafilatura_in_order(html, options) OVER (PARTITION BY file ORDER BY offset) runs it over each partition in order, as datatrove's FineWeb does per file. NULL for NULL input and for pages that cannot be processed.
+
+SQL: ``trafilatura(html [, options])``
+
+Args:
+    html: The page: Utf8, LargeUtf8, Utf8View, Binary, LargeBinary, BinaryView or a dictionary of those.
+    options: 'key=value, ...' named as extract()'s keyword arguments: favor_precision (false; less text, more surely the main text), favor_recall (false; more text when unsure; wins over favor_precision), fast (false; no comparison with readability and jusText), include_comments (true; the page's comments follow the text), include_tables (true), include_formatting (default; default: true for Markdown, false for text), include_links (false; links as Markdown links), output_format (txt; or markdown), deduplicate (false; text seen in earlier pages of the same stream is dropped), max_bytes (33554432; a longer page, counted in stored bytes, is not processed and gives NULL; 0 = no limit), max_depth (512; elements opened deeper are closed at once and their content joins their parent, as browsers do), max_attributes (1000; a tag's further attributes are ignored), on_error (null; a page that cannot be processed gives NULL; fail: the query fails with the reason). deduplicate is only taken by trafilatura_in_order, where the pages have an order.
+
+Example:
+    SELECT url, trafilatura(html) AS text,
+           trafilatura(html, 'favor_precision=true, include_comments=false') AS fineweb_text,
+           trafilatura(html, 'output_format=markdown') AS markdown
+    FROM crawl;
+"""
+
 extract_metadata: ScalarUDF
 """The metadata a page declares, as a struct {title, author, date, site_name, language, canonical_url} of strings, each NULL where the page declares nothing. Each field is the first of its sources the page has: title from og:title, twitter:title, Dublin Core, a JSON-LD article's headline, then <title>; author from <meta name=author>, article:author (not a URL), Dublin Core, parsely-author, sailthru.author, byl, then JSON-LD author names (joined by '; '); date from article:published_time, og:published_time, itemprop=datePublished and the common publication-date meta names, then JSON-LD datePublished, then a <time datetime> marked pubdate or datePublished, then the first <time datetime>; site_name from og:site_name, application-name, JSON-LD publisher name, a JSON-LD WebSite's name; language from <html lang>, <meta http-equiv=content-language>, og:locale, JSON-LD inLanguage; canonical_url from <link rel=canonical>, og:url, a JSON-LD article's url. Values are as declared, whitespace collapsed: a date is the declared string (to_timestamp reads ISO 8601), a relative URL stays relative. Binary input is decoded as the page functions decode it. NULL for NULL input and for pages that cannot be processed.
 
@@ -642,4 +658,19 @@ Example:
       SELECT id, pii_redact_in_order(text) OVER (ORDER BY id) AS p
       FROM (VALUES (1, 'a@corp.com'), (2, 'b@corp.com')) AS docs(id, text));
     -- [email@example.com, firstname.lastname@example.org]
+"""
+
+trafilatura_in_order: WindowUDF
+"""trafilatura as a window function: trafilatura 2.3.1's extract() run over the pages of each partition in the window's order with one de-duplication cache (a text segment over 100 characters seen three times before is dropped, a page whose whole text was is NULL; the 4,096 most recently seen segments are remembered), as one Python process runs it. datatrove's FineWeb runs one process per WARC file over its records in order: trafilatura_in_order(payload, 'favor_precision=true, include_comments=false') OVER (PARTITION BY file ORDER BY offset) gives its text. deduplicate is on unless the options turn it off; the other options and defaults are trafilatura's. The result depends on the order within a partition only: each partition starts with an empty cache, so rows of one stream must not be split across partitions. Text is given to trafilatura as it is (as datatrove gives it); bytes are decoded as the other page functions decode them (a BOM, the page's meta charset with Python's codecs, else UTF-8 with replacement), not by trafilatura's own guess (UTF-8, else charset_normalizer), which can differ for pages in legacy encodings that declare no charset. The rows stream through the window after the sort; the cache holds at most 4,096 segments.
+
+SQL: ``trafilatura_in_order(html [, options]) OVER (PARTITION BY file ORDER BY offset)``
+
+Args:
+    html: The page: Utf8, LargeUtf8, Utf8View, Binary, LargeBinary, BinaryView or a dictionary of those.
+    options: 'key=value, ...' named as extract()'s keyword arguments: favor_precision (false; less text, more surely the main text), favor_recall (false; more text when unsure; wins over favor_precision), fast (false; no comparison with readability and jusText), include_comments (true; the page's comments follow the text), include_tables (true), include_formatting (default; default: true for Markdown, false for text), include_links (false; links as Markdown links), output_format (txt; or markdown), deduplicate (false; text seen in earlier pages of the same stream is dropped), max_bytes (33554432; a longer page, counted in stored bytes, is not processed and gives NULL; 0 = no limit), max_depth (512; elements opened deeper are closed at once and their content joins their parent, as browsers do), max_attributes (1000; a tag's further attributes are ignored), on_error (null; a page that cannot be processed gives NULL; fail: the query fails with the reason). Here deduplicate is true unless given.
+
+Example:
+    SELECT url, trafilatura_in_order(payload, 'favor_precision=true, include_comments=false')
+             OVER (PARTITION BY file ORDER BY "offset") AS text
+    FROM crawl;
 """

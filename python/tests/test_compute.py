@@ -30,6 +30,7 @@ COMPUTE_CALLS = {
     "extract_content_result": lambda v, d: compute.extract_content_result(v),
     "decode_html": lambda v, d: compute.decode_html(v),
     "byte_length": lambda v, d: compute.byte_length(v),
+    "trafilatura": lambda v, d: compute.trafilatura(v, favor_precision=True),
     "stopword_density": lambda v, d: compute.stopword_density(v, "English"),
     "ngram_hashes": lambda v, d: compute.ngram_hashes(v, 3),
     "content_hash": lambda v, d: compute.content_hash(v),

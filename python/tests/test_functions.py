@@ -52,6 +52,7 @@ HTML_CALLS = {
     "extract_content_result": "extract_content_result(v)",
     "decode_html": "decode_html(v)",
     "byte_length": "byte_length(v)",
+    "trafilatura": "trafilatura(v, 'favor_precision=true')",
 }
 TEXT_CALLS = {
     "stopword_density": "stopword_density(v, 'English')",
@@ -82,6 +83,7 @@ QUERIES = {
     "minhash_clusters": "SELECT minhash_clusters(id, minhash_bands(minhash(v), 14, 8)) AS r FROM t",
     "minhash_union": "SELECT id, minhash_union(id, id + 1) OVER (ORDER BY id) AS r FROM t ORDER BY id",
     "pii_redact_in_order": "SELECT id, pii_redact_in_order(v) OVER (ORDER BY id) AS r FROM t ORDER BY id",
+    "trafilatura_in_order": "SELECT id, trafilatura_in_order(v) OVER (ORDER BY id) AS r FROM t ORDER BY id",
     "minhash_union_clusters": "SELECT minhash_union_clusters(u) AS r FROM "
     "(SELECT minhash_union(id, id + 1) OVER (ORDER BY id) AS u FROM t)",
 }
