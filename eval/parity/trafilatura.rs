@@ -12,6 +12,8 @@
 //! runs over all pages in the oracle's order with one de-duplication cache, as one Python
 //! process did. With `--floor`, exits non-zero when a configuration's share of identical pages
 //! falls below its floor (`trafilatura CONFIG share`), or when not every page was compared.
+//! With `--pages-table FILE`, also writes the decoded pages in the oracle's order (columns `set`,
+//! `id`, `html`) as Parquet, for checking `webtext clean --extractor trafilatura` end to end.
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
@@ -20,8 +22,11 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use datafusion::arrow::array::{Array, AsArray};
-use datafusion::arrow::datatypes::Int32Type;
+use std::sync::Arc;
+
+use datafusion::arrow::array::{Array, ArrayRef, AsArray, RecordBatch, StringArray};
+use datafusion::arrow::datatypes::{DataType, Field, Int32Type, Schema};
+use datafusion::parquet::arrow::ArrowWriter;
 use datafusion::parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use datafusion_webtext::html::decode::decode_with_codec;
 use datafusion_webtext::trafilatura::{DedupCache, Options, OutputFormat, extract};
@@ -36,7 +41,14 @@ use eval_pages::{check_page_counts, pages_dir};
 use floors::meets;
 
 /// The oracle's configurations, in its order, with `extract()`'s arguments.
-const CONFIGS: &[&str] = &["fineweb", "fineweb_dedup", "default", "recall", "fast", "markdown"];
+const CONFIGS: &[&str] = &[
+    "fineweb",
+    "fineweb_dedup",
+    "default",
+    "recall",
+    "fast",
+    "markdown",
+];
 
 fn options(config: &str) -> Options {
     match config {
@@ -84,11 +96,15 @@ fn read_oracle(shared: &Path) -> Result<Vec<OraclePage>, String> {
                 .column_by_name(name)
                 .ok_or_else(|| format!("oracle: no column {name}"))
                 .and_then(|c| {
-                    datafusion::arrow::compute::cast(c, &datafusion::arrow::datatypes::DataType::Utf8)
-                        .map_err(|e| e.to_string())
+                    datafusion::arrow::compute::cast(
+                        c,
+                        &datafusion::arrow::datatypes::DataType::Utf8,
+                    )
+                    .map_err(|e| e.to_string())
                 })
         };
-        let (set, id, config, output) = (text("set")?, text("id")?, text("config")?, text("output")?);
+        let (set, id, config, output) =
+            (text("set")?, text("id")?, text("config")?, text("output")?);
         let order = batch
             .column_by_name("order")
             .ok_or("oracle: no column order")?
@@ -115,7 +131,8 @@ fn read_oracle(shared: &Path) -> Result<Vec<OraclePage>, String> {
 
 /// The manifest's `html_encoding` of each page of a set (none for the edge pages).
 fn manifest_encodings(shared: &Path, set: &str) -> HashMap<String, String> {
-    let text = std::fs::read_to_string(shared.join(format!("eval/{set}/manifest.tsv"))).unwrap_or_default();
+    let text = std::fs::read_to_string(shared.join(format!("eval/{set}/manifest.tsv")))
+        .unwrap_or_default();
     let mut lines = text.lines();
     let header: Vec<&str> = lines.next().unwrap_or_default().split('\t').collect();
     let (Some(id), Some(enc)) = (
@@ -140,8 +157,18 @@ fn first_difference(ours: &str, theirs: &str) -> String {
         .find(|((_, a), b)| a != b)
         .map(|((i, _), _)| i)
         .unwrap_or(ours.len().min(theirs.len()));
-    let start = ours[..common].char_indices().rev().nth(60).map_or(0, |(i, _)| i);
-    let window = |s: &str| s.get(start..).unwrap_or("").chars().take(160).collect::<String>();
+    let start = ours[..common]
+        .char_indices()
+        .rev()
+        .nth(60)
+        .map_or(0, |(i, _)| i);
+    let window = |s: &str| {
+        s.get(start..)
+            .unwrap_or("")
+            .chars()
+            .take(160)
+            .collect::<String>()
+    };
     format!(
         "    at byte {common} (lengths {} / {})\n    ours:   {:?}\n    theirs: {:?}\n",
         ours.len(),
@@ -153,7 +180,12 @@ fn first_difference(ours: &str, theirs: &str) -> String {
 
 fn run() -> Result<bool, String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let value = |flag: &str| args.iter().position(|a| a == flag).and_then(|i| args.get(i + 1)).cloned();
+    let value = |flag: &str| {
+        args.iter()
+            .position(|a| a == flag)
+            .and_then(|i| args.get(i + 1))
+            .cloned()
+    };
     let (shared, floors) = floors::shared_and_floors(&args)?;
     let shared = PathBuf::from(shared);
     let pages_folder = pages_dir(&shared, value("--pages").as_deref())?;
@@ -167,7 +199,10 @@ fn run() -> Result<bool, String> {
     let mut texts = Vec::with_capacity(oracle.len());
     let mut counts: BTreeMap<String, usize> = BTreeMap::new();
     for page in &oracle {
-        let file = pages_folder.join(&page.set).join("html").join(format!("{}.html", page.id));
+        let file = pages_folder
+            .join(&page.set)
+            .join("html")
+            .join(format!("{}.html", page.id));
         let bytes = std::fs::read(&file).map_err(|e| format!("{}: {e}", file.display()))?;
         let set_encodings = encodings
             .entry(page.set.clone())
@@ -180,6 +215,9 @@ fn run() -> Result<bool, String> {
         *counts.entry(page.set.clone()).or_default() += 1;
     }
     check_page_counts(counts.iter().map(|(s, n)| (s.as_str(), *n)))?;
+    if let Some(path) = value("--pages-table") {
+        write_pages_table(Path::new(&path), &oracle, &texts)?;
+    }
     let mut report = String::new();
     let mut ok = true;
     println!("trafilatura 2.3.1 parity on {} pages", oracle.len());
@@ -217,15 +255,28 @@ fn run() -> Result<bool, String> {
             match (&ours, theirs) {
                 (Some(o), Some(t)) => report.push_str(&first_difference(o, t)),
                 (o, t) => {
-                    let _ = writeln!(report, "    ours: {:?}\n    theirs: {:?}", o.as_ref().map(|s| s.chars().take(120).collect::<String>()), t.as_ref().map(|s| s.chars().take(120).collect::<String>()));
+                    let _ = writeln!(
+                        report,
+                        "    ours: {:?}\n    theirs: {:?}",
+                        o.as_ref().map(|s| s.chars().take(120).collect::<String>()),
+                        t.as_ref().map(|s| s.chars().take(120).collect::<String>())
+                    );
                 }
             }
             if only.is_some() {
-                let _ = writeln!(report, "--- ours\n{}\n--- theirs\n{}", ours.as_deref().unwrap_or("<None>"), theirs.as_deref().unwrap_or("<None>"));
+                let _ = writeln!(
+                    report,
+                    "--- ours\n{}\n--- theirs\n{}",
+                    ours.as_deref().unwrap_or("<None>"),
+                    theirs.as_deref().unwrap_or("<None>")
+                );
             }
         }
         let share = same as f64 / compared.max(1) as f64;
-        let sets: Vec<String> = per_set.iter().map(|(s, (n, k))| format!("{s} {k}/{n}")).collect();
+        let sets: Vec<String> = per_set
+            .iter()
+            .map(|(s, (n, k))| format!("{s} {k}/{n}"))
+            .collect();
         println!(
             "{config:<14} identical {same:>5} / {compared:<5} = {share:.5}   {:.1} pages/s   ({})",
             compared as f64 / elapsed.as_secs_f64().max(1e-9),
@@ -241,6 +292,34 @@ fn run() -> Result<bool, String> {
         None => {}
     }
     Ok(ok)
+}
+
+/// The decoded pages in the oracle's order as a Parquet table (`set`, `id`, `html`).
+fn write_pages_table(path: &Path, oracle: &[OraclePage], texts: &[String]) -> Result<(), String> {
+    let schema = Arc::new(Schema::new(
+        ["set", "id", "html"]
+            .map(|name| Field::new(name, DataType::Utf8, false))
+            .to_vec(),
+    ));
+    let file = File::create(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut writer =
+        ArrowWriter::try_new(file, Arc::clone(&schema), None).map_err(|e| e.to_string())?;
+    for (pages, texts) in oracle.chunks(200).zip(texts.chunks(200)) {
+        let columns: Vec<ArrayRef> = vec![
+            Arc::new(StringArray::from_iter_values(
+                pages.iter().map(|p| p.set.as_str()),
+            )),
+            Arc::new(StringArray::from_iter_values(
+                pages.iter().map(|p| p.id.as_str()),
+            )),
+            Arc::new(StringArray::from_iter_values(texts)),
+        ];
+        let batch =
+            RecordBatch::try_new(Arc::clone(&schema), columns).map_err(|e| e.to_string())?;
+        writer.write(&batch).map_err(|e| e.to_string())?;
+    }
+    writer.close().map_err(|e| e.to_string())?;
+    Ok(())
 }
 
 fn main() -> ExitCode {

@@ -46,7 +46,9 @@ fn options(config: &str) -> Option<Options> {
 fn main() -> std::process::ExitCode {
     let config = std::env::args().nth(1).unwrap_or_default();
     let Some(opts) = options(&config) else {
-        eprintln!("usage: trafilatura_run fineweb|fineweb_dedup|default|recall|fast|markdown|links|no_tables < PAGES");
+        eprintln!(
+            "usage: trafilatura_run fineweb|fineweb_dedup|default|recall|fast|markdown|links|no_tables < PAGES"
+        );
         return std::process::ExitCode::from(2);
     };
     let mut input = String::new();

@@ -42,7 +42,10 @@ fn main() -> Result<(), String> {
     }
     let bytes: usize = pages.iter().map(String::len).sum();
     for (label, options) in [
-        ("fineweb (favor_precision, no comments, deduplicate)", Options::fineweb()),
+        (
+            "fineweb (favor_precision, no comments, deduplicate)",
+            Options::fineweb(),
+        ),
         ("defaults", Options::default()),
     ] {
         let mut best = f64::INFINITY;

@@ -36,8 +36,8 @@ use html5ever::tokenizer::{
 use html5ever::{Attribute, LocalName, local_name};
 
 use super::dom::{
-    AttributeRange, DOCUMENT, Element, NONE, Node, NodeId, NodeKind, append_node, is_stylesheet, merge_text,
-    node_capacity,
+    AttributeRange, DOCUMENT, Element, NONE, Node, NodeId, NodeKind, append_node, is_stylesheet,
+    merge_text, node_capacity,
 };
 use super::limits::is_space as is_blank;
 

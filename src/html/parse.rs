@@ -32,7 +32,12 @@ impl Page {
     pub fn parse_with(html: &str, limits: &Limits) -> Page {
         let html = preprocess(html);
         let tracker = TagTracker::new(&html, limits);
-        tokenize(&html, &tracker, limits.max_attributes, KeptAttributes::Named);
+        tokenize(
+            &html,
+            &tracker,
+            limits.max_attributes,
+            KeptAttributes::Named,
+        );
         tracker.into_page(&html)
     }
 

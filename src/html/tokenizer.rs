@@ -415,8 +415,8 @@ impl<'a, S: TokenSink> Tokenizer<'a, S> {
             return bytes.len();
         }
         let name = lowered(&self.html[name_start..name_end]);
-        let keep = kind == StartTag
-            && (self.kept == KeptAttributes::All || keeps_attributes(&name));
+        let keep =
+            kind == StartTag && (self.kept == KeptAttributes::All || keeps_attributes(&name));
         let keep_names = kind == StartTag && self.kept == KeptAttributes::Named;
         // Whether the attribute being read is kept.
         let mut recording = false;

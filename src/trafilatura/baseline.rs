@@ -150,7 +150,10 @@ fn attempt(t: &mut Tree, texts: Vec<String>, dedupe: bool) -> Res<Option<(Id, St
         let text = remove_control_characters(&text);
         let len = text.chars().count();
         if text.is_empty()
-            || !(!dedupe || len <= MIN_DUPLICATE_LENGTH || joined_len > DEDUPE_SCAN_CAP || !joined.contains(&text))
+            || !(!dedupe
+                || len <= MIN_DUPLICATE_LENGTH
+                || joined_len > DEDUPE_SCAN_CAP
+                || !joined.contains(&text))
         {
             continue;
         }
@@ -174,7 +177,11 @@ fn walk_json(value: Option<&Value>, bodies: &mut Vec<String>, teasers: &mut Vec<
             continue;
         }
         for key in ["articleBody", "reviewBody"] {
-            if let Some(s) = item.get(key).and_then(Value::as_str).filter(|s| !s.is_empty()) {
+            if let Some(s) = item
+                .get(key)
+                .and_then(Value::as_str)
+                .filter(|s| !s.is_empty())
+            {
                 bodies.push(s.to_owned());
             }
         }
@@ -195,7 +202,11 @@ fn walk_json(value: Option<&Value>, bodies: &mut Vec<String>, teasers: &mut Vec<
                 }
             }
         }
-        if let Some(text) = item.get("acceptedAnswer").and_then(|a| a.get("text")).and_then(Value::as_str) {
+        if let Some(text) = item
+            .get("acceptedAnswer")
+            .and_then(|a| a.get("text"))
+            .and_then(Value::as_str)
+        {
             bodies.push(text.to_owned());
         }
         let typed = item
@@ -212,11 +223,14 @@ fn walk_json(value: Option<&Value>, bodies: &mut Vec<String>, teasers: &mut Vec<
 
 /// `_discourse_texts`: posts a Discourse forum embeds as JSON in an attribute.
 fn discourse_texts(t: &Tree, root: Id) -> Res<Vec<String>> {
-    let node = t.find_descendant(root, |t, id| t.is(id, &Tag::Div) && t.get(id, &ID) == Some("data-preloaded"));
+    let node = t.find_descendant(root, |t, id| {
+        t.is(id, &Tag::Div) && t.get(id, &ID) == Some("data-preloaded")
+    });
     if node == NIL {
         return Ok(Vec::new());
     }
-    let Some(Value::Dict(preloaded)) = loads(t.get(node, &DATA_PRELOADED).unwrap_or(""), true) else {
+    let Some(Value::Dict(preloaded)) = loads(t.get(node, &DATA_PRELOADED).unwrap_or(""), true)
+    else {
         return Ok(Vec::new());
     };
     let mut texts = Vec::new();
@@ -293,7 +307,11 @@ pub fn baseline(t: &mut Tree, root: Id, limits: &Limits) -> Res<(Id, String, usi
         }
     }
     if !article_texts.is_empty() {
-        let longest = article_texts.iter().map(|s| s.chars().count()).max().unwrap_or(0);
+        let longest = article_texts
+            .iter()
+            .map(|s| s.chars().count())
+            .max()
+            .unwrap_or(0);
         let cutoff = longest as f64 / 5.0;
         let kept = article_texts
             .into_iter()
@@ -305,7 +323,10 @@ pub fn baseline(t: &mut Tree, root: Id, limits: &Limits) -> Res<(Id, String, usi
         }
     }
     let is_scraped = |tag: &Tag| {
-        matches!(tag, Tag::Blockquote | Tag::Code | Tag::P | Tag::Pre | Tag::Q | Tag::Quote)
+        matches!(
+            tag,
+            Tag::Blockquote | Tag::Code | Tag::P | Tag::Pre | Tag::Q | Tag::Quote
+        )
     };
     let mut paragraphs = Vec::new();
     for element in t.iter_where(tree, is_scraped) {

@@ -203,11 +203,16 @@ pub fn tree_cleaning(t: &mut Tree, root: Id, ctx: &Ctx) -> Res<Id> {
     let mut backup = NIL;
     if ctx.focus() == Focus::Recall
         && t.has_descendant(root, &Tag::P)
-        && t.iter_where(root, |tag| *tag == Tag::P).into_iter().all(|p| {
-            // The nearest ancestor to be deleted, the root standing in when there is none.
-            let nearest = t.ancestors(p).find(|&a| cleaning.contains(t.tag(a))).unwrap_or(root);
-            nearest != root
-        })
+        && t.iter_where(root, |tag| *tag == Tag::P)
+            .into_iter()
+            .all(|p| {
+                // The nearest ancestor to be deleted, the root standing in when there is none.
+                let nearest = t
+                    .ancestors(p)
+                    .find(|&a| cleaning.contains(t.tag(a)))
+                    .unwrap_or(root);
+                nearest != root
+            })
     {
         backup = t.deep_copy(root);
     }
@@ -312,7 +317,10 @@ pub fn convert_tags(t: &mut Tree, root: Id, ctx: &Ctx) -> Res<()> {
         };
         let mut it = LxIter::new(t, root, true, |tag| *tag == Tag::A);
         while let Some(a) = it.next(t) {
-            let nearest = t.ancestors(a).find(|&p| is_container(t.tag(p))).unwrap_or(root);
+            let nearest = t
+                .ancestors(a)
+                .find(|&p| is_container(t.tag(p)))
+                .unwrap_or(root);
             if nearest != root {
                 t.set_tag(a, Tag::Ref);
             }
@@ -329,7 +337,9 @@ pub fn convert_tags(t: &mut Tree, root: Id, ctx: &Ctx) -> Res<()> {
         }
     }
     for strong in t.iter_where(root, |tag| *tag == Tag::Strong) {
-        if t.get_or_empty(strong, &CLASS).contains("schema-faq-question") {
+        if t.get_or_empty(strong, &CLASS)
+            .contains("schema-faq-question")
+        {
             t.clear_attrs(strong);
             t.set(strong, &REND, "h3")?;
             t.set_tag(strong, Tag::Head);
@@ -438,7 +448,11 @@ pub struct LinkMeasures {
 }
 
 /// The [`LinkMeasures`] of the elements under `root` (itself included) that `wanted` accepts.
-pub fn link_measures(t: &Tree, root: Id, wanted: impl Fn(&Tag) -> bool) -> HashMap<Id, LinkMeasures> {
+pub fn link_measures(
+    t: &Tree,
+    root: Id,
+    wanted: impl Fn(&Tag) -> bool,
+) -> HashMap<Id, LinkMeasures> {
     let mut out = HashMap::new();
     t.fold_up(
         root,
@@ -540,7 +554,13 @@ pub fn link_density_test_tables(m: &LinkMeasures) -> bool {
 }
 
 /// `delete_by_link_density`.
-pub fn delete_by_link_density(t: &mut Tree, subtree: Id, tag: &Tag, backtracking: bool, precision: bool) -> Res<()> {
+pub fn delete_by_link_density(
+    t: &mut Tree,
+    subtree: Id,
+    tag: &Tag,
+    backtracking: bool,
+    precision: bool,
+) -> Res<()> {
     let (len_threshold, depth_threshold) = if precision { (200, 1) } else { (100, 3) };
     let measures = link_measures(t, subtree, |name| name == tag);
     let mut deletions = Vec::new();
@@ -556,7 +576,10 @@ pub fn delete_by_link_density(t: &mut Tree, subtree: Id, tag: &Tag, backtracking
                 && m.text.trimmed_len() < len_threshold)
         {
             let parent = t.parent(id);
-            if *tag == Tag::P && parent != NIL && matches!(t.tag(parent), Tag::Item | Tag::Td | Tag::Th) {
+            if *tag == Tag::P
+                && parent != NIL
+                && matches!(t.tag(parent), Tag::Item | Tag::Td | Tag::Th)
+            {
                 continue;
             }
             deletions.push(id);
@@ -585,7 +608,12 @@ pub fn textfilter(t: &Tree, id: Id) -> bool {
     };
     match test {
         None | Some("") => true,
-        Some(s) => is_space(s) || splitlines(s).into_iter().any(|line| RE_FILTER.is_match(line)),
+        Some(s) => {
+            is_space(s)
+                || splitlines(s)
+                    .into_iter()
+                    .any(|line| RE_FILTER.is_match(line))
+        }
     }
 }
 
@@ -597,7 +625,10 @@ pub fn separates_inline(t: &Tree, id: Id) -> bool {
 
 /// `INLINE_CARRIED`.
 pub fn is_inline_carried(tag: &Tag) -> bool {
-    matches!(tag, Tag::Hi | Tag::Ref | Tag::Del | Tag::Code | Tag::Graphic)
+    matches!(
+        tag,
+        Tag::Hi | Tag::Ref | Tag::Del | Tag::Code | Tag::Graphic
+    )
 }
 
 /// `trim(s) or None`.
@@ -614,7 +645,13 @@ pub fn is_duplicate(t: &Tree, id: Id, ctx: &mut Ctx) -> bool {
 }
 
 /// `handle_textnode`: the probe used inside paragraphs, lists, tables and comments.
-pub fn handle_textnode(t: &mut Tree, id: Id, ctx: &mut Ctx, comments_fix: bool, preserve_spaces: bool) -> Res<Option<Id>> {
+pub fn handle_textnode(
+    t: &mut Tree,
+    id: Id,
+    ctx: &mut Ctx,
+    comments_fix: bool,
+    preserve_spaces: bool,
+) -> Res<Option<Id>> {
     if t.is(id, &Tag::Done)
         || (!t.has_children(id)
             && !t.has_text(id)

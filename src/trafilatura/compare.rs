@@ -17,12 +17,14 @@ const JUSTEXT_OVERRIDE_RATIO: usize = 3;
 
 /// `body.xpath(".//p//text()")` is empty: no paragraph below `body` holds a text node.
 fn has_no_paragraph_text(t: &Tree, body: Id) -> bool {
-    t.descendants_where(body, |tag| *tag == Tag::P).into_iter().all(|p| {
-        t.text(p).is_none()
-            && t.descendants_where(p, |_| true)
-                .into_iter()
-                .all(|d| t.text(d).is_none() && t.tail(d).is_none())
-    })
+    t.descendants_where(body, |tag| *tag == Tag::P)
+        .into_iter()
+        .all(|p| {
+            t.text(p).is_none()
+                && t.descendants_where(p, |_| true)
+                    .into_iter()
+                    .all(|d| t.text(d).is_none() && t.tail(d).is_none())
+        })
 }
 
 /// `_prefer_readability`.
@@ -50,7 +52,8 @@ fn prefer_readability(
         || (recall
             && !t.has_descendant(body, &Tag::Head)
             && algo.is_some_and(|a| {
-                !t.iter_where(a, |tag| matches!(tag, Tag::H2 | Tag::H3 | Tag::H4)).is_empty()
+                !t.iter_where(a, |tag| matches!(tag, Tag::H2 | Tag::H3 | Tag::H4))
+                    .is_empty()
             })
             && len_algo > len_text)
 }
@@ -70,7 +73,14 @@ pub fn compare_extraction(
         return Ok((body, text));
     }
     if ctx.precision() {
-        xpaths::prune(t, raw, &[&xpaths::overall_discard_blocks, &xpaths::overall_discard_hidden])?;
+        xpaths::prune(
+            t,
+            raw,
+            &[
+                &xpaths::overall_discard_blocks,
+                &xpaths::overall_discard_hidden,
+            ],
+        )?;
     }
     let algo = try_readability(t, raw, &ctx.opts.limits);
     let algo_text = match algo {
@@ -83,7 +93,8 @@ pub fn compare_extraction(
     };
     let len_algo = algo_text.chars().count();
     let (mut body, mut text) = (body, text);
-    let mut use_readability = prefer_readability(t, body, algo, &algo_text, len_text, len_algo, ctx);
+    let mut use_readability =
+        prefer_readability(t, body, algo, &algo_text, len_text, len_algo, ctx);
     if use_readability && let Some(a) = algo {
         (body, text, len_text) = (a, algo_text, len_algo);
     }
@@ -114,7 +125,9 @@ pub fn compare_extraction(
 fn sanitize_tree(t: &mut Tree, tree: Id, ctx: &mut Ctx) -> Res<(Id, String)> {
     let cleaned = tree_cleaning(t, tree, ctx)?;
     let links = ctx.opts.include_links;
-    t.strip_tags(cleaned, |tag| *tag == Tag::Span || (!links && *tag == Tag::A));
+    t.strip_tags(cleaned, |tag| {
+        *tag == Tag::Span || (!links && *tag == Tag::A)
+    });
     convert_tags(t, cleaned, ctx)?;
     let mut heads_done: Vec<Id> = Vec::new();
     for tr in t.iter_where(cleaned, |tag| *tag == Tag::Tr) {
@@ -130,7 +143,11 @@ fn sanitize_tree(t: &mut Tree, tree: Id, ctx: &mut Ctx) -> Res<(Id, String)> {
         }
     }
     for id in t.iter_where(cleaned, |tag| matches!(tag, Tag::Td | Tag::Th | Tag::Tr)) {
-        let renamed = if t.is(id, &Tag::Tr) { Tag::Row } else { Tag::Cell };
+        let renamed = if t.is(id, &Tag::Tr) {
+            Tag::Row
+        } else {
+            Tag::Cell
+        };
         t.set_tag(id, renamed);
     }
     t.strip_tags(cleaned, |tag| !is_tei_valid(tag));

@@ -9,8 +9,8 @@
 use std::collections::HashSet;
 
 use super::cleaning::{
-    delete_by_link_density, handle_textnode, is_inline_carried, link_density_test_tables, link_measures,
-    process_node, separates_inline, text_chars,
+    delete_by_link_density, handle_textnode, is_inline_carried, link_density_test_tables,
+    link_measures, process_node, separates_inline, text_chars,
 };
 use super::pystr::{strip, trim};
 use super::tag::Tag;
@@ -60,7 +60,14 @@ impl PotentialTags {
 
     pub fn contains(&self, tag: &Tag) -> bool {
         match tag {
-            Tag::Code | Tag::Del | Tag::Head | Tag::Hi | Tag::Lb | Tag::List | Tag::P | Tag::Quote => true,
+            Tag::Code
+            | Tag::Del
+            | Tag::Head
+            | Tag::Hi
+            | Tag::Lb
+            | Tag::List
+            | Tag::P
+            | Tag::Quote => true,
             Tag::Table | Tag::Td | Tag::Th | Tag::Tr => self.tables,
             Tag::Ref => self.links,
             Tag::Div => self.div,
@@ -124,7 +131,11 @@ fn copy_attrs(t: &mut Tree, source: Id, target: Id) -> Res<()> {
 
 /// `update_elem_rendition`.
 fn copy_rendition(t: &mut Tree, from: Id, to: Id) -> Res<()> {
-    match t.get(from, &REND).filter(|r| !r.is_empty()).map(str::to_owned) {
+    match t
+        .get(from, &REND)
+        .filter(|r| !r.is_empty())
+        .map(str::to_owned)
+    {
         Some(rend) => t.set(to, &REND, &rend),
         None => Ok(()),
     }
@@ -148,7 +159,10 @@ fn define_newelem(t: &mut Tree, processed: Option<Id>, parent: Id, keep_children
         return Err(NotXmlCompatible);
     }
     let child = sub_element(t, parent, t.tag(processed).clone());
-    let (text, tail) = (t.text(processed).map(str::to_owned), t.tail(processed).map(str::to_owned));
+    let (text, tail) = (
+        t.text(processed).map(str::to_owned),
+        t.tail(processed).map(str::to_owned),
+    );
     t.set_text(child, text)?;
     t.set_tail(child, tail)?;
     copy_attrs(t, processed, child)?;
@@ -215,7 +229,11 @@ fn process_nested_elements(t: &mut Tree, child: Id, new: Id, ctx: &mut Ctx) -> R
                 if t.has_children(sub) && text_chars(t.tail(sub)) {
                     // The tail follows the children, which are appended after this element.
                     let last = t.last_child(sub);
-                    let joined = format!("{}{}", t.tail(last).unwrap_or(""), t.tail(sub).unwrap_or(""));
+                    let joined = format!(
+                        "{}{}",
+                        t.tail(last).unwrap_or(""),
+                        t.tail(sub).unwrap_or("")
+                    );
                     t.set_tail(last, Some(joined))?;
                     t.set_tail(sub, None)?;
                 }
@@ -236,16 +254,30 @@ fn append_block(t: &mut Tree, parent: Id, processed: Option<Id>, source: Id) -> 
         t.append(parent, processed);
         return Ok(());
     }
-    let Some(tail) = t.tail(source).filter(|s| text_chars(Some(s))).map(str::to_owned) else {
+    let Some(tail) = t
+        .tail(source)
+        .filter(|s| text_chars(Some(s)))
+        .map(str::to_owned)
+    else {
         return Ok(());
     };
     let last = t.last_child(parent);
-    let before = if last == NIL { t.text(parent) } else { t.tail(last) }
-        .unwrap_or("")
-        .to_owned();
+    let before = if last == NIL {
+        t.text(parent)
+    } else {
+        t.tail(last)
+    }
+    .unwrap_or("")
+    .to_owned();
     let mut tail = tail;
-    let before_ends_in_space = before.chars().last().is_some_and(crate::html::text::is_py_space);
-    let tail_starts_with_space = tail.chars().next().is_some_and(crate::html::text::is_py_space);
+    let before_ends_in_space = before
+        .chars()
+        .last()
+        .is_some_and(crate::html::text::is_py_space);
+    let tail_starts_with_space = tail
+        .chars()
+        .next()
+        .is_some_and(crate::html::text::is_py_space);
     if !t.is(source, &Tag::Graphic)
         && (!before.is_empty() || last != NIL)
         && !before_ends_in_space
@@ -355,7 +387,12 @@ fn handle_quotes(t: &mut Tree, id: Id, ctx: &mut Ctx) -> Res<Option<Id>> {
 }
 
 /// `handle_other_elements`: a `div` becomes a paragraph when `div` is a potential tag.
-fn handle_other_elements(t: &mut Tree, id: Id, potential: PotentialTags, ctx: &mut Ctx) -> Res<Option<Id>> {
+fn handle_other_elements(
+    t: &mut Tree,
+    id: Id,
+    potential: PotentialTags,
+    ctx: &mut Ctx,
+) -> Res<Option<Id>> {
     if t.is(id, &Tag::Div) && t.get_or_empty(id, &CLASS).contains("w3-code") {
         return Ok(Some(handle_code_blocks(t, id)));
     }
@@ -374,7 +411,12 @@ fn handle_other_elements(t: &mut Tree, id: Id, potential: PotentialTags, ctx: &m
 }
 
 /// `handle_paragraphs`.
-fn handle_paragraphs(t: &mut Tree, id: Id, potential: PotentialTags, ctx: &mut Ctx) -> Res<Option<Id>> {
+fn handle_paragraphs(
+    t: &mut Tree,
+    id: Id,
+    potential: PotentialTags,
+    ctx: &mut Ctx,
+) -> Res<Option<Id>> {
     if !t.has_children(id) {
         return process_node(t, id, ctx);
     }
@@ -403,7 +445,12 @@ fn handle_paragraphs(t: &mut Tree, id: Id, potential: PotentialTags, ctx: &mut C
                 }
                 for item in t.child_list(processed_child) {
                     if t.is(item, &Tag::Lb) && t.has_tail(item) {
-                        let tail = format!(" {}", t.tail(item).unwrap_or("").trim_start_matches(crate::html::text::is_py_space));
+                        let tail = format!(
+                            " {}",
+                            t.tail(item)
+                                .unwrap_or("")
+                                .trim_start_matches(crate::html::text::is_py_space)
+                        );
                         t.set_tail(item, Some(tail))?;
                     } else if text_chars(t.text(item)) {
                         let text = format!(" {}", t.text(item).unwrap_or(""));
@@ -411,7 +458,10 @@ fn handle_paragraphs(t: &mut Tree, id: Id, potential: PotentialTags, ctx: &mut C
                     }
                 }
                 // By the names of the children, wherever those names are below.
-                let names: Vec<Tag> = t.children(processed_child).map(|c| t.tag(c).clone()).collect();
+                let names: Vec<Tag> = t
+                    .children(processed_child)
+                    .map(|c| t.tag(c).clone())
+                    .collect();
                 t.strip_tags(processed_child, |tag| names.contains(tag));
                 copy_attrs(t, child, newsub)?;
             }
@@ -447,7 +497,9 @@ fn span(t: &Tree, cell: Id, name: &html5ever::LocalName) -> usize {
     }
     value
         .bytes()
-        .try_fold(0usize, |n, b| n.checked_mul(10)?.checked_add(usize::from(b - b'0')))
+        .try_fold(0usize, |n, b| {
+            n.checked_mul(10)?.checked_add(usize::from(b - b'0'))
+        })
         .unwrap_or(usize::MAX)
         .min(MAX_SPAN)
 }
@@ -462,7 +514,11 @@ fn new_cell(t: &mut Tree, header: bool) -> Res<Id> {
 }
 
 /// `_flush_rowspan_phantoms`.
-fn flush_rowspan(t: &mut Tree, rowspans: &mut std::collections::HashMap<usize, usize>, row: Id) -> Res<()> {
+fn flush_rowspan(
+    t: &mut Tree,
+    rowspans: &mut std::collections::HashMap<usize, usize>,
+    row: Id,
+) -> Res<()> {
     loop {
         let col = t.len(row);
         let Some(left) = rowspans.get_mut(&col) else {
@@ -509,13 +565,19 @@ fn fill_cell(
 ) -> Res<()> {
     if !t.has_children(cell) {
         if let Some(processed) = process_node(t, cell, ctx)? {
-            let (text, tail) = (t.text(processed).map(str::to_owned), t.tail(processed).map(str::to_owned));
+            let (text, tail) = (
+                t.text(processed).map(str::to_owned),
+                t.tail(processed).map(str::to_owned),
+            );
             t.set_text(new, text)?;
             t.set_tail(new, tail)?;
         }
         return Ok(());
     }
-    let (text, tail) = (t.text(cell).map(str::to_owned), t.tail(cell).map(str::to_owned));
+    let (text, tail) = (
+        t.text(cell).map(str::to_owned),
+        t.tail(cell).map(str::to_owned),
+    );
     t.set_text(new, text)?;
     t.set_tail(new, tail)?;
     t.set_tag(cell, Tag::Done);
@@ -569,10 +631,17 @@ fn fill_cell(
 }
 
 /// `handle_table`.
-fn handle_table(t: &mut Tree, table: Id, potential: PotentialTags, ctx: &mut Ctx) -> Res<Option<Id>> {
+fn handle_table(
+    t: &mut Tree,
+    table: Id,
+    potential: PotentialTags,
+    ctx: &mut Ctx,
+) -> Res<Option<Id>> {
     let new_table = t.new_element(Tag::Table);
     let with_div = potential.with_div();
-    t.strip_tags(table, |tag| matches!(tag, Tag::Thead | Tag::Tbody | Tag::Tfoot));
+    t.strip_tags(table, |tag| {
+        matches!(tag, Tag::Thead | Tag::Tbody | Tag::Tfoot)
+    });
     let mut nested = HashSet::new();
     for inner in t.descendants_where(table, |tag| *tag == Tag::Table) {
         nested.extend(t.iter_where(inner, |_| true));
@@ -618,7 +687,13 @@ fn handle_table(t: &mut Tree, table: Id, potential: PotentialTags, ctx: &mut Ctx
         t.set_text(cell, Some(caption))?;
         let row = t.new_element(Tag::Row);
         t.append(row, cell);
-        finalize_row(t, new_table, row, &mut std::collections::HashMap::new(), max_cols)?;
+        finalize_row(
+            t,
+            new_table,
+            row,
+            &mut std::collections::HashMap::new(),
+            max_cols,
+        )?;
     }
     let mut header_row_emitted = false;
     for cells in rows {
@@ -652,7 +727,12 @@ fn handle_table(t: &mut Tree, table: Id, potential: PotentialTags, ctx: &mut Ctx
 }
 
 /// `handle_textelem`: one element of a frame, by kind.
-pub fn handle_textelem(t: &mut Tree, id: Id, potential: PotentialTags, ctx: &mut Ctx) -> Res<Option<Id>> {
+pub fn handle_textelem(
+    t: &mut Tree,
+    id: Id,
+    potential: PotentialTags,
+    ctx: &mut Ctx,
+) -> Res<Option<Id>> {
     match t.tag(id) {
         Tag::List => handle_lists(t, id, ctx),
         Tag::Code | Tag::Quote => handle_quotes(t, id, ctx),
@@ -720,7 +800,10 @@ pub fn prune_unwanted_sections(
             xpaths::prune(
                 t,
                 root,
-                &[&|t: &Tree, id| t.is(id, &Tag::Header), &xpaths::precision_discard],
+                &[
+                    &|t: &Tree, id| t.is(id, &Tag::Header),
+                    &xpaths::precision_discard,
+                ],
             )?;
         }
     }
@@ -752,7 +835,9 @@ pub fn prune_unwanted_sections(
         delete_by_link_density(t, root, &Tag::Quote, false, true)?;
     }
     let links = potential.links;
-    t.strip_tags(root, |tag| *tag == Tag::Span || (!links && *tag == Tag::Ref));
+    t.strip_tags(root, |tag| {
+        *tag == Tag::Span || (!links && *tag == Tag::Ref)
+    });
     Ok(())
 }
 
@@ -765,7 +850,11 @@ fn is_rebuilt_block(tag: &Tag) -> bool {
 /// not inside another.
 fn paragraph_text_len(t: &Tree, doc_root: Id) -> usize {
     let mut total = 0;
-    let mut id = if t.is(doc_root, &Tag::P) { doc_root } else { t.following(doc_root, doc_root) };
+    let mut id = if t.is(doc_root, &Tag::P) {
+        doc_root
+    } else {
+        t.following(doc_root, doc_root)
+    };
     while id != NIL {
         if t.is(id, &Tag::P) {
             total += t.text_content_len(id);
@@ -796,9 +885,12 @@ fn extract_frames(t: &mut Tree, tree: Id, ctx: &mut Ctx) -> Res<(Id, String, Pot
         }
         let mut elements = t.descendants_where(frame, |_| true);
         let only_lb = !elements.is_empty() && elements.iter().all(|&e| t.is(e, &Tag::Lb));
-        let inline_only = elements
-            .iter()
-            .all(|&e| matches!(t.tag(e), Tag::Hi | Tag::Ref | Tag::Del | Tag::Code | Tag::Lb));
+        let inline_only = elements.iter().all(|&e| {
+            matches!(
+                t.tag(e),
+                Tag::Hi | Tag::Ref | Tag::Del | Tag::Code | Tag::Lb
+            )
+        });
         if only_lb || (t.is(frame, &Tag::Div) && potential.div && inline_only) {
             elements = vec![frame];
         }
@@ -834,7 +926,11 @@ fn extract_frames(t: &mut Tree, tree: Id, ctx: &mut Ctx) -> Res<(Id, String, Pot
             }
         }
         remove_trailing(t, body, |tag| matches!(tag, Tag::Head | Tag::Ref))?;
-        if t.children(body).filter(|&c| !t.is(c, &Tag::Graphic)).count() > 1 {
+        if t.children(body)
+            .filter(|&c| !t.is(c, &Tag::Graphic))
+            .count()
+            > 1
+        {
             if let Some(Some(lead)) = lead {
                 t.insert(body, start, lead);
             }
@@ -915,7 +1011,11 @@ fn recover_wild_text(
         }
         t.append(body, processed);
         if under_cap {
-            let added = if fragment.is_empty() { &text } else { &fragment };
+            let added = if fragment.is_empty() {
+                &text
+            } else {
+                &fragment
+            };
             existing.push('\n');
             existing.push_str(added);
             existing_chars += 1 + added.chars().count();
@@ -959,7 +1059,9 @@ pub fn extract_content(t: &mut Tree, tree: Id, ctx: &mut Ctx) -> Res<(Id, String
     for lb in t.iter_where(body, |tag| *tag == Tag::Lb) {
         if t.has_tail(lb)
             && !text_chars(t.tail(lb))
-            && !t.ancestors(lb).any(|a| matches!(t.tag(a), Tag::Code | Tag::Pre))
+            && !t
+                .ancestors(lb)
+                .any(|a| matches!(t.tag(a), Tag::Code | Tag::Pre))
         {
             t.set_tail(lb, None)?;
         }

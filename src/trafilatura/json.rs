@@ -45,7 +45,9 @@ impl Value {
         match self {
             Value::Str(s) => s.contains(needle),
             Value::List(items) => items.iter().any(|v| v.mentions(needle)),
-            Value::Dict(entries) => entries.iter().any(|(k, v)| k.contains(needle) || v.mentions(needle)),
+            Value::Dict(entries) => entries
+                .iter()
+                .any(|(k, v)| k.contains(needle) || v.mentions(needle)),
             _ => false,
         }
     }
@@ -129,7 +131,9 @@ impl Parser<'_> {
             Some(b'1'..=b'9') => self.digits(),
             _ => return None,
         }
-        if self.s.get(self.i) == Some(&b'.') && self.s.get(self.i + 1).is_some_and(u8::is_ascii_digit) {
+        if self.s.get(self.i) == Some(&b'.')
+            && self.s.get(self.i + 1).is_some_and(u8::is_ascii_digit)
+        {
             self.i += 1;
             self.digits();
         }
@@ -255,12 +259,15 @@ impl Parser<'_> {
                         b't' => out.push('\t'),
                         b'u' => {
                             let first = self.hex4()?;
-                            if (0xD800..0xDC00).contains(&first) && self.s[self.i..].starts_with(b"\\u") {
+                            if (0xD800..0xDC00).contains(&first)
+                                && self.s[self.i..].starts_with(b"\\u")
+                            {
                                 let save = self.i;
                                 self.i += 2;
                                 match self.hex4() {
                                     Some(second) if (0xDC00..0xE000).contains(&second) => {
-                                        let c = 0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00);
+                                        let c =
+                                            0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00);
                                         out.extend(char::from_u32(c));
                                         continue;
                                     }
@@ -287,7 +294,11 @@ mod tests {
 
     #[test]
     fn reads_as_python() {
-        let v = loads(r#" {"a": [1, -2.5e3, "x\u00e9\ud83d\ude00"], "a": NaN, "b": {"c": null}} "#, true).unwrap();
+        let v = loads(
+            r#" {"a": [1, -2.5e3, "x\u00e9\ud83d\ude00"], "a": NaN, "b": {"c": null}} "#,
+            true,
+        )
+        .unwrap();
         assert_eq!(v.get("a"), Some(&Value::Number));
         assert!(matches!(v, Value::Dict(ref e) if e[0].0 == "a" && e[1].0 == "b"));
         assert_eq!(loads("\"a\tb\"", true), None);

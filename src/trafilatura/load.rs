@@ -27,7 +27,9 @@ fn is_invalid_xml_char(c: char) -> bool {
 fn has_invalid_xml_char(s: &str) -> bool {
     let bytes = s.as_bytes();
     // Two plain passes the compiler vectorizes: controls, then U+FFFE / U+FFFF (EF BF BE/BF).
-    bytes.iter().any(|&b| b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r'))
+    bytes
+        .iter()
+        .any(|&b| b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r'))
         || memchr::memmem::find_iter(bytes, b"\xEF\xBF")
             .any(|i| matches!(bytes.get(i + 2), Some(0xBE | 0xBF)))
 }
@@ -163,7 +165,12 @@ mod tests {
 
     #[test]
     fn repairs_as_trafilatura() {
-        let b = |s: &str| s.chars().take(50).flat_map(char::to_lowercase).collect::<String>();
+        let b = |s: &str| {
+            s.chars()
+                .take(50)
+                .flat_map(char::to_lowercase)
+                .collect::<String>()
+        };
         let page = "<!DOCTYPE html PUBLIC \"-//W3C//DTD XHTML 1.0//EN\">\n<p>a\u{1}b";
         assert_eq!(repair(page, &b(page)), "\n<p>ab");
         let page = "<!doctype html>";
@@ -179,7 +186,8 @@ mod tests {
         assert!(load_html("", &limits).is_none());
         let (tree, root) = load_html("<p>a</p><p>b</p>", &limits).unwrap();
         assert_eq!(tree.tag(root), &Tag::Div);
-        let (tree, root) = load_html("<html><body><p class='x' id=y>a<!-- c -->b</p>t", &limits).unwrap();
+        let (tree, root) =
+            load_html("<html><body><p class='x' id=y>a<!-- c -->b</p>t", &limits).unwrap();
         assert_eq!(tree.tag(root), &Tag::Html);
         let body = tree.first_child(root);
         let p = tree.first_child(body);

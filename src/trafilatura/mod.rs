@@ -97,7 +97,13 @@ fn prepare_tree(t: &mut Tree, tree: Id, ctx: &Ctx) -> Res<(Id, Id)> {
 }
 
 /// `_extract_and_compare`: the main extractor, then (unless `fast`) the comparison.
-fn extract_and_compare(t: &mut Tree, cleaned: Id, backup: Id, tree: Id, ctx: &mut Ctx) -> Res<(Id, String)> {
+fn extract_and_compare(
+    t: &mut Tree,
+    cleaned: Id,
+    backup: Id,
+    tree: Id,
+    ctx: &mut Ctx,
+) -> Res<(Id, String)> {
     let (body, text) = extractor::extract_content(t, cleaned, ctx)?;
     if ctx.opts.fast {
         return Ok((body, text));
@@ -123,7 +129,11 @@ struct Extraction {
 /// `trafilatura_sequence`.
 fn sequence(t: &mut Tree, tree: Id, ctx: &mut Ctx) -> Res<Extraction> {
     let is_forum = is_forum_thread(t, tree);
-    xpaths::prune(t, tree, &[&xpaths::raw_prune_scroll, &xpaths::raw_prune_share])?;
+    xpaths::prune(
+        t,
+        tree,
+        &[&xpaths::raw_prune_scroll, &xpaths::raw_prune_share],
+    )?;
     if !ctx.opts.include_comments && (ctx.precision() || !is_forum) {
         xpaths::prune(t, tree, &[&xpaths::remove_comments_and_lists])?;
     }
@@ -184,7 +194,9 @@ fn sequence(t: &mut Tree, tree: Id, ctx: &mut Ctx) -> Res<Extraction> {
         let (r_len, j_len) = (r_text.chars().count(), j_text.chars().count());
         if j_len > r_len && j_len as f64 > ESCALATION_JUSTEXT_RATIO * len_text as f64 {
             (body, text, forum_posts) = (j_body, j_text, None);
-        } else if r_len >= extractor::MIN_EXTRACTED_SIZE && r_len as f64 > ESCALATION_ACCEPT_RATIO * len_text as f64 {
+        } else if r_len >= extractor::MIN_EXTRACTED_SIZE
+            && r_len as f64 > ESCALATION_ACCEPT_RATIO * len_text as f64
+        {
             (body, text, forum_posts) = (r_body, r_text, None);
         }
     }

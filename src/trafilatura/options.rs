@@ -93,19 +93,33 @@ impl Options {
     }
 }
 
-
 /// `extract()`'s keyword arguments as options (`'favor_precision=true, include_comments=false'`),
 /// for [`crate::options::parse`].
 pub const TRAFILATURA_KEYS: Keys<Options> = &[
-    key!("favor_precision", [favor_precision], flag, "less text, more surely the main text"),
+    key!(
+        "favor_precision",
+        [favor_precision],
+        flag,
+        "less text, more surely the main text"
+    ),
     key!(
         "favor_recall",
         [favor_recall],
         flag,
         "more text when unsure; wins over favor_precision"
     ),
-    key!("fast", [fast], flag, "no comparison with readability and jusText"),
-    key!("include_comments", [include_comments], flag, "the page's comments follow the text"),
+    key!(
+        "fast",
+        [fast],
+        flag,
+        "no comparison with readability and jusText"
+    ),
+    key!(
+        "include_comments",
+        [include_comments],
+        flag,
+        "the page's comments follow the text"
+    ),
     key!("include_tables", [include_tables], flag, ""),
     OptionKey {
         name: "include_formatting",
@@ -124,7 +138,12 @@ pub const TRAFILATURA_KEYS: Keys<Options> = &[
         },
         preset: false,
     },
-    key!("include_links", [include_links], flag, "links as Markdown links"),
+    key!(
+        "include_links",
+        [include_links],
+        flag,
+        "links as Markdown links"
+    ),
     OptionKey {
         name: "output_format",
         about: "or markdown",
@@ -136,7 +155,10 @@ pub const TRAFILATURA_KEYS: Keys<Options> = &[
             .to_owned()
         },
         set: |o, v| {
-            let formats = [("txt", OutputFormat::Txt), ("markdown", OutputFormat::Markdown)];
+            let formats = [
+                ("txt", OutputFormat::Txt),
+                ("markdown", OutputFormat::Markdown),
+            ];
             o.output_format = choice(v, &formats, "txt or markdown")?;
             Ok(())
         },

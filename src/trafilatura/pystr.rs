@@ -135,7 +135,15 @@ pub fn is_space(s: &str) -> bool {
 fn is_line_break(c: char) -> bool {
     matches!(
         c,
-        '\n' | '\r' | '\u{0b}' | '\u{0c}' | '\u{1c}' | '\u{1d}' | '\u{1e}' | '\u{85}' | '\u{2028}' | '\u{2029}'
+        '\n' | '\r'
+            | '\u{0b}'
+            | '\u{0c}'
+            | '\u{1c}'
+            | '\u{1d}'
+            | '\u{1e}'
+            | '\u{85}'
+            | '\u{2028}'
+            | '\u{2029}'
     )
 }
 
@@ -253,7 +261,13 @@ fn reference(s: &str) -> Option<(usize, Replacement<'_>)> {
         let digits_from = if hex { 2 } else { 1 };
         let digits = bytes[digits_from..]
             .iter()
-            .take_while(|b| if hex { b.is_ascii_hexdigit() } else { b.is_ascii_digit() })
+            .take_while(|b| {
+                if hex {
+                    b.is_ascii_hexdigit()
+                } else {
+                    b.is_ascii_digit()
+                }
+            })
             .count();
         if digits == 0 {
             return None;
@@ -379,7 +393,10 @@ mod tests {
         assert_eq!(html_unescape("&#60;&#x3e;"), "<>");
         assert_eq!(html_unescape("&#150;"), "\u{2013}");
         assert_eq!(html_unescape("&#129;"), "\u{81}");
-        assert_eq!(html_unescape("&#0;&#99999999999;&#xD800;"), "\u{FFFD}\u{FFFD}\u{FFFD}");
+        assert_eq!(
+            html_unescape("&#0;&#99999999999;&#xD800;"),
+            "\u{FFFD}\u{FFFD}\u{FFFD}"
+        );
         assert_eq!(html_unescape("&#1;x&#xFFFF;"), "x");
         assert_eq!(html_unescape("& &# &#x;"), "& &# &#x;");
         assert_eq!(html_unescape("&lt&gt"), "<>");
@@ -392,7 +409,9 @@ mod tests {
             for b in texts {
                 for c in texts {
                     let joined = format!("{a}{b}{c}");
-                    let stats = TrimStats::of(a).then(TrimStats::of(b)).then(TrimStats::of(c));
+                    let stats = TrimStats::of(a)
+                        .then(TrimStats::of(b))
+                        .then(TrimStats::of(c));
                     assert_eq!(stats.trimmed_len(), trim_len(&joined), "{joined:?}");
                 }
             }

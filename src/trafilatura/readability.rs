@@ -23,7 +23,8 @@ static UNLIKELY_CANDIDATES: LazyLock<Regex> = LazyLock::new(|| {
 static MAYBE_CANDIDATE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new("and|article|body|column|content|main|shadow").expect("valid"));
 static POSITIVE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new("(?i)article|body|content|entry|hentry|main|page|pagination|post|text|blog|story").expect("valid")
+    Regex::new("(?i)article|body|content|entry|hentry|main|page|pagination|post|text|blog|story")
+        .expect("valid")
 });
 static NEGATIVE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new("(?i)button|combx|comment|com-|contact|figure|foot|footer|footnote|form|input|masthead|media|meta|outbrain|promo|related|scroll|shoutbox|sidebar|sponsor|shopping|tags|tool|widget").expect("valid")
@@ -38,8 +39,25 @@ fn tag_score(tag: &Tag) -> f64 {
     match tag {
         Tag::Div | Tag::Article => 5.0,
         Tag::Pre | Tag::Td | Tag::Blockquote => 3.0,
-        Tag::Address | Tag::Ol | Tag::Ul | Tag::Dl | Tag::Dd | Tag::Dt | Tag::Li | Tag::Form | Tag::Aside => -3.0,
-        Tag::H1 | Tag::H2 | Tag::H3 | Tag::H4 | Tag::H5 | Tag::H6 | Tag::Th | Tag::Header | Tag::Footer | Tag::Nav => -5.0,
+        Tag::Address
+        | Tag::Ol
+        | Tag::Ul
+        | Tag::Dl
+        | Tag::Dd
+        | Tag::Dt
+        | Tag::Li
+        | Tag::Form
+        | Tag::Aside => -3.0,
+        Tag::H1
+        | Tag::H2
+        | Tag::H3
+        | Tag::H4
+        | Tag::H5
+        | Tag::H6
+        | Tag::Th
+        | Tag::Header
+        | Tag::Footer
+        | Tag::Nav => -5.0,
         _ => 0.0,
     }
 }
@@ -134,14 +152,26 @@ impl Summary<'_> {
 
     fn transform_misused_divs_into_paragraphs(&mut self) -> Res<()> {
         const BLOCK_PREFIXES: [&str; 12] = [
-            "address", "article", "aside", "audio", "blockquote", "dl", "div", "img", "ol", "p", "table", "ul",
+            "address",
+            "article",
+            "aside",
+            "audio",
+            "blockquote",
+            "dl",
+            "div",
+            "img",
+            "ol",
+            "p",
+            "table",
+            "ul",
         ];
         let t = &mut *self.t;
         for div in t.descendants_where(self.doc, |tag| *tag == Tag::Div) {
-            let has_block = t
-                .descendants_where(div, |_| true)
-                .into_iter()
-                .any(|d| BLOCK_PREFIXES.iter().any(|p| t.tag(d).as_str().starts_with(p)));
+            let has_block = t.descendants_where(div, |_| true).into_iter().any(|d| {
+                BLOCK_PREFIXES
+                    .iter()
+                    .any(|p| t.tag(d).as_str().starts_with(p))
+            });
             if has_block {
                 continue;
             }
@@ -232,10 +262,17 @@ impl Summary<'_> {
         let output = t.new_element(Tag::Div);
         t.append(holder, output);
         let parent = t.parent(best);
-        let siblings = if parent == NIL { vec![best] } else { t.child_list(parent) };
+        let siblings = if parent == NIL {
+            vec![best]
+        } else {
+            t.child_list(parent)
+        };
         for sibling in siblings {
             let append = if sibling == best
-                || candidates.scores.get(&sibling).is_some_and(|&s| s >= threshold)
+                || candidates
+                    .scores
+                    .get(&sibling)
+                    .is_some_and(|&s| s >= threshold)
             {
                 true
             } else if t.is(sibling, &Tag::P) {
@@ -274,7 +311,13 @@ impl Summary<'_> {
         let conditional = t.iter_where(node, |tag| {
             matches!(
                 tag,
-                Tag::Table | Tag::Ul | Tag::Div | Tag::Aside | Tag::Header | Tag::Footer | Tag::Section
+                Tag::Table
+                    | Tag::Ul
+                    | Tag::Div
+                    | Tag::Aside
+                    | Tag::Header
+                    | Tag::Footer
+                    | Tag::Section
             )
         });
         for &elem in conditional.iter().rev() {
@@ -289,7 +332,9 @@ impl Summary<'_> {
 /// `elem.xpath("text()[normalize-space()]")` is not empty: a text or tail directly in the
 /// element with something besides XML whitespace.
 fn has_loose_text(t: &Tree, id: Id) -> bool {
-    let loose = |s: Option<&str>| s.is_some_and(|s| s.chars().any(|c| !matches!(c, ' ' | '\t' | '\r' | '\n')));
+    let loose = |s: Option<&str>| {
+        s.is_some_and(|s| s.chars().any(|c| !matches!(c, ' ' | '\t' | '\r' | '\n')))
+    };
     loose(t.text(id)) || t.children(id).any(|c| loose(t.tail(c)))
 }
 
@@ -305,7 +350,10 @@ fn should_remove(t: &Tree, elem: Id, candidates: &Candidates) -> bool {
     }
     let (mut p, mut img, mut li, mut input, mut embed) = (0i64, 0i64, 0i64, 0i64, 0i64);
     for d in t.descendants_where(elem, |tag| {
-        matches!(tag, Tag::P | Tag::Img | Tag::Li | Tag::A | Tag::Embed | Tag::Input)
+        matches!(
+            tag,
+            Tag::P | Tag::Img | Tag::Li | Tag::A | Tag::Embed | Tag::Input
+        )
     }) {
         match t.tag(d) {
             Tag::P => p += 1,
@@ -359,17 +407,23 @@ fn should_remove(t: &Tree, elem: Id, candidates: &Candidates) -> bool {
 
 /// `Document(doc).summary()` on the tree under `doc` (changed in place): the article as XML.
 fn summary(t: &mut Tree, doc: Id) -> Res<String> {
-    for id in t.iter_where(doc, |tag| matches!(tag, Tag::Script | Tag::Style | Tag::Fencedframe)) {
+    for id in t.iter_where(doc, |tag| {
+        matches!(tag, Tag::Script | Tag::Style | Tag::Fencedframe)
+    }) {
         drop_tree(t, id)?;
     }
     let mut s = Summary { t, doc };
     s.remove_unlikely_candidates()?;
     s.transform_misused_divs_into_paragraphs()?;
     let candidates = s.score_paragraphs();
-    let best = candidates.order.iter().copied().fold(None, |best: Option<Id>, id| match best {
-        Some(b) if candidates.scores[&b] >= candidates.scores[&id] => Some(b),
-        _ => Some(id),
-    });
+    let best = candidates
+        .order
+        .iter()
+        .copied()
+        .fold(None, |best: Option<Id>, id| match best {
+            Some(b) if candidates.scores[&b] >= candidates.scores[&id] => Some(b),
+            _ => Some(id),
+        });
     let article = match best {
         Some(best) => s.get_article(&candidates, best),
         None => {
@@ -462,7 +516,12 @@ mod tests {
     #[test]
     fn serialises_as_libxml2_writes_xml() {
         let mut t = Tree::new();
-        let root = parse_into(&mut t, "<div class='a\"b'>x &amp; <br>y<p></p></div>", &Limits::default()).unwrap();
+        let root = parse_into(
+            &mut t,
+            "<div class='a\"b'>x &amp; <br>y<p></p></div>",
+            &Limits::default(),
+        )
+        .unwrap();
         assert_eq!(
             serialize_xml(&t, root),
             "<div class=\"a&quot;b\">x &amp; <br/>y<p/></div>"

@@ -76,12 +76,16 @@ impl Tag {
             return true;
         };
         let mut chars = name.chars();
-        chars.next().is_some_and(is_name_start) && chars.all(|c| is_name_start(c) || is_name_char(c))
+        chars.next().is_some_and(is_name_start)
+            && chars.all(|c| is_name_start(c) || is_name_char(c))
     }
 
     /// `h1`…`h6`.
     pub fn is_heading(&self) -> bool {
-        matches!(self, Tag::H1 | Tag::H2 | Tag::H3 | Tag::H4 | Tag::H5 | Tag::H6)
+        matches!(
+            self,
+            Tag::H1 | Tag::H2 | Tag::H3 | Tag::H4 | Tag::H5 | Tag::H6
+        )
     }
 }
 

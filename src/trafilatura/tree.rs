@@ -42,7 +42,10 @@ pub fn is_xml_compatible(s: &str) -> bool {
         if b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r') {
             return false;
         }
-        if b == 0xEF && bytes.get(i + 1) == Some(&0xBF) && matches!(bytes.get(i + 2), Some(0xBE | 0xBF)) {
+        if b == 0xEF
+            && bytes.get(i + 1) == Some(&0xBF)
+            && matches!(bytes.get(i + 2), Some(0xBE | 0xBF))
+        {
             return false;
         }
         i += 1;
@@ -731,7 +734,8 @@ impl Tree {
     pub fn text_stats(&self, id: Id, tail: bool) -> super::pystr::TrimStats {
         let node = self.n(id);
         let s = if tail { &node.tail } else { &node.text };
-        s.as_ref().map_or_else(Default::default, |s| super::pystr::TrimStats::of(s))
+        s.as_ref()
+            .map_or_else(Default::default, |s| super::pystr::TrimStats::of(s))
     }
 
     /// For each element of `wanted` under `root` (itself included), the trimmed length of its
@@ -748,7 +752,11 @@ impl Tree {
             root,
             |id| (self.text_stats(id, false), 0usize),
             |parent, child, (text, links)| {
-                let own = if is_link(self.tag(child)) { text.trimmed_len() } else { 0 };
+                let own = if is_link(self.tag(child)) {
+                    text.trimmed_len()
+                } else {
+                    0
+                };
                 parent.0 = parent.0.then(*text).then(self.text_stats(child, true));
                 parent.1 += links + own;
             },

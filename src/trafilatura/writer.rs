@@ -13,7 +13,14 @@ use crate::html::text::is_py_space;
 fn is_newline_elem(tag: &Tag) -> bool {
     matches!(
         tag,
-        Tag::Graphic | Tag::Head | Tag::Lb | Tag::List | Tag::P | Tag::Quote | Tag::Row | Tag::Table
+        Tag::Graphic
+            | Tag::Head
+            | Tag::Lb
+            | Tag::List
+            | Tag::P
+            | Tag::Quote
+            | Tag::Row
+            | Tag::Table
     )
 }
 
@@ -152,7 +159,8 @@ fn md_code(text: &str) -> String {
 }
 
 static UNESCAPED_BRACKET: LazyLock<fancy_regex::Regex> = LazyLock::new(|| {
-    fancy_regex::Regex::new(r"(?s)((?<![\\`])(`+)(?!`).+?(?<!`)\2(?!`))|(?<!\\)([\[\]])").expect("valid")
+    fancy_regex::Regex::new(r"(?s)((?<![\\`])(`+)(?!`).+?(?<!`)\2(?!`))|(?<!\\)([\[\]])")
+        .expect("valid")
 });
 
 /// `_md_link`.
@@ -177,7 +185,10 @@ fn md_link(text: &str, url: Option<&str>) -> String {
         return format!("[{esc}]");
     };
     if url.contains([' ', '<', '>', '(', ')']) {
-        let inner = url.replace('\\', "\\\\").replace('<', "\\<").replace('>', "\\>");
+        let inner = url
+            .replace('\\', "\\\\")
+            .replace('<', "\\<")
+            .replace('>', "\\>");
         format!("[{esc}](<{inner}>)")
     } else {
         format!("[{esc}]({url})")
@@ -189,9 +200,8 @@ fn escape_block_start(text: &str) -> String {
     let spaces = text.bytes().take(3).take_while(|&b| b == b' ').count();
     let rest = &text[spaces..];
     // `(?=[ \t]|$)` after the marker, `$` also matching before a final line feed.
-    let ends_marker = |after: &str| {
-        after.is_empty() || after.starts_with([' ', '\t']) || after == "\n"
-    };
+    let ends_marker =
+        |after: &str| after.is_empty() || after.starts_with([' ', '\t']) || after == "\n";
     let hashes = rest.bytes().take_while(|&b| b == b'#').count();
     let at = if (1..=6).contains(&hashes) && ends_marker(&rest[hashes..]) {
         Some(spaces)
@@ -282,7 +292,8 @@ fn escape_and_convert_math(text: &str) -> String {
 }
 
 fn is_code_like(t: &Tree, id: Id) -> bool {
-    t.is(id, &Tag::Code) || (t.is(id, &Tag::Hi) && hi_marker(t.get_or_empty(id, &REND)) == Some("`"))
+    t.is(id, &Tag::Code)
+        || (t.is(id, &Tag::Hi) && hi_marker(t.get_or_empty(id, &REND)) == Some("`"))
 }
 
 /// `_escape_and_convert_math_tree`.
@@ -322,7 +333,11 @@ fn collapse_emphasis(t: &mut Tree, id: Id, active: &[&'static str]) -> Res<()> {
             if !collapses {
                 break;
             }
-            let text = format!("{}{}", t.text(id).unwrap_or(""), t.text(child).unwrap_or(""));
+            let text = format!(
+                "{}{}",
+                t.text(id).unwrap_or(""),
+                t.text(child).unwrap_or("")
+            );
             t.set_text(id, Some(text))?;
             for grandchild in t.child_list(child) {
                 t.append(id, grandchild);
@@ -382,7 +397,9 @@ fn strip_block_whitespace(t: &mut Tree, id: Id) -> Res<()> {
             t.set_text(p, Some(text))?;
         }
         let last = t.last_child(p);
-        if last != NIL && let Some(tail) = t.tail(last).filter(|s| !s.is_empty()) {
+        if last != NIL
+            && let Some(tail) = t.tail(last).filter(|s| !s.is_empty())
+        {
             let tail = tail.trim_end_matches(is_py_space).to_owned();
             t.set_tail(last, Some(tail))?;
         }
@@ -453,7 +470,11 @@ impl Writer<'_> {
         } else {
             self.t.text(id).unwrap_or("").to_owned()
         };
-        if self.formatting && !text.is_empty() && !in_cell && matches!(tag, Tag::P | Tag::Quote | Tag::Item) {
+        if self.formatting
+            && !text.is_empty()
+            && !in_cell
+            && matches!(tag, Tag::P | Tag::Quote | Tag::Item)
+        {
             text = escape_block_start(&text);
         }
         if self.formatting && !text.is_empty() {
@@ -516,9 +537,16 @@ impl Writer<'_> {
         let t = &*self.t;
         let tag = t.tag(id).clone();
         let parent = t.parent(id);
-        if formatting && tag == Tag::List && in_item && !in_cell && parent != NIL && !strip(&tail).is_empty() {
+        if formatting
+            && tag == Tag::List
+            && in_item
+            && !in_cell
+            && parent != NIL
+            && !strip(&tail).is_empty()
+        {
             let indent = " ".repeat(self.list_marker(parent, true).chars().count());
-            self.out.push(&format!("\u{2424}\n{indent}{}", strip(&tail)));
+            self.out
+                .push(&format!("\u{2424}\n{indent}{}", strip(&tail)));
             return;
         }
         if in_cell || in_item || tag == Tag::List {
@@ -528,7 +556,10 @@ impl Writer<'_> {
                 core.insert(0, ' ');
             }
             let next = t.next(id);
-            if tail.chars().last().is_some_and(is_py_space) && next != NIL && is_inline_carried(t.tag(next)) {
+            if tail.chars().last().is_some_and(is_py_space)
+                && next != NIL
+                && is_inline_carried(t.tag(next))
+            {
                 core.push(' ');
             }
             self.out.push_spaced(&escape_cell(core, in_cell));
@@ -565,7 +596,9 @@ impl Writer<'_> {
             let marker = self.list_marker(id, self.formatting);
             self.out.push(&marker);
         }
-        if renders_inline && (tag != Tag::Item || consumes_children || has_non_space(self.t.text(id))) {
+        if renders_inline
+            && (tag != Tag::Item || consumes_children || has_non_space(self.t.text(id)))
+        {
             let text = self.replace_element_text(id, in_cell)?;
             self.out.push(&escape_cell(text, in_cell));
         } else if self.formatting && tag == Tag::Head && !in_cell && self.t.has_children(id) {
@@ -583,7 +616,11 @@ impl Writer<'_> {
         if !renders_inline {
             if is_newline_elem(&tag) {
                 if tag == Tag::Row {
-                    let cells: Vec<Id> = self.t.children(id).filter(|&c| self.t.is(c, &Tag::Cell)).collect();
+                    let cells: Vec<Id> = self
+                        .t
+                        .children(id)
+                        .filter(|&c| self.t.is(c, &Tag::Cell))
+                        .collect();
                     if cells.iter().any(|&c| self.t.get(c, &ROLE) == Some("head")) {
                         let line = format!("\n|{}\n", "---|".repeat(cells.len()));
                         self.out.push(&line);
@@ -601,7 +638,11 @@ impl Writer<'_> {
         let last_in_item = in_item && closes_container(self.t, id, &Tag::Item);
         let last_in_cell = in_cell && closes_container(self.t, id, &Tag::Cell);
         if is_newline_elem(&tag) && !in_cell && !in_item {
-            self.out.push(if self.formatting && tag != Tag::Row { "\n\u{2424}\n" } else { "\n" });
+            self.out.push(if self.formatting && tag != Tag::Row {
+                "\n\u{2424}\n"
+            } else {
+                "\n"
+            });
         } else if tag == Tag::Cell {
             self.out.push(" | ");
         } else if matches!(tag, Tag::Head | Tag::Item) && in_cell && !last_in_cell {
@@ -654,7 +695,10 @@ fn item_needs_marker(t: &Tree, item: Id) -> bool {
         }
         let mut text = t.join_text(child, "");
         text.push_str(t.tail(child).unwrap_or(""));
-        if has_non_space(Some(&text)) || t.is(child, &Tag::Graphic) || t.has_descendant(child, &Tag::Graphic) {
+        if has_non_space(Some(&text))
+            || t.is(child, &Tag::Graphic)
+            || t.has_descendant(child, &Tag::Graphic)
+        {
             return true;
         }
     }
@@ -665,7 +709,10 @@ fn item_needs_marker(t: &Tree, item: Id) -> bool {
 fn sanitize(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for line in splitlines(text) {
-        let line = line.replace("&#13;", "\r").replace("&#10;", "\n").replace("&nbsp;", "\u{a0}");
+        let line = line
+            .replace("&#13;", "\r")
+            .replace("&#10;", "\n")
+            .replace("&nbsp;", "\u{a0}");
         let line = remove_control_characters(&line);
         if line.is_empty() {
             continue;
@@ -705,7 +752,10 @@ mod tests {
 
     #[test]
     fn markdown_escapes_as_trafilatura() {
-        assert_eq!(escape_inline_specials("a*b \\*c [d]"), "a\\*b \\\\\\*c \\[d\\]");
+        assert_eq!(
+            escape_inline_specials("a*b \\*c [d]"),
+            "a\\*b \\\\\\*c \\[d\\]"
+        );
         assert_eq!(escape_block_start("# title"), "\\# title");
         assert_eq!(escape_block_start("   12. x"), "   12\\. x");
         assert_eq!(escape_block_start("####### x"), "####### x");
@@ -714,7 +764,10 @@ mod tests {
         assert_eq!(code_span("a`b"), "``a`b``");
         assert_eq!(code_span("`a"), "`` `a ``");
         assert_eq!(md_wrap("  bold ", "**", "**"), "  **bold** ");
-        assert_eq!(md_link("a [b]", Some("http://x/(y)")), "[a \\[b\\]](<http://x/(y)>)");
+        assert_eq!(
+            md_link("a [b]", Some("http://x/(y)")),
+            "[a \\[b\\]](<http://x/(y)>)"
+        );
         assert_eq!(convert_math("\\(x^2\\)"), "$x^2$");
         assert_eq!(sanitize("a\n\n b\u{2424}\nc\u{ad}"), "a\n b\nc");
     }

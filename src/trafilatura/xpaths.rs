@@ -73,11 +73,15 @@ static ARTICLE_CONTENT_ID: LazyLock<Regex> = LazyLock::new(|| {
     re("(?:entry|article|art)-content|article__content|article(?:-|__)?body|articleBody|body-text")
 });
 static ARTICLE_CONTENT_CLASS: LazyLock<Regex> = LazyLock::new(|| {
-    re("post[-_]text|post-body|post-?entry|post[-_]?content|postContent|post_inner_wrapper|article-?text|articleText|(?:entry|page|text|article|art)-content|article__content|article(?:-|__)?body|articleBody|ArticleContent|body-text|article__container")
+    re(
+        "post[-_]text|post-body|post-?entry|post[-_]?content|postContent|post_inner_wrapper|article-?text|articleText|(?:entry|page|text|article|art)-content|article__content|article(?:-|__)?body|articleBody|ArticleContent|body-text|article__container",
+    )
 });
 static STORY_ID: LazyLock<Regex> = LazyLock::new(|| re("^primary|story-body"));
 static STORY_CLASS: LazyLock<Regex> = LazyLock::new(|| {
-    re("^article |post-bodycopy|story-?content|(?:theme|blog|section|single)-content|single-post|main-column|wpb_text_column|story-body|field-body")
+    re(
+        "^article |post-bodycopy|story-?content|(?:theme|blog|section|single)-content|single-post|main-column|wpb_text_column|story-body|field-body",
+    )
 });
 static FULLTEXT: LazyLock<Regex> = LazyLock::new(|| re("(?i)fulltext"));
 static MAIN_CONTENT_ID: LazyLock<Regex> =
@@ -102,7 +106,10 @@ fn story(t: &Tree, id: Id) -> bool {
             || attr_is(t, id, &ID, "article")
             || attr_is(t, id, &ID, "story")
             || (t.has_attr(id, &CLASS)
-                && matches!(c, "postarea" | "art-postcontent" | "text" | "cell" | "story"))
+                && matches!(
+                    c,
+                    "postarea" | "art-postcontent" | "text" | "cell" | "story"
+                ))
             || STORY_ID.is_match(id_attr(t, id))
             || FULLTEXT.is_match(c)
             || STORY_CLASS.is_match(c)
@@ -134,7 +141,9 @@ fn translated2(v: &str, needle: &str) -> bool {
 /// `contains(translate(@class, 'CP', 'cp'), 'page-content')`.
 fn translated_cp(v: &str) -> bool {
     if v.contains(['C', 'P']) {
-        v.replace('C', "c").replace('P', "p").contains("page-content")
+        v.replace('C', "c")
+            .replace('P', "p")
+            .contains("page-content")
     } else {
         v.contains("page-content")
     }
@@ -168,8 +177,7 @@ static COMMENT_LIST: LazyLock<Regex> = LazyLock::new(|| re("comment-?list"));
 static COMMENT_PAGE: LazyLock<Regex> =
     LazyLock::new(|| re("comment-page|comments-content|post-comments"));
 static COMMENTS_START: LazyLock<Regex> = LazyLock::new(|| re("^comment[s-]"));
-static COMMENTS_CLASS_START: LazyLock<Regex> =
-    LazyLock::new(|| re("^Comments|article-comments"));
+static COMMENTS_CLASS_START: LazyLock<Regex> = LazyLock::new(|| re("^Comments|article-comments"));
 static COMMENTS_ID_SERVICES: LazyLock<Regex> =
     LazyLock::new(|| re("^(?:comol|disqus_thread|dsq-comments)"));
 
@@ -182,7 +190,8 @@ pub fn comments_candidate(t: &Tree, root: Id, expression: usize) -> Id {
     match expression {
         0 => first(t, root, |t, id| {
             is_div_list_section(t.tag(id))
-                && (COMMENT_LIST.is_match(id_or_class(t, id)) || COMMENT_PAGE.is_match(class(t, id)))
+                && (COMMENT_LIST.is_match(id_or_class(t, id))
+                    || COMMENT_PAGE.is_match(class(t, id)))
         }),
         1 => first(t, root, |t, id| {
             is_div_list_section(t.tag(id))
@@ -216,19 +225,25 @@ fn is_comments_id(id: &str, services: bool) -> bool {
 
 /// `re:test(@class, '^[Cc]omment(?!ary)|(?:article|post)-comments')`.
 fn is_comments_class(class: &str) -> bool {
-    starts_with_comment(class) || class.contains("article-comments") || class.contains("post-comments")
+    starts_with_comment(class)
+        || class.contains("article-comments")
+        || class.contains("post-comments")
 }
 
 /// `REMOVE_COMMENTS_XPATH`.
 pub fn remove_comments(t: &Tree, id: Id) -> bool {
-    matches!(t.tag(id), Tag::Div | Tag::List | Tag::Section | Tag::Details)
-        && (is_comments_id(id_attr(t, id), true) || is_comments_class(class(t, id)))
+    matches!(
+        t.tag(id),
+        Tag::Div | Tag::List | Tag::Section | Tag::Details
+    ) && (is_comments_id(id_attr(t, id), true) || is_comments_class(class(t, id)))
 }
 
 /// `REMOVE_COMMENTS_AND_LISTS_XPATH`: also `ol`/`ul` comment lists, without the services' ids.
 pub fn remove_comments_and_lists(t: &Tree, id: Id) -> bool {
     match t.tag(id) {
-        Tag::Ol | Tag::Ul => is_comments_id(id_attr(t, id), false) || is_comments_class(class(t, id)),
+        Tag::Ol | Tag::Ul => {
+            is_comments_id(id_attr(t, id), false) || is_comments_class(class(t, id))
+        }
         _ => remove_comments(t, id),
     }
 }
@@ -266,7 +281,8 @@ fn is_discardable_block(tag: &Tag) -> bool {
     )
 }
 
-const BOTH_TOKENS: &str = "^shar|social|viral|newsletter|syndication|tags|sidebar|banner|bread-?crumb|button|author";
+const BOTH_TOKENS: &str =
+    "^shar|social|viral|newsletter|syndication|tags|sidebar|banner|bread-?crumb|button|author";
 static DISCARD_ID: LazyLock<Regex> = LazyLock::new(|| {
     re(&format!(
         "{BOTH_TOKENS}|^(?:jp-|dpsp-content)|bmdh|footer|Footer|share|Share|nav|Nav|menu|related|message-container|premium|^ad-"
@@ -278,7 +294,9 @@ static DISCARD_CLASS: LazyLock<Regex> = LazyLock::new(|| {
     ))
 });
 static HIDDEN_CLASS: LazyLock<Regex> = LazyLock::new(|| {
-    re("^hide-|comments-title|nocomments|-reply-|message|akismet|suggest-links|-hide-|hide-print| hidden| hide|noprint|notloaded")
+    re(
+        "^hide-|comments-title|nocomments|-reply-|message|akismet|suggest-links|-hide-|hide-print| hidden| hide|noprint|notloaded",
+    )
 });
 static READER_COMMENTS: LazyLock<Regex> = LazyLock::new(|| re("reader-comments|akismet"));
 
@@ -287,7 +305,8 @@ pub fn overall_discard_blocks(t: &Tree, id: Id) -> bool {
     is_discardable_block(t.tag(id))
         && (t.has_attr(id, &DATA_LP_REPLACEMENT)
             || contains_translated(t.get_or_empty(id, &ROLE), 'N', 'n', "nav")
-            || t.get_or_empty(id, &DATA_COMPONENT).contains("MostPopularStories")
+            || t.get_or_empty(id, &DATA_COMPONENT)
+                .contains("MostPopularStories")
             || id_or_class(t, id).contains("cookie")
             || DISCARD_ID.is_match(id_attr(t, id))
             || DISCARD_CLASS.is_match(class(t, id)))
@@ -341,10 +360,7 @@ static REPLY_OR_AKISMET: LazyLock<Regex> = LazyLock::new(|| re("^reply-|akismet"
 /// `COMMENTS_DISCARD_XPATH`, its three expressions.
 pub fn comments_discard(t: &Tree, id: Id, expression: usize) -> bool {
     match expression {
-        0 => {
-            matches!(t.tag(id), Tag::Div | Tag::Section)
-                && id_attr(t, id).starts_with("respond")
-        }
+        0 => matches!(t.tag(id), Tag::Div | Tag::Section) && id_attr(t, id).starts_with("respond"),
         1 => matches!(t.tag(id), Tag::Cite | Tag::Quote),
         _ => {
             attr_is(t, id, &CLASS, "comments-title")
@@ -356,17 +372,25 @@ pub fn comments_discard(t: &Tree, id: Id, expression: usize) -> bool {
 }
 
 static COOKIE_CONSENT: LazyLock<Regex> = LazyLock::new(|| {
-    re("(?i)cookie[-_]?(?:banner|bar|consent|law|notice|policy|description)|notice[-_]{0,2}cookie|consent[-_]?(?:banner|manager|sdk)|borlabs|cookiebot|cmplz|onetrust|moove[-_]?gdpr")
+    re(
+        "(?i)cookie[-_]?(?:banner|bar|consent|law|notice|policy|description)|notice[-_]{0,2}cookie|consent[-_]?(?:banner|manager|sdk)|borlabs|cookiebot|cmplz|onetrust|moove[-_]?gdpr",
+    )
 });
 
 /// `BASIC_CLEAN_XPATH`: asides, footers, scripts and styles, cookie banners.
 pub fn basic_clean(t: &Tree, id: Id) -> bool {
     match t.tag(id) {
-        Tag::Aside | Tag::Fencedframe | Tag::Footer | Tag::Script | Tag::Style | Tag::Svg
+        Tag::Aside
+        | Tag::Fencedframe
+        | Tag::Footer
+        | Tag::Script
+        | Tag::Style
+        | Tag::Svg
         | Tag::Template => true,
         Tag::Div if id_or_class(t, id).contains("footer") => true,
         _ => {
-            t.get(id, &CLASS).is_some_and(|c| COOKIE_CONSENT.is_match(c))
+            t.get(id, &CLASS)
+                .is_some_and(|c| COOKIE_CONSENT.is_match(c))
                 || t.get(id, &ID).is_some_and(|i| COOKIE_CONSENT.is_match(i))
         }
     }

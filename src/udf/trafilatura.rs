@@ -87,9 +87,19 @@ pub(crate) struct TrafilaturaConfig {
 
 impl TrafilaturaConfig {
     /// Reads argument 2 of `function` (absent: the defaults).
-    pub(crate) fn read(function: &str, value: Option<Option<&ScalarValue>>, defaults: Options) -> Result<Self> {
-        let (mut options, policy) =
-            constant_options(function, 2, value, defaults, &[TRAFILATURA_KEYS], RowKeys::Page)?;
+    pub(crate) fn read(
+        function: &str,
+        value: Option<Option<&ScalarValue>>,
+        defaults: Options,
+    ) -> Result<Self> {
+        let (mut options, policy) = constant_options(
+            function,
+            2,
+            value,
+            defaults,
+            &[TRAFILATURA_KEYS],
+            RowKeys::Page,
+        )?;
         options.limits = policy.limits;
         Ok(TrafilaturaConfig { options, policy })
     }
@@ -119,7 +129,8 @@ impl Arguments for TrafilaturaConfig {
     const MAX_ARGS: usize = 2;
 
     fn parse(function: &str, constants: &[Option<&ScalarValue>]) -> Result<Self> {
-        let config = TrafilaturaConfig::read(function, constants.get(1).copied(), Options::default())?;
+        let config =
+            TrafilaturaConfig::read(function, constants.get(1).copied(), Options::default())?;
         if config.options.deduplicate {
             return plan_err!(
                 "{function}: deduplicate depends on the order of the pages; use \

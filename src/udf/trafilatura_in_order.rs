@@ -78,7 +78,9 @@ impl WindowUDFImpl for TrafilaturaInOrderFunc {
     fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
         check_arg_types(NAME, arg_types, 2, Input::Page)?;
         let page = match arg_types.first() {
-            Some(DataType::Binary | DataType::LargeBinary | DataType::BinaryView) => DataType::Binary,
+            Some(DataType::Binary | DataType::LargeBinary | DataType::BinaryView) => {
+                DataType::Binary
+            }
             Some(DataType::Dictionary(_, value))
                 if matches!(
                     value.as_ref(),
@@ -90,7 +92,10 @@ impl WindowUDFImpl for TrafilaturaInOrderFunc {
             _ => DataType::Utf8,
         };
         let mut types = vec![page];
-        types.extend(std::iter::repeat_n(DataType::Utf8, arg_types.len().saturating_sub(1)));
+        types.extend(std::iter::repeat_n(
+            DataType::Utf8,
+            arg_types.len().saturating_sub(1),
+        ));
         Ok(types)
     }
 
@@ -114,7 +119,11 @@ impl WindowUDFImpl for TrafilaturaInOrderFunc {
     }
 
     fn field(&self, field_args: WindowUDFFieldArgs) -> Result<FieldRef> {
-        Ok(Arc::new(Field::new(field_args.name(), DataType::Utf8, true)))
+        Ok(Arc::new(Field::new(
+            field_args.name(),
+            DataType::Utf8,
+            true,
+        )))
     }
 
     fn documentation(&self) -> Option<&Documentation> {
@@ -149,7 +158,9 @@ impl PartitionEvaluator for InOrderEvaluator {
             return exec_err!("{NAME}: no page column");
         };
         let page = page_at(pages.as_ref(), range.start)?;
-        let text = self.config.extract_page(NAME, page, Some(&mut self.cache))?;
+        let text = self
+            .config
+            .extract_page(NAME, page, Some(&mut self.cache))?;
         Ok(ScalarValue::Utf8(text))
     }
 }

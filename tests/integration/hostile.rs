@@ -92,6 +92,8 @@ const SCALAR_CALLS: &[&str] = &[
     "extract_content(bytes)",
     "extract_content_result(html, 'format=markdown')['kept_share']",
     "extract_metadata(bytes)['date']",
+    "trafilatura(bytes)",
+    "trafilatura(html, 'favor_recall=true, include_links=true, output_format=markdown')",
     "byte_length(decode_html(bytes, 'shift_jis'))",
     "cardinality(ngram_hashes(html, 7))",
     "content_hash(html)",
@@ -172,6 +174,13 @@ async fn every_function_gives_one_row_per_hostile_page_and_the_query_goes_on() {
     assert_eq!(kept.len(), pages.len());
     let redacted = by_page(&ctx, "pii_redact_in_order(html) OVER (ORDER BY id)['ips']").await;
     assert_eq!(redacted.len(), pages.len());
+    let fineweb = "favor_precision=true, include_comments=false";
+    let texts = by_page(
+        &ctx,
+        &format!("trafilatura_in_order(bytes, '{fineweb}') OVER (ORDER BY id)"),
+    )
+    .await;
+    assert_eq!(texts.len(), pages.len());
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -223,6 +232,18 @@ async fn what_survives_hostile_pages_is_the_text_a_reader_sees() {
     // Over the default max_bytes (32 MiB): not processed, NULL.
     assert_eq!(justext["50 MB of text in one element"], None);
     assert_eq!(everything["50 MB of text in one element"], None);
+
+    // trafilatura returns None for a page without text, and a page over max_bytes is not
+    // processed; 100,000 paragraphs are its text.
+    let trafilatura = by_page(&ctx, "trafilatura(bytes)").await;
+    for name in ["empty", "only whitespace", "50 MB of text in one element"] {
+        assert_eq!(trafilatura[name], None, "{name}");
+    }
+    assert!(
+        trafilatura["100,000 paragraphs"]
+            .as_ref()
+            .is_some_and(|t| t.lines().count() > 1000)
+    );
 
     // The classifier sees every one of 100,000 paragraphs.
     let paragraphs = by_page(&ctx, "cardinality(justext_paragraphs(html))").await;

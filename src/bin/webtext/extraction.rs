@@ -14,8 +14,8 @@ pub(crate) struct ExtractionArgs {
     /// The stoplist (one of jusText's 100 languages, or 'none' for the language-independent mode)
     #[arg(long, default_value = "English")]
     pub language: String,
-    /// Parameters of the extractor, 'key=value,...' (see `webtext functions justext` or
-    /// `webtext functions extract_content`)
+    /// Parameters of the extractor, 'key=value,...' (see `webtext functions justext`,
+    /// `webtext functions extract_content` or `webtext functions trafilatura`)
     #[arg(long, default_value = "")]
     pub options: String,
 }
@@ -27,4 +27,9 @@ pub(crate) enum Extractor {
     /// The crate's own extractor, `extract_content` (`--language` is not used; `kept_share` is
     /// the share of the page's visible text kept)
     ExtractContent,
+    /// trafilatura 2.3.1's extract(), `--options` as its keyword arguments (`webtext functions
+    /// trafilatura`; FineWeb's: 'favor_precision=true,include_comments=false,deduplicate=true').
+    /// `--language` is not used and `kept_share` is NULL. With deduplicate=true the pages are
+    /// cleaned on one thread in the order read, one cache per output file or shard
+    Trafilatura,
 }

@@ -7,6 +7,7 @@
 //! order they were read.
 
 mod crawl;
+mod in_order;
 mod on_cluster;
 mod pipeline;
 mod shard_files;
@@ -16,11 +17,13 @@ use std::sync::Arc;
 
 use clap::Args;
 use datafusion::arrow::datatypes::{DataType, Field, Schema};
-use datafusion::common::{Column, DFSchema};
-use datafusion::logical_expr::{Expr, lit};
+use datafusion::common::{Column, DFSchema, ScalarValue};
+use datafusion::functions::core::expr_fn::named_struct;
+use datafusion::logical_expr::{Expr, ExprSchemable, lit};
 
 use self::crawl::Crawl;
-use self::pipeline::{Cleaner, Cleaning, SingleFile, WorkerPool};
+use self::in_order::InOrderExtraction;
+use self::pipeline::{Cleaner, Cleaning, Extraction, SingleFile, WorkerPool};
 use self::shard_files::{ShardFiles, ShardPages};
 use crate::extraction::{ExtractionArgs, Extractor};
 use crate::output::{OutputTarget, ParquetFile};
@@ -144,7 +147,7 @@ pub(crate) async fn run(args: CleanArgs) -> Result<CleanSummary> {
     if args.exec.cluster.is_some() {
         return on_cluster::run(args).await;
     }
-    let workers = match args.exec.partitions {
+    let mut workers = match args.exec.partitions {
         Some(0) => return Err(CliError::Usage("--partitions must be at least 1".into())),
         Some(n) => n,
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
@@ -158,7 +161,13 @@ pub(crate) async fn run(args: CleanArgs) -> Result<CleanSummary> {
     let crawl = Crawl::register(&ctx, &args.input, args.max_payload_bytes).await?;
     let pages = crawl.pages(&ctx).await?;
     let schema = pages.schema().clone();
-    let extract = ctx.create_physical_expr(extract_expr(&args, &schema)?, &schema)?;
+    let extract = planned_extraction(&args, &ctx, &schema)?;
+    if extract.in_order() && workers > 1 {
+        eprintln!(
+            "webtext clean: trafilatura's deduplicate depends on the order of the pages: one cleaning thread"
+        );
+        workers = 1;
+    }
     let html_index = schema.index_of_column(&Column::from_name(&args.extraction.html_column))?;
     // From WARC the page itself is not copied: the output is the record's columns and the text.
     let kept: Vec<usize> = (0..schema.fields().len())
@@ -179,7 +188,7 @@ pub(crate) async fn run(args: CleanArgs) -> Result<CleanSummary> {
     let cleaning = Cleaning {
         schema: Arc::clone(&cleaner.schema),
         workers,
-        pool: WorkerPool::start(workers, move |batch| cleaner.clean(batch)),
+        pool: WorkerPool::start(workers, move |batch, part| cleaner.clean(batch, part)),
     };
     let warc_counts = WarcCounts::now();
     let summary = if is_folder_location(&args.output) {
@@ -273,10 +282,60 @@ async fn run_sharded(
     Ok(summary)
 }
 
-/// The extractor's call on a page of `schema`, after checking the input has the page column and
-/// none of the columns the job adds. Planned before any page is read: a bad language or option
-/// is an error at once.
+/// How a worker extracts the pages of `schema`: the extractor's expression, or for trafilatura
+/// with `deduplicate=true` its in-order evaluator. Planned before any page is read: a bad
+/// language or option is an error at once.
+fn planned_extraction(
+    args: &CleanArgs,
+    ctx: &SessionContext,
+    schema: &DFSchema,
+) -> Result<Extraction> {
+    if !deduplicates_in_order(args) {
+        let expr = ctx.create_physical_expr(extract_expr(args, schema)?, schema)?;
+        return Ok(Extraction::PerBatch(expr));
+    }
+    let html = page_expr(args, schema)?;
+    let html_type = html.get_type(schema)?;
+    Ok(Extraction::InOrder(InOrderExtraction::plan(
+        datafusion_webtext::udf::trafilatura_in_order_udwf(),
+        ctx.create_physical_expr(html, schema)?,
+        &html_type,
+        &args.extraction.options,
+    )?))
+}
+
+/// Whether the run is trafilatura with de-duplication, which cleans the pages in order.
+fn deduplicates_in_order(args: &CleanArgs) -> bool {
+    args.extraction.extractor == Extractor::Trafilatura
+        && in_order::deduplicates(&args.extraction.options)
+}
+
+/// The extractor's call on a page of `schema` (see [`page_expr`]).
 fn extract_expr(args: &CleanArgs, schema: &DFSchema) -> Result<Expr> {
+    let html = page_expr(args, schema)?;
+    let options = lit(args.extraction.options.as_str());
+    Ok(match args.extraction.extractor {
+        Extractor::Justext => datafusion_webtext::udf::justext_extract_udf().call(vec![
+            html,
+            lit(args.extraction.language.as_str()),
+            options,
+        ]),
+        Extractor::ExtractContent => {
+            datafusion_webtext::udf::extract_content_result_udf().call(vec![html, options])
+        }
+        // trafilatura measures no share of the page: kept_share is NULL.
+        Extractor::Trafilatura => named_struct(vec![
+            lit("text"),
+            datafusion_webtext::udf::trafilatura_udf().call(vec![html, options]),
+            lit("kept_share"),
+            lit(ScalarValue::Float64(None)),
+        ]),
+    })
+}
+
+/// The page column of `schema` (decoded with the HTTP charset under `--http-charset`), after
+/// checking the input has it and none of the columns the job adds.
+fn page_expr(args: &CleanArgs, schema: &DFSchema) -> Result<Expr> {
     require_column(
         schema,
         &args.input,
@@ -304,17 +363,7 @@ fn extract_expr(args: &CleanArgs, schema: &DFSchema) -> Result<Expr> {
             lit(row_options(&args.extraction.options)),
         ]);
     }
-    let options = lit(args.extraction.options.as_str());
-    Ok(match args.extraction.extractor {
-        Extractor::Justext => datafusion_webtext::udf::justext_extract_udf().call(vec![
-            html,
-            lit(args.extraction.language.as_str()),
-            options,
-        ]),
-        Extractor::ExtractContent => {
-            datafusion_webtext::udf::extract_content_result_udf().call(vec![html, options])
-        }
-    })
+    Ok(html)
 }
 
 /// The items of the extractor's options that every page function takes (`max_bytes`,

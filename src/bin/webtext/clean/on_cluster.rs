@@ -16,7 +16,7 @@ use datafusion_webtext::datasource::{Shard, ShardDone};
 use datafusion_webtext::udf::functions::byte_length;
 
 use super::crawl::Crawl;
-use super::{ADDED, CleanArgs, CleanSummary, extract_expr};
+use super::{ADDED, CleanArgs, CleanSummary, deduplicates_in_order, extract_expr};
 use crate::output::{self, OutputTarget};
 use crate::session::{WarcCounts, query_context};
 use crate::sharded::ShardedRun;
@@ -46,6 +46,13 @@ fn cleaned(
     without_html: bool,
 ) -> Result<DataFrame> {
     let schema = pages.schema().clone();
+    if deduplicates_in_order(args) {
+        return Err(CliError::Usage(
+            "--cluster: trafilatura's deduplicate depends on the order of the pages, which a \
+             cluster's tasks do not keep; clean without --cluster (one thread, pages in order)"
+                .into(),
+        ));
+    }
     let extracted = extract_expr(args, &schema)?;
     // Planned here, so a bad option fails before the job is submitted.
     ctx.create_physical_expr(extracted.clone(), &schema)?;

@@ -15,6 +15,7 @@ use datafusion::execution::SendableRecordBatchStream;
 use datafusion::physical_expr::PhysicalExpr;
 use futures::StreamExt;
 
+use super::in_order::InOrderExtraction;
 use crate::output::ParquetFile;
 use crate::progress::Progress;
 use crate::{CliError, Result};
@@ -78,7 +79,7 @@ impl Cleaning {
         // Items are numbered as read and written back in that order; at most two per worker
         // are in flight, which bounds memory.
         let (mut read, mut written, mut done) = (0u64, 0u64, false);
-        let mut rows_read = 0u64;
+        let (mut rows_read, mut part) = (0u64, 0u64);
         let mut ready: BTreeMap<u64, Ready> = BTreeMap::new();
         loop {
             while !done && read - written < 2 * self.workers as u64 {
@@ -87,6 +88,7 @@ impl Cleaning {
                         let rows = batch.num_rows() as u64;
                         self.pool.submit(Job {
                             sequence: read,
+                            part,
                             first_row: rows_read,
                             batch,
                         })?;
@@ -94,6 +96,7 @@ impl Cleaning {
                     }
                     Some(Piece::EndOfPart) => {
                         ready.insert(read, Ready::EndOfPart);
+                        part += 1;
                     }
                     None => {
                         done = true;
@@ -128,9 +131,24 @@ impl Cleaning {
     }
 }
 
+/// How a batch's pages are extracted.
+pub(super) enum Extraction {
+    /// Each batch on its own: the extractor's `{text, kept_share}` expression.
+    PerBatch(Arc<dyn PhysicalExpr>),
+    /// The pages of each part in order, through one evaluator (trafilatura's de-duplication).
+    InOrder(InOrderExtraction),
+}
+
+impl Extraction {
+    /// Whether the pages must be cleaned one batch after the other, in the order read.
+    pub(super) fn in_order(&self) -> bool {
+        matches!(self, Extraction::InOrder(_))
+    }
+}
+
 /// What a worker does to one batch of pages.
 pub(super) struct Cleaner {
-    pub(super) extract: Arc<dyn PhysicalExpr>,
+    pub(super) extract: Extraction,
     /// Input columns copied to the output, in order.
     pub(super) kept: Vec<usize>,
     pub(super) html_index: usize,
@@ -144,8 +162,12 @@ pub(super) struct CleanedBatch {
 }
 
 impl Cleaner {
-    pub(super) fn clean(&self, batch: &RecordBatch) -> Result<CleanedBatch> {
-        let extracted = self.extract.evaluate(batch)?.into_array(batch.num_rows())?;
+    /// Cleans `batch`, the next batch of part `part` (a shard of a sharded run).
+    pub(super) fn clean(&self, batch: &RecordBatch, part: u64) -> Result<CleanedBatch> {
+        let extracted = match &self.extract {
+            Extraction::PerBatch(expr) => expr.evaluate(batch)?.into_array(batch.num_rows())?,
+            Extraction::InOrder(in_order) => in_order.extract(batch, part)?,
+        };
         let fields = extracted.as_struct_opt().and_then(|s| {
             Some((
                 s,
@@ -185,9 +207,11 @@ fn with_parent_nulls(child: &ArrayRef, parent: Option<&NullBuffer>) -> Result<Ar
     Ok(make_array(data))
 }
 
-/// A batch of the input: its place in the order of reading and the number of its first row.
+/// A batch of the input: its place in the order of reading, its part and the number of its
+/// first row.
 struct Job {
     sequence: u64,
+    part: u64,
     first_row: u64,
     batch: RecordBatch,
 }
@@ -221,7 +245,7 @@ pub(super) struct WorkerPool {
 impl WorkerPool {
     pub(super) fn start<F>(workers: usize, clean: F) -> Self
     where
-        F: Fn(&RecordBatch) -> Result<CleanedBatch> + Send + Sync + 'static,
+        F: Fn(&RecordBatch, u64) -> Result<CleanedBatch> + Send + Sync + 'static,
     {
         let clean = Arc::new(clean);
         let (job_tx, job_rx) = mpsc::sync_channel::<Job>(workers);
@@ -238,8 +262,9 @@ impl WorkerPool {
                             Err(_) => return,
                         };
                         let Ok(job) = job else { return };
-                        let cleaned = datafusion_webtext::catch_row_panic(|| clean(&job.batch))
-                            .unwrap_or_else(|panic| Err(job.panicked(&panic)));
+                        let cleaned =
+                            datafusion_webtext::catch_row_panic(|| clean(&job.batch, job.part))
+                                .unwrap_or_else(|panic| Err(job.panicked(&panic)));
                         if result_tx.send((job.sequence, cleaned)).is_err() {
                             return;
                         }
@@ -324,7 +349,7 @@ mod tests {
     fn results_with_a_panic(workers: usize) -> Vec<(u64, std::result::Result<usize, String>)> {
         let (done_tx, done_rx) = mpsc::channel();
         std::thread::spawn(move || {
-            let pool = WorkerPool::start(workers, |batch: &RecordBatch| {
+            let pool = WorkerPool::start(workers, |batch: &RecordBatch, _part| {
                 let first = batch.column(0).as_primitive::<Int32Type>().value(0);
                 assert_ne!(first, 20, "injected failure");
                 Ok(CleanedBatch {
@@ -341,6 +366,7 @@ mod tests {
                 let batch = RecordBatch::try_new(rows.schema(), vec![ids]).unwrap();
                 pool.submit(Job {
                     sequence,
+                    part: 0,
                     first_row: 10 * sequence,
                     batch,
                 })
