@@ -6,6 +6,7 @@
 //! order). Here the caller owns the cache and decides what stream it spans.
 
 use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
 
 /// `settings.LRU_SIZE`.
 pub const LRU_SIZE: usize = 4096;
@@ -14,12 +15,13 @@ const MIN_DUPLCHECK_SIZE: usize = 100;
 /// `MAX_REPETITIONS`: a segment seen this many times before is a duplicate.
 const MAX_REPETITIONS: i64 = 2;
 
-/// The counts of the segments seen, in order of last use.
+/// The counts of the segments seen, in order of last use (each text stored once, shared by both
+/// maps: a cache of 4,096 whole pages' texts is their size, not twice it).
 #[derive(Debug, Clone)]
 pub struct DedupCache {
     capacity: usize,
-    counts: HashMap<String, (i64, u64), ahash::RandomState>,
-    by_use: BTreeMap<u64, String>,
+    counts: HashMap<Arc<str>, (i64, u64), ahash::RandomState>,
+    by_use: BTreeMap<u64, Arc<str>>,
     clock: u64,
 }
 
@@ -45,24 +47,25 @@ impl DedupCache {
     pub fn increment(&mut self, key: &str) -> i64 {
         self.clock += 1;
         let stamp = self.clock;
-        let previous = match self.counts.get_mut(key) {
-            Some((count, used)) => {
-                let previous = *count;
-                self.by_use.remove(used);
-                *count = previous.max(0) + 1;
-                *used = stamp;
-                previous
+        let previous = match self.counts.get_key_value(key) {
+            Some((shared, &(count, used))) => {
+                let shared = Arc::clone(shared);
+                self.by_use.remove(&used);
+                self.counts.insert(Arc::clone(&shared), (count.max(0) + 1, stamp));
+                self.by_use.insert(stamp, shared);
+                count
             }
             None => {
-                self.counts.insert(key.to_owned(), (1, stamp));
+                let shared: Arc<str> = Arc::from(key);
+                self.counts.insert(Arc::clone(&shared), (1, stamp));
+                self.by_use.insert(stamp, shared);
                 -1
             }
         };
-        self.by_use.insert(stamp, key.to_owned());
         if self.counts.len() > self.capacity
             && let Some((_, oldest)) = self.by_use.pop_first()
         {
-            self.counts.remove(&oldest);
+            self.counts.remove(oldest.as_ref());
         }
         previous
     }
