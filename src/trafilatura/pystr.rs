@@ -12,14 +12,44 @@ use crate::unicode::CharClass;
 /// `" ".join(s.split())`: trafilatura's `trim`.
 pub fn trim(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
-    for word in s.split(is_py_space).filter(|w| !w.is_empty()) {
+    let mut push = |word: &str| {
         if !out.is_empty() {
             out.push(' ');
         }
         out.push_str(word);
+    };
+    if s.is_ascii() {
+        // Byte positions are character boundaries in ASCII text.
+        let mut start = None;
+        for (i, &b) in s.as_bytes().iter().enumerate() {
+            match (ASCII_PY_SPACE[b as usize], start) {
+                (true, Some(from)) => {
+                    push(&s[from..i]);
+                    start = None;
+                }
+                (false, None) => start = Some(i),
+                _ => {}
+            }
+        }
+        if let Some(from) = start {
+            push(&s[from..]);
+        }
+    } else {
+        s.split(is_py_space).filter(|w| !w.is_empty()).for_each(push);
     }
     out
 }
+
+/// Python's whitespace among ASCII bytes (`\t` to `\r`, the four separators 0x1C to 0x1F, space).
+const ASCII_PY_SPACE: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b] = matches!(b, 0x09..=0x0d | 0x1c..=0x20);
+        b += 1;
+    }
+    table
+};
 
 /// Code points of [`trim`]`(s)`, without building it.
 pub fn trim_len(s: &str) -> usize {
@@ -39,13 +69,17 @@ pub struct TrimCount {
 impl TrimCount {
     pub fn feed(&mut self, s: &str) {
         if s.is_ascii() {
+            // Without branches: a letter after a space starts a word.
+            let (mut chars, mut words, mut in_word) = (0, 0, usize::from(self.in_word));
             for &b in s.as_bytes() {
-                if matches!(b, 0x09..=0x0d | 0x1c..=0x20) {
-                    self.in_word = false;
-                } else {
-                    self.letter();
-                }
+                let letter = usize::from(!ASCII_PY_SPACE[b as usize]);
+                words += letter & (in_word ^ 1);
+                chars += letter;
+                in_word = letter;
             }
+            self.chars += chars;
+            self.words += words;
+            self.in_word = in_word == 1;
         } else {
             for c in s.chars() {
                 if is_py_space(c) {
@@ -381,6 +415,27 @@ fn cp1252(value: u32) -> Option<char> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// trim and trim_len on ASCII text (their fast path) and on other text agree with
+    /// `" ".join(s.split())` built the plain way, pieces fed one by one included.
+    #[test]
+    fn trim_and_its_length_are_python_split_and_join() {
+        let plain = |s: &str| s.split(is_py_space).filter(|w| !w.is_empty()).collect::<Vec<_>>().join(" ");
+        let texts = [
+            "", " ", "a", " a ", "\t\n a\x0b b\x0c\r c \x1c d\x1f", "  two  words  ", "x\u{a0}y",
+            "caf\u{e9} \u{2003} au\u{3000}lait ", "\u{85}\u{85}", "end\x1d",
+        ];
+        for text in texts {
+            assert_eq!(trim(text), plain(text), "{text:?}");
+            assert_eq!(trim_len(text), plain(text).chars().count(), "{text:?}");
+            for cut in (0..=text.len()).filter(|&i| text.is_char_boundary(i)) {
+                let mut count = TrimCount::default();
+                count.feed(&text[..cut]);
+                count.feed(&text[cut..]);
+                assert_eq!(count.len(), plain(text).chars().count(), "{text:?} at {cut}");
+            }
+        }
+    }
 
     // Expected values are CPython 3.11's.
     #[test]
