@@ -51,7 +51,8 @@ impl DedupCache {
             Some((shared, &(count, used))) => {
                 let shared = Arc::clone(shared);
                 self.by_use.remove(&used);
-                self.counts.insert(Arc::clone(&shared), (count.max(0) + 1, stamp));
+                self.counts
+                    .insert(Arc::clone(&shared), (count.max(0) + 1, stamp));
                 self.by_use.insert(stamp, shared);
                 count
             }

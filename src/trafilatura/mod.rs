@@ -22,6 +22,7 @@ pub mod compare;
 pub mod dedup;
 pub mod extractor;
 pub mod fallback;
+pub mod handlers;
 mod json;
 pub mod load;
 pub mod options;

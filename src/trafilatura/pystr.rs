@@ -35,7 +35,9 @@ pub fn trim(s: &str) -> String {
             push(&s[from..]);
         }
     } else {
-        s.split(is_py_space).filter(|w| !w.is_empty()).for_each(push);
+        s.split(is_py_space)
+            .filter(|w| !w.is_empty())
+            .for_each(push);
     }
     out
 }
@@ -420,10 +422,23 @@ mod tests {
     /// `" ".join(s.split())` built the plain way, pieces fed one by one included.
     #[test]
     fn trim_and_its_length_are_python_split_and_join() {
-        let plain = |s: &str| s.split(is_py_space).filter(|w| !w.is_empty()).collect::<Vec<_>>().join(" ");
+        let plain = |s: &str| {
+            s.split(is_py_space)
+                .filter(|w| !w.is_empty())
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
         let texts = [
-            "", " ", "a", " a ", "\t\n a\x0b b\x0c\r c \x1c d\x1f", "  two  words  ", "x\u{a0}y",
-            "caf\u{e9} \u{2003} au\u{3000}lait ", "\u{85}\u{85}", "end\x1d",
+            "",
+            " ",
+            "a",
+            " a ",
+            "\t\n a\x0b b\x0c\r c \x1c d\x1f",
+            "  two  words  ",
+            "x\u{a0}y",
+            "caf\u{e9} \u{2003} au\u{3000}lait ",
+            "\u{85}\u{85}",
+            "end\x1d",
         ];
         for text in texts {
             assert_eq!(trim(text), plain(text), "{text:?}");
@@ -432,7 +447,11 @@ mod tests {
                 let mut count = TrimCount::default();
                 count.feed(&text[..cut]);
                 count.feed(&text[cut..]);
-                assert_eq!(count.len(), plain(text).chars().count(), "{text:?} at {cut}");
+                assert_eq!(
+                    count.len(),
+                    plain(text).chars().count(),
+                    "{text:?} at {cut}"
+                );
             }
         }
     }
