@@ -99,6 +99,10 @@ fn the_floors_file_has_a_floor_for_every_check_ci_runs() {
     for formatter in ["symbol_lines", "pii", "final_after_oracle_ftfy"] {
         needed.push(format!("fineweb2_formatter {formatter}"));
     }
+    // eval/parity/trafilatura.rs.
+    for config in ["fineweb", "fineweb_dedup", "default", "recall", "fast", "markdown"] {
+        needed.push(format!("trafilatura {config}"));
+    }
     for key in &needed {
         let floor = floors.get(key).unwrap();
         assert!(floor > 0.9, "{key}: {floor}");
