@@ -100,7 +100,14 @@ fn the_floors_file_has_a_floor_for_every_check_ci_runs() {
         needed.push(format!("fineweb2_formatter {formatter}"));
     }
     // eval/parity/trafilatura.rs.
-    for config in ["fineweb", "fineweb_dedup", "default", "recall", "fast", "markdown"] {
+    for config in [
+        "fineweb",
+        "fineweb_dedup",
+        "default",
+        "recall",
+        "fast",
+        "markdown",
+    ] {
         needed.push(format!("trafilatura {config}"));
     }
     for key in &needed {
