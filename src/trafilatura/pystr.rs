@@ -167,43 +167,8 @@ pub fn is_space(s: &str) -> bool {
     !s.is_empty() && s.chars().all(is_py_space)
 }
 
-/// A line boundary of `str.splitlines()` (`\r\n` counts as one).
-fn is_line_break(c: char) -> bool {
-    matches!(
-        c,
-        '\n' | '\r'
-            | '\u{0b}'
-            | '\u{0c}'
-            | '\u{1c}'
-            | '\u{1d}'
-            | '\u{1e}'
-            | '\u{85}'
-            | '\u{2028}'
-            | '\u{2029}'
-    )
-}
-
 /// `s.splitlines()`.
-pub fn splitlines(s: &str) -> Vec<&str> {
-    let mut lines = Vec::new();
-    let mut start = 0;
-    let mut chars = s.char_indices().peekable();
-    while let Some((i, c)) = chars.next() {
-        if is_line_break(c) {
-            lines.push(&s[start..i]);
-            let mut end = i + c.len_utf8();
-            if c == '\r' && chars.peek().is_some_and(|&(_, n)| n == '\n') {
-                chars.next();
-                end += 1;
-            }
-            start = end;
-        }
-    }
-    if start < s.len() {
-        lines.push(&s[start..]);
-    }
-    lines
-}
+pub(crate) use crate::filters::python_lines as splitlines;
 
 /// Characters CPython 3.11's `str.isprintable()` rejects, spaces aside: controls, format
 /// characters, private use, and everything Unicode 14.0 had not assigned.
