@@ -63,6 +63,25 @@ pub fn write_file_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
     written
 }
 
+/// A new hidden name for a part of file `name`: a temporary file's name, which a folder's
+/// clean-up of `name`'s temporary files removes. Unique: a cluster's task sees its partition
+/// under another number than the plan's, so the number cannot name the part; the join takes the
+/// names its input reports.
+pub fn part_name(name: &str) -> String {
+    static MADE: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let made = MADE.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    let unique = ahash::RandomState::new().hash_one((std::process::id(), nanos, made));
+    format!("{}{unique:016x}.tmp", part_prefix(name))
+}
+
+/// What the names [`part_name`] gives for `name` start with.
+pub fn part_prefix(name: &str) -> String {
+    format!(".{name}{TEMPORARY_MARK}part-")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

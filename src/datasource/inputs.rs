@@ -11,10 +11,11 @@ use std::sync::Arc;
 use datafusion::datasource::file_format::options::{
     CsvReadOptions, JsonReadOptions, ParquetReadOptions, ReadOptions,
 };
-use datafusion::datasource::listing::{ListingTable, ListingTableConfig, ListingTableUrl};
+use datafusion::datasource::listing::{ListingTable, ListingTableConfig};
 use datafusion::prelude::SessionContext;
 use futures::TryStreamExt;
 
+use super::paths::{is_glob, last_part, listing_url};
 use super::table::warc_table_at;
 use super::warc::WarcOptions;
 
@@ -97,18 +98,6 @@ pub fn kind_of_name(name: &str) -> Option<InputKind> {
         compression,
         extension: format!("{extension}{suffix}"),
     })
-}
-
-pub(crate) fn is_glob(path: &str) -> bool {
-    path.contains(['*', '?', '['])
-}
-
-/// The last part of a path or URL, its file name or glob.
-pub(crate) fn last_part(path: &str) -> &str {
-    path.trim_end_matches('/')
-        .rsplit('/')
-        .next()
-        .unwrap_or(path)
 }
 
 /// The kind of the files at `path`: by its name for a file or a glob, by its files' names for a
@@ -246,30 +235,6 @@ pub async fn input_table(
         .with_listing_options(options)
         .with_schema(schema);
     Ok(Arc::new(ListingTable::try_new(table)?))
-}
-
-/// The listing of a path: a local path, folder or glob as DataFusion parses it; a URL with a glob
-/// split at the segment where the glob starts, since DataFusion's own parse reads globs in local
-/// paths only (`s3://bucket/crawl/*.warc.gz`: the prefix `crawl/`, the pattern `*.warc.gz`).
-pub fn listing_url(path: &str) -> Result<ListingTableUrl> {
-    let Some(scheme_end) = path.find("://").filter(|_| is_glob(path)) else {
-        return ListingTableUrl::parse(path);
-    };
-    let root = path[scheme_end + 3..]
-        .find('/')
-        .map_or(path.len(), |i| scheme_end + 3 + i + 1);
-    let glob_start = path[root..]
-        .find(['*', '?', '['])
-        .map_or(path.len(), |i| root + i);
-    let base_end = path[..glob_start]
-        .rfind('/')
-        .map_or(root, |i| i + 1)
-        .max(root);
-    let base = url::Url::parse(&path[..base_end])
-        .map_err(|e| DataFusionError::Plan(format!("{path}: {e}")))?;
-    let pattern = glob::Pattern::new(&path[base_end..])
-        .map_err(|e| DataFusionError::Plan(format!("{path}: {e}")))?;
-    ListingTableUrl::try_new(base, Some(pattern))
 }
 
 #[cfg(test)]

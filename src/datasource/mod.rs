@@ -7,6 +7,7 @@ pub mod commit;
 mod head_filter;
 pub mod inputs;
 pub mod one_file;
+pub mod paths;
 mod read_warc;
 pub mod rooted_store;
 pub mod shard_writer;

@@ -34,7 +34,7 @@ use datafusion::physical_plan::{
 };
 use futures::StreamExt;
 
-use super::commit::TEMPORARY_MARK;
+use super::commit::part_prefix;
 use super::shard_writer::{
     ShardWriterExec, add_tallies, counts_batch, counts_properties, counts_schema_with,
     open_output_folder, parquet_writer_properties, require_plain_file_name, shards_done,
@@ -63,20 +63,6 @@ pub fn write_one_file(
     Ok(Arc::new(PartsConcatExec::try_new(
         counts, folder, name, partitions, tallied,
     )?))
-}
-
-/// A new hidden name for a part of file `name`: a temporary file's name, which a folder's
-/// clean-up of `name`'s temporary files removes. Unique: a cluster's task sees its partition
-/// under another number than the plan's, so the number cannot name the part; the join takes the
-/// names its input reports.
-pub fn part_name(name: &str) -> String {
-    static MADE: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    let made = MADE.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos());
-    let unique = ahash::RandomState::new().hash_one((std::process::id(), nanos, made));
-    format!(".{name}{TEMPORARY_MARK}part-{unique:016x}.tmp")
 }
 
 /// Joins the parts its input's part writers committed (its input: their rows of counts, in one
@@ -224,7 +210,7 @@ async fn join_parts(
     name: &str,
     committed: &[ShardDone],
 ) -> Result<ShardDone> {
-    let prefix = format!(".{name}{TEMPORARY_MARK}part-");
+    let prefix = part_prefix(name);
     let mut parts: Vec<&str> = committed.iter().map(|done| done.name.as_str()).collect();
     parts.sort_unstable();
     if let Some(stray) = parts.iter().find(|part| !part.starts_with(&prefix)) {

@@ -290,7 +290,7 @@ impl ShardWriterExec {
             return Ok(name.clone());
         }
         if let Some(name) = &self.part_of {
-            return Ok(super::one_file::part_name(name));
+            return Ok(super::commit::part_name(name));
         }
         let files = partition_files(self.input.as_ref(), partition)?;
         let Some(first) = files.first() else {

@@ -22,7 +22,8 @@ use serde_json::{Value, json};
 use super::commit::{
     TEMPORARY_MARK, commit_file, create_temporary_beside, is_temporary_name, write_file_atomically,
 };
-use super::inputs::{InputKind, is_glob, kind_of_name, last_part, listing_url};
+use super::inputs::{InputKind, kind_of_name};
+use super::paths::{is_glob, last_part, listing_url};
 use super::stores::is_store_url;
 
 /// The record of the job that writes a folder, written before its first shard.
@@ -374,7 +375,7 @@ impl OutputFolder {
 
     /// Removes the temporary files that writers of the files `names` which did not finish left
     /// (an executor lost while it wrote one), and the parts a file was joined from
-    /// ([`part_name`](super::one_file::part_name)) with their own; how many. Other files' are
+    /// ([`part_name`](super::commit::part_name)) with their own; how many. Other files' are
     /// left alone: the folder may be anyone's.
     pub async fn remove_temporaries_of(&self, names: &[&str]) -> Result<usize> {
         let names: std::collections::HashSet<&str> = names.iter().copied().collect();

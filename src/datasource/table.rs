@@ -10,6 +10,7 @@ use datafusion::datasource::listing::{ListingOptions, ListingTable, ListingTable
 use datafusion::logical_expr::{CreateExternalTable, Expr, TableProviderFilterPushDown, TableType};
 use datafusion::physical_plan::ExecutionPlan;
 
+use super::paths::{is_glob, listing_url};
 use super::warc::{WarcFormat, WarcOptions};
 use super::warc_batches::warc_schema;
 
@@ -59,7 +60,7 @@ impl WarcTable {
     pub fn new(paths: Vec<String>, options: WarcOptions) -> Result<WarcTable> {
         let urls = paths
             .iter()
-            .map(|path| super::inputs::listing_url(path))
+            .map(|path| listing_url(path))
             .collect::<Result<Vec<_>>>()?;
         let listing =
             ListingOptions::new(Arc::new(WarcFormat::new(options.clone()))).with_file_extension("");
@@ -137,8 +138,7 @@ fn absolute(path: &str) -> Result<String> {
 /// empty table and a typo would go unnoticed.
 fn require_local_path(path: &str) -> Result<()> {
     let is_url = path.contains("://");
-    let is_glob = path.contains(['*', '?', '[']);
-    if !is_url && !is_glob && !std::path::Path::new(path).exists() {
+    if !is_url && !is_glob(path) && !std::path::Path::new(path).exists() {
         return plan_err!("WARC tables: no such file or folder: {path}");
     }
     Ok(())

@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::tidy;
+use super::tidy::tidy;
 
 /// What the JSON-LD of a page says; `None` where it says nothing (or is not JSON).
 #[derive(Debug, Default)]

@@ -9,6 +9,7 @@
 //! date is the declared string, which SQL's `to_timestamp` reads; a relative URL stays relative.
 
 mod json_ld;
+mod tidy;
 
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
@@ -22,6 +23,7 @@ use html5ever::tokenizer::{
 use html5ever::{TokenizerResult, local_name};
 
 use crate::html::limits::{Limits, cap_attributes};
+use tidy::tidy;
 
 /// What [`extract_metadata`] finds; `None` where the page declares nothing.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -124,18 +126,6 @@ fn author_name(value: &str) -> Option<String> {
         .or_else(|| value.strip_prefix("by "))
         .unwrap_or(value);
     tidy(name)
-}
-
-/// Whitespace runs as one space, trimmed; `None` when nothing is left.
-pub(crate) fn tidy(value: &str) -> Option<String> {
-    let mut out = String::with_capacity(value.len());
-    for word in value.split_whitespace() {
-        if !out.is_empty() {
-            out.push(' ');
-        }
-        out.push_str(word);
-    }
-    (!out.is_empty()).then_some(out)
 }
 
 /// What the tokens of a page declare, before the fields are chosen.

@@ -19,6 +19,7 @@
 pub mod baseline;
 pub mod cleaning;
 pub mod compare;
+pub mod context;
 pub mod dedup;
 pub mod extractor;
 pub mod fallback;
@@ -33,43 +34,12 @@ pub mod tree;
 pub mod writer;
 pub mod xpaths;
 
+pub use context::Ctx;
 pub use dedup::DedupCache;
 pub use options::{Focus, Options, OutputFormat, TRAFILATURA_KEYS};
 
 use tag::Tag;
 use tree::{Id, NIL, Res, Tree};
-
-/// What the steps of one extraction share: the settings in force (the recall retry changes the
-/// focus) and the de-duplication cache, when de-duplication is on.
-pub struct Ctx<'a> {
-    pub opts: Options,
-    formatting: bool,
-    focus: Focus,
-    pub cache: Option<&'a mut DedupCache>,
-}
-
-impl<'a> Ctx<'a> {
-    fn new(opts: &Options, cache: Option<&'a mut DedupCache>) -> Self {
-        Ctx {
-            formatting: opts.formatting(),
-            focus: opts.focus(),
-            opts: opts.clone(),
-            cache: if opts.deduplicate { cache } else { None },
-        }
-    }
-
-    pub fn focus(&self) -> Focus {
-        self.focus
-    }
-
-    pub fn formatting(&self) -> bool {
-        self.formatting
-    }
-
-    pub fn precision(&self) -> bool {
-        self.focus == Focus::Precision
-    }
-}
 
 /// `_DISCUSSION_FORUM_POSTING_RE`.
 static FORUM_POSTING: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
@@ -181,10 +151,10 @@ fn sequence(t: &mut Tree, tree: Id, ctx: &mut Ctx) -> Res<Extraction> {
             }
             copy
         };
-        ctx.focus = Focus::Recall;
+        ctx.set_focus(Focus::Recall);
         let retry = prepare_tree(t, esc_tree, ctx)
             .and_then(|(cleaned, backup)| extract_and_compare(t, cleaned, backup, esc_tree, ctx));
-        ctx.focus = Focus::Balanced;
+        ctx.set_focus(Focus::Balanced);
         let (r_body, r_text) = retry.unwrap_or((NIL, String::new()));
         let (j_body, j_text) = if ctx.opts.fast {
             (NIL, String::new())

@@ -11,6 +11,8 @@
 
 use std::borrow::Cow;
 
+use crate::html::text::is_py_space;
+
 /// A parsed header block.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct HeaderBlock {
@@ -30,11 +32,6 @@ impl HeaderBlock {
             .find(|(n, _)| n.eq_ignore_ascii_case(name))
             .map(|(_, v)| v.as_str())
     }
-}
-
-/// Python's `str.isspace()` for one character, which `rstrip()`/`lstrip()` use.
-fn is_py_space(c: char) -> bool {
-    c.is_whitespace() || ('\x1c'..='\x1f').contains(&c)
 }
 
 fn rstrip(s: &str) -> &str {

@@ -27,7 +27,7 @@ impl SpacyLanguage {
     /// The compiled rules, or why the tables did not compile.
     fn compiled(&self) -> &Result<Rules, String> {
         self.rules
-            .get_or_init(|| Rules::load(&self.tables, false, super::rule_less_tokens))
+            .get_or_init(|| Rules::load(&self.tables, false, super::spacy::rule_less_tokens))
     }
 
     /// The compiled rules. [`WordTokenizer::spacy`] hands out only languages whose tables
@@ -251,7 +251,7 @@ mod tests {
                     .collect();
                 match tokenizer {
                     WordTokenizer::Spacy(language) => {
-                        let tokens = crate::words::tokens_by_rules(language.rules(), text);
+                        let tokens = crate::words::spacy::tokens_by_rules(language.rules(), text);
                         let whole: String = tokens
                             .iter()
                             .map(|t| {

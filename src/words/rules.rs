@@ -725,7 +725,7 @@ mod tests {
 
     #[test]
     fn the_prefilters_never_hide_a_match() {
-        let rules = crate::words::spacy_rules();
+        let rules = crate::words::spacy::spacy_rules();
         let (prefix, suffix) = (whole("prefix_pattern"), whole("suffix_pattern"));
         let alphabet: Vec<char> = "aZsSUCAkmé90.'’$,-–:/+%²Ⓐ…(「#_~^*=<>?!\""
             .chars()

@@ -2,8 +2,8 @@
 //! removed however the run ends: finished or failed (each holder removes its own when dropped),
 //! or stopped by Ctrl-C or SIGTERM, when [`until_stopped`] removes everything still registered
 //! and the process exits with 130 or 143, as a shell reports a process killed by the signal.
-//! Likewise the jobs it has running on a cluster, which a scheduler would otherwise run to their
-//! end for nobody: a stopped run cancels them.
+//! Likewise the jobs it has running on a cluster ([`crate::running_jobs`]), which a scheduler
+//! would otherwise run to their end for nobody: a stopped run cancels them.
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -11,11 +11,6 @@ use std::sync::Mutex;
 /// The paths a run has created and not yet committed or removed, by registration number.
 static PENDING: Mutex<Vec<(u64, PathBuf)>> = Mutex::new(Vec::new());
 static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-/// Where a job the run submitted runs (its scheduler's `df://HOST:PORT`), and its id once the
-/// scheduler has given one.
-pub(crate) type JobIdSource = std::sync::Arc<dyn Fn() -> Option<String> + Send + Sync>;
-/// The cluster jobs the run has submitted and not yet seen end, by registration number.
-static JOBS: Mutex<Vec<(u64, String, JobIdSource)>> = Mutex::new(Vec::new());
 /// The folder of shards a run writes, whose committed shards an interrupt leaves for a rerun.
 static RESUMABLE: Mutex<Option<String>> = Mutex::new(None);
 
@@ -45,58 +40,6 @@ impl Drop for Registered {
 
 fn lock() -> std::sync::MutexGuard<'static, Vec<(u64, PathBuf)>> {
     PENDING.lock().unwrap_or_else(|p| p.into_inner())
-}
-
-/// A job registered by [`running_job`]; dropped, it is no longer cancelled on a signal (it has
-/// ended, or its results are read).
-#[must_use]
-#[cfg_attr(not(feature = "cluster"), allow(dead_code))]
-pub(crate) struct RunningJob(u64);
-
-/// Registers a job running on the cluster at `cluster`, to be cancelled should the run be
-/// stopped; `id` gives its id (`None` while it is not yet submitted).
-#[cfg_attr(not(feature = "cluster"), allow(dead_code))]
-pub(crate) fn running_job(cluster: &str, id: JobIdSource) -> RunningJob {
-    let number = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    lock_jobs().push((number, cluster.to_owned(), id));
-    RunningJob(number)
-}
-
-impl Drop for RunningJob {
-    fn drop(&mut self) {
-        lock_jobs().retain(|(number, _, _)| *number != self.0);
-    }
-}
-
-fn lock_jobs() -> std::sync::MutexGuard<'static, Vec<(u64, String, JobIdSource)>> {
-    JOBS.lock().unwrap_or_else(|p| p.into_inner())
-}
-
-/// Cancels every registered job that has an id, all at once (a scheduler that does not answer in
-/// 10 s is left: the signal's exit does not wait on it longer); how many were cancelled.
-async fn cancel_running_jobs() -> usize {
-    let jobs: Vec<(String, String)> = lock_jobs()
-        .drain(..)
-        .filter_map(|(_, cluster, id)| Some((cluster, id()?)))
-        .collect();
-    let cancellations = jobs.iter().map(|(cluster, id)| async move {
-        let cancel = crate::cluster::cancel_job(cluster, id);
-        match tokio::time::timeout(std::time::Duration::from_secs(10), cancel).await {
-            Ok(Ok(())) => true,
-            Ok(Err(e)) => {
-                eprintln!("webtext: {e}");
-                false
-            }
-            Err(_) => {
-                eprintln!(
-                    "webtext: the scheduler at {cluster} did not answer the cancellation of job {id} in 10 s"
-                );
-                false
-            }
-        }
-    });
-    let done = futures::future::join_all(cancellations).await;
-    done.into_iter().filter(|&cancelled| cancelled).count()
 }
 
 /// Removes every registered path (a folder with what it holds); never follows a link.
@@ -130,7 +73,7 @@ pub(crate) async fn until_stopped<T>(work: impl std::future::Future<Output = T>)
         _ = interrupt.recv() => ("interrupted", 130),
         _ = terminate.recv() => ("terminated", 143),
     };
-    let cancelled = cancel_running_jobs().await;
+    let cancelled = crate::running_jobs::cancel_running_jobs().await;
     if cancelled > 0 {
         eprintln!("webtext: {name}; its {cancelled} job(s) on the cluster are cancelled");
     }

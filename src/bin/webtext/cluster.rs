@@ -288,7 +288,7 @@ pub(crate) async fn execute_physical(
 ) -> Result<datafusion::execution::SendableRecordBatchStream> {
     let job = datafusion_webtext::cluster::submit_physical(ctx, url, plan).await?;
     let id = job.id().to_owned();
-    let _running = crate::cleanup::running_job(url, Arc::new(move || Some(id.clone())));
+    let _running = crate::running_jobs::running_job(url, Arc::new(move || Some(id.clone())));
     let finished = job.finish().await?;
     note_counts(finished.counts);
     Ok(finished.results)
@@ -379,7 +379,7 @@ async fn execute_stream_on(
     let Some(job) = job else {
         return Ok(stream);
     };
-    let running = crate::cleanup::running_job(url, Arc::clone(&job));
+    let running = crate::running_jobs::running_job(url, Arc::clone(&job));
     let schema = stream.schema();
     // The registration lives as long as the stream; at its end, the job's counts are read.
     let url = url.to_owned();
@@ -397,18 +397,7 @@ async fn execute_stream_on(
 #[cfg(feature = "cluster")]
 fn distributed_job(
     plan: &Arc<dyn datafusion::physical_plan::ExecutionPlan>,
-) -> Option<crate::cleanup::JobIdSource> {
+) -> Option<crate::running_jobs::JobIdSource> {
     let job = datafusion_webtext::cluster::QueryJob::find(plan)?;
     Some(Arc::new(move || job.id()))
-}
-
-/// Asks the scheduler at `url` to cancel job `id`.
-#[cfg(feature = "cluster")]
-pub(crate) async fn cancel_job(url: &str, id: &str) -> Result<()> {
-    Ok(datafusion_webtext::cluster::cancel_job(url, id).await?)
-}
-
-#[cfg(not(feature = "cluster"))]
-pub(crate) async fn cancel_job(_url: &str, _id: &str) -> Result<()> {
-    Err(CliError::Usage(NOT_BUILT.into()))
 }

@@ -186,12 +186,6 @@ impl Scratch {
     }
 }
 
-/// A column name that can be put between double quotes in the SQL.
-pub(crate) fn quoted_identifier(name: &str) -> Result<&str> {
-    crate::column_name(name).map_err(CliError::Usage)?;
-    Ok(name)
-}
-
 /// Is the id column strictly increasing in file order? Then DataFusion can stream the documents
 /// in order instead of sorting the whole table (text included) first.
 async fn ids_ascending(input: &str, id: &str, memory: &MemorySettings) -> Result<bool> {

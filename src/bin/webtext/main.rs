@@ -1,12 +1,15 @@
 //! `webtext`: SQL over crawl files with every function of datafusion-webtext registered, the
 //! cleaning job, and the function reference. A thin shell over the library and DataFusion.
 
+mod args;
 mod clean;
 mod cleanup;
 mod cluster;
 mod dedup;
 mod demo;
+mod error;
 mod extraction;
+mod files;
 mod memory_limit;
 mod near_dedup;
 mod output;
@@ -14,15 +17,19 @@ mod params;
 mod per_shard_files;
 mod progress;
 mod report;
+mod running_jobs;
 mod session;
 mod sharded;
 mod sql;
+mod statements;
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
-use datafusion_webtext::memory::MemorySettings;
+use clap::{Args, Parser, Subcommand};
+
+pub(crate) use args::{DocumentColumns, ExecArgs, Format, MemorySize, column_name};
+pub(crate) use error::{CliError, Result};
+pub(crate) use files::{commit_file, create_temporary_beside, folder_of};
 
 /// `webtext --version`: the crate, the versions of the reference tools whose output it
 /// reproduces, and the DataFusion it runs on.
@@ -76,122 +83,6 @@ struct FunctionsArgs {
     /// Print the reference as Markdown (the README's function reference)
     #[arg(long)]
     markdown: bool,
-}
-
-/// How query results are printed on stdout.
-#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
-pub(crate) enum Format {
-    /// An aligned text table (collects the result: for small results)
-    Table,
-    /// CSV with a header line, streamed
-    Csv,
-    /// One JSON object per row, streamed
-    Jsonl,
-}
-
-/// Common options of the commands that run queries.
-#[derive(Args, Clone, Debug)]
-pub(crate) struct ExecArgs {
-    /// Threads: the partitions DataFusion runs a query on; for clean, the cleaning threads
-    /// [default: the number of cores]
-    #[arg(long, value_name = "N")]
-    partitions: Option<usize>,
-    /// Rows per batch [default: 256; clean: 64]. Web pages are large: small batches bound memory and
-    /// let a few thousand pages spread over all cores (DataFusion's own default is 8,192)
-    #[arg(long, value_name = "N")]
-    batch_rows: Option<usize>,
-    /// Run on the Ballista cluster of this scheduler (`webtext cluster scheduler`) instead of
-    /// in this process. Input paths must name the same files on every executor
-    #[arg(long, value_name = "df://HOST:PORT")]
-    cluster: Option<String>,
-    /// With --cluster: a folder every executor reads at the same path, where the tables that
-    /// `CREATE TABLE ... AS` makes are written [default: a new folder in the temporary directory,
-    /// which only executors on this machine can read]
-    #[arg(long, value_name = "DIR", requires = "cluster")]
-    cluster_folder: Option<PathBuf>,
-    /// Memory the query's operators may hold together (bytes, or 512M, 2G, 1.5G): beyond it
-    /// sorts, GROUP BY and joins spill to disk, and an aggregate that cannot spill stops the query
-    /// with one line. The default is half of the machine's memory, or of its cgroup's limit (with
-    /// --cluster, this process's share; executors take their own --memory-limit)
-    #[arg(long, value_name = "SIZE", default_value_t = MemorySize::default_limit())]
-    memory_limit: MemorySize,
-    /// Where spill files go: a private folder is made in it, removed at the end [default: the
-    /// temporary directory]
-    #[arg(long, value_name = "DIR")]
-    spill_dir: Option<PathBuf>,
-}
-
-impl ExecArgs {
-    pub(crate) fn memory(&self) -> MemorySettings {
-        MemorySettings {
-            limit: Some(self.memory_limit.0),
-            spill_dir: self.spill_dir.clone(),
-        }
-    }
-}
-
-/// A `--memory-limit`: bytes, shown for people.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct MemorySize(pub usize);
-
-impl MemorySize {
-    pub(crate) fn default_limit() -> Self {
-        MemorySize(datafusion_webtext::memory::default_memory_limit())
-    }
-}
-
-impl std::fmt::Display for MemorySize {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&datafusion_webtext::memory::format_size(self.0))
-    }
-}
-
-impl std::str::FromStr for MemorySize {
-    type Err = String;
-
-    fn from_str(s: &str) -> std::result::Result<Self, String> {
-        match datafusion_webtext::memory::parse_size(s)? {
-            0 => Err("the memory limit must be more than 0 bytes".into()),
-            bytes => Ok(MemorySize(bytes)),
-        }
-    }
-}
-
-/// A column name given on the command line: it goes between double quotes into SQL, so it may
-/// hold neither a double quote nor a control character (a line break would end a comment of the
-/// SQL around it).
-pub(crate) fn column_name(name: &str) -> std::result::Result<String, String> {
-    if name.is_empty() {
-        Err("a column name cannot be empty".into())
-    } else if name.contains('"') || name.chars().any(char::is_control) {
-        Err(format!(
-            "unusable column name {name:?}: no double quote or control character"
-        ))
-    } else {
-        Ok(name.to_owned())
-    }
-}
-
-/// The columns of a table of documents, for the de-duplication commands.
-#[derive(Args, Clone, Debug)]
-pub(crate) struct DocumentColumns {
-    /// The unique id column: the documents' order (onion's processing order; for near-dedup, an
-    /// integer column, and which document of a cluster is kept)
-    #[arg(long, default_value = "doc_id", value_parser = column_name)]
-    id_column: String,
-    /// The text column (for dedup, one paragraph per line)
-    #[arg(long, default_value = "text", value_parser = column_name)]
-    text_column: String,
-}
-
-impl DocumentColumns {
-    /// The id and text column names, checked for use between double quotes in SQL.
-    pub(crate) fn names(&self) -> Result<(&str, &str)> {
-        Ok((
-            dedup::quoted_identifier(&self.id_column)?,
-            dedup::quoted_identifier(&self.text_column)?,
-        ))
-    }
 }
 
 fn main() -> ExitCode {
@@ -279,48 +170,6 @@ fn fail(message: &str) -> ExitCode {
     ExitCode::FAILURE
 }
 
-/// An error for the user: what went wrong, in one line.
-#[derive(Debug, thiserror::Error)]
-pub(crate) enum CliError {
-    #[error("{0}")]
-    Usage(String),
-    #[error("{0}")]
-    DataFusion(#[from] datafusion::error::DataFusionError),
-    #[error("{0}")]
-    Arrow(#[from] datafusion::arrow::error::ArrowError),
-    #[error("{0}")]
-    Parquet(#[from] datafusion::parquet::errors::ParquetError),
-    #[error("{context}: {source}")]
-    Io {
-        context: String,
-        source: std::io::Error,
-    },
-}
-
-impl CliError {
-    pub(crate) fn io(context: impl Into<String>) -> impl FnOnce(std::io::Error) -> CliError {
-        let context = context.into();
-        move |source| CliError::Io { context, source }
-    }
-
-    fn is_broken_pipe(&self) -> bool {
-        match self {
-            CliError::Io { source, .. } => source.kind() == std::io::ErrorKind::BrokenPipe,
-            CliError::DataFusion(e) => {
-                matches!(
-                    e.find_root(),
-                    datafusion::error::DataFusionError::IoError(io)
-                        if io.kind() == std::io::ErrorKind::BrokenPipe
-                ) || e.to_string().contains("Broken pipe")
-            }
-            CliError::Arrow(e) => e.to_string().contains("Broken pipe"),
-            _ => false,
-        }
-    }
-}
-
-pub(crate) type Result<T> = std::result::Result<T, CliError>;
-
 fn functions(args: FunctionsArgs) -> Result<()> {
     use std::io::Write;
     let all = datafusion_webtext::all_documented();
@@ -346,26 +195,4 @@ fn functions(args: FunctionsArgs) -> Result<()> {
     std::io::stdout()
         .write_all(text.as_bytes())
         .map_err(CliError::io("stdout"))
-}
-
-/// The folder holding `path` (`.` for a bare file name).
-pub(crate) use datafusion_webtext::datasource::commit::folder_of;
-
-/// A new file beside `path`, renamed to it by [`commit_file`] once written (see
-/// `datafusion_webtext::datasource::commit`).
-pub(crate) fn create_temporary_beside(path: &std::path::Path) -> Result<(std::fs::File, PathBuf)> {
-    datafusion_webtext::datasource::commit::create_temporary_beside(path).map_err(CliError::io(
-        format!("cannot create a file in {}", folder_of(path).display()),
-    ))
-}
-
-/// Makes a written temporary file the result under `path`, on disk (see
-/// `datafusion_webtext::datasource::commit`).
-pub(crate) fn commit_file(
-    file: std::fs::File,
-    temporary: &std::path::Path,
-    path: &std::path::Path,
-) -> Result<()> {
-    datafusion_webtext::datasource::commit::commit_file(file, temporary, path)
-        .map_err(CliError::io(format!("cannot write {}", path.display())))
 }

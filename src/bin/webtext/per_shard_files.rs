@@ -118,7 +118,7 @@ pub(crate) async fn run_statement(
             return Ok(Some(table));
         }
         plan => {
-            if let Some(df) = crate::sql::execute_plan(ctx, plan).await? {
+            if let Some(df) = crate::statements::execute_plan(ctx, plan).await? {
                 crate::cluster::collect(df).await?;
             }
         }
@@ -192,7 +192,7 @@ async fn copy_per_shard(
 ) -> Result<()> {
     let target = copy.output_url.clone();
     let refused = |why: &str| Err(CliError::Usage(format!("COPY TO '{target}': {why}")));
-    if !crate::sql::writes_one_parquet_file(&copy) {
+    if !crate::statements::writes_one_parquet_file(&copy) {
         return refused(
             "with --cluster a file per shard (${shard}) is a Parquet file written without format \
              options or partitions",
@@ -215,7 +215,7 @@ async fn copy_per_shard(
     let plan = plan_shard_writer(ctx, rows, &named, folder.absolute_location(), 0)
         .await
         .map_err(|e| CliError::Usage(format!("COPY TO '{target}': {e}")))?;
-    crate::sql::create_local_folder_of(&target)?;
+    crate::statements::create_local_folder_of(&target)?;
     let job = async {
         let mut stream = crate::cluster::execute_physical(ctx, cluster, plan).await?;
         let mut written = 0;

@@ -12,6 +12,7 @@ use datafusion::datasource::file_format::options::ParquetReadOptions;
 use datafusion::execution::runtime_env::{RuntimeEnv, RuntimeEnvBuilder};
 use datafusion::logical_expr::{Expr, cast};
 use datafusion::prelude::{SessionConfig, SessionContext};
+use datafusion_webtext::datasource::paths::is_glob;
 use datafusion_webtext::datasource::{InputFormat, InputKind, WarcOptions};
 use datafusion_webtext::memory::MemorySettings;
 
@@ -202,10 +203,6 @@ impl std::str::FromStr for TableSpec {
             path: path.to_owned(),
         })
     }
-}
-
-fn is_glob(path: &str) -> bool {
-    path.contains(['*', '?', '['])
 }
 
 /// Registers each table; a name given twice, a missing path or a glob matching nothing is an error

@@ -16,7 +16,7 @@ use datafusion_webtext::datasource::{Shard, ShardDone};
 use datafusion_webtext::udf::functions::byte_length;
 
 use super::crawl::Crawl;
-use super::{ADDED, CleanArgs, CleanSummary, deduplicates_in_order, extract_expr};
+use super::job::{ADDED, CleanArgs, CleanSummary, deduplicates_in_order, extract_expr};
 use crate::output::{self, OutputTarget};
 use crate::session::{WarcCounts, query_context};
 use crate::sharded::ShardedRun;

@@ -133,7 +133,7 @@ fn check(args: &ReportArgs) -> Result<()> {
                 .into(),
         ));
     }
-    crate::dedup::quoted_identifier(&args.extraction.html_column)?;
+    crate::args::quoted_identifier(&args.extraction.html_column)?;
     for (value, flag) in [
         (&args.extraction.language, "--language"),
         (&args.extraction.options, "--options"),
@@ -263,7 +263,7 @@ async fn run_report_sql(
                 crate::cluster::collect(ctx.execute_logical_plan(plan).await?).await?;
             }
             plan => {
-                if let Some(rows) = crate::sql::execute_plan(ctx, plan).await? {
+                if let Some(rows) = crate::statements::execute_plan(ctx, plan).await? {
                     results.push(crate::cluster::collect(rows).await?);
                 }
             }
