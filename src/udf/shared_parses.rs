@@ -64,6 +64,8 @@ impl ParsedPage {
     pub(crate) fn tree(&self, tree: Tree) -> &Page {
         self.cell(tree).get_or_init(|| {
             PAGES_PARSED.fetch_add(1, Ordering::Relaxed);
+            #[cfg(test)]
+            tests::PARSED_HERE.with(|count| count.set(count.get() + 1));
             match tree {
                 Tree::Libxml2 => Page::parse_as_libxml2(&self.decoded, &self.limits),
                 Tree::Html5 => Page::parse_with(&self.decoded, &self.limits),
@@ -227,7 +229,16 @@ impl Drop for SharedParses {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use datafusion::arrow::array::StringArray;
+    use std::cell::Cell;
+
+    use datafusion::arrow::array::{ArrayRef, RecordBatch, StringArray};
+    use datafusion::prelude::{SessionConfig, SessionContext};
+
+    thread_local! {
+        /// The trees built on this thread: [`pages_parsed`] counts those of every test running
+        /// beside this one.
+        pub(super) static PARSED_HERE: Cell<u64> = const { Cell::new(0) };
+    }
 
     fn parse(
         pages: &StringArray,
@@ -274,5 +285,51 @@ mod tests {
         parse(&short, &limits, 0, PageRef::Text("<p>one</p>"));
         let again = parse(&pages, &limits, 2, PageRef::Text("<p>two</p>"));
         assert!(!Arc::ptr_eq(&two, &again));
+    }
+
+    /// A query calling several page functions decodes each page once and builds each tree it
+    /// needs once: jusText's functions read libxml2's tree, boilerpipe's the HTML5 one. On a
+    /// runtime of one thread, which evaluates the functions where the count is kept.
+    #[tokio::test(flavor = "current_thread")]
+    async fn the_page_functions_of_one_projection_parse_each_page_once() {
+        let config = crate::configure(SessionConfig::new().with_target_partitions(1));
+        let mut ctx = SessionContext::new_with_config(config);
+        crate::register_all(&mut ctx).unwrap();
+        let parses_of = |sql: &'static str, round: usize| {
+            let ctx = ctx.clone();
+            async move {
+                // Other pages each time: a later query over the same pages would reuse their
+                // parses.
+                let pages = StringArray::from(vec![
+                    Some(format!("<title>t</title><p>page {round}</p>")),
+                    None,
+                    Some(format!("<p>another page {round}</p>")),
+                ]);
+                let batch =
+                    RecordBatch::try_from_iter([("html", Arc::new(pages) as ArrayRef)]).unwrap();
+                ctx.deregister_table("pages").unwrap();
+                ctx.register_batch("pages", batch).unwrap();
+                let before = PARSED_HERE.with(Cell::get);
+                let batches = ctx.sql(sql).await.unwrap().collect().await.unwrap();
+                assert_eq!(batches.iter().map(|b| b.num_rows()).sum::<usize>(), 3);
+                PARSED_HERE.with(Cell::get) - before
+            }
+        };
+        assert_eq!(parses_of("SELECT justext(html) FROM pages", 1).await, 2);
+        let justext =
+            "SELECT justext(html), justext_paragraphs(html), justext_extract(html) FROM pages";
+        assert_eq!(parses_of(justext, 2).await, 2);
+        let boilerpipe = "SELECT boilerpipe(html), boilerpipe(html, 'article_head'), \
+                          boilerpipe_blocks(html), html_title(html) FROM pages";
+        assert_eq!(parses_of(boilerpipe, 3).await, 2);
+        // Two trees per page: one for the jusText functions, one for the boilerpipe ones.
+        let all = "SELECT justext(html), justext_paragraphs(html), justext_extract(html), \
+                   boilerpipe(html), boilerpipe(html, 'article_head'), boilerpipe_blocks(html), \
+                   html_title(html) FROM pages";
+        assert_eq!(parses_of(all, 4).await, 4);
+        // Other limits build other trees: those pages are parsed again.
+        let limits =
+            "SELECT boilerpipe(html), boilerpipe(html, 'article', 'max_depth=8') FROM pages";
+        assert_eq!(parses_of(limits, 5).await, 4);
     }
 }

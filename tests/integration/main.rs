@@ -2,14 +2,15 @@
 //! DataFusion instead of one per file, which was much of the test build's time. A module per
 //! subject; `common` holds the helpers they share.
 //!
-//! Two suites stay binaries of their own: `shared_parse`, whose parse count is process-wide, and
-//! `cluster`, which needs the `cluster` feature and starts its own processes.
+//! `cluster` (with the `cluster` feature) starts its own scheduler and executors.
 
 mod common;
 
 mod book;
 mod checkers;
 mod cli;
+#[cfg(feature = "cluster")]
+mod cluster;
 mod dedup_partitions;
 mod fineweb2;
 mod hostile;
