@@ -5,7 +5,7 @@
 //! pre-training quality filters as Apache DataFusion functions, and WARC as a file format.
 //!
 //! The algorithm modules ([`html`], [`justext`], [`boilerpipe`], [`dedup`], [`stoplists`],
-//! [`words`], [`filters`], [`metadata`], [`extract`], `langid`, [`warc`]) are plain Rust over
+//! [`words`], [`datatrove`], [`metadata`], [`extract`], `langid`, [`warc`]) are plain Rust over
 //! `&str` and know nothing of DataFusion; [`udf`] turns Arrow arrays into calls of them.
 //!
 //! ```no_run
@@ -19,15 +19,14 @@
 //! # Ok(()) }
 //! ```
 
-pub mod badwords;
 pub mod boilerpipe;
 #[cfg(feature = "cluster")]
 pub mod cluster;
 pub mod data_roots;
 pub mod datasource;
+pub mod datatrove;
 pub mod dedup;
 pub mod extract;
-pub mod filters;
 pub mod html;
 pub mod justext;
 #[cfg(feature = "langid")]
@@ -36,17 +35,17 @@ pub mod memory;
 pub mod metadata;
 pub mod minhash;
 pub mod options;
-pub mod pii;
 pub mod stoplists;
-pub mod symbol_lines;
-#[cfg(feature = "tokens")]
-pub mod tokens;
 pub mod trafilatura;
 pub mod udf;
 mod unicode;
-pub mod url_filter;
 pub mod warc;
 pub mod words;
+
+// datatrove's steps also where they were before they had one home, as the crate's users name them.
+#[cfg(feature = "tokens")]
+pub use datatrove::tokens;
+pub use datatrove::{badwords, filters, pii, symbol_lines, url_filter};
 
 /// The reference tools whose output the functions reproduce, and their versions.
 pub const REFERENCE_VERSIONS: &str = "jusText 3.0.2, boilerpipe 1.2.0, onion 1.2, datatrove 0.10.1 (spaCy 3.8.18), fastText 0.9.2 lid.176";

@@ -112,10 +112,15 @@ USE = re.compile(r"\buse\s+([^;]+);")
 PATH = re.compile(r"(?<![\w:])([A-Za-z_]\w*(?:\s*::\s*[A-Za-z_]\w*)+)")
 
 
+# A visibility naming a module (`pub(in crate::a)`): who may use an item, not a use.
+VISIBILITY = re.compile(r"\bpub\s*\(\s*in\s+[^)]*\)")
+
+
 def code_of(text):
-    """`text` without its test module, comments and literals: only code names modules."""
+    """`text` without its test module, comments, literals and visibilities: only code names
+    modules."""
     text = re.split(r"#\[cfg\(test\)\]\s*mod tests", text)[0]
-    return NOT_CODE.sub(" ", text)
+    return VISIBILITY.sub("pub", NOT_CODE.sub(" ", text))
 
 
 INLINE_MOD = re.compile(r"\bmod\s+([a-z_]\w*)\s*\{")

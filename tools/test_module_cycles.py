@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Checks tools/module_cycles.py on small crates written for the purpose: each path form it must
 see makes a circle it reports, and the forms that are no circle (a re-exported item, a comment, a
-string, a test module, another crate's path) leave none.
+string, a test module, another crate's path, a visibility) leave none.
 
     python3 tools/test_module_cycles.py
 """
@@ -49,6 +49,10 @@ CASES = {
             "a.rs": "use crate::b::g;",
             "b.rs": '// crate::a::f\nconst S: &str = "crate::a::f";\nfn h() { std::a::f(); }\n#[cfg(test)]\nmod tests {\n    use crate::a::f;\n}',
         },
+        None,
+    ),
+    "a visibility naming a parent": (
+        {"lib.rs": "mod a;", "a/mod.rs": "mod b;\nfn f() { b::g() }", "a/b.rs": "pub(in crate::a) fn g() {}"},
         None,
     ),
     "an inline module's super": (

@@ -21,7 +21,7 @@ use datafusion::arrow::array::{Array, ArrayRef, AsArray, RecordBatch};
 use datafusion::arrow::compute::cast;
 use datafusion::arrow::datatypes::DataType;
 use datafusion::parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
-use datafusion_webtext::filters::{
+use datafusion_webtext::datatrove::filters::{
     C4QualityParams, FineWebQualityParams, GopherQualityParams, GopherRepetitionParams, c4_quality,
     fineweb_quality, gopher_quality, gopher_repetition,
 };

@@ -25,9 +25,9 @@ use datafusion::arrow::array::{Array, ArrayRef, AsArray, RecordBatch};
 use datafusion::arrow::compute::cast;
 use datafusion::arrow::datatypes::DataType;
 use datafusion::parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
-use datafusion_webtext::badwords::{BadwordsFilter, BadwordsParams};
-use datafusion_webtext::pii::{PiiCounters, PiiParams, Replacements, pii_redact};
-use datafusion_webtext::url_filter::{UrlFilter, UrlFilterParams};
+use datafusion_webtext::datatrove::badwords::{BadwordsFilter, BadwordsParams};
+use datafusion_webtext::datatrove::pii::{PiiCounters, PiiParams, Replacements, pii_redact};
+use datafusion_webtext::datatrove::url_filter::{UrlFilter, UrlFilterParams};
 use sha2::{Digest, Sha256};
 
 #[path = "floors.rs"]
@@ -235,7 +235,7 @@ fn url_tallies(shared: &str, block_list: Option<PathBuf>) -> Vec<Tally> {
             });
         }
         if !url.is_empty() {
-            let host = datafusion_webtext::url_filter::extract(url);
+            let host = datafusion_webtext::datatrove::url_filter::extract(url);
             let ours = [host.subdomain, host.domain, host.suffix];
             let theirs = ["tld_subdomain", "tld_domain", "tld_suffix"]
                 .map(|c| table.get(c, row).unwrap_or_default().to_owned());

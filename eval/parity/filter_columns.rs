@@ -2,7 +2,7 @@
 //! and our values of them as the oracles write them: shared by the English checker
 //! (`datatrove.rs`) and FineWeb-2's (`fineweb2.rs`).
 
-use datafusion_webtext::filters::{FineWebQuality, GopherQuality, GopherRepetition};
+use datafusion_webtext::datatrove::filters::{FineWebQuality, GopherQuality, GopherRepetition};
 
 pub const REPETITION: [&str; 17] = [
     "gr_passed",

@@ -25,11 +25,11 @@ use datafusion::arrow::array::{Array, AsArray, RecordBatch};
 use datafusion::arrow::compute::cast;
 use datafusion::arrow::datatypes::DataType;
 use datafusion::parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
-use datafusion_webtext::filters::fineweb2::fineweb2_language;
-use datafusion_webtext::filters::{fineweb_quality, gopher_quality, gopher_repetition};
+use datafusion_webtext::datatrove::filters::fineweb2::fineweb2_language;
+use datafusion_webtext::datatrove::filters::{fineweb_quality, gopher_quality, gopher_repetition};
+use datafusion_webtext::datatrove::pii::{PiiCounters, PiiParams, pii_redact};
+use datafusion_webtext::datatrove::symbol_lines::SymbolLines;
 use datafusion_webtext::minhash::{MinHasher, MinhashConfig, simplify_text};
-use datafusion_webtext::pii::{PiiCounters, PiiParams, pii_redact};
-use datafusion_webtext::symbol_lines::SymbolLines;
 use datafusion_webtext::words::{WordTokenizer, words_in};
 use sha2::{Digest, Sha256};
 

@@ -175,7 +175,7 @@ impl TableFunctionExport {
         let function: Arc<dyn TableFunctionImpl> = match name {
             "read_warc" => Arc::new(ReadWarcWithStores),
             "fineweb2_languages" => {
-                Arc::new(datafusion_webtext::udf::fineweb2_languages::Fineweb2Languages)
+                Arc::new(datafusion_webtext::udf::filters::fineweb2_languages::Fineweb2Languages)
             }
             _ => {
                 return Err(pyo3::exceptions::PyValueError::new_err(format!(

@@ -64,7 +64,7 @@ pub const MINHASH_KEYS: Keys<MinhashConfig> = &[
                 gives, as FineWeb-2's MinHash takes them",
         show: |_| "eng".to_owned(),
         set: |c, v| {
-            c.tokenizer = crate::filters::fineweb2::language_option(v)?
+            c.tokenizer = crate::datatrove::filters::fineweb2::language_option(v)?
                 .map_or(crate::words::WordTokenizer::English, |(_, tokenizer)| {
                     tokenizer
                 });

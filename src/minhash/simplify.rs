@@ -4,7 +4,7 @@
 
 use icu_normalizer::DecomposingNormalizerBorrowed;
 
-use crate::filters::{ASCII_PUNCTUATION, is_simplify_punctuation};
+use crate::datatrove::filters::{ASCII_PUNCTUATION, is_simplify_punctuation};
 use crate::unicode::{DECIMAL_DIGIT, NON_SPACING_MARK};
 use crate::words::is_python_space;
 

@@ -168,7 +168,7 @@ pub fn is_space(s: &str) -> bool {
 }
 
 /// `s.splitlines()`.
-pub(crate) use crate::filters::python_lines as splitlines;
+pub(crate) use crate::datatrove::filters::python_lines as splitlines;
 
 /// Characters CPython 3.11's `str.isprintable()` rejects, spaces aside: controls, format
 /// characters, private use, and everything Unicode 14.0 had not assigned.

@@ -1,8 +1,10 @@
-//! The DataFusion layer: one file per SQL function. Most are a kernel over one shell,
+//! The DataFusion layer: one file per SQL function, grouped by family as `datafusion-functions`
+//! groups its own: [`page`] (from a page's HTML), [`filters`] (the pre-training filters of a
+//! text), [`dedup`] (onion's n-grams and MinHash). Most are a kernel over one shell,
 //! `function`'s `WebtextFunction`; a family of functions shares its arguments
-//! (`justext_common`, `boilerpipe_common`, `extract_common`, `text_struct`, `dedup_common`), and
-//! all share the row loops (`arrays`), the constant arguments (`arguments`) and the row policy
-//! (`row_policy`).
+//! (`page::justext_common`, `page::boilerpipe_common`, `page::extract_common`, `text_struct`,
+//! `dedup::dedup_common`), and all share the row loops (`arrays`), the constant arguments
+//! (`arguments`) and the row policy (`row_policy`), which stay here.
 //!
 //! ```no_run
 //! # fn demo() -> datafusion::error::Result<()> {
@@ -36,67 +38,45 @@ macro_rules! row_by_row_window {
 
 mod arguments;
 mod arrays;
-mod boilerpipe_common;
-mod dedup_common;
 mod documentation;
-mod extract_common;
 mod function;
 mod held_memory;
-mod justext_common;
 mod row_policy;
 mod shared_parses;
 mod shared_words;
 mod text_struct;
 mod thread_store;
 
-pub use dedup_common::cached_duplicate_sets;
+pub mod dedup;
+pub mod filters;
+pub mod page;
+
+// Each function's module also where it was before the families, as the crate's users name it.
+pub use dedup::{
+    content_hash, duplicate_fraction, duplicate_ngrams, duplicate_positions, jaccard, minhash,
+    minhash_bands, minhash_clusters, minhash_union, minhash_union_clusters, ngram_hashes,
+    onion_keep,
+};
+#[cfg(feature = "tokens")]
+pub use filters::token_count;
+pub use filters::{
+    c4_badwords, c4_quality, fineweb_quality, fineweb2_languages, gopher_quality,
+    gopher_repetition, pii_redact, pii_redact_in_order, remove_symbol_lines, url_filter,
+};
+#[cfg(feature = "langid")]
+pub use filters::{detect_language, fasttext_predict};
+pub use page::{
+    boilerpipe, boilerpipe_blocks, byte_length, decode_html, extract_content,
+    extract_content_result, extract_metadata, html_title, justext, justext_extract,
+    justext_paragraphs, stopword_density, trafilatura, trafilatura_in_order,
+};
+
+pub use dedup::dedup_common::cached_duplicate_sets;
 pub use function::WebtextFunction;
 pub use held_memory::WindowPool;
 pub use row_policy::{catch_row_panic, row_panics};
 pub use shared_parses::pages_parsed;
 pub use text_struct::TextStructFunction;
-pub mod boilerpipe;
-pub mod boilerpipe_blocks;
-pub mod byte_length;
-pub mod c4_badwords;
-pub mod c4_quality;
-pub mod content_hash;
-pub mod decode_html;
-#[cfg(feature = "langid")]
-pub mod detect_language;
-pub mod duplicate_fraction;
-pub mod duplicate_ngrams;
-pub mod duplicate_positions;
-pub mod extract_content;
-pub mod extract_content_result;
-pub mod extract_metadata;
-#[cfg(feature = "langid")]
-pub mod fasttext_predict;
-pub mod fineweb2_languages;
-pub mod fineweb_quality;
-pub mod gopher_quality;
-pub mod gopher_repetition;
-pub mod html_title;
-pub mod jaccard;
-pub mod justext;
-pub mod justext_extract;
-pub mod justext_paragraphs;
-pub mod minhash;
-pub mod minhash_bands;
-pub mod minhash_clusters;
-pub mod minhash_union;
-pub mod minhash_union_clusters;
-pub mod ngram_hashes;
-pub mod onion_keep;
-pub mod pii_redact;
-pub mod pii_redact_in_order;
-pub mod remove_symbol_lines;
-pub mod stopword_density;
-#[cfg(feature = "tokens")]
-pub mod token_count;
-pub mod trafilatura;
-pub mod trafilatura_in_order;
-pub mod url_filter;
 
 use std::sync::{Arc, LazyLock};
 

@@ -74,7 +74,7 @@ fn words_are_datatroves_in_the_languages_outside_the_oracle() {
     let configs = reference.as_object().unwrap();
     assert!(configs.len() >= 2, "{:?}", configs.keys());
     for (config, expected) in configs {
-        let language = crate::filters::fineweb2::fineweb2_language(config).unwrap();
+        let language = crate::datatrove::filters::fineweb2::fineweb2_language(config).unwrap();
         let tokenizer = language.tokenizer().unwrap();
         assert_eq!(tokenizer.name(), expected["tokenizer"].as_str().unwrap());
         let cases = expected["cases"].as_array().unwrap();

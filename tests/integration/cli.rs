@@ -749,7 +749,7 @@ fn clean_http_charset_decodes_pages_without_a_meta_charset_by_their_http_header(
 #[test]
 #[cfg(feature = "langid")]
 fn fineweb_sql_removes_what_the_chain_of_filters_removes() {
-    use datafusion_webtext::filters::{
+    use datafusion_webtext::datatrove::filters::{
         C4QualityParams, FineWebQualityParams, GopherQualityParams, GopherRepetitionParams,
         c4_quality, fineweb_quality, gopher_quality, gopher_repetition,
     };
@@ -808,8 +808,8 @@ fn fineweb_sql_removes_what_the_chain_of_filters_removes() {
         filter_no_terminal_punct: false,
         ..C4QualityParams::default()
     };
-    let url_filter = datafusion_webtext::url_filter::UrlFilter::new(
-        &datafusion_webtext::url_filter::UrlFilterParams::default(),
+    let url_filter = datafusion_webtext::datatrove::url_filter::UrlFilter::new(
+        &datafusion_webtext::datatrove::url_filter::UrlFilterParams::default(),
     )
     .unwrap();
     let mut kept_pages = 0;

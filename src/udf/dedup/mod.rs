@@ -1,0 +1,16 @@
+//! De-duplication: onion's n-gram hashes and decisions, content hashes, and MinHash from
+//! signatures to clusters.
+
+pub mod content_hash;
+pub(super) mod dedup_common;
+pub mod duplicate_fraction;
+pub mod duplicate_ngrams;
+pub mod duplicate_positions;
+pub mod jaccard;
+pub mod minhash;
+pub mod minhash_bands;
+pub mod minhash_clusters;
+pub mod minhash_union;
+pub mod minhash_union_clusters;
+pub mod ngram_hashes;
+pub mod onion_keep;
