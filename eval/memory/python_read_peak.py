@@ -22,7 +22,7 @@ import tempfile
 SAMPLE = os.path.join(os.path.dirname(__file__), "../../examples/data/sample_crawl.parquet")
 
 CHILD = """
-import os, sys
+import sys
 from datafusion import SessionConfig
 import pyarrow as pa
 import datafusion_webtext as webtext
