@@ -81,7 +81,7 @@ received_mb() {
 declare -A seconds received
 # sql/fineweb.sql into shards, its decisions a file per shard beside them (datatrove's word lists
 # alone as the URL filter: the block list is not bundled).
-FINEWEB=(sql -t "crawl=$WORK/crawl" --file sql/fineweb.sql --param url_filter=block_list=none
+FINEWEB=(sql -t "crawl=$WORK/crawl" --file sql/fineweb.sql --param url_filter=block_list=none --param 'extraction=justext(page)'
   --param "decisions=$WORK/decisions/\${shard}.parquet" --output "$WORK/out/" --shard-bytes 0)
 run_all() {  # label, then extra arguments for clean and sql
   local label="$1"; shift

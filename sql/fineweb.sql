@@ -4,18 +4,29 @@
 -- document goes on as C4's rewritten text) -> FineWeb quality (on that text). Each step sees only
 -- the documents the steps before it kept, and each function runs once per document it sees.
 --
--- Reads:  table `crawl` with columns `url` and `html` (string or binary), e.g.
+-- Reads:  table `crawl` with columns `url` and `html` (string or binary) and, for the default
+--         extraction, `file` and `offset` (the WARC file and the record's place in it), e.g.
 --
---             webtext sql --table crawl=CRAWL.parquet --file sql/fineweb.sql --output kept.parquet
+--             webtext sql --table warc='crawl/*.warc.gz' --file sql/datatrove_warc.sql --output crawl.parquet
+--             webtext sql --table crawl=crawl.parquet --file sql/fineweb.sql --output kept.parquet
 --
---         (a WARC crawl: make the table with sql/warc_to_parquet.sql first).
--- Writes: every document's fate to `${decisions}` (statement 1: url, removed_by = the step that
---         removed it or NULL, reason = that step's reason, language, language_score, and text = the
---         text FineWeb passes on, for kept documents); prints how many documents each step removed
---         (statement 3, the table of a paper) and by which reason (statement 4); returns the kept
---         documents (the last statement: url, text, language_score; to --output if given). A
+--         (`webtext fineweb WARC... OUT` runs both, then FineWeb's MinHash and PII steps.)
+-- Writes: every document's fate to `${decisions}` (statement 1: the crawl's columns but html,
+--         removed_by = the step that removed it or NULL, reason = that step's reason, language,
+--         language_score, and text = the text FineWeb passes on, for kept documents); prints how
+--         many documents each step removed (statement 3, the table of a paper) and by which reason
+--         (statement 4); returns the kept documents (the last statement; to --output if given). A
 --         document a function could not process (NULL: a bug of ours, counted by row_panics) is
 --         removed by that step with the reason 'unprocessed'.
+--
+-- Extraction is trafilatura 2.3.1 as datatrove's Trafilatura block runs it (favor_precision,
+-- without comments, de-duplication on): `trafilatura_in_order` over each WARC file's records in
+-- order, with one de-duplication cache per file, seeing only the pages the URL filter passed
+-- (`page` is NULL for the others, which leaves the cache alone), as one datatrove task reads a
+-- file. `--param extraction=EXPR` replaces it with any expression of `page`: a crawl without
+-- `file` and `offset` (or a sharded run whose shards split a WARC file's records) can take
+-- `trafilatura(page, 'favor_precision=true, include_comments=false')` (no de-duplication, every
+-- core) or `justext(page)`.
 --
 -- The URL filter is datatrove 0.10.1's URLFilter with its lists: its block list is read from the
 -- file the datatrove wheel ships (README, "The URL filter's block list"); without it the run stops
@@ -23,17 +34,18 @@
 -- datatrove's word lists alone. Two steps FineWeb did not run, as other chains do (C4, FineWeb-2):
 -- `--param badwords=true` removes documents with a word of C4's bad-words list (LDNOOBW, English)
 -- after FineWeb quality, and `--param pii=true` replaces e-mail and IP addresses in the kept text
--- as FineWeb-2's PIIFormatter does.
+-- as FineWeb-2's PIIFormatter does (FineWeb's own PII step comes after MinHash: `webtext fineweb`).
 --
--- Differences from FineWeb's run: extraction is jusText 3.0.2 (English stoplist), where FineWeb
--- used trafilatura, and the block list is datatrove 0.10.1's, not FineWeb's; the language model is the bundled
--- lid.176.ftz unless `--param model=/path/to/lid.176.bin` (datatrove's). datatrove keeps a
--- document when the score of `language` is over the threshold; over a threshold of 0.5 that is the
--- document whose most probable language it is, as tested here. Documents whose extracted text is
--- empty are removed by extraction, as datatrove's extractors and readers drop empty documents.
+-- Differences from FineWeb's run: the block list is datatrove 0.10.1's, not FineWeb's; the
+-- language model is the bundled lid.176.ftz unless `--param model=/path/to/lid.176.bin`
+-- (datatrove's). datatrove keeps a document when the score of `language` is over the threshold;
+-- over a threshold of 0.5 that is the document whose most probable language it is, as tested
+-- here. Documents whose extracted text is empty are removed by extraction, as datatrove's
+-- extractors and readers drop empty documents.
 --
 -- @param html = html
 -- @param url = url
+-- @param extraction = trafilatura_in_order(page, 'favor_precision=true, include_comments=false, deduplicate=true') OVER (PARTITION BY file ORDER BY "offset")
 -- @param language = en
 -- @param language_threshold = 0.65
 -- @param model = lid.176.ftz
@@ -43,11 +55,13 @@
 -- @param pii = false
 
 -- 1. Each document through the chain: a step's function runs only where the steps before it
---    passed (DataFusion's CASE evaluates its branch on those rows alone).
+--    passed (DataFusion's CASE evaluates its branch on those rows alone). trafilatura runs in
+--    each stream's order with one de-duplication cache, and sees only the pages the URL filter
+--    passed (a NULL page leaves the cache alone), as datatrove's one process per task sees them.
 COPY (
-  SELECT url,
+  SELECT * EXCLUDE (site, extracted, lang, lang_ok, rep, qual, c4, fw, bad),
          CASE WHEN NOT coalesce(site['passed'], false) THEN 'url_filter'
-              WHEN text IS NULL OR text = '' THEN 'extraction'
+              WHEN extracted IS NULL OR extracted = '' THEN 'extraction'
               WHEN NOT lang_ok THEN 'language'
               WHEN NOT coalesce(rep['passed'], false) THEN 'gopher_repetition'
               WHEN NOT coalesce(qual['passed'], false) THEN 'gopher_quality'
@@ -56,7 +70,7 @@ COPY (
               WHEN ${badwords} AND NOT coalesce(bad['passed'], false) THEN 'c4_badwords'
          END AS removed_by,
          CASE WHEN NOT coalesce(site['passed'], false) THEN coalesce(site['reason'], 'unprocessed')
-              WHEN text IS NULL OR text = '' THEN 'empty'
+              WHEN extracted IS NULL OR extracted = '' THEN 'empty'
               WHEN NOT lang_ok THEN lang['language']
               WHEN NOT coalesce(rep['passed'], false) THEN coalesce(rep['reason'], 'unprocessed')
               WHEN NOT coalesce(qual['passed'], false) THEN coalesce(qual['reason'], 'unprocessed')
@@ -74,21 +88,21 @@ COPY (
     FROM (
       SELECT *, CASE WHEN c4['passed'] THEN fineweb_quality(c4['text']) END AS fw
       FROM (
-        SELECT *, CASE WHEN qual['passed'] THEN c4_quality(text, 'filter_no_terminal_punct=false') END AS c4
+        SELECT *, CASE WHEN qual['passed'] THEN c4_quality(extracted, 'filter_no_terminal_punct=false') END AS c4
         FROM (
-          SELECT *, CASE WHEN rep['passed'] THEN gopher_quality(text) END AS qual
+          SELECT *, CASE WHEN rep['passed'] THEN gopher_quality(extracted) END AS qual
           FROM (
-            SELECT *, CASE WHEN lang_ok THEN gopher_repetition(text) END AS rep
+            SELECT *, CASE WHEN lang_ok THEN gopher_repetition(extracted) END AS rep
             FROM (
-              SELECT url, site, text, lang,
+              SELECT *,
                      coalesce(lang['language'] = '${language}' AND lang['score'] > ${language_threshold}, false) AS lang_ok
               FROM (
-                SELECT url, site, text,
-                       CASE WHEN text <> '' THEN detect_language(text, 'model=${model}') END AS lang
+                SELECT * EXCLUDE ("${html}", page),
+                       CASE WHEN extracted <> '' THEN detect_language(extracted, 'model=${model}') END AS lang
                 FROM (
-                  SELECT url, site, CASE WHEN site['passed'] THEN justext("${html}") END AS text
-                  FROM (SELECT "${url}" AS url, "${html}", url_filter("${url}", '${url_filter}') AS site
-                        FROM crawl)
+                  SELECT *, ${extraction} AS extracted
+                  FROM (SELECT *, CASE WHEN site['passed'] THEN "${html}" END AS page
+                        FROM (SELECT *, url_filter("${url}", '${url_filter}') AS site FROM crawl))
                 )
               )
             )
@@ -123,5 +137,5 @@ SELECT removed_by, reason, count(*) AS documents
 FROM fineweb_decisions WHERE removed_by IS NOT NULL
 GROUP BY removed_by, reason ORDER BY removed_by, documents DESC, reason;
 
--- 5. The kept documents: the text FineWeb passes on.
-SELECT url, text, language_score FROM fineweb_decisions WHERE removed_by IS NULL;
+-- 5. The kept documents: the text FineWeb passes on, with the crawl's other columns.
+SELECT * EXCLUDE (removed_by, reason) FROM fineweb_decisions WHERE removed_by IS NULL;

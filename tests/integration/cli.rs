@@ -768,6 +768,9 @@ fn fineweb_sql_removes_what_the_chain_of_filters_removes() {
         // datatrove's block list is not in the repository: its word lists alone.
         "--param",
         "url_filter=block_list=none",
+        // The sample crawl has no record order: trafilatura page by page.
+        "--param",
+        "extraction=trafilatura(page, 'favor_precision=true, include_comments=false')",
         "--format",
         "csv",
         "--output",
@@ -797,7 +800,10 @@ fn fineweb_sql_removes_what_the_chain_of_filters_removes() {
             .map(|l| serde_json::from_str(l).unwrap())
             .collect()
     };
-    let extracted = rows("SELECT url, justext(html) AS text FROM crawl");
+    let extracted = rows(
+        "SELECT url, trafilatura(html, 'favor_precision=true, include_comments=false') AS text \
+         FROM crawl",
+    );
     let ours = rows("SELECT url, removed_by, reason, text FROM d");
     let by_url: std::collections::HashMap<&str, &serde_json::Value> = ours
         .iter()

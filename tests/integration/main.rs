@@ -12,6 +12,7 @@ mod cli;
 #[cfg(feature = "cluster")]
 mod cluster;
 mod dedup_partitions;
+mod fineweb;
 mod fineweb2;
 mod hostile;
 mod justext_fixtures;

@@ -348,6 +348,9 @@ fn the_filters_table_counts_what_finewebs_chain_decided_for_each_page() {
         &format!("url_filter={url_filter}"),
         "--param",
         &format!("decisions={decisions}"),
+        // The report's extraction.
+        "--param",
+        "extraction=justext(page)",
     ]);
     let removed = run_ok(&[
         "sql",

@@ -441,6 +441,8 @@ fn fineweb_sql_into_a_folder_keeps_what_one_run_keeps() {
             &format!("decisions={decisions}"),
             "--param",
             "url_filter=block_list=none",
+            "--param",
+            "extraction=justext(page)",
             "--shard-bytes",
             "0",
             "--output",

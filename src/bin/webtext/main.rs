@@ -10,6 +10,7 @@ mod demo;
 mod error;
 mod extraction;
 mod files;
+mod fineweb;
 mod memory_limit;
 mod near_dedup;
 mod output;
@@ -64,6 +65,9 @@ enum Command {
     /// Remove near-duplicate documents (datatrove's MinHash): every document with its cluster
     /// and whether it is kept
     NearDedup(near_dedup::NearDedupArgs),
+    /// FineWeb's recipe as one job (datatrove 0.10.1's examples/fineweb.py): URL filter,
+    /// trafilatura, language, Gopher, C4, FineWeb quality, MinHash and PII over WARC files
+    Fineweb(fineweb::FinewebArgs),
     /// Write one self-contained HTML page of charts about a crawl and its cleaning (without IN,
     /// about the bundled sample crawl)
     Report(report::ReportArgs),
@@ -122,6 +126,7 @@ async fn run(command: Option<Command>) -> Result<()> {
         Some(Command::Clean(args)) => clean::run(args).await.map(|_| ()),
         Some(Command::Dedup(args)) => dedup::run(args).await,
         Some(Command::NearDedup(args)) => near_dedup::run(args).await,
+        Some(Command::Fineweb(args)) => fineweb::run(args).await,
         Some(Command::Report(args)) => report::run(args).await,
         Some(Command::Functions(args)) => functions(args),
         Some(Command::Cluster(command)) => cluster::run(command).await,

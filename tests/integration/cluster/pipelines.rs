@@ -31,6 +31,7 @@ async fn sql_files_and_pipelines_on_a_cluster_equal_the_single_process_run() {
         let kept_folder = format!("{}/", path(&kept));
         let mut args = vec!["sql", "--table", &table, "--file", "sql/fineweb.sql"];
         args.extend(["--param", "url_filter=block_list=none"]);
+        args.extend(["--param", "extraction=justext(page)"]);
         args.extend(["--param", &decisions_file, "--output", &kept_folder]);
         args.extend(["--shard-bytes", "0", "--shards-per-job", "3"]);
         args.extend(extra);

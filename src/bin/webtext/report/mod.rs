@@ -219,6 +219,8 @@ async fn run_filter_chain(
         ("html", args.extraction.html_column.clone()),
         ("url_filter", args.url_filter.clone()),
         ("decisions", decisions.display().to_string()),
+        // Any crawl, in no order: jusText per page, on every core.
+        ("extraction", "justext(page)".to_owned()),
     ]);
     let sql = crate::params::substitute(FINEWEB_SQL, &parameters)?;
     let mut statements = crate::sql::parse(&sql)?;

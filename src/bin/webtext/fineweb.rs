@@ -1,0 +1,182 @@
+//! `webtext fineweb`: FineWeb's recipe (datatrove 0.10.1's `examples/fineweb.py`) as one job, by
+//! running the repository's SQL files in the example's order: `sql/datatrove_warc.sql` (its WARC
+//! reader, for WARC input), `sql/fineweb.sql` (URL filter → trafilatura → language → Gopher → C4
+//! → FineWeb quality), `sql/near_dedup.sql` with FineWeb's MinHash settings over the documents
+//! kept, in the order datatrove's one task writes them, and its PII formatter over what is left.
+
+use clap::Args;
+use datafusion::arrow::util::pretty::pretty_format_batches;
+use datafusion::prelude::{DataFrame, SessionContext};
+use datafusion_webtext::datasource::InputFormat;
+
+use crate::output::OutputTarget;
+use crate::progress::Progress;
+use crate::session::{input_kind, query_context, register_kind};
+use crate::sql::run_all_but_last;
+use crate::{CliError, ExecArgs, Result};
+
+const DATATROVE_WARC_SQL: &str = include_str!("../../../sql/datatrove_warc.sql");
+const FINEWEB_SQL: &str = include_str!("../../../sql/fineweb.sql");
+const NEAR_DEDUP_SQL: &str = include_str!("../../../sql/near_dedup.sql");
+
+/// The kept documents' file in the output folder, and the removed ones' in `--removed`.
+const KEPT_FILE: &str = "documents.parquet";
+const REMOVED_FILE: &str = "removed.parquet";
+
+#[derive(Args)]
+pub(crate) struct FinewebArgs {
+    /// WARC files (a file, a folder, a glob or object-store URLs), or a crawl table with
+    /// columns id, url, date, file, offset and html (Parquet, JSON lines, CSV)
+    input: String,
+    /// The folder to write the kept documents to (documents.parquet)
+    output: String,
+    /// Also write the removed documents, with the step that removed them and its reason, to
+    /// DIR/removed.parquet (datatrove's exclusion writers)
+    #[arg(long, value_name = "DIR")]
+    removed: Option<String>,
+    /// The URL filter's options (url_filter's): datatrove's block list is found as `url_filter`
+    /// finds it; `block_list=PATH` names it, `block_list=none` filters with the word lists alone
+    #[arg(long, value_name = "OPTIONS", default_value = "block_list=auto")]
+    url_filter: String,
+    /// The fastText language model (FineWeb: lid.176.bin); the bundled lid.176.ftz by default
+    #[arg(long, value_name = "PATH", default_value = "lid.176.ftz")]
+    model: String,
+    #[command(flatten)]
+    exec: ExecArgs,
+}
+
+pub(crate) async fn run(args: FinewebArgs) -> Result<()> {
+    let ctx = query_context(&args.exec, None).await?;
+    register_crawl(&ctx, &args.input).await?;
+    let scratch = tempfile::Builder::new()
+        .prefix("webtext-fineweb-")
+        .tempdir()
+        .map_err(|source| CliError::Io {
+            context: "a temporary folder for the decisions".into(),
+            source,
+        })?;
+    let decisions = scratch.path().join("decisions.parquet");
+    let progress = Progress::new(None, "documents");
+
+    progress.say("filtering: URL filter, trafilatura, language, Gopher, C4, FineWeb quality");
+    let filtering = crate::params::substitute(
+        FINEWEB_SQL,
+        &crate::params::named([
+            ("decisions", decisions.display().to_string()),
+            ("url_filter", args.url_filter.clone()),
+            ("model", args.model.clone()),
+        ]),
+    )?;
+    let kept = run_all_but_last(&ctx, &filtering).await?;
+    let kept = ctx
+        .execute_logical_plan(ctx.state().statement_to_plan(kept).await?)
+        .await?;
+    ctx.register_table("fineweb_kept", kept.into_view())?;
+
+    progress.say("MinHash de-duplication");
+    // datatrove numbers a task's documents in the order it wrote them: the records' order.
+    ctx.sql(
+        "CREATE VIEW documents AS SELECT row_number() OVER (ORDER BY file, \"offset\") AS doc_id, * \
+         FROM fineweb_kept",
+    )
+    .await?;
+    let dedup = crate::params::substitute(
+        NEAR_DEDUP_SQL,
+        &crate::params::named([
+            ("config", "fineweb".to_owned()),
+            ("id", "doc_id".to_owned()),
+            ("text", "text".to_owned()),
+        ]),
+    )?;
+    let deduplicated = run_all_but_last(&ctx, &dedup).await?;
+    let deduplicated = ctx
+        .execute_logical_plan(ctx.state().statement_to_plan(deduplicated).await?)
+        .await?;
+    ctx.register_table("fineweb_deduplicated", deduplicated.into_view())?;
+
+    progress.say("writing");
+    let written = write(&ctx, &kept_documents(&ctx).await?, &args.output, KEPT_FILE).await?;
+    if let Some(folder) = &args.removed {
+        write(&ctx, &removed_documents(&ctx).await?, folder, REMOVED_FILE).await?;
+    }
+    progress.finish();
+    let steps = ctx.sql(STEPS_SQL).await?.collect().await?;
+    eprintln!("{}", pretty_format_batches(&steps)?);
+    eprintln!(
+        "fineweb: kept {written} documents in {:.1} s; wrote {}/{KEPT_FILE}",
+        progress.elapsed().as_secs_f64(),
+        args.output.trim_end_matches('/')
+    );
+    Ok(())
+}
+
+/// The input as the view `crawl`: WARC files through datatrove's reader, any other table as it is.
+async fn register_crawl(ctx: &SessionContext, input: &str) -> Result<()> {
+    let kind = input_kind(ctx, "crawl", input).await?;
+    if kind.format != InputFormat::Warc {
+        return register_kind(ctx, "crawl", input, &kind, Default::default()).await;
+    }
+    register_kind(ctx, "warc", input, &kind, Default::default()).await?;
+    ctx.sql(&format!("CREATE VIEW crawl AS {DATATROVE_WARC_SQL}"))
+        .await?;
+    Ok(())
+}
+
+/// The documents left after MinHash, with their PII replaced as datatrove's one formatter
+/// replaces it: its cycles of replacements carried through the documents in order.
+async fn kept_documents(ctx: &SessionContext) -> Result<DataFrame> {
+    Ok(ctx
+        .sql(
+            "SELECT * EXCLUDE (doc_id, text, cluster_id, cluster_size, kept, formatted), \
+                    formatted['text'] AS text \
+             FROM (SELECT *, pii_redact_in_order(CASE WHEN kept THEN text END) \
+                               OVER (ORDER BY doc_id) AS formatted \
+                   FROM fineweb_deduplicated) \
+             WHERE kept ORDER BY doc_id",
+        )
+        .await?)
+}
+
+/// Every removed document with its step and reason: the filters' from the decisions, MinHash's
+/// (datatrove's de-duplication gives no reason) from the clusters.
+async fn removed_documents(ctx: &SessionContext) -> Result<DataFrame> {
+    Ok(ctx
+        .sql(
+            "SELECT * EXCLUDE (text) FROM fineweb_decisions WHERE removed_by IS NOT NULL \
+             UNION ALL BY NAME \
+             SELECT * EXCLUDE (doc_id, text, cluster_id, cluster_size, kept), \
+                    'minhash' AS removed_by, CAST(NULL AS VARCHAR) AS reason \
+             FROM fineweb_deduplicated WHERE NOT kept",
+        )
+        .await?)
+}
+
+/// Per step: the documents it saw, removed and passed on.
+const STEPS_SQL: &str = "\
+WITH steps(n, step) AS (
+       VALUES (0, 'url_filter'), (1, 'extraction'), (2, 'language'), (3, 'gopher_repetition'),
+              (4, 'gopher_quality'), (5, 'c4_quality'), (6, 'fineweb_quality'), (7, 'minhash')),
+     removed AS (
+       SELECT removed_by AS step, count(*) AS removed FROM fineweb_decisions
+       WHERE removed_by IS NOT NULL GROUP BY removed_by
+       UNION ALL
+       SELECT 'minhash', count(*) FROM near_duplicate_clusters WHERE NOT kept),
+     per_step AS (
+       SELECT s.n, s.step, coalesce(r.removed, 0) AS removed,
+              (SELECT count(*) FROM fineweb_decisions)
+                - coalesce(sum(coalesce(r.removed, 0)) OVER (ORDER BY s.n ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0)
+                AS documents_in
+       FROM steps s LEFT JOIN removed r ON r.step = s.step)
+SELECT step, documents_in, removed, documents_in - removed AS kept FROM per_step ORDER BY n";
+
+/// `frame` to `folder/file`, complete or not at all.
+async fn write(ctx: &SessionContext, frame: &DataFrame, folder: &str, file: &str) -> Result<u64> {
+    if !folder.contains("://") {
+        std::fs::create_dir_all(folder).map_err(|source| CliError::Io {
+            context: folder.to_owned(),
+            source,
+        })?;
+    }
+    let path = format!("{}/{file}", folder.trim_end_matches('/'));
+    crate::output::write_parquet(frame.clone(), &OutputTarget::at(ctx, &path)?).await
+}
