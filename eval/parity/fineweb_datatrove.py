@@ -1,6 +1,6 @@
 """FineWeb as datatrove 0.10.1 makes it, over WARC files: the oracle `webtext fineweb` is compared with.
 
-    python fineweb_datatrove.py [--work DIR] [--compact] REPOSITORY OUT.parquet WARC [WARC ...]
+    python fineweb_datatrove.py [--work DIR] [--compact] [--no-slow-pages] REPOSITORY OUT.parquet WARC...
 
 (--work keeps datatrove's folders in DIR, and a second run with the same DIR starts after the
 first stage.)
@@ -217,6 +217,8 @@ def main():
         work_folder, arguments = arguments[1], arguments[2:]
     compact = arguments[:1] == ["--compact"]
     arguments = arguments[compact:]
+    measure_slow_pages = arguments[:1] != ["--no-slow-pages"]
+    arguments = arguments[not measure_slow_pages:]
     repository, out, warcs = arguments[0], arguments[1], arguments[2:]
     with tempfile.TemporaryDirectory(prefix="webtext-fineweb-oracle-") as scratch:
         work = work_folder or scratch
@@ -234,7 +236,7 @@ def main():
             run(LocalPipelineExecutor, name, pipeline, tasks, work, timings)
         read = read_all(warcs, work)
         rows = collect(read, work)
-        slow = slow_pages(read)
+        slow = slow_pages(read) if measure_slow_pages else None
     utf8 = utf8_records(warcs)
     for row in rows:
         row["utf8"] = row["id"] in utf8

@@ -110,6 +110,10 @@ fn the_floors_file_has_a_floor_for_every_check_ci_runs() {
     ] {
         needed.push(format!("trafilatura {config}"));
     }
+    // eval/parity/fineweb.py: webtext fineweb against datatrove's FineWeb.
+    for key in ["documents", "kept_text"] {
+        needed.push(format!("fineweb {key}"));
+    }
     for key in &needed {
         let floor = floors.get(key).unwrap();
         assert!(floor > 0.9, "{key}: {floor}");
