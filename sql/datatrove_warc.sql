@@ -16,8 +16,11 @@
 -- none (decode_html), so their text can differ from datatrove's and they are never dropped. A
 -- record without WARC-Identified-Payload-Type, which datatrove sniffs with libmagic, is read when
 -- its HTTP Content-Type says HTML.
+-- The text is a plain Utf8 column, not a view: a window that keeps a file's rows in order (as
+-- sql/fineweb.sql's trafilatura does) appends batches of views with their buffers, which would
+-- keep every page of the file in memory.
 SELECT record_id AS id, url, date, file, "offset",
-       coalesce(TRY_CAST(payload AS VARCHAR), decode_html(payload, http_charset)) AS html
+       arrow_cast(coalesce(TRY_CAST(payload AS VARCHAR), decode_html(payload, http_charset)), 'Utf8') AS html
 FROM warc
 WHERE warc_type IN ('response', 'conversion')
   AND (identified_payload_type IN ('text/html', 'application/xhtml+xml')

@@ -54,6 +54,10 @@
 -- @param badwords = false
 -- @param pii = false
 
+-- 0. A crawl read in its files' order (WARC tables say so) keeps that order through the filters'
+--    parallel partitions instead of being sorted again for trafilatura's window.
+SET datafusion.optimizer.prefer_existing_sort = true;
+
 -- 1. Each document through the chain: a step's function runs only where the steps before it
 --    passed (DataFusion's CASE evaluates its branch on those rows alone). trafilatura runs in
 --    each stream's order with one de-duplication cache, and sees only the pages the URL filter
@@ -97,11 +101,11 @@ COPY (
               SELECT *,
                      coalesce(lang['language'] = '${language}' AND lang['score'] > ${language_threshold}, false) AS lang_ok
               FROM (
-                SELECT * EXCLUDE ("${html}", page),
+                SELECT * EXCLUDE (page),
                        CASE WHEN extracted <> '' THEN detect_language(extracted, 'model=${model}') END AS lang
                 FROM (
                   SELECT *, ${extraction} AS extracted
-                  FROM (SELECT *, CASE WHEN site['passed'] THEN "${html}" END AS page
+                  FROM (SELECT * EXCLUDE ("${html}"), CASE WHEN site['passed'] THEN "${html}" END AS page
                         FROM (SELECT *, url_filter("${url}", '${url_filter}') AS site FROM crawl))
                 )
               )

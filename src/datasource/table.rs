@@ -62,8 +62,17 @@ impl WarcTable {
             .iter()
             .map(|path| listing_url(path))
             .collect::<Result<Vec<_>>>()?;
-        let listing =
-            ListingOptions::new(Arc::new(WarcFormat::new(options.clone()))).with_file_extension("");
+        // Each file's records come in file order: a query that needs them in that order (a
+        // window `PARTITION BY file ORDER BY offset`, trafilatura's de-duplication through a
+        // file) streams them without a sort wherever a partition reads one file. DataFusion
+        // drops the ordering where a partition reads several files it cannot prove ordered.
+        let file_order = vec![vec![
+            datafusion::prelude::col("file").sort(true, false),
+            datafusion::prelude::col("offset").sort(true, false),
+        ]];
+        let listing = ListingOptions::new(Arc::new(WarcFormat::new(options.clone())))
+            .with_file_extension("")
+            .with_file_sort_order(file_order);
         let config = ListingTableConfig::new_with_multi_paths(urls)
             .with_listing_options(listing)
             .with_schema(warc_schema());

@@ -204,3 +204,51 @@ fn fineweb_names_a_missing_input() {
     assert!(stderr(&o).contains("absent.warc.gz"), "{}", stderr(&o));
     assert!(!dir.path().join("out").exists());
 }
+
+/// The two stages run apart write what one run writes; a rerun of the filtering stage finds its
+/// file done; the de-duplication stage alone, before any filtering, says what to run first.
+#[test]
+#[cfg(feature = "langid")]
+fn fineweb_stages_apart_write_what_one_run_writes() {
+    let dir = tempfile::tempdir().unwrap();
+    let warc = dir.path().join("crawl.warc");
+    crawl(&warc);
+    let run = |out: &std::path::Path, stage: Option<&str>| {
+        let mut args = vec!["fineweb", warc.to_str().unwrap(), out.to_str().unwrap()];
+        args.extend(["--url-filter", "block_list=none"]);
+        if let Some(stage) = stage {
+            args.extend(["--stage", stage]);
+        }
+        webtext(&args)
+    };
+    let apart = dir.path().join("apart");
+    let o = run(&apart, Some("dedup"));
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("the filtering stage has not finished"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!apart.join("documents.parquet").exists());
+
+    for (stage, shown) in [
+        ("filter", "1 shard(s) written, 0 skipped"),
+        ("filter", "0 shard(s) written, 1 skipped"),
+        ("dedup", "fineweb: kept 2 documents"),
+    ] {
+        let o = run(&apart, Some(stage));
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert!(stderr(&o).contains(shown), "{stage}: {}", stderr(&o));
+    }
+    assert!(apart.join("filtered/_manifest.json").exists());
+    let whole = dir.path().join("whole");
+    assert!(run(&whole, None).status.success());
+    let texts = |out: &std::path::Path| {
+        rows(
+            &out.join("documents.parquet").display().to_string(),
+            "SELECT id, text FROM t ORDER BY id",
+        )
+    };
+    assert_eq!(texts(&apart), texts(&whole));
+    assert_eq!(texts(&whole).len(), 2);
+}

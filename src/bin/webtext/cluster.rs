@@ -357,12 +357,14 @@ pub(crate) async fn execute_stream(
     Ok(df.execute_stream().await?)
 }
 
-/// A query's rows collected, as [`execute_stream`] runs it.
+/// A query's rows collected, as [`execute_stream`] runs it, in a task of its own
+/// ([`crate::own_task::in_own_task`]).
 pub(crate) async fn collect(
     df: datafusion::dataframe::DataFrame,
 ) -> Result<Vec<datafusion::arrow::array::RecordBatch>> {
     use futures::TryStreamExt;
-    Ok(execute_stream(df).await?.try_collect().await?)
+    let stream = crate::own_task::in_own_task(execute_stream(df).await?);
+    Ok(stream.try_collect().await?)
 }
 
 #[cfg(feature = "cluster")]

@@ -1,8 +1,11 @@
 //! `webtext fineweb`: FineWeb's recipe (datatrove 0.10.1's `examples/fineweb.py`) as one job, by
-//! running the repository's SQL files in the example's order: `sql/datatrove_warc.sql` (its WARC
-//! reader, for WARC input), `sql/fineweb.sql` (URL filter → trafilatura → language → Gopher → C4
-//! → FineWeb quality), `sql/near_dedup.sql` with FineWeb's MinHash settings over the documents
-//! kept, in the order datatrove's one task writes them, and its PII formatter over what is left.
+//! running the repository's SQL files in the example's order, in its two stages. Filtering:
+//! `sql/datatrove_warc.sql` (its WARC reader, for WARC input) and `sql/fineweb.sql` (URL filter →
+//! trafilatura → language → Gopher → C4 → FineWeb quality) once per input file, as a sharded
+//! `webtext sql` runs them (a file's records in order through one trafilatura cache, as one
+//! datatrove task reads a file; resumable). De-duplication: `sql/near_dedup.sql` with FineWeb's
+//! MinHash settings over the kept documents in the order one datatrove task writes them, then its
+//! PII formatter over what is left.
 
 use clap::Args;
 use datafusion::arrow::util::pretty::pretty_format_batches;
@@ -11,8 +14,9 @@ use datafusion_webtext::datasource::InputFormat;
 
 use crate::output::OutputTarget;
 use crate::progress::Progress;
-use crate::session::{input_kind, query_context, register_kind};
-use crate::sql::run_all_but_last;
+use crate::session::{TableSpec, input_kind, query_context, register_input};
+use crate::sharded::ShardingArgs;
+use crate::sql::{SqlArgs, run_all_but_last};
 use crate::{CliError, ExecArgs, Result};
 
 const DATATROVE_WARC_SQL: &str = include_str!("../../../sql/datatrove_warc.sql");
@@ -28,12 +32,21 @@ pub(crate) struct FinewebArgs {
     /// WARC files (a file, a folder, a glob or object-store URLs), or a crawl table with
     /// columns id, url, date, file, offset and html (Parquet, JSON lines, CSV)
     input: String,
-    /// The folder to write the kept documents to (documents.parquet)
+    /// The folder to write to: documents.parquet (the kept documents), and filtered/ and
+    /// decisions/ (the filtering stage's kept documents and decisions, a shard per input file)
     output: String,
     /// Also write the removed documents, with the step that removed them and its reason, to
     /// DIR/removed.parquet (datatrove's exclusion writers)
     #[arg(long, value_name = "DIR")]
     removed: Option<String>,
+    /// Run one stage, as datatrove's example runs its stages apart: `filter` (reader to FineWeb
+    /// quality, a shard per input file, resumable: a rerun skips the files done) or `dedup`
+    /// (MinHash and PII over what `filter` wrote) [default: both]
+    #[arg(long, value_enum)]
+    stage: Option<Stage>,
+    /// Replace what the filtering stage's folders hold from another job
+    #[arg(long)]
+    overwrite: bool,
     /// The URL filter's options (url_filter's): datatrove's block list is found as `url_filter`
     /// finds it; `block_list=PATH` names it, `block_list=none` filters with the word lists alone
     #[arg(long, value_name = "OPTIONS", default_value = "block_list=auto")]
@@ -45,34 +58,97 @@ pub(crate) struct FinewebArgs {
     exec: ExecArgs,
 }
 
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum Stage {
+    Filter,
+    Dedup,
+}
+
 pub(crate) async fn run(args: FinewebArgs) -> Result<()> {
+    let started = std::time::Instant::now();
+    if args.stage != Some(Stage::Dedup) {
+        filter(&args).await?;
+    }
+    if args.stage != Some(Stage::Filter) {
+        deduplicate(&args, started).await?;
+    }
+    Ok(())
+}
+
+/// `folder/name` (a path or an object-store URL).
+fn inside(folder: &str, name: &str) -> String {
+    format!("{}/{name}", folder.trim_end_matches('/'))
+}
+
+/// The filtering stage: `sql/fineweb.sql` (after `sql/datatrove_warc.sql` for WARC input) run
+/// once per input file as a sharded `webtext sql` runs it, so that a file's records go through
+/// trafilatura in order and a rerun resumes.
+async fn filter(args: &FinewebArgs) -> Result<()> {
     let ctx = query_context(&args.exec, None).await?;
-    register_crawl(&ctx, &args.input).await?;
-    let scratch = tempfile::Builder::new()
-        .prefix("webtext-fineweb-")
-        .tempdir()
-        .map_err(|source| CliError::Io {
-            context: "a temporary folder for the decisions".into(),
-            source,
-        })?;
-    let decisions = scratch.path().join("decisions.parquet");
+    let kind = input_kind(&ctx, "crawl", &args.input).await?;
+    // One thread per input file, as many files at once as there are cores: a file's records
+    // reach trafilatura in order without being sorted or buffered on the way, as one datatrove
+    // task reads its file.
+    let mut query = "SET datafusion.execution.target_partitions = 1;\n".to_owned();
+    let table = if kind.format == InputFormat::Warc {
+        query.push_str(&format!("CREATE VIEW crawl AS {DATATROVE_WARC_SQL};\n"));
+        "warc"
+    } else {
+        "crawl"
+    };
+    query.push_str(FINEWEB_SQL);
+    let params = crate::params::named([
+        (
+            "decisions",
+            inside(&inside(&args.output, "decisions"), "${shard}.parquet"),
+        ),
+        ("url_filter", args.url_filter.clone()),
+        ("model", args.model.clone()),
+    ]);
+    let sharding = ShardingArgs {
+        shard_bytes: 0,
+        overwrite: args.overwrite,
+        ..ShardingArgs::default()
+    };
+    let tables = vec![TableSpec {
+        name: table.to_owned(),
+        path: args.input.clone(),
+    }];
+    let filtered = format!("{}/", inside(&args.output, "filtered"));
+    crate::sql::run(SqlArgs::sharded(
+        tables,
+        query,
+        params,
+        (&filtered, table),
+        sharding,
+        args.exec.clone(),
+    ))
+    .await
+}
+
+/// The de-duplication stage: MinHash over what the filtering stage kept, in datatrove's order,
+/// then PII; the kept documents and the removed ones written whole.
+async fn deduplicate(args: &FinewebArgs, started: std::time::Instant) -> Result<()> {
+    let filtered = inside(&args.output, "filtered");
+    let manifest = inside(
+        &filtered,
+        datafusion_webtext::datasource::shards::MANIFEST_FILE,
+    );
+    if !filtered.contains("://") && !std::path::Path::new(&manifest).exists() {
+        return Err(CliError::Usage(format!(
+            "webtext fineweb --stage dedup: {filtered} has no manifest: the filtering stage has not \
+             finished (run it with --stage filter, or without --stage)"
+        )));
+    }
+    let ctx = query_context(&args.exec, None).await?;
+    for (table, folder) in [
+        ("fineweb_kept", "filtered"),
+        ("fineweb_decisions", "decisions"),
+    ] {
+        let files = inside(&inside(&args.output, folder), "*.parquet");
+        register_input(&ctx, table, &files).await?;
+    }
     let progress = Progress::new(None, "documents");
-
-    progress.say("filtering: URL filter, trafilatura, language, Gopher, C4, FineWeb quality");
-    let filtering = crate::params::substitute(
-        FINEWEB_SQL,
-        &crate::params::named([
-            ("decisions", decisions.display().to_string()),
-            ("url_filter", args.url_filter.clone()),
-            ("model", args.model.clone()),
-        ]),
-    )?;
-    let kept = run_all_but_last(&ctx, &filtering).await?;
-    let kept = ctx
-        .execute_logical_plan(ctx.state().statement_to_plan(kept).await?)
-        .await?;
-    ctx.register_table("fineweb_kept", kept.into_view())?;
-
     progress.say("MinHash de-duplication");
     // datatrove numbers a task's documents in the order it wrote them: the records' order.
     ctx.sql(
@@ -103,22 +179,10 @@ pub(crate) async fn run(args: FinewebArgs) -> Result<()> {
     let steps = ctx.sql(STEPS_SQL).await?.collect().await?;
     eprintln!("{}", pretty_format_batches(&steps)?);
     eprintln!(
-        "fineweb: kept {written} documents in {:.1} s; wrote {}/{KEPT_FILE}",
-        progress.elapsed().as_secs_f64(),
-        args.output.trim_end_matches('/')
+        "fineweb: kept {written} documents in {:.1} s; wrote {}",
+        started.elapsed().as_secs_f64(),
+        inside(&args.output, KEPT_FILE)
     );
-    Ok(())
-}
-
-/// The input as the view `crawl`: WARC files through datatrove's reader, any other table as it is.
-async fn register_crawl(ctx: &SessionContext, input: &str) -> Result<()> {
-    let kind = input_kind(ctx, "crawl", input).await?;
-    if kind.format != InputFormat::Warc {
-        return register_kind(ctx, "crawl", input, &kind, Default::default()).await;
-    }
-    register_kind(ctx, "warc", input, &kind, Default::default()).await?;
-    ctx.sql(&format!("CREATE VIEW crawl AS {DATATROVE_WARC_SQL}"))
-        .await?;
     Ok(())
 }
 
@@ -177,6 +241,6 @@ async fn write(ctx: &SessionContext, frame: &DataFrame, folder: &str, file: &str
             source,
         })?;
     }
-    let path = format!("{}/{file}", folder.trim_end_matches('/'));
-    crate::output::write_parquet(frame.clone(), &OutputTarget::at(ctx, &path)?).await
+    let target = OutputTarget::at(ctx, &inside(folder, file))?;
+    crate::output::write_parquet(frame.clone(), &target).await
 }

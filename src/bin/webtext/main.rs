@@ -14,6 +14,7 @@ mod fineweb;
 mod memory_limit;
 mod near_dedup;
 mod output;
+mod own_task;
 mod params;
 mod per_shard_files;
 mod progress;

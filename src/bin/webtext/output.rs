@@ -244,7 +244,8 @@ pub(crate) async fn write_parquet_counted(
         .into_builder()
         .set_sorting_columns((!sorted_by.is_empty()).then_some(sorted_by))
         .build();
-    let mut stream = datafusion::physical_plan::execute_stream(plan, task)?;
+    let mut stream =
+        crate::own_task::in_own_task(datafusion::physical_plan::execute_stream(plan, task)?);
     let mut file = ParquetWriterThread::create_with(target, stream.schema(), properties)?;
     while let Some(batch) = stream.next().await {
         file.write(batch?)?;

@@ -71,6 +71,29 @@ pub(crate) struct SqlArgs {
 }
 
 impl SqlArgs {
+    /// `webtext sql --table NAME=PATH ... QUERY --output FOLDER/` run by another command: the
+    /// statements once per shard of `shard_table`, resumable as that command is.
+    pub(crate) fn sharded(
+        tables: Vec<TableSpec>,
+        query: String,
+        params: Vec<(String, String)>,
+        (output, shard_table): (&str, &str),
+        sharding: ShardingArgs,
+        exec: ExecArgs,
+    ) -> SqlArgs {
+        SqlArgs {
+            tables,
+            file: None,
+            query: Some(query),
+            params,
+            format: Format::Table,
+            output: Some(output.to_owned()),
+            shard_table: Some(shard_table.to_owned()),
+            sharding,
+            exec,
+        }
+    }
+
     /// What decides a sharded run's output, for the record a rerun is checked against.
     fn settings(&self, sql: &str) -> std::collections::BTreeMap<String, String> {
         let mut settings = std::collections::BTreeMap::from([
