@@ -2,14 +2,14 @@
 the same documents read, each removed by the same step for the same reason, and the kept ones with
 the same text byte for byte and the same language score.
 
-    python fineweb.py ORACLE.parquet OUT_FOLDER [--floor FLOORS] [--show N]
+    python fineweb.py ORACLE.parquet OUT_FOLDER [--floor FLOORS] [--show N] [--set NAME]
 
 OUT_FOLDER is what `webtext fineweb ... OUT_FOLDER --removed OUT_FOLDER/removed` wrote (its kept
 documents' Parquet files, and the removed ones under removed/). Prints the figures per step and
 the first N differences; with --floor, exits 1 when the share of the oracle's documents that end
 the same way (the same step and reason, or kept with the same text) is below the floor
 `fineweb documents`, or the share of its kept documents kept with the same text below
-`fineweb kept_text`.
+`fineweb kept_text` (`documents_NAME`, `kept_text_NAME` with --set NAME).
 
 A document ends "the same way" when: both keep it with equal text and language scores within 1e-6,
 or both remove it at the same step with the same reason. Documents read on one side only (the
@@ -70,6 +70,7 @@ def main():
     parser.add_argument("out")
     parser.add_argument("--floor")
     parser.add_argument("--show", type=int, default=5)
+    parser.add_argument("--set", default="", help="the archive's name in the floors' keys (documents_SET)")
     args = parser.parse_args()
     oracle = pq.read_table(args.oracle).to_pylist()
     mine = ours(args.out)
@@ -105,8 +106,9 @@ def main():
               + (" (texts differ)" if step is None and row["removed_by"] is None else ""))
         shown += 1
     floors = floors_of(sys.argv, "fineweb")
-    failed = below_floor("fineweb", "documents", len(same) / max(len(oracle), 1), floors, sys.argv)
-    failed |= below_floor("fineweb", "kept_text", len(kept_same) / max(len(kept), 1), floors, sys.argv)
+    suffix = f"_{args.set}" if args.set else ""
+    failed = below_floor("fineweb", "documents" + suffix, len(same) / max(len(oracle), 1), floors, sys.argv)
+    failed |= below_floor("fineweb", "kept_text" + suffix, len(kept_same) / max(len(kept), 1), floors, sys.argv)
     sys.exit(1 if failed else 0)
 
 

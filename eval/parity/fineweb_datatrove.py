@@ -28,6 +28,12 @@ file); the URL filter's block list is the one the datatrove wheel ships. trafila
 per-document timeout is raised from 1 s to 600 s: a page that takes more than a second depends on
 the machine, and the run reports how many pages took longer than 1 s here.
 
+The oracles the repository keeps were made with --compact: eval/parity/fineweb_eval_warc.parquet
+from the evaluation archive (../shared/eval/warc/make_eval_warc.py), and
+eval/parity/fineweb_third_party.parquet from the files eval/parity/fineweb_third_party.txt lists
+(under ../shared/eval/warc/files/, each given as GROUP_NAME, the path's '/' made '_', as CI names
+them).
+
 Writes OUT.parquet: one row per WARC record datatrove's reader made a document of, in the order
 read: id (WARC-Record-ID), url, date, file (the WARC's base name), removed_by (NULL for a kept
 document, else the step: url_filter, extraction, language, gopher_repetition, gopher_quality,

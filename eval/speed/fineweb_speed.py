@@ -14,7 +14,6 @@ includes the generator's listing of what it read), and the ratios.
 """
 
 import os
-import resource
 import subprocess
 import sys
 import tempfile
@@ -24,15 +23,14 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def peak_rss_mib_of(command, **kwargs):
-    """Runs `command`; returns (seconds, peak resident MiB of its process tree's largest process)."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    start = time.perf_counter()
-    subprocess.run(command, check=True, **kwargs)
-    seconds = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    # ru_maxrss of the children is the largest any child reached; a run that does not exceed the
-    # earlier ones reports the earlier peak, so each side runs in a fresh Python below.
-    return seconds, max(after, before) / 1024
+    """Runs `command` under GNU time; returns (seconds, the peak resident MiB of its largest
+    process)."""
+    with tempfile.NamedTemporaryFile(mode="r", suffix=".time") as report:
+        start = time.perf_counter()
+        subprocess.run(["/usr/bin/time", "-f", "%M", "-o", report.name] + command, check=True, **kwargs)
+        seconds = time.perf_counter() - start
+        kilobytes = int(report.read().split()[-1])
+    return seconds, kilobytes / 1024
 
 
 def count_rows(webtext, parquet):
@@ -45,6 +43,11 @@ def main():
     webtext, repository, warcs = os.path.abspath(sys.argv[1]), sys.argv[2], sys.argv[3:]
     block_list = None
     with tempfile.TemporaryDirectory(prefix="webtext-fineweb-speed-") as scratch:
+        # One folder of the files for webtext fineweb, which takes a file, a folder or a glob.
+        inputs = os.path.join(scratch, "warc")
+        os.makedirs(inputs)
+        for warc in warcs:
+            os.symlink(os.path.abspath(warc), os.path.join(inputs, os.path.basename(warc)))
         oracle = os.path.join(scratch, "datatrove.parquet")
         _, their_peak = peak_rss_mib_of(
             ["taskset", "-c", "0", sys.executable, os.path.join(repository, "eval/parity/fineweb_datatrove.py"),
@@ -61,6 +64,7 @@ def main():
 
         their_kept = sum(1 for r in pq.read_table(oracle, columns=["removed_by"]).to_pylist()
                          if r["removed_by"] is None)
+        print(f"datatrove: {theirs:.1f} s, {their_kept} kept, peak {their_peak:.0f} MiB", flush=True)
         import datatrove
 
         block_list = os.path.join(os.path.dirname(datatrove.__file__), "assets", "url_filterblacklistsv0_3_0.tar.gz")
@@ -68,7 +72,7 @@ def main():
         for cores in (1, 2):
             out = os.path.join(scratch, f"webtext-{cores}")
             command = ["taskset", "-c", ",".join(str(c) for c in range(cores)), webtext, "fineweb",
-                       *warcs, out, "--partitions", str(cores), "--url-filter", f"block_list={block_list}"]
+                       inputs, out, "--partitions", str(cores), "--url-filter", f"block_list={block_list}"]
             seconds, peak = peak_rss_mib_of(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             runs.append((cores, seconds, peak, count_rows(webtext, os.path.join(out, "documents.parquet"))))
     megabytes = sum(os.path.getsize(w) for w in warcs) / 1e6

@@ -22,7 +22,7 @@ use serde_json::{Value, json};
 use super::commit::{
     TEMPORARY_MARK, commit_file, create_temporary_beside, is_temporary_name, write_file_atomically,
 };
-use super::inputs::{InputKind, kind_of_name};
+use super::inputs::{InputFormat, InputKind, kind_of_name};
 use super::paths::{is_glob, last_part, listing_url};
 use super::stores::is_store_url;
 
@@ -51,7 +51,14 @@ pub async fn list_input_files(
     let url = listing_url(path)?;
     let store = ctx.runtime_env().object_store(&url)?;
     let single = kind_of_name(last_part(path)).is_some() && !is_glob(path);
-    let extension = if single { "" } else { kind.extension.as_str() };
+    // A WARC table reads every WARC file of a folder, compressed or not (the reader finds out
+    // which); its shards list the same files, not only those named as the first one is.
+    let warc = kind.format == InputFormat::Warc;
+    let extension = if single || warc {
+        ""
+    } else {
+        kind.extension.as_str()
+    };
     let state = ctx.state();
     let base = url.object_store();
     let mut files: Vec<InputFile> = url
@@ -59,7 +66,8 @@ pub async fn list_input_files(
         .await?
         .try_filter(|meta| {
             let name = meta.location.filename().unwrap_or_default();
-            futures::future::ready(single || !name.starts_with(['.', '_']))
+            let listed = !name.starts_with(['.', '_']) && (!warc || super::is_warc_path(name));
+            futures::future::ready(single || listed)
         })
         .map_ok(|meta| InputFile {
             url: format!("{}{}", base.as_str(), meta.location),
@@ -838,6 +846,31 @@ mod tests {
         assert!(replaced.committed.is_empty());
         assert!(!location.join("a.parquet").exists());
         assert!(prepare_folder(&folder, &other, false).await.is_ok());
+    }
+
+    /// A folder of WARC files compressed and not: the shards take every one of them, as the
+    /// table reads them, and nothing else.
+    #[tokio::test]
+    async fn the_shards_of_a_warc_folder_list_every_warc_file() {
+        let dir = tempfile::tempdir().unwrap();
+        for name in [
+            "a.warc.gz",
+            "b.warc",
+            "c.wet.zst",
+            "notes.txt",
+            "_manifest.json",
+        ] {
+            std::fs::write(dir.path().join(name), "x").unwrap();
+        }
+        let ctx = SessionContext::new();
+        let path = dir.path().to_str().unwrap();
+        let kind = kind_of_name("a.warc.gz").unwrap();
+        let files = list_input_files(&ctx, path, &kind).await.unwrap();
+        let names: Vec<&str> = files
+            .iter()
+            .map(|f| f.url.rsplit('/').next().unwrap())
+            .collect();
+        assert_eq!(names, ["a.warc.gz", "b.warc", "c.wet.zst"]);
     }
 
     #[tokio::test]

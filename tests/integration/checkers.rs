@@ -113,6 +113,7 @@ fn the_floors_file_has_a_floor_for_every_check_ci_runs() {
     // eval/parity/fineweb.py: webtext fineweb against datatrove's FineWeb.
     for key in ["documents", "kept_text"] {
         needed.push(format!("fineweb {key}"));
+        needed.push(format!("fineweb {key}_third_party"));
     }
     for key in &needed {
         let floor = floors.get(key).unwrap();
