@@ -44,7 +44,8 @@ pub(crate) struct FinewebArgs {
     /// (MinHash and PII over what `filter` wrote) [default: both]
     #[arg(long, value_enum)]
     stage: Option<Stage>,
-    /// Replace what the filtering stage's folders hold from another job
+    /// Replace what the filtering stage's folders hold from another job (its shards and
+    /// decisions)
     #[arg(long)]
     overwrite: bool,
     /// The URL filter's options (url_filter's): datatrove's block list is found as `url_filter`
@@ -97,11 +98,9 @@ async fn filter(args: &FinewebArgs) -> Result<()> {
         "crawl"
     };
     query.push_str(FINEWEB_SQL);
+    let decisions = inside(&args.output, "decisions");
     let params = crate::params::named([
-        (
-            "decisions",
-            inside(&inside(&args.output, "decisions"), "${shard}.parquet"),
-        ),
+        ("decisions", inside(&decisions, "${shard}.parquet")),
         ("url_filter", args.url_filter.clone()),
         ("model", args.model.clone()),
     ]);
@@ -114,6 +113,18 @@ async fn filter(args: &FinewebArgs) -> Result<()> {
         name: table.to_owned(),
         path: args.input.clone(),
     }];
+    if args.overwrite && !decisions.contains("://") {
+        // Another job's decisions would be read with this one's.
+        match std::fs::remove_dir_all(&decisions) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                return Err(CliError::Io {
+                    context: decisions,
+                    source: e,
+                });
+            }
+            _ => {}
+        }
+    }
     let filtered = format!("{}/", inside(&args.output, "filtered"));
     crate::sql::run(SqlArgs::sharded(
         tables,
