@@ -96,15 +96,11 @@ def main():
         theirs_n = sum(1 for row in oracle if (row["removed_by"] or "kept") == step)
         mine_n = sum(1 for fate in mine.values() if (fate[0] or "kept") == step)
         print(f"{step:<20} {theirs_n:>9} {mine_n:>8}")
-    shown = 0
-    for row in read_both:
-        if shown >= args.show or row in same:
-            continue
+    for row in differing[:args.show]:
         step, reason, score, text = mine[row["id"]]
         print(f"- {row['id']} {row['url']}: datatrove {row['removed_by']}/{row['reason']} "
               f"score {row['language_score']}; webtext {step}/{reason} score {score}"
               + (" (texts differ)" if step is None and row["removed_by"] is None else ""))
-        shown += 1
     floors = floors_of(sys.argv, "fineweb")
     suffix = f"_{args.set}" if args.set else ""
     failed = below_floor("fineweb", "documents" + suffix, len(same) / max(len(oracle), 1), floors, sys.argv)
