@@ -3,8 +3,8 @@
 -- chain as datatrove 0.10.1 runs it: language-ID score threshold (the language's config) ->
 -- Gopher repetition -> FineWeb quality -> Gopher quality, each built from the language's config and
 -- cutting words with the tokenizer datatrove assigns the language; then FineWeb-2's final touches
--- on the kept text: PII, then the symbol-lines formatter. Each step sees only the documents the
--- steps before it kept.
+-- on the kept text: FTFY, PII, then the symbol-lines formatter. Each step sees only the documents
+-- the steps before it kept.
 --
 -- Reads:  table `documents` with a key, the text, and its language as FineWeb-2 names it (ISO
 --         639-3 and script, `deu_Latn`) with GlotLID's score: the output of language
@@ -31,14 +31,14 @@
 -- process (NULL) is removed by that step with the reason 'unprocessed'.
 --
 -- The final touches run as FineWeb-2 ran them, one formatter per language over its kept documents:
--- PII's cycles of replacement addresses carry from one document to the next in key order
--- (pii_redact_in_order), then each run of lines of '|' becomes an empty line (remove_symbol_lines,
--- which also turns every line break into \n). `--param pii=false` or `--param symbol_lines=false`
--- leaves the text as the filters saw it.
+-- ftfy repairs mojibake and control characters (ftfy, datatrove's FTFYFormatter), PII's cycles of
+-- replacement addresses carry from one document to the next in key order (pii_redact_in_order),
+-- then each run of lines of '|' becomes an empty line (remove_symbol_lines, which also turns every
+-- line break into \n). `--param ftfy=false`, `--param pii=false` or `--param symbol_lines=false`
+-- leaves that step out.
 --
 -- Not here: MinHash de-duplication (per language: sql/near_dedup.sql over one language's documents,
--- with minhash's 'language=...' option for its shingles), and FTFY, FineWeb-2's first final touch
--- (mojibake and control characters repaired by the ftfy library): this crate has no faithful FTFY.
+-- with minhash's 'language=...' option for its shingles).
 --
 -- @param key = url
 -- @param text = text
@@ -47,6 +47,7 @@
 --        (an SQL expression: a column, or a constant such as 1.0 for documents known to be of their
 --        language)
 -- @param decisions = fineweb2_decisions.parquet
+-- @param ftfy = true
 -- @param pii = true
 -- @param symbol_lines = true
 
@@ -86,14 +87,19 @@ COPY (
       )
     )
   ),
-  -- One PII formatter per language through its kept documents in key order (a removed
-  -- document's NULL text does not move its cycles), then the symbol lines.
+  -- FTFY, then one PII formatter per language through its kept documents in key order (a
+  -- removed document's NULL text does not move its cycles), then the symbol lines.
+  fixed AS (
+    SELECT key, language, removed_by, reason,
+           CASE WHEN ${ftfy} THEN ftfy(kept_text) ELSE kept_text END AS kept_text
+    FROM chain
+  ),
   redacted AS (
     SELECT key, language, removed_by, reason,
            CASE WHEN ${pii}
                 THEN pii_redact_in_order(kept_text) OVER (PARTITION BY language ORDER BY key)['text']
                 ELSE kept_text END AS kept_text
-    FROM chain
+    FROM fixed
   )
   SELECT key, language, removed_by, reason,
          CASE WHEN ${symbol_lines} THEN remove_symbol_lines(kept_text, '|', chr(10))

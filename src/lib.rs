@@ -27,6 +27,7 @@ pub mod datasource;
 pub mod datatrove;
 pub mod dedup;
 pub mod extract;
+pub mod ftfy;
 pub mod html;
 pub mod justext;
 #[cfg(feature = "langid")]

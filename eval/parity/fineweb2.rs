@@ -5,11 +5,11 @@
 //! and the share whose MinHash tokens (the tokenizer over `simplify_text`) and signature do.
 //! A language whose tokenizer this crate lacks is listed with the tokenizer it needs.
 //!
-//! Then FineWeb-2's final touches over every language: the documents whose symbol-lines
-//! formatter output and whose PII formatter output (a fresh formatter per document) equal
-//! datatrove's, and the kept documents whose final text (FTFY, then one PII formatter per language
-//! over the kept documents in id order, then symbol lines) does, with FTFY's output taken from
-//! the oracle, as this crate has no FTFY.
+//! Then FineWeb-2's final touches over every language: the documents whose FTFY output, symbol-lines
+//! formatter output and PII formatter output (a fresh formatter per document) equal datatrove's,
+//! and the kept documents whose final text (FTFY, then one PII formatter per language over the
+//! kept documents in id order, then symbol lines) does, with this crate's FTFY and, to isolate
+//! the other two, with FTFY's output taken from the oracle.
 //!
 //! With `--floor FILE`, exits 1 when a language's share is below its floor
 //! (`fineweb2 LANGUAGE SHARE`, `fineweb2_minhash LANGUAGE SHARE`); `--differences N` prints the
@@ -29,6 +29,7 @@ use datafusion_webtext::datatrove::filters::fineweb2::fineweb2_language;
 use datafusion_webtext::datatrove::filters::{fineweb_quality, gopher_quality, gopher_repetition};
 use datafusion_webtext::datatrove::pii::{PiiCounters, PiiParams, pii_redact};
 use datafusion_webtext::datatrove::symbol_lines::SymbolLines;
+use datafusion_webtext::ftfy;
 use datafusion_webtext::minhash::{MinHasher, MinhashConfig, simplify_text};
 use datafusion_webtext::words::{WordTokenizer, words_in};
 use sha2::{Digest, Sha256};
@@ -167,11 +168,13 @@ fn formatted<'a>(changed: &str, out: &'a str, text: &'a str) -> &'a str {
 }
 
 /// FineWeb-2's final touches against the oracle's: (floor key, documents equal, documents) for
-/// the symbol-lines formatter, the PII formatter, and the final text of the kept documents.
+/// FTFY, the symbol-lines formatter, the PII formatter, and the final text of the kept documents
+/// (with this crate's FTFY and with the oracle's).
 fn formatter_tallies(
     folder: &str,
     documents: &BTreeMap<i64, Vec<String>>,
-) -> [(String, usize, usize); 3] {
+    show: usize,
+) -> [(String, usize, usize); 5] {
     let oracle = rows(
         &format!("{folder}/fineweb2_filters.parquet"),
         &[
@@ -187,38 +190,112 @@ fn formatter_tallies(
     );
     let fineweb2_lines = SymbolLines::new(['|'], "\n".to_owned());
     let pii = PiiParams::default();
-    let (mut symbol_lines, mut fresh_pii, mut kept, mut finals) = (0, 0, 0, 0);
-    // One PII formatter per language, carried through its kept documents in id order.
-    let mut formatters: HashMap<&str, PiiCounters> = HashMap::new();
+    let ftfy_config = ftfy::Config::default();
+    let (mut ftfy_equal, mut symbol_lines, mut fresh_pii, mut shown) = (0, 0, 0, 0);
+    let (mut kept, mut finals, mut finals_after_oracle_ftfy) = (0, 0, 0);
+    // One PII formatter per language, carried through its kept documents in id order; one chain
+    // with this crate's FTFY, one with the oracle's.
+    let mut formatters: HashMap<(&str, bool), PiiCounters> = HashMap::new();
+    let mut final_text = |language, fixed: &str, ours| {
+        let counters = formatters.entry((language, ours)).or_default();
+        let last = fineweb2_lines.format(&pii_redact(fixed, &pii, counters).text);
+        sha256_hex(&last)[..16].to_owned()
+    };
     for (doc_id, document) in documents {
         let (language, text) = (document[0].as_str(), document[1].as_str());
         let want = &oracle[doc_id];
+        let fixed = ftfy::fix_text(text, &ftfy_config);
+        let oracle_fixed = formatted(&want[4], &want[5], text);
+        if fixed == oracle_fixed {
+            ftfy_equal += 1;
+        } else if shown < show {
+            shown += 1;
+            println!(
+                "ftfy differs on document {doc_id} ({language}):\n  text   {text:?}\n  ours   {fixed:?}\n  oracle {oracle_fixed:?}"
+            );
+        }
         symbol_lines +=
             usize::from(fineweb2_lines.format(text) == formatted(&want[0], &want[1], text));
         let redacted = pii_redact(text, &pii, &mut PiiCounters::default());
         fresh_pii += usize::from(redacted.text == formatted(&want[2], &want[3], text));
         if want[6] == "true" {
             kept += 1;
-            let fixed = formatted(&want[4], &want[5], text);
-            let counters = formatters.entry(language).or_default();
-            let last = fineweb2_lines.format(&pii_redact(fixed, &pii, counters).text);
-            finals += usize::from(sha256_hex(&last)[..16] == want[7]);
+            finals += usize::from(final_text(language, &fixed, true) == want[7]);
+            finals_after_oracle_ftfy +=
+                usize::from(final_text(language, oracle_fixed, false) == want[7]);
         }
     }
     let all = documents.len();
     [
+        ("fineweb2_formatter ftfy".to_owned(), ftfy_equal, all),
         (
             "fineweb2_formatter symbol_lines".to_owned(),
             symbol_lines,
             all,
         ),
         ("fineweb2_formatter pii".to_owned(), fresh_pii, all),
+        ("fineweb2_formatter final".to_owned(), finals, kept),
         (
             "fineweb2_formatter final_after_oracle_ftfy".to_owned(),
-            finals,
+            finals_after_oracle_ftfy,
             kept,
         ),
     ]
+}
+
+/// This crate's `ftfy` against ftfy 6.3.1 itself on eval/parity/ftfy_differential.parquet (texts
+/// built to reach every path of ftfy, see its script): (floor key, texts equal, texts) under
+/// datatrove's configuration and under fix_text's defaults.
+fn ftfy_differential_tallies(show: usize) -> [(String, usize, usize); 2] {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/parity/ftfy_differential.parquet"
+    );
+    let configs = [
+        ("datatrove", ftfy::Config::default()),
+        ("fix_text", ftfy::Config::fix_text_defaults()),
+    ];
+    let (mut equal, mut all, mut shown) = ([0; 2], 0, 0);
+    for batch in batches(path) {
+        let column = |name: &str| {
+            let array = batch.column_by_name(name).expect("the script's columns");
+            cast(array, &DataType::Utf8).expect("strings")
+        };
+        let (kinds, texts) = (column("kind"), column("text"));
+        let wanted = [column(configs[0].0), column(configs[1].0)];
+        for i in 0..batch.num_rows() {
+            all += 1;
+            let text = texts.as_string::<i32>().value(i);
+            for (c, (name, config)) in configs.iter().enumerate() {
+                // fix_text's output is NULL where it is datatrove's.
+                let column = if wanted[c].is_null(i) {
+                    &wanted[0]
+                } else {
+                    &wanted[c]
+                };
+                let (ours, theirs) = (
+                    ftfy::fix_text(text, config),
+                    column.as_string::<i32>().value(i),
+                );
+                if ours == theirs {
+                    equal[c] += 1;
+                } else if shown < show {
+                    shown += 1;
+                    let kind = kinds.as_string::<i32>().value(i);
+                    println!(
+                        "ftfy ({name}) differs on a {kind} text:\n  text {text:?}\n  ours {ours:?}\n  ftfy {theirs:?}"
+                    );
+                }
+            }
+        }
+    }
+    configs
+        .iter()
+        .enumerate()
+        .map(|(c, (name, _))| (format!("ftfy_differential {name}"), equal[c], all))
+        .collect::<Vec<_>>()
+        .try_into()
+        .expect("two configurations")
 }
 
 fn main() -> ExitCode {
@@ -347,7 +424,10 @@ fn main() -> ExitCode {
             }
         }
     }
-    for (key, equal, documents) in formatter_tallies(&folder, &documents) {
+    let tallies = formatter_tallies(&folder, &documents, show)
+        .into_iter()
+        .chain(ftfy_differential_tallies(show));
+    for (key, equal, documents) in tallies {
         let share = equal as f64 / documents as f64;
         println!("{key}: {equal} of {documents} documents equal ({share:.4})");
         match floors::meets(floors.as_ref(), &key, share) {

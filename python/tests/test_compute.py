@@ -45,6 +45,7 @@ COMPUTE_CALLS = {
     "url_filter": lambda v, d: compute.url_filter(v, options="block_list=none"),
     "c4_badwords": lambda v, d: compute.c4_badwords(v, "en"),
     "pii_redact": lambda v, d: compute.pii_redact(v),
+    "ftfy": lambda v, d: compute.ftfy(v),
     "remove_symbol_lines": lambda v, d: compute.remove_symbol_lines(v, "|", "\n"),
     "token_count": lambda v, d: compute.token_count(v, tokenizer=str(TOKENIZER)),
     "minhash": lambda v, d: compute.minhash(v),

@@ -69,6 +69,7 @@ TEXT_CALLS = {
     "url_filter": "url_filter(v, 'block_list=none')",
     "c4_badwords": "c4_badwords(v, 'en')",
     "pii_redact": "pii_redact(v)",
+    "ftfy": "ftfy(v)",
     "remove_symbol_lines": "remove_symbol_lines(v, '|', chr(10))",
     "token_count": f"token_count(v, 'tokenizer={TOKENIZER}')",
     "minhash": "minhash(v)",

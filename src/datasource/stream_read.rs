@@ -6,7 +6,9 @@
 //! The file is downloaded in ranges of [`RANGE_BYTES`], each its own request: a request's time
 //! limit covers its whole body, so one request for a file of gigabytes would fail on any link
 //! slower than the file's size over the limit, and a connection reset mid-file would end the
-//! file. A range request that fails is retried by the store like any other.
+//! file. A range request that fails is retried by the store like any other. A server that does
+//! not serve ranges (Python's http.server, many plain file servers) is read with one streamed
+//! request instead.
 
 use std::io::Read;
 
@@ -50,7 +52,15 @@ pub(crate) async fn fetch(
         range: (size > 0).then_some(GetRange::Bounded(0..first_end)),
         ..Default::default()
     };
-    let first = store.get_opts(&location, options).await?;
+    let first = match store.get_opts(&location, options).await {
+        Ok(first) => first,
+        // A plain file server that answers a range with the whole file: one streamed GET, whose
+        // time limit then covers the whole file.
+        Err(object_store::Error::NotSupported { .. }) => {
+            return Ok(Fetched::Stream(store.get(&location).await?.into_stream()));
+        }
+        Err(e) => return Err(e),
+    };
     let first = match first.payload {
         GetResultPayload::File(..) => {
             // A local file (its range aside): read whole, from the start.

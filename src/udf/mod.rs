@@ -60,7 +60,7 @@ pub use dedup::{
 #[cfg(feature = "tokens")]
 pub use filters::token_count;
 pub use filters::{
-    c4_badwords, c4_quality, fineweb_quality, fineweb2_languages, gopher_quality,
+    c4_badwords, c4_quality, fineweb_quality, fineweb2_languages, ftfy, gopher_quality,
     gopher_repetition, pii_redact, pii_redact_in_order, remove_symbol_lines, url_filter,
 };
 #[cfg(feature = "langid")]
@@ -142,6 +142,7 @@ singleton!(
     remove_symbol_lines::RemoveSymbolLinesFunc
 );
 singleton!(fineweb_quality_udf, fineweb_quality::FineWebQualityFunc);
+singleton!(ftfy_udf, ftfy::FtfyFunc);
 singleton!(minhash_udf, minhash::MinhashFunc);
 singleton!(minhash_bands_udf, minhash_bands::MinhashBandsFunc);
 singleton!(jaccard_udf, jaccard::JaccardFunc);
@@ -217,6 +218,7 @@ pub fn all_scalar() -> Vec<Arc<ScalarUDF>> {
         url_filter_udf(),
         c4_badwords_udf(),
         pii_redact_udf(),
+        ftfy_udf(),
         remove_symbol_lines_udf(),
         #[cfg(feature = "tokens")]
         token_count_udf(),
@@ -512,6 +514,11 @@ pub mod functions {
     /// `pii_redact(text)`.
     pub fn pii_redact(text: Expr) -> Expr {
         super::pii_redact_udf().call(vec![text])
+    }
+
+    /// `ftfy(text)`: datatrove's FTFYFormatter.
+    pub fn ftfy(text: Expr) -> Expr {
+        super::ftfy_udf().call(vec![text])
     }
 
     /// `remove_symbol_lines(text)`: datatrove's defaults.

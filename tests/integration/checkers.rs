@@ -96,8 +96,17 @@ fn the_floors_file_has_a_floor_for_every_check_ci_runs() {
         needed.push(format!("fineweb2 {language}"));
         needed.push(format!("fineweb2_minhash {language}"));
     }
-    for formatter in ["symbol_lines", "pii", "final_after_oracle_ftfy"] {
+    for formatter in [
+        "ftfy",
+        "symbol_lines",
+        "pii",
+        "final",
+        "final_after_oracle_ftfy",
+    ] {
         needed.push(format!("fineweb2_formatter {formatter}"));
+    }
+    for config in ["datatrove", "fix_text"] {
+        needed.push(format!("ftfy_differential {config}"));
     }
     // eval/parity/trafilatura.rs.
     for config in [

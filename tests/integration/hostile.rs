@@ -109,6 +109,8 @@ const SCALAR_CALLS: &[&str] = &[
     "c4_badwords(html, 'en')['word']",
     "c4_badwords(html, 'ja')['match_start']",
     "pii_redact(html)['ips']",
+    "ftfy(html)",
+    "ftfy(html, 'normalization=nfkc, uncurl_quotes=true, fix_line_breaks=true')",
     "remove_symbol_lines(html, '|<>', chr(10))",
     "token_count(html, 'tokenizer={tokenizer}')",
     "cardinality(minhash_bands(minhash(html), 14, 8))",

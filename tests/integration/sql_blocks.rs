@@ -1,5 +1,5 @@
 //! datatrove's blocks after the quality filters (url_filter, c4_badwords, pii_redact and its
-//! window form, remove_symbol_lines) as a user calls them: the documented examples, every string
+//! window form, ftfy, remove_symbol_lines) as a user calls them: the documented examples, every string
 //! type, NULLs, a language per row, options and their errors. Their parity with datatrove on its oracle is eval/parity/datatrove_blocks.rs.
 
 use std::sync::Arc;
@@ -9,11 +9,12 @@ use datafusion::prelude::*;
 
 use crate::common::{cells, error_of, one_row, string_columns, webtext_context_in_batches_of};
 
-const FUNCTIONS: [&str; 5] = [
+const FUNCTIONS: [&str; 6] = [
     "url_filter",
     "c4_badwords",
     "pii_redact",
     "pii_redact_in_order",
+    "ftfy",
     "remove_symbol_lines",
 ];
 
@@ -126,6 +127,33 @@ async fn remove_symbol_lines_reads_its_symbols_per_row_and_checks_its_arguments(
         error.contains("remove_symbol_lines: takes 1 to 4 arguments, got 5"),
         "{error}"
     );
+}
+
+/// The expected texts are ftfy 6.3.1's (`ftfy.fix_text` run on the same strings, with datatrove's
+/// FTFYFormatter configuration and with the options given).
+#[tokio::test]
+async fn ftfy_fixes_every_string_type_and_checks_its_options() {
+    let ctx = context();
+    let texts = [Some("Ã la carte, l\u{92}homme\r\n"), None];
+    for (name, column) in string_columns(&texts) {
+        ctx.deregister_table("t").unwrap();
+        let batch = RecordBatch::try_from_iter([("v", column)]).unwrap();
+        ctx.register_batch("t", batch).unwrap();
+        let got = cells(&ctx, "SELECT ftfy(v) FROM t").await.unwrap();
+        assert_eq!(got[0][0], "à la carte, l’homme\r\n", "{name}");
+        assert_eq!(got[1][0], "NULL", "{name}");
+    }
+    let options = "SELECT ftfy('ﬁne “x” &amp;' || chr(27) || '[1m!', \
+                   'fix_latin_ligatures=true, uncurl_quotes=true')";
+    assert_eq!(one_row(&ctx, options).await, ["fine \"x\" &!"]);
+    let error = error_of(&ctx, "SELECT ftfy('x', 'normalization=nfx')").await;
+    assert!(
+        error.contains("ftfy: invalid options (argument 2)")
+            && error.contains("nfc, nfd, nfkc, nfkd or none"),
+        "{error}"
+    );
+    let error = error_of(&ctx, "SELECT ftfy('x', 'unescape_html=sometimes')").await;
+    assert!(error.contains("auto, true or false"), "{error}");
 }
 
 #[tokio::test]

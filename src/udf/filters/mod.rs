@@ -9,6 +9,7 @@ pub mod detect_language;
 pub mod fasttext_predict;
 pub mod fineweb2_languages;
 pub mod fineweb_quality;
+pub mod ftfy;
 pub mod gopher_quality;
 pub mod gopher_repetition;
 pub mod pii_redact;
