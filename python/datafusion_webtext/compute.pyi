@@ -399,6 +399,20 @@ def pii_redact(text: ArrowData, options: Any = None, **keys: Any) -> Result:
         -- Mail email@example.com from 22.214.171.124 or 10.0.0.1 | 1 | 1
     """
 
+def ftfy(text: ArrowData, options: Any = None, **keys: Any) -> Result:
+    """The text repaired as ftfy 6.3.1's fix_text repairs it, with the configuration HuggingFace datatrove 0.10.1's FTFYFormatter gives it (FineWeb-2 ran it first among the final touches of every kept document): mojibake (UTF-8 that was read as windows-1252, Latin-1, MacRoman, cp437 or another of ftfy's encodings, found by ftfy's badness heuristic) decoded again, HTML entities decoded on the lines before the first one holding '<', ANSI terminal escapes and control characters deleted, C1 controls read as windows-1252. Line by line, each line fixed again until it no longer changes, as ftfy does. The options are fix_text's other settings (its own defaults: 'fix_latin_ligatures=true, fix_character_width=true, uncurl_quotes=true, fix_line_breaks=true, normalization=nfc'); unlike fix_text called with keyword arguments, which ignores restore_byte_a0, replace_lossy_sequences and decode_inconsistent_utf8, every setting given here is applied, as with datatrove's configuration object. NFC and the other normalizations follow the Unicode tables of this build (newer than CPython 3.11's Unicode 14.0). NULL for NULL text.
+
+    SQL: ``ftfy(text [, options])``
+
+    Args:
+        text: The text (extracted already, e.g. by justext): Utf8, LargeUtf8, Utf8View or a dictionary of those.
+        options: 'key=value, ...': unescape_html (auto; HTML entities decoded; auto: unless a line holds '<' (then not from that line on)), remove_terminal_escapes (true; ANSI escape sequences deleted), fix_encoding (true; mojibake decoded again), restore_byte_a0 (true; spaces that stand for a lost byte 0xA0 restored before decoding), replace_lossy_sequences (true; mojibake that lost a byte decoded with U+FFFD), decode_inconsistent_utf8 (true; mojibake inside correct text fixed run by run), fix_c1_controls (true; C1 controls read as windows-1252), fix_latin_ligatures (false; ligatures such as ﬁ spelled out), fix_character_width (false; full-width and half-width forms made usual), uncurl_quotes (false; curly quotes made straight), fix_line_breaks (false; CRLF, CR, U+2028, U+2029, U+0085 become LF), fix_surrogates (true; accepted for ftfy's sake: SQL strings hold no lone surrogates), remove_control_chars (true; control characters but tab and line breaks deleted), normalization (none; nfc, nfd, nfkc, nfkd or none), max_decode_length (1000000; characters of a line fixed at once), on_error (null; a text that cannot be processed, which only a bug of ours can cause and datafusion_webtext::row_panics() counts, gives NULL; fail: the query fails with the reason).
+
+    Example:
+        SELECT ftfy('Â¡Hola! The cafÃ© is closed â€” sorry');
+        -- ¡Hola! The café is closed — sorry
+    """
+
 def remove_symbol_lines(text: ArrowData, symbols: Any = None, replacement: Any = None, options: Any = None, **keys: Any) -> Result:
     """The text without its lines of symbols, as HuggingFace datatrove 0.10.1's SymbolLinesFormatter formats it (FineWeb-2 ran it last on every kept document, with symbols '|' and a newline as replacement, to drop the rules of extracted tables). The text is cut into lines as Python's str.splitlines() cuts it; a line that is not blank and holds only symbols and spaces (U+0020) is a symbol line, and each run of them becomes one replacement line (none when the replacement is empty). The lines are joined with a newline, so every line break (\r\n, U+2028, ...) becomes \n and a final one is dropped, as in datatrove. FineWeb-2's call: remove_symbol_lines(text, '|', chr(10)). NULL for NULL text.
 
