@@ -15,6 +15,7 @@ mod dedup_partitions;
 mod fineweb;
 mod fineweb2;
 mod hostile;
+mod http_inputs;
 mod justext_fixtures;
 mod memory_limit;
 mod object_stores;
