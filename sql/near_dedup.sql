@@ -18,6 +18,9 @@
 -- @param buckets = 14
 -- @param rows = 8
 -- @param config = default
+-- @param minhash_options =
+--        (more of minhash's options, e.g. language=deu_Latn for FineWeb-2's shingles of a
+--        language's words)
 -- @param id = doc_id
 -- @param text = text
 
@@ -30,7 +33,7 @@ SET datafusion.optimizer.repartition_file_scans = false;
 CREATE VIEW document_bands AS
 SELECT "${id}" AS id,
        unnest(range(0, ${buckets})) AS band,
-       unnest(minhash_bands(minhash("${text}", 'config=${config}, n_grams=${n_grams}, num_buckets=${buckets}, hashes_per_bucket=${rows}'),
+       unnest(minhash_bands(minhash("${text}", 'config=${config}, n_grams=${n_grams}, num_buckets=${buckets}, hashes_per_bucket=${rows}, ${minhash_options}'),
                             ${buckets}, ${rows})) AS band_hash
 FROM documents;
 

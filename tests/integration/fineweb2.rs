@@ -104,3 +104,87 @@ fn fineweb2_sql_removes_what_datatroves_chain_removes_in_every_language() {
     assert_ne!(values[4], "0", "{counts}");
     assert_eq!(values[5], kept, "final texts: {counts}");
 }
+
+/// `webtext fineweb2` over the oracle's documents and a copy of each document datatrove's chain
+/// keeps (later in key order): MinHash removes every copy, and the kept documents are the
+/// oracle's with datatrove's final text (FTFY, PII carried through each language, symbol lines).
+#[test]
+fn webtext_fineweb2_keeps_datatroves_documents_and_minhash_removes_their_copies() {
+    let Some(shared) =
+        shared_dir("webtext_fineweb2_keeps_datatroves_documents_and_minhash_removes_their_copies")
+    else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let oracle = shared.join("oracle/fineweb2");
+    let documents = format!("documents={}", oracle.join("documents.parquet").display());
+    let datatrove = format!(
+        "datatrove={}",
+        oracle.join("fineweb2_filters.parquet").display()
+    );
+    let input = dir.path().join("input.parquet");
+    succeeded(&webtext(&[
+        "sql",
+        "--table",
+        &documents,
+        "--table",
+        &datatrove,
+        "--output",
+        input.to_str().unwrap(),
+        "SELECT doc_id AS id, language, text FROM documents \
+         UNION ALL \
+         SELECT d.doc_id + 100000, d.language, d.text \
+         FROM documents d JOIN datatrove f ON d.doc_id = f.doc_id WHERE f.chain_passed",
+    ]));
+    let mut languages = vec![
+        "arb_Arab", "ces_Latn", "cmn_Hani", "dan_Latn", "deu_Latn", "ell_Grek", "fas_Arab",
+        "fra_Latn", "hin_Deva", "hun_Latn", "ind_Latn", "ita_Latn", "nld_Latn", "nob_Latn",
+        "pol_Latn", "por_Latn", "rus_Cyrl", "spa_Latn", "swe_Latn", "tha_Thai", "tur_Latn",
+        "ukr_Cyrl", "vie_Latn",
+    ];
+    let mut kept = 2878;
+    if datafusion_webtext::words::korean::kiwi().is_ok() {
+        languages.push("kor_Hang");
+        kept += 149;
+    }
+    if datafusion_webtext::words::japanese::sudachi().is_ok() {
+        languages.push("jpn_Jpan");
+        kept += 138;
+    }
+    let (output, removed) = (dir.path().join("out"), dir.path().join("removed"));
+    succeeded(&webtext(&[
+        "fineweb2",
+        input.to_str().unwrap(),
+        output.to_str().unwrap(),
+        "--language",
+        &languages.join(","),
+        "--score",
+        "1.0",
+        "--removed",
+        removed.to_str().unwrap(),
+    ]));
+    let counts = succeeded(&webtext(&[
+        "sql",
+        "--table",
+        &format!("ours={}/documents/", output.display()),
+        "--table",
+        &format!("removed={}/", removed.display()),
+        "--table",
+        &datatrove,
+        "--format",
+        "csv",
+        "SELECT (SELECT count(*) FROM ours) AS kept, \
+                (SELECT count(*) FROM ours JOIN datatrove ON ours.key = datatrove.doc_id \
+                 WHERE chain_passed \
+                   AND substr(encode(sha256(text), 'hex'), 1, 16) = final_sha16) AS final_same, \
+                (SELECT count(*) FROM removed WHERE removed_by = 'minhash') AS minhash, \
+                (SELECT count(*) FROM removed WHERE removed_by = 'minhash' AND key >= 100000) \
+                  AS copies",
+    ]));
+    let kept = kept.to_string();
+    assert_eq!(
+        counts.lines().nth(1),
+        Some(format!("{kept},{kept},{kept},{kept}").as_str()),
+        "{counts}"
+    );
+}

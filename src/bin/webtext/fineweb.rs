@@ -77,7 +77,7 @@ pub(crate) async fn run(args: FinewebArgs) -> Result<()> {
 }
 
 /// `folder/name` (a path or an object-store URL).
-fn inside(folder: &str, name: &str) -> String {
+pub(crate) fn inside(folder: &str, name: &str) -> String {
     format!("{}/{name}", folder.trim_end_matches('/'))
 }
 
@@ -245,7 +245,12 @@ WITH steps(n, step) AS (
 SELECT step, documents_in, removed, documents_in - removed AS kept FROM per_step ORDER BY n";
 
 /// `frame` to `folder/file`, complete or not at all.
-async fn write(ctx: &SessionContext, frame: &DataFrame, folder: &str, file: &str) -> Result<u64> {
+pub(crate) async fn write(
+    ctx: &SessionContext,
+    frame: &DataFrame,
+    folder: &str,
+    file: &str,
+) -> Result<u64> {
     if !folder.contains("://") {
         std::fs::create_dir_all(folder).map_err(|source| CliError::Io {
             context: folder.to_owned(),

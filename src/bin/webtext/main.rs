@@ -11,6 +11,7 @@ mod error;
 mod extraction;
 mod files;
 mod fineweb;
+mod fineweb2;
 mod memory_limit;
 mod near_dedup;
 mod output;
@@ -69,6 +70,10 @@ enum Command {
     /// FineWeb's recipe as one job (datatrove 0.10.1's examples/fineweb.py): URL filter,
     /// trafilatura, language, Gopher, C4, FineWeb quality, MinHash and PII over WARC files
     Fineweb(fineweb::FinewebArgs),
+    /// FineWeb-2's recipe per language after language identification (huggingface/fineweb-2
+    /// with datatrove 0.10.1): score threshold, MinHash with the language's words, Gopher
+    /// repetition, FineWeb quality, Gopher quality, FTFY, PII and symbol lines
+    Fineweb2(fineweb2::Fineweb2Args),
     /// Write one self-contained HTML page of charts about a crawl and its cleaning (without IN,
     /// about the bundled sample crawl)
     Report(report::ReportArgs),
@@ -128,6 +133,7 @@ async fn run(command: Option<Command>) -> Result<()> {
         Some(Command::Dedup(args)) => dedup::run(args).await,
         Some(Command::NearDedup(args)) => near_dedup::run(args).await,
         Some(Command::Fineweb(args)) => fineweb::run(args).await,
+        Some(Command::Fineweb2(args)) => fineweb2::run(args).await,
         Some(Command::Report(args)) => report::run(args).await,
         Some(Command::Functions(args)) => functions(args),
         Some(Command::Cluster(command)) => cluster::run(command).await,
