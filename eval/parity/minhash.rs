@@ -157,6 +157,7 @@ async fn ours_by_pairs(
         ("buckets", "14"),
         ("rows", "8"),
         ("config", config),
+        ("minhash_options", ""),
         ("id", "doc_id"),
         ("text", "text"),
     ]

@@ -72,21 +72,30 @@ fn fix_encoding_step(text: &str, config: &Config) -> Option<String> {
 
 /// `decode_inconsistent_utf8`: each run that looks like UTF-8 mojibake, is shorter than the
 /// text and is bad by the heuristic is fixed alone (with ftfy's default settings), so mojibake
-/// mixed into correct text is repaired. A run does not start right after one of the characters
-/// of `UTF8_DETECTOR_NOT_AFTER` (Python's lookbehind, checked here).
+/// mixed into correct text is repaired.
+///
+/// Positions are tried in order, as Python's `re.sub` tries them: a run does not start right
+/// after one of the characters of ftfy's lookbehind (checked first, in constant time), and one
+/// that starts is matched anchored there. Finding the leftmost run and then checking what comes
+/// before it would cost a whole run's length for every position of a long garbled run that the
+/// lookbehind refuses: quadratic, where ftfy is linear.
 pub(crate) fn decode_inconsistent_utf8(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
-    let (mut copied, mut from) = (0, 0);
-    while let Some(found) = fixes::UTF8_DETECTOR.find_at(text, from) {
-        let start = found.start();
-        if let Some(before) = text[..start].chars().next_back()
-            && fixes::UTF8_DETECTOR_NOT_AFTER.is_match(before.encode_utf8(&mut [0; 4]))
-        {
-            from = start + text[start..].chars().next().map_or(1, char::len_utf8);
+    let (mut copied, mut at) = (0, 0);
+    let mut before: Option<char> = None;
+    while let Some(c) = text[at..].chars().next() {
+        // Every character a run can start with is beyond ASCII.
+        let may_start = !c.is_ascii() && !before.is_some_and(fixes::is_utf8_continuation_strict);
+        let found = may_start
+            .then(|| fixes::UTF8_DETECTOR_AT_START.find(&text[at..]))
+            .flatten();
+        let Some(found) = found else {
+            before = Some(c);
+            at += c.len_utf8();
             continue;
-        }
-        out.push_str(&text[copied..start]);
+        };
         let run = found.as_str();
+        out.push_str(&text[copied..at]);
         if run.len() < text.len() && fixes::is_bad(run) {
             out.push_str(&super::fix_encoding(
                 run,
@@ -95,8 +104,9 @@ pub(crate) fn decode_inconsistent_utf8(text: &str) -> String {
         } else {
             out.push_str(run);
         }
-        copied = found.end();
-        from = found.end();
+        before = run.chars().next_back();
+        at += run.len();
+        copied = at;
     }
     out.push_str(&text[copied..]);
     out

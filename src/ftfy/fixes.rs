@@ -31,7 +31,10 @@ static SINGLE_QUOTE: LazyLock<Regex> = LazyLock::new(|| text_regex(tables::SINGL
 static DOUBLE_QUOTE: LazyLock<Regex> = LazyLock::new(|| text_regex(tables::DOUBLE_QUOTE));
 pub(crate) static UTF8_DETECTOR: LazyLock<Regex> =
     LazyLock::new(|| text_regex(tables::UTF8_DETECTOR));
-pub(crate) static UTF8_DETECTOR_NOT_AFTER: LazyLock<Regex> =
+/// The detector anchored at the start of what it is given.
+pub(crate) static UTF8_DETECTOR_AT_START: LazyLock<Regex> =
+    LazyLock::new(|| text_regex(&format!("^(?:{})", tables::UTF8_DETECTOR)));
+static UTF8_DETECTOR_NOT_AFTER: LazyLock<Regex> =
     LazyLock::new(|| text_regex(tables::UTF8_DETECTOR_NOT_AFTER));
 pub(crate) static ALTERED_UTF8: LazyLock<BytesRegex> =
     LazyLock::new(|| bytes_regex(tables::ALTERED_UTF8));
@@ -40,6 +43,12 @@ static LOSSY_UTF8: LazyLock<BytesRegex> = LazyLock::new(|| bytes_regex(tables::L
 /// ftfy's `is_bad`: whether the text holds a sequence its badness heuristic calls mojibake.
 pub(crate) fn is_bad(text: &str) -> bool {
     BADNESS.is_match(text)
+}
+
+/// Whether a character is one of ftfy's `utf8_continuation_strict`, after which no run of
+/// mojibake starts (the lookbehind of its detector).
+pub(crate) fn is_utf8_continuation_strict(c: char) -> bool {
+    UTF8_DETECTOR_NOT_AFTER.is_match(c.encode_utf8(&mut [0; 4]))
 }
 
 /// Whether the text holds a C1 control character (U+0080-U+009F).
@@ -206,6 +215,7 @@ mod tests {
             &SINGLE_QUOTE,
             &DOUBLE_QUOTE,
             &UTF8_DETECTOR,
+            &UTF8_DETECTOR_AT_START,
             &UTF8_DETECTOR_NOT_AFTER,
         ] {
             LazyLock::force(regex);

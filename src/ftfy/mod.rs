@@ -152,6 +152,16 @@ mod tests {
         assert_eq!(fix("ďż˝"), "ďż˝");
     }
 
+    /// ftfy's outputs (ftfy.fix_text with datatrove's configuration): a run right after a
+    /// continuation character is not fixed, a later one is; a long garbled run that every
+    /// position's lookbehind refuses stays as it is, in time linear in its length as in ftfy.
+    #[test]
+    fn mojibake_runs_are_fixed_where_ftfys_lookbehind_lets_them_start() {
+        assert_eq!(fix("x ¢Ã©Ã© and cafÃ© then"), "x ¢Ã©Ã© and café then");
+        let long = format!("¢{}", "Ã©".repeat(100_000));
+        assert_eq!(fix(&long), long);
+    }
+
     #[test]
     fn correct_text_stays() {
         for text in ["café", "naïve Ärger", "Москва", "東京", "plain ascii\n", ""] {
