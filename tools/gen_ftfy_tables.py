@@ -12,8 +12,7 @@ ftfy ran with:
     of Rust's regex crate (\\s, \\w and \\d expanded to the characters CPython's `re` gives them),
     so the Rust crate matches what `re` matches;
   * ftfy's HTML entity table, CPython's numeric character reference rules, the control characters
-    ftfy removes, its ligature and width tables;
-  * the code points CPython's Unicode database does not assign, for normalising as it does.
+    ftfy removes, its ligature and width tables.
 
 ftfy is Copyright Robyn Speer, under the Apache License 2.0; the generated file says so.
 
@@ -276,16 +275,6 @@ def main():
         ]
         out += [f"    ('\\u{{{k:x}}}', {rust_string(v)})," for k, v in items]
         out.append("];")
-    unassigned = ranges_of(lambda c: unicodedata.category(chr(c)) == "Cn")
-    out += [
-        "",
-        "/// The code points CPython's Unicode database leaves unassigned (category Cn), as ranges:",
-        "/// for its normalisation they are starters without a decomposition.",
-        f"pub(crate) static UNASSIGNED: [(u32, u32); {len(unassigned)}] = [",
-    ]
-    for i in range(0, len(unassigned), 4):
-        out.append("    " + " ".join(f"(0x{a:X}, 0x{b:X})," for a, b in unassigned[i : i + 4]))
-    out.append("];")
     out.append("")
     sys.stdout.write("\n".join(out))
 

@@ -9,6 +9,7 @@ use regex::bytes::Regex as BytesRegex;
 
 use super::codecs::charmap;
 use super::tables;
+use crate::unicode::CharClass;
 
 fn text_regex(pattern: &str) -> Regex {
     regex::RegexBuilder::new(pattern)
@@ -34,8 +35,8 @@ pub(crate) static UTF8_DETECTOR: LazyLock<Regex> =
 /// The detector anchored at the start of what it is given.
 pub(crate) static UTF8_DETECTOR_AT_START: LazyLock<Regex> =
     LazyLock::new(|| text_regex(&format!("^(?:{})", tables::UTF8_DETECTOR)));
-static UTF8_DETECTOR_NOT_AFTER: LazyLock<Regex> =
-    LazyLock::new(|| text_regex(tables::UTF8_DETECTOR_NOT_AFTER));
+static UTF8_DETECTOR_NOT_AFTER: LazyLock<CharClass> =
+    LazyLock::new(|| CharClass::new(tables::UTF8_DETECTOR_NOT_AFTER));
 pub(crate) static ALTERED_UTF8: LazyLock<BytesRegex> =
     LazyLock::new(|| bytes_regex(tables::ALTERED_UTF8));
 static LOSSY_UTF8: LazyLock<BytesRegex> = LazyLock::new(|| bytes_regex(tables::LOSSY_UTF8));
@@ -48,7 +49,7 @@ pub(crate) fn is_bad(text: &str) -> bool {
 /// Whether a character is one of ftfy's `utf8_continuation_strict`, after which no run of
 /// mojibake starts (the lookbehind of its detector).
 pub(crate) fn is_utf8_continuation_strict(c: char) -> bool {
-    UTF8_DETECTOR_NOT_AFTER.is_match(c.encode_utf8(&mut [0; 4]))
+    UTF8_DETECTOR_NOT_AFTER.contains(c)
 }
 
 /// Whether the text holds a C1 control character (U+0080-U+009F).
@@ -216,10 +217,11 @@ mod tests {
             &DOUBLE_QUOTE,
             &UTF8_DETECTOR,
             &UTF8_DETECTOR_AT_START,
-            &UTF8_DETECTOR_NOT_AFTER,
         ] {
             LazyLock::force(regex);
         }
+        // A class the parser refused would be empty.
+        assert!(is_utf8_continuation_strict('\u{80}') && !is_utf8_continuation_strict('a'));
         LazyLock::force(&ALTERED_UTF8);
         LazyLock::force(&LOSSY_UTF8);
     }

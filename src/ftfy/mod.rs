@@ -20,6 +20,9 @@ mod options;
 mod tables;
 
 use std::borrow::Cow;
+use std::sync::LazyLock;
+
+use crate::unicode::CharClass;
 
 pub use config::{Config, Normalization, UnescapeHtml};
 pub use encoding::fix_encoding;
@@ -110,19 +113,12 @@ fn normalize(text: &str, form: Normalization) -> String {
     out
 }
 
+/// What CPython 3.11's Unicode database (14.0) had not assigned.
+static UNASSIGNED_IN_CPYTHON: LazyLock<CharClass> =
+    LazyLock::new(|| CharClass::new(r"\P{Age=V14_0}"));
+
 fn unassigned_in_cpython(c: char) -> bool {
-    let code = u32::from(c);
-    tables::UNASSIGNED
-        .binary_search_by(|&(start, end)| {
-            if end < code {
-                std::cmp::Ordering::Less
-            } else if start > code {
-                std::cmp::Ordering::Greater
-            } else {
-                std::cmp::Ordering::Equal
-            }
-        })
-        .is_ok()
+    UNASSIGNED_IN_CPYTHON.contains(c)
 }
 
 fn normalize_piece(text: &str, form: Normalization) -> Cow<'_, str> {

@@ -3,11 +3,12 @@
 //! 503 before serving. Each is a small server of the test's own on 127.0.0.1, stopped when the
 //! test ends; every one must give the rows of the local file.
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::net::{TcpListener, TcpStream};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
+use super::common::http::read_request;
 use super::common::warc::{gzip, response};
 use super::common::{stderr, webtext};
 
@@ -71,15 +72,14 @@ impl Drop for FileServer {
 
 /// Answers one request (one per connection) as `behaviour` says; `n` is its number.
 fn answer(mut client: TcpStream, file: &[u8], behaviour: Behaviour, n: usize) {
-    let mut head = Vec::new();
-    let mut reader = BufReader::new(client.try_clone().expect("clone"));
-    loop {
-        let mut line = String::new();
-        if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
-            break;
-        }
-        head.push(line.trim_end().to_owned());
-    }
+    let _ = client.set_read_timeout(Some(std::time::Duration::from_secs(30)));
+    let Some(request) = read_request(&mut client) else {
+        return;
+    };
+    let head: Vec<String> = String::from_utf8_lossy(&request)
+        .lines()
+        .map(str::to_owned)
+        .collect();
     let Some(request_line) = head.first() else {
         return;
     };

@@ -10,6 +10,7 @@ use std::process::{Command, Output};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use super::common::http::read_request;
 use super::common::s3::S3Server;
 use super::common::warc::{gzip, response};
 
@@ -336,28 +337,6 @@ impl FlakyProxy {
         });
         FlakyProxy { port, refused }
     }
-}
-
-/// Reads one request (head and Content-Length body) from a connection.
-fn read_request(stream: &mut TcpStream) -> Option<Vec<u8>> {
-    let mut request = Vec::new();
-    let mut byte = [0u8; 1];
-    while !request.ends_with(b"\r\n\r\n") {
-        if stream.read(&mut byte).ok()? == 0 {
-            return None;
-        }
-        request.push(byte[0]);
-    }
-    let head = String::from_utf8_lossy(&request).to_ascii_lowercase();
-    let length = head
-        .lines()
-        .find_map(|l| l.strip_prefix("content-length:"))
-        .and_then(|v| v.trim().parse::<usize>().ok())
-        .unwrap_or(0);
-    let mut body = vec![0u8; length];
-    stream.read_exact(&mut body).ok()?;
-    request.extend(body);
-    Some(request)
 }
 
 fn slow_down(mut client: TcpStream) {

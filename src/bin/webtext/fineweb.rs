@@ -187,7 +187,12 @@ async fn deduplicate(args: &FinewebArgs, started: std::time::Instant) -> Result<
         write(&ctx, &removed_documents(&ctx).await?, folder, REMOVED_FILE).await?;
     }
     progress.finish();
-    let steps = ctx.sql(STEPS_SQL).await?.collect().await?;
+    let steps = steps_sql(
+        &STEPS,
+        REMOVED_SQL,
+        "SELECT count(*) FROM fineweb_decisions",
+    );
+    let steps = ctx.sql(&steps).await?.collect().await?;
     eprintln!("{}", pretty_format_batches(&steps)?);
     eprintln!(
         "fineweb: kept {written} documents in {:.1} s; wrote {}",
@@ -226,23 +231,44 @@ async fn removed_documents(ctx: &SessionContext) -> Result<DataFrame> {
         .await?)
 }
 
-/// Per step: the documents it saw, removed and passed on.
-const STEPS_SQL: &str = "\
-WITH steps(n, step) AS (
-       VALUES (0, 'url_filter'), (1, 'extraction'), (2, 'language'), (3, 'gopher_repetition'),
-              (4, 'gopher_quality'), (5, 'c4_quality'), (6, 'fineweb_quality'), (7, 'minhash')),
-     removed AS (
-       SELECT removed_by AS step, count(*) AS removed FROM fineweb_decisions
-       WHERE removed_by IS NOT NULL GROUP BY removed_by
-       UNION ALL
-       SELECT 'minhash', count(*) FROM near_duplicate_clusters WHERE NOT kept),
+/// FineWeb's steps, in the recipe's order, and the query of each one's removed documents.
+const STEPS: [&str; 8] = [
+    "url_filter",
+    "extraction",
+    "language",
+    "gopher_repetition",
+    "gopher_quality",
+    "c4_quality",
+    "fineweb_quality",
+    "minhash",
+];
+const REMOVED_SQL: &str = "\
+SELECT removed_by AS step, count(*) AS removed FROM fineweb_decisions
+WHERE removed_by IS NOT NULL GROUP BY removed_by
+UNION ALL
+SELECT 'minhash', count(*) FROM near_duplicate_clusters WHERE NOT kept";
+
+/// Per step of `steps`, in order: the documents it saw, removed and passed on, from `removed`
+/// (a query of step and removed) and `total` (a query of the documents the first step saw).
+pub(crate) fn steps_sql(steps: &[&str], removed: &str, total: &str) -> String {
+    let values: Vec<String> = steps
+        .iter()
+        .enumerate()
+        .map(|(n, step)| format!("({n}, '{step}')"))
+        .collect();
+    format!(
+        "WITH steps(n, step) AS (VALUES {values}),
+     removed_by_step AS ({removed}),
      per_step AS (
        SELECT s.n, s.step, coalesce(r.removed, 0) AS removed,
-              (SELECT count(*) FROM fineweb_decisions)
+              ({total})
                 - coalesce(sum(coalesce(r.removed, 0)) OVER (ORDER BY s.n ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0)
                 AS documents_in
-       FROM steps s LEFT JOIN removed r ON r.step = s.step)
-SELECT step, documents_in, removed, documents_in - removed AS kept FROM per_step ORDER BY n";
+       FROM steps s LEFT JOIN removed_by_step r ON r.step = s.step)
+SELECT step, documents_in, removed, documents_in - removed AS kept FROM per_step ORDER BY n",
+        values = values.join(", ")
+    )
+}
 
 /// `frame` to `folder/file`, complete or not at all.
 pub(crate) async fn write(

@@ -10,7 +10,7 @@ use datafusion::arrow::array::RecordBatch;
 use datafusion::arrow::util::pretty::pretty_format_batches;
 use datafusion::prelude::{DataFrame, SessionContext};
 
-use crate::fineweb::{inside, write};
+use crate::fineweb::{inside, steps_sql, write};
 use crate::progress::Progress;
 use crate::session::{query_context, register_input};
 use crate::sql::run_all_but_last;
@@ -201,7 +201,12 @@ async fn filter(args: &Fineweb2Args, language: &str) -> Result<Vec<RecordBatch>>
     if let Some(removed_folder) = &args.removed {
         write(&ctx, &removed, removed_folder, &file).await?;
     }
-    Ok(ctx.sql(STEPS_SQL).await?.collect().await?)
+    let steps = steps_sql(
+        &STEPS,
+        "SELECT removed_by AS step, count(*) AS removed FROM removed GROUP BY removed_by",
+        "SELECT count(*) FROM scored",
+    );
+    Ok(ctx.sql(&steps).await?.collect().await?)
 }
 
 /// Every removed document of the language with its step and reason: the score threshold's,
@@ -221,16 +226,11 @@ async fn removed_documents(ctx: &SessionContext) -> Result<DataFrame> {
     Ok(ctx.sql("SELECT * FROM removed").await?)
 }
 
-/// Per step, in the pipeline's order: the documents it saw, removed and passed on.
-const STEPS_SQL: &str = "\
-WITH steps(n, step) AS (
-       VALUES (0, 'language_score'), (1, 'minhash'), (2, 'gopher_repetition'),
-              (3, 'fineweb_quality'), (4, 'gopher_quality')),
-     counts AS (SELECT removed_by AS step, count(*) AS removed FROM removed GROUP BY removed_by),
-     per_step AS (
-       SELECT s.n, s.step, coalesce(c.removed, 0) AS removed,
-              (SELECT count(*) FROM scored)
-                - coalesce(sum(coalesce(c.removed, 0)) OVER (ORDER BY s.n ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0)
-                AS documents_in
-       FROM steps s LEFT JOIN counts c ON c.step = s.step)
-SELECT step, documents_in, removed, documents_in - removed AS kept FROM per_step ORDER BY n";
+/// FineWeb-2's steps for a language, in the pipeline's order.
+const STEPS: [&str; 5] = [
+    "language_score",
+    "minhash",
+    "gopher_repetition",
+    "fineweb_quality",
+    "gopher_quality",
+];

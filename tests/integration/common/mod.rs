@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 pub mod hostile;
+pub mod http;
 pub mod s3;
 mod shared;
 pub mod warc;
