@@ -3,7 +3,8 @@
 # process, and on a Ballista cluster on this machine (a scheduler and one executor of 2 tasks, then
 # two executors of 1 task each), all processes on 127.0.0.1: into one file (on the cluster one
 # executor task writes it, the rows shuffled to it, and the client receives its counts) and into a
-# folder of shards (on the cluster the executors write them and the client receives a row of counts
+# folder of shards with --shard-bytes 0 and with the default size, also for the crawl four times
+# over (on the cluster the executors write them and the client receives a row of counts
 # per shard). Also `sql/clean.sql` (url and text only) both ways, and `clean` of the evaluation archive as
 # 8 WARC files (8 copies) into shards and into one file, and `sql/fineweb.sql` into shards with its decisions a file
 # per shard (on the cluster the executors write both). Best wall time of RUNS runs, pages/s, and the cluster's
@@ -28,6 +29,13 @@ if [ ! -d "$WORK/crawl" ]; then
   for part in 0 1 2 3 4 5 6 7; do
     $W sql -t "c=$WORK/crawl.parquet" --output "$WORK/crawl/part-$part.parquet" \
       "SELECT * FROM (SELECT *, row_number() OVER () AS n FROM c) WHERE n % 8 = $part" 2>/dev/null
+  done
+fi
+# The same crawl four times over (32 files), for the default shard size at a larger input.
+if [ ! -d "$WORK/crawl4" ]; then
+  mkdir -p "$WORK/crawl4"
+  for copy in 0 1 2 3; do
+    for part in 0 1 2 3 4 5 6 7; do cp "$WORK/crawl/part-$part.parquet" "$WORK/crawl4/copy-$copy-part-$part.parquet"; done
   done
 fi
 PAGES=$($W sql -t "c=$WORK/crawl" --format csv "SELECT count(*) AS n FROM c" | tail -1)
@@ -88,6 +96,9 @@ run_all() {  # label, then extra arguments for clean and sql
   seconds["clean $label"]=$(best $W clean "$WORK/crawl" "$WORK/out.parquet" "$@")
   seconds["clean.sql $label"]=$(best $W sql -t "crawl=$WORK/crawl" --file sql/clean.sql --output "$WORK/out.parquet" "$@")
   seconds["clean shards $label"]=$(best $W clean "$WORK/crawl" "$WORK/out/" --shard-bytes 0 "$@")
+  seconds["clean shards, default size $label"]=$(best $W clean "$WORK/crawl" "$WORK/out/" "$@")
+  seconds["clean shards x4 $label"]=$(best $W clean "$WORK/crawl4" "$WORK/out/" --shard-bytes 0 "$@")
+  seconds["clean shards x4, default size $label"]=$(best $W clean "$WORK/crawl4" "$WORK/out/" "$@")
   seconds["clean WARC shards $label"]=$(best $W clean "$WORK/warc" "$WORK/out/" --shard-bytes 0 "$@")
   seconds["clean WARC $label"]=$(best $W clean "$WORK/warc" "$WORK/out.parquet" "$@")
   seconds["fineweb shards $label"]=$(best $W "${FINEWEB[@]}" "$@")
@@ -112,10 +123,12 @@ stop_cluster
 
 echo "$PAGES pages in 8 Parquet files, $WARC_PAGES pages in 8 WARC files, $(nproc) cores, best of $RUNS"
 printf "%-56s %8s %8s %10s %12s\n" "run" "wall s" "pages/s" "overhead" "client MB in"
-for job in clean clean.sql "clean shards" "clean WARC shards" "clean WARC" "fineweb shards"; do
+for job in clean clean.sql "clean shards" "clean shards, default size" "clean shards x4" \
+  "clean shards x4, default size" "clean WARC shards" "clean WARC" "fineweb shards"; do
   base=${seconds["$job single process"]}
   pages=$PAGES
   [[ "$job" == "clean WARC"* ]] && pages=$WARC_PAGES
+  [[ "$job" == *x4* ]] && pages=$((4 * PAGES))
   for label in "single process" "cluster, 1 executor x 2 tasks" "cluster, 2 executors x 1 task"; do
     s=${seconds["$job $label"]}
     printf "%-56s %8.2f %8.0f %9.0f%% %12s\n" "$job, $label" "$s" "$(awk "BEGIN{print $pages/$s}")" \

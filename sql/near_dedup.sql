@@ -5,8 +5,8 @@
 --         the kept document depends on it) and a text column.
 -- Writes: returns every column of `documents`, then cluster_id (−1 for a document in no cluster),
 --         cluster_size (1 then) and kept (false for the near-duplicates datatrove removes).
---         The band hashes are sorted (on every core, spilling to disk under the memory limit),
---         and only the candidate pairs reach the one task that replays datatrove's union-find,
+--         The documents are hashed on every core, their band hashes sorted by one sort that
+--         spills to disk under the memory limit, and only the candidate pairs reach the one task that replays datatrove's union-find,
 --         which holds about 48 bytes per document that is in some cluster and nothing for the
 --         others.
 -- Run:    webtext sql --table documents=docs.parquet --file sql/near_dedup.sql --output out.parquet \
@@ -25,8 +25,13 @@
 -- @param text = text
 
 -- 0. Spread the documents over all cores batch by batch: a file of one row group would otherwise
---    be hashed by one thread.
+--    be hashed by one thread. The band hashes of every core are then sorted together, by one
+--    sort that spills under the memory limit: sorts per core take their rows at uneven speeds
+--    (one writing its spill files while the other reads on), and the exchange in front of them,
+--    which DataFusion 55 never refuses memory, held up to 260 MB of documents for the slower one
+--    under a limit of 256 MiB.
 SET datafusion.optimizer.repartition_file_scans = false;
+SET datafusion.optimizer.repartition_sorts = false;
 
 -- 1. Every document's band hashes (datatrove's signature stage): one row per band; a text too
 --    short for a shingle has none and is never a duplicate.
@@ -38,19 +43,21 @@ SELECT "${id}" AS id,
 FROM documents;
 
 -- 2. The candidate pairs (datatrove's buckets stage): in each band, the documents with equal band
---    hashes chained in id order, each paired with the one before it. Sorted per band, on every
---    core.
+--    hashes chained in id order, each paired with the one before it. One order over all bands
+--    (windows PARTITION BY band would send the rows to the cores by band, through such an
+--    exchange again).
 CREATE VIEW candidate_pairs AS
 SELECT band, band_hash, previous_id, id
 FROM (
   SELECT band, band_hash, id,
-         lag(id) OVER by_band AS previous_id,
-         lag(band_hash) OVER by_band AS previous_hash
+         lag(id) OVER in_order AS previous_id,
+         lag(band) OVER in_order AS previous_band,
+         lag(band_hash) OVER in_order AS previous_hash
   FROM document_bands
   WHERE band_hash IS NOT NULL
-  WINDOW by_band AS (PARTITION BY band ORDER BY band_hash, id)
+  WINDOW in_order AS (ORDER BY band, band_hash, id)
 )
-WHERE previous_hash = band_hash;
+WHERE previous_band = band AND previous_hash = band_hash;
 
 -- 3. The clustered documents (datatrove's cluster stage): its union-find replayed over the pairs
 --    in its order (band 0 first), then each document's cluster from the unions.
@@ -67,9 +74,13 @@ FROM (
   )
 );
 
--- 4. Every document, with its cluster.
+-- 4. Every document, with its cluster: the clusters are the join's build side, held in memory
+--    (about 32 bytes per clustered document), and the documents stream past them, whatever the
+--    statistics say (with its join reordering, DataFusion held every document's text instead when
+--    a Parquet file's statistics made the documents look smaller).
+SET datafusion.optimizer.join_reordering = false;
 SELECT d.*,
        coalesce(c.cluster_id, -1) AS cluster_id,
        coalesce(c.cluster_size, 1) AS cluster_size,
        coalesce(c.kept, true) AS kept
-FROM documents d LEFT JOIN near_duplicate_clusters c ON d."${id}" = c.id;
+FROM near_duplicate_clusters c RIGHT JOIN documents d ON c.id = d."${id}";

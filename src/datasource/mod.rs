@@ -10,6 +10,7 @@ pub mod one_file;
 pub mod paths;
 mod read_warc;
 pub mod rooted_store;
+mod shard_plan;
 pub mod shard_writer;
 pub mod shards;
 pub mod stores;

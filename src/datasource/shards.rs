@@ -13,7 +13,6 @@ use std::sync::Arc;
 use datafusion::common::{DataFusionError, Result, plan_err};
 use datafusion::datasource::listing::ListingTableUrl;
 use datafusion::execution::runtime_env::RuntimeEnv;
-use datafusion::prelude::SessionContext;
 use futures::{StreamExt, TryStreamExt};
 use object_store::path::Path as StorePath;
 use object_store::{ObjectStore, ObjectStoreExt, WriteMultipart};
@@ -22,154 +21,17 @@ use serde_json::{Value, json};
 use super::commit::{
     TEMPORARY_MARK, commit_file, create_temporary_beside, is_temporary_name, write_file_atomically,
 };
-use super::inputs::{InputFormat, InputKind, kind_of_name};
-use super::paths::{is_glob, last_part, listing_url};
+pub(super) use super::shard_plan::shard_name;
+pub use super::shard_plan::{
+    DEFAULT_SHARD_BYTES, InputFile, MIN_DEFAULT_SHARD_BYTES, MIN_DEFAULT_SHARDS, Shard,
+    default_shard_bytes, list_input_files, plan_shards,
+};
 use super::stores::is_store_url;
 
 /// The record of the job that writes a folder, written before its first shard.
 pub const JOB_FILE: &str = "_webtext_job.json";
 /// The manifest of a finished job, written after its last shard.
 pub const MANIFEST_FILE: &str = "_manifest.json";
-/// Inputs smaller than this are grouped into shards of about this size, by default: a shard per
-/// Common Crawl WARC file (about 1 GB), not a shard per file of a dump of small files.
-pub const DEFAULT_SHARD_BYTES: u64 = 256 << 20;
-
-/// One input file: its URL (`file:///…`, `s3://…`) and its size in bytes.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct InputFile {
-    pub url: String,
-    pub size: u64,
-}
-
-/// The files a path names (a file, a folder, a glob; local or in an object store), in the order of
-/// their URLs: the files a table of the path reads, hidden files (`.`, `_`) of a folder aside.
-pub async fn list_input_files(
-    ctx: &SessionContext,
-    path: &str,
-    kind: &InputKind,
-) -> Result<Vec<InputFile>> {
-    let url = listing_url(path)?;
-    let store = ctx.runtime_env().object_store(&url)?;
-    let single = kind_of_name(last_part(path)).is_some() && !is_glob(path);
-    // A WARC table reads every WARC file of a folder, compressed or not (the reader finds out
-    // which); its shards list the same files, not only those named as the first one is.
-    let warc = kind.format == InputFormat::Warc;
-    let extension = if single || warc {
-        ""
-    } else {
-        kind.extension.as_str()
-    };
-    let state = ctx.state();
-    let base = url.object_store();
-    let mut files: Vec<InputFile> = url
-        .list_all_files(&state, store.as_ref(), extension)
-        .await?
-        .try_filter(|meta| {
-            let name = meta.location.filename().unwrap_or_default();
-            let listed = !name.starts_with(['.', '_']) && (!warc || super::is_warc_path(name));
-            futures::future::ready(single || listed)
-        })
-        .map_ok(|meta| InputFile {
-            url: format!("{}{}", base.as_str(), meta.location),
-            size: meta.size,
-        })
-        .try_collect()
-        .await?;
-    if files.is_empty() {
-        return plan_err!("{path}: no input files");
-    }
-    files.sort_by(|a, b| a.url.cmp(&b.url));
-    Ok(files)
-}
-
-/// A shard of the output: its file name and the input files it is made from.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Shard {
-    pub name: String,
-    pub inputs: Vec<InputFile>,
-}
-
-impl Shard {
-    /// The inputs' URLs.
-    pub fn urls(&self) -> Vec<&str> {
-        self.inputs.iter().map(|f| f.url.as_str()).collect()
-    }
-
-    /// The inputs' bytes.
-    pub fn input_bytes(&self) -> u64 {
-        self.inputs.iter().map(|f| f.size).sum()
-    }
-}
-
-/// Divides `files` (in order) into shards: consecutive files join a shard while it stays within
-/// `group_bytes` (0: a shard per file), a bigger file is a shard of its own. A shard is named after
-/// its first input (`CC-MAIN-…-00001.parquet`; `part-0001.and-15-more.parquet` for a group of 16),
-/// with a short hash of that input's URL where two inputs of different folders share a name.
-/// The same files always give the same shards.
-pub fn plan_shards(files: Vec<InputFile>, group_bytes: u64) -> Vec<Shard> {
-    let mut groups: Vec<(u64, Vec<InputFile>)> = Vec::new();
-    for file in files {
-        match groups.last_mut() {
-            Some((bytes, group)) if *bytes < group_bytes && *bytes + file.size <= group_bytes => {
-                *bytes += file.size;
-                group.push(file);
-            }
-            _ => groups.push((file.size, vec![file])),
-        }
-    }
-    let names: Vec<String> = groups
-        .iter()
-        .map(|(_, group)| shard_name(&group[0].url, group.len()))
-        .collect();
-    let mut uses: HashMap<&str, usize> = HashMap::new();
-    for name in &names {
-        *uses.entry(name.as_str()).or_default() += 1;
-    }
-    let unique: Vec<String> = names
-        .iter()
-        .zip(&groups)
-        .map(|(name, (_, group))| {
-            if uses[name.as_str()] == 1 {
-                name.clone()
-            } else {
-                let hash = twox_hash::XxHash64::oneshot(0, group[0].url.as_bytes());
-                let stem = name.strip_suffix(".parquet").unwrap_or(name);
-                format!("{stem}-{:08x}.parquet", hash as u32)
-            }
-        })
-        .collect();
-    unique
-        .into_iter()
-        .zip(groups)
-        .map(|(name, (_, inputs))| Shard { name, inputs })
-        .collect()
-}
-
-/// The shard name of a group of `count` inputs starting at `url`: the first input's file name
-/// without its extension, in characters safe in any file system and object store.
-pub(super) fn shard_name(url: &str, count: usize) -> String {
-    let file_name = last_part(url);
-    let extension_len = kind_of_name(file_name).map_or(0, |k| k.extension.len());
-    let stem = &file_name[..file_name.len().saturating_sub(extension_len)];
-    let mut safe: String = stem
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '=') {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    if safe.is_empty() || safe.starts_with(['.', '_']) {
-        safe.insert_str(0, "part");
-    }
-    match count {
-        1 => format!("{safe}.parquet"),
-        n => format!("{safe}.and-{}-more.parquet", n - 1),
-    }
-}
-
 /// A sharded job: what it is (the command and the settings that decide its output) and its shards.
 /// Its record, kept in the folder, is how a rerun knows it may resume.
 #[derive(Debug, Clone)]
@@ -640,6 +502,24 @@ pub struct Resumed {
     pub temporaries_removed: usize,
 }
 
+/// The group size of a job's shards when the user chose none: the one the job recorded in
+/// `folder` (a rerun resumes with the shards it began with, whatever the input's size or the
+/// defaults now), else [`default_shard_bytes`] of the files' total. `fresh` (an overwrite)
+/// ignores the record.
+pub async fn unchosen_shard_bytes(
+    folder: &OutputFolder,
+    files: &[InputFile],
+    fresh: bool,
+) -> Result<u64> {
+    let recorded = match folder.read_text(JOB_FILE).await? {
+        Some(text) if !fresh => serde_json::from_str::<Value>(&text)
+            .ok()
+            .and_then(|record| record["settings"]["shard_bytes"].as_str()?.parse().ok()),
+        _ => None,
+    };
+    Ok(recorded.unwrap_or_else(|| default_shard_bytes(files.iter().map(|f| f.size).sum())))
+}
+
 /// Readies `folder` for `job`: an empty folder gets the job's record; a folder holding this same
 /// job resumes it (its committed shards are returned, to be skipped); a folder holding another
 /// job, or files that are not a job's, is refused with one line, unless `overwrite`, which first
@@ -745,63 +625,33 @@ mod tests {
         }
     }
 
-    fn names(shards: &[Shard]) -> Vec<&str> {
-        shards.iter().map(|s| s.name.as_str()).collect()
-    }
-
-    #[test]
-    fn small_files_are_grouped_and_big_ones_stand_alone() {
-        let files = vec![
-            file("s3://b/crawl/a-1.warc.gz", 40),
-            file("s3://b/crawl/a-2.warc.gz", 40),
-            file("s3://b/crawl/a-3.warc.gz", 40),
-            file("s3://b/crawl/b.warc.gz", 500),
-            file("s3://b/crawl/c.warc.gz", 10),
-        ];
-        let shards = plan_shards(files.clone(), 100);
-        assert_eq!(
-            names(&shards),
-            [
-                "a-1.and-1-more.parquet",
-                "a-3.parquet",
-                "b.parquet",
-                "c.parquet"
-            ]
-        );
-        assert_eq!(
-            shards[0].urls(),
-            ["s3://b/crawl/a-1.warc.gz", "s3://b/crawl/a-2.warc.gz"]
-        );
-        let one_each = plan_shards(files, 0);
-        assert_eq!(one_each.len(), 5);
-        assert!(one_each.iter().all(|s| s.inputs.len() == 1));
-    }
-
-    #[test]
-    fn names_are_safe_and_unique() {
-        let shards = plan_shards(
-            vec![
-                file("file:///data/2024/part 1.jsonl.gz", 1),
-                file("file:///data/2025/part 1.jsonl.gz", 1),
-                file("file:///data/_x.parquet", 1),
-            ],
-            0,
-        );
-        let names = names(&shards);
-        assert!(names[0].starts_with("part_1-") && names[0].ends_with(".parquet"));
-        assert!(names[1].starts_with("part_1-") && names[0] != names[1]);
-        assert_eq!(names[2], "part_x.parquet");
-        // The same files give the same names.
-        let again = plan_shards(shards.iter().flat_map(|s| s.inputs.clone()).collect(), 0);
-        assert_eq!(super::tests::names(&again), names);
-    }
-
     fn job(extractor: &str, shards: Vec<Shard>) -> ShardedJob {
         ShardedJob {
             command: "clean".into(),
             settings: [("extractor".to_owned(), extractor.to_owned())].into(),
             shards,
         }
+    }
+
+    #[tokio::test]
+    async fn a_rerun_without_a_shard_size_keeps_the_one_its_job_recorded() {
+        let dir = tempfile::tempdir().unwrap();
+        let runtime = RuntimeEnv::default();
+        let folder = OutputFolder::open(&runtime, dir.path().to_str().unwrap()).unwrap();
+        let files = vec![file("file:///in/a.parquet", 64 << 30)];
+        // No record: the default for the input.
+        let chosen = unchosen_shard_bytes(&folder, &files, false).await.unwrap();
+        assert_eq!(chosen, DEFAULT_SHARD_BYTES);
+        let mut recorded = job("justext", plan_shards(files.clone(), 1000));
+        recorded
+            .settings
+            .insert("shard_bytes".into(), "1000".into());
+        prepare_folder(&folder, &recorded, false).await.unwrap();
+        let chosen = unchosen_shard_bytes(&folder, &files, false).await.unwrap();
+        assert_eq!(chosen, 1000);
+        // An overwrite starts afresh.
+        let chosen = unchosen_shard_bytes(&folder, &files, true).await.unwrap();
+        assert_eq!(chosen, DEFAULT_SHARD_BYTES);
     }
 
     #[tokio::test]
@@ -846,31 +696,6 @@ mod tests {
         assert!(replaced.committed.is_empty());
         assert!(!location.join("a.parquet").exists());
         assert!(prepare_folder(&folder, &other, false).await.is_ok());
-    }
-
-    /// A folder of WARC files compressed and not: the shards take every one of them, as the
-    /// table reads them, and nothing else.
-    #[tokio::test]
-    async fn the_shards_of_a_warc_folder_list_every_warc_file() {
-        let dir = tempfile::tempdir().unwrap();
-        for name in [
-            "a.warc.gz",
-            "b.warc",
-            "c.wet.zst",
-            "notes.txt",
-            "_manifest.json",
-        ] {
-            std::fs::write(dir.path().join(name), "x").unwrap();
-        }
-        let ctx = SessionContext::new();
-        let path = dir.path().to_str().unwrap();
-        let kind = kind_of_name("a.warc.gz").unwrap();
-        let files = list_input_files(&ctx, path, &kind).await.unwrap();
-        let names: Vec<&str> = files
-            .iter()
-            .map(|f| f.url.rsplit('/').next().unwrap())
-            .collect();
-        assert_eq!(names, ["a.warc.gz", "b.warc", "c.wet.zst"]);
     }
 
     #[tokio::test]

@@ -27,6 +27,12 @@ fn files_under(dir: &Path) -> usize {
 /// Runs `webtext ARGS` while a thread watches `spill_dir`; the output and the most files seen in
 /// it at once.
 fn run_watching(spill_dir: &Path, args: &[&str]) -> (std::process::Output, usize) {
+    let (output, most_files, _) = run_measured(spill_dir, args);
+    (output, most_files)
+}
+
+/// [`run_watching`], with the process's peak resident memory in bytes, read from outside it.
+fn run_measured(spill_dir: &Path, args: &[&str]) -> (std::process::Output, usize, u64) {
     let (done, most) = (
         Arc::new(AtomicBool::new(false)),
         Arc::new(AtomicUsize::new(0)),
@@ -40,15 +46,24 @@ fn run_watching(spill_dir: &Path, args: &[&str]) -> (std::process::Output, usize
             }
         })
     };
-    let output = webtext_within(args, Duration::from_secs(600));
+    let (output, peak) = webtext_within(args, Duration::from_secs(600));
     done.store(true, Ordering::Relaxed);
     watcher.join().unwrap();
-    (output, most.load(Ordering::Relaxed))
+    (output, most.load(Ordering::Relaxed), peak)
 }
 
-/// `webtext ARGS`, failed if it has not finished within `limit`: a query that stops for good (as
+/// The high-water mark of a running process's resident memory (`VmHWM`), in bytes.
+fn peak_rss(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+/// `webtext ARGS` and its peak resident memory (read until it exits; 0 where /proc does not
+/// say), failed if it has not finished within `limit`: a query that stops for good (as
 /// DataFusion 55.2's spilling exchange between partitions could) must fail the test, not stall it.
-fn webtext_within(args: &[&str], limit: Duration) -> std::process::Output {
+fn webtext_within(args: &[&str], limit: Duration) -> (std::process::Output, u64) {
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_webtext"))
         .args(args)
         .stdout(std::process::Stdio::piped())
@@ -56,15 +71,17 @@ fn webtext_within(args: &[&str], limit: Duration) -> std::process::Output {
         .spawn()
         .expect("webtext runs");
     let started = std::time::Instant::now();
+    let mut peak = 0;
     while child.try_wait().expect("webtext runs").is_none() {
         if started.elapsed() > limit {
             let _ = child.kill();
             let _ = child.wait();
             panic!("webtext {args:?} did not finish within {limit:?}");
         }
-        std::thread::sleep(Duration::from_millis(50));
+        peak = peak_rss(child.id()).unwrap_or(peak).max(peak);
+        std::thread::sleep(Duration::from_millis(10));
     }
-    child.wait_with_output().expect("webtext runs")
+    (child.wait_with_output().expect("webtext runs"), peak)
 }
 
 fn stdout(o: &std::process::Output) -> String {
@@ -265,4 +282,76 @@ fn dedup_by_partitions_sorts_within_the_limit_and_decides_as_without_it() {
                 (SELECT count(*) FROM (SELECT * FROM l EXCEPT ALL SELECT * FROM u)) AS differing",
     ]);
     assert_eq!(stdout(&compare), "paragraphs,differing\n271851,0\n");
+}
+
+#[test]
+fn near_dedup_under_a_limit_spills_stays_within_it_and_decides_as_without_it() {
+    let test = "near_dedup_under_a_limit_spills_stays_within_it_and_decides_as_without_it";
+    let Some(shared) = shared_dir(test) else {
+        return;
+    };
+    let documents = shared.join("eval/dedup/documents.parquet");
+    let documents = documents.to_str().unwrap();
+    let (out, spill) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let path = |name: &str| out.path().join(name).display().to_string();
+    let (limited, unlimited) = (path("limited.parquet"), path("unlimited.parquet"));
+    // The process with a query that holds nothing, long enough to be read: what the binary and
+    // its runtime take, which the limit does not cover.
+    let (idle, _, base) = run_measured(
+        spill.path(),
+        &["sql", "SELECT sum(value) FROM generate_series(1, 5000000)"],
+    );
+    assert!(idle.status.success(), "{}", stderr(&idle));
+    // 280,000 band hashes sorted under 48 MiB beside 38 MB of text read twice: the sorts spill,
+    // and the process stays within the limit and 64 MiB of batches in flight beyond its base.
+    let limit: u64 = 48 << 20;
+    let (output, most_files, peak) = run_measured(
+        spill.path(),
+        &[
+            "near-dedup",
+            documents,
+            &limited,
+            "--memory-limit",
+            "48M",
+            "--spill-dir",
+            spill.path().to_str().unwrap(),
+        ],
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(most_files > 0, "no spill file was written");
+    assert_eq!(files_under(spill.path()), 0, "spill files were left");
+    if base > 0 {
+        assert!(
+            peak <= base + limit + (64 << 20),
+            "peak {} MiB over a base of {} MiB under a limit of 48 MiB",
+            peak >> 20,
+            base >> 20
+        );
+    }
+    let output = webtext(&["near-dedup", documents, &unlimited]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let compare = webtext(&[
+        "sql",
+        "--format",
+        "csv",
+        "--table",
+        &format!("l={limited}"),
+        "--table",
+        &format!("u={unlimited}"),
+        "SELECT (SELECT count(*) FROM l) AS documents, \
+                (SELECT count(*) FILTER (WHERE NOT kept) FROM l) AS removed, \
+                (SELECT count(*) FROM (SELECT * FROM l EXCEPT ALL SELECT * FROM u)) AS differing",
+    ]);
+    let text = stdout(&compare);
+    let counts: Vec<u64> = text
+        .lines()
+        .nth(1)
+        .unwrap_or_default()
+        .split(',')
+        .filter_map(|n| n.parse().ok())
+        .collect();
+    assert!(
+        counts.len() == 3 && counts[0] == 20000 && counts[1] > 0 && counts[2] == 0,
+        "{text}"
+    );
 }

@@ -18,7 +18,7 @@ use datafusion_webtext::memory::MemorySettings;
 use crate::output::{OutputTarget, ParquetWriterThread};
 use crate::progress::Progress;
 use crate::session::{
-    context, query_context, register_input, register_parquet_with, require_column,
+    BATCH_ROWS, context, query_context, register_input, register_parquet_with, require_column,
 };
 use crate::sql::run_all_but_last;
 use crate::{CliError, DocumentColumns, ExecArgs, Result};
@@ -239,7 +239,7 @@ pub(crate) async fn run(args: DedupArgs) -> Result<()> {
             "--hash-ranges must be a power of two from 1 to 65536".into(),
         ));
     }
-    let ctx = query_context(&args.exec, Some(256)).await?;
+    let ctx = query_context(&args.exec, Some(BATCH_ROWS)).await?;
     register_input(&ctx, "documents", &args.input).await?;
     let schema = ctx.table("documents").await?.schema().clone();
     for (name, flag) in [(id, "--id-column"), (text, "--text-column")] {

@@ -14,7 +14,7 @@ use datafusion_webtext::datasource::InputFormat;
 
 use crate::output::OutputTarget;
 use crate::progress::Progress;
-use crate::session::{TableSpec, input_kind, query_context, register_input};
+use crate::session::{BATCH_ROWS, TableSpec, input_kind, query_context, register_input};
 use crate::sharded::ShardingArgs;
 use crate::sql::{SqlArgs, run_all_but_last};
 use crate::{CliError, ExecArgs, Result};
@@ -85,7 +85,7 @@ pub(crate) fn inside(folder: &str, name: &str) -> String {
 /// once per input file as a sharded `webtext sql` runs it, so that a file's records go through
 /// trafilatura in order and a rerun resumes.
 async fn filter(args: &FinewebArgs) -> Result<()> {
-    let ctx = query_context(&args.exec, None).await?;
+    let ctx = query_context(&args.exec, Some(BATCH_ROWS)).await?;
     let kind = input_kind(&ctx, "crawl", &args.input).await?;
     // One thread per input file, as many files at once as there are cores: a file's records
     // reach trafilatura in order without being sorted or buffered on the way, as one datatrove
@@ -105,7 +105,7 @@ async fn filter(args: &FinewebArgs) -> Result<()> {
         ("model", args.model.clone()),
     ]);
     let sharding = ShardingArgs {
-        shard_bytes: 0,
+        shard_bytes: Some(0),
         overwrite: args.overwrite,
         ..ShardingArgs::default()
     };
@@ -151,7 +151,7 @@ async fn deduplicate(args: &FinewebArgs, started: std::time::Instant) -> Result<
              finished (run it with --stage filter, or without --stage)"
         )));
     }
-    let ctx = query_context(&args.exec, None).await?;
+    let ctx = query_context(&args.exec, Some(BATCH_ROWS)).await?;
     for (table, folder) in [
         ("fineweb_kept", "filtered"),
         ("fineweb_decisions", "decisions"),

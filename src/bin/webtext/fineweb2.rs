@@ -12,7 +12,7 @@ use datafusion::prelude::{DataFrame, SessionContext};
 
 use crate::fineweb::{inside, steps_sql, write};
 use crate::progress::Progress;
-use crate::session::{query_context, register_input};
+use crate::session::{BATCH_ROWS, query_context, register_input};
 use crate::sql::run_all_but_last;
 use crate::{CliError, ExecArgs, Result};
 
@@ -74,7 +74,7 @@ pub(crate) async fn run(args: Fineweb2Args) -> Result<()> {
 /// Every language asked for has a FineWeb-2 config and its tokenizer in this build, before any
 /// work starts.
 async fn check_languages(args: &Fineweb2Args) -> Result<()> {
-    let ctx = query_context(&args.exec, None).await?;
+    let ctx = query_context(&args.exec, Some(BATCH_ROWS)).await?;
     for language in &args.languages {
         let quoted = language.replace('\'', "''");
         let found = ctx
@@ -111,7 +111,7 @@ async fn check_languages(args: &Fineweb2Args) -> Result<()> {
 /// A context with the input registered as `input_documents` and the language's documents above
 /// its score threshold as `scored`, numbered in key order (datatrove's order of documents).
 async fn language_context(args: &Fineweb2Args, language: &str) -> Result<SessionContext> {
-    let ctx = query_context(&args.exec, None).await?;
+    let ctx = query_context(&args.exec, Some(BATCH_ROWS)).await?;
     register_input(&ctx, "input_documents", &args.input).await?;
     let quoted = language.replace('\'', "''");
     let key = args.key.replace('"', "\"\"");

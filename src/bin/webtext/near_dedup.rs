@@ -6,7 +6,7 @@ use datafusion::arrow::array::AsArray;
 
 use crate::output::OutputTarget;
 use crate::progress::Progress;
-use crate::session::{query_context, register_input, require_column};
+use crate::session::{BATCH_ROWS, query_context, register_input, require_column};
 use crate::sql::run_all_but_last;
 use crate::{CliError, DocumentColumns, ExecArgs, Result};
 
@@ -57,7 +57,7 @@ pub(crate) async fn run(args: NearDedupArgs) -> Result<()> {
             return Err(CliError::Usage(format!("{flag} must be from 1 to 1000")));
         }
     }
-    let ctx = query_context(&args.exec, None).await?;
+    let ctx = query_context(&args.exec, Some(BATCH_ROWS)).await?;
     register_input(&ctx, "documents", &args.input).await?;
     let schema = ctx.table("documents").await?.schema().clone();
     for (name, flag) in [(id, "--id-column"), (text, "--text-column")] {

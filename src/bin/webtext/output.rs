@@ -347,7 +347,9 @@ impl ParquetWriterThread {
         properties: WriterProperties,
     ) -> Result<Self> {
         let mut file = ParquetFile::create_with(target, schema, properties)?;
-        let (sender, receiver) = std::sync::mpsc::sync_channel::<ToWriter>(4);
+        // One batch waits while the writer encodes the one before: a batch of long documents is
+        // tens of megabytes that no memory pool counts.
+        let (sender, receiver) = std::sync::mpsc::sync_channel::<ToWriter>(1);
         let handle = std::thread::Builder::new()
             .name("parquet-writer".into())
             .spawn(move || {

@@ -28,6 +28,11 @@ pub(crate) fn context(
     local(session_config(partitions, batch_rows)?, memory)
 }
 
+/// Rows per batch of every command but `clean` (`--batch-rows`): web pages and documents are
+/// kilobytes each, so DataFusion's 8,192 rows made batches of tens of megabytes that no memory
+/// pool counts, several in flight at once.
+pub(crate) const BATCH_ROWS: usize = 256;
+
 /// The session of a command's queries: [`context`], or with `--cluster` a session whose queries
 /// run on that Ballista cluster.
 pub(crate) async fn query_context(

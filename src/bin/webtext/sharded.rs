@@ -16,7 +16,7 @@ use datafusion_webtext::datasource::shard_writer::{
     ShardWriterExec, add_tallies, partition_per_shard, shards_done,
 };
 use datafusion_webtext::datasource::shards::{
-    DEFAULT_SHARD_BYTES, JOB_FILE, MANIFEST_FILE, Resumed, finish_folder, prepare_folder,
+    JOB_FILE, MANIFEST_FILE, Resumed, finish_folder, prepare_folder, unchosen_shard_bytes,
 };
 use datafusion_webtext::datasource::{
     InputKind, OutputFolder, Shard, ShardDone, ShardedJob, list_input_files, plan_shards,
@@ -30,10 +30,12 @@ use crate::{CliError, Result};
 /// How a folder of shards is divided, and what may be replaced in it.
 #[derive(Args, Clone, Debug)]
 pub(crate) struct ShardingArgs {
-    /// Sharded output: input files smaller than this are grouped into shards of about this many
-    /// bytes (0: one shard per input file)
-    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_SHARD_BYTES)]
-    pub shard_bytes: u64,
+    /// Sharded output: input files smaller than this are grouped into shards of at most this
+    /// many bytes (0: one shard per input file) [default: 256 MiB, or the input's total over 64
+    /// for a smaller input (at least 8 MiB), so that up to 64 cores have a shard each; a rerun
+    /// keeps the size its job began with]
+    #[arg(long, value_name = "BYTES")]
+    pub shard_bytes: Option<u64>,
     /// Sharded output: replace what the folder holds (the Parquet files, the job's record and
     /// manifest), where a folder holding another job's output, or files that are not a job's, is
     /// refused
@@ -55,7 +57,7 @@ const DEFAULT_SHARDS_PER_JOB: u64 = 1000;
 impl Default for ShardingArgs {
     fn default() -> Self {
         ShardingArgs {
-            shard_bytes: DEFAULT_SHARD_BYTES,
+            shard_bytes: None,
             overwrite: false,
             shards_per_job: DEFAULT_SHARDS_PER_JOB,
         }
@@ -88,12 +90,16 @@ impl ShardedRun {
         let folder = OutputFolder::open(&ctx.runtime_env(), output)?;
         let files = list_input_files(ctx, input, kind).await?;
         let input_files = files.len() as u64;
+        let shard_bytes = match sharding.shard_bytes {
+            Some(bytes) => bytes,
+            None => unchosen_shard_bytes(&folder, &files, sharding.overwrite).await?,
+        };
         let mut settings = settings;
-        settings.insert("shard_bytes".into(), sharding.shard_bytes.to_string());
+        settings.insert("shard_bytes".into(), shard_bytes.to_string());
         let job = ShardedJob {
             command: command.into(),
             settings,
-            shards: plan_shards(files, sharding.shard_bytes),
+            shards: plan_shards(files, shard_bytes),
         };
         let new_record = sharding.overwrite || folder.read_text(JOB_FILE).await?.is_none();
         let resumed = prepare_folder(&folder, &job, sharding.overwrite)

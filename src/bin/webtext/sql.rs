@@ -14,7 +14,7 @@ use crate::per_shard_files::{
     shards_read,
 };
 use crate::session::{
-    ClusterTables, TableSpec, compact_for_client, input_kind, is_remote, query_context,
+    BATCH_ROWS, ClusterTables, TableSpec, compact_for_client, input_kind, is_remote, query_context,
     register_kind, register_tables, sibling_context,
 };
 use crate::sharded::{ShardedRun, ShardingArgs};
@@ -125,7 +125,7 @@ pub(crate) async fn run(args: SqlArgs) -> Result<()> {
         return run_sharded(&args, &sql, output).await;
     }
     let sql = crate::params::substitute(&sql, &args.params)?;
-    let ctx = query_context(&args.exec, Some(256)).await?;
+    let ctx = query_context(&args.exec, Some(BATCH_ROWS)).await?;
     register_tables(&ctx, &args.tables).await?;
     run_statements(&ctx, &sql, args.format, args.output.as_deref()).await
 }
@@ -148,7 +148,7 @@ async fn run_sharded(args: &SqlArgs, sql: &str, output: &str) -> Result<()> {
         require_shard_in_file_names(&statements)?;
     }
     require_a_file_per_shard(&statements, shard)?;
-    let ctx = query_context(&args.exec, Some(256)).await?;
+    let ctx = query_context(&args.exec, Some(BATCH_ROWS)).await?;
     let kind = input_kind(&ctx, &sharded.name, &sharded.path).await?;
     register_kind(
         &ctx,
@@ -242,7 +242,7 @@ async fn run_sharded_on_cluster(
             cluster,
             (args.sharding.shards_per_job, 0),
             |shards| async move {
-                let ctx = query_context(&args.exec, Some(256)).await?;
+                let ctx = query_context(&args.exec, Some(BATCH_ROWS)).await?;
                 register_tables(&ctx, others).await?;
                 let urls: Vec<&str> = shards.iter().flat_map(Shard::urls).collect();
                 let table = input_table(
