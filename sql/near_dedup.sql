@@ -26,10 +26,10 @@
 
 -- 0. Spread the documents over all cores batch by batch: a file of one row group would otherwise
 --    be hashed by one thread. The band hashes of every core are then sorted together, by one
---    sort that spills under the memory limit: sorts per core take their rows at uneven speeds
---    (one writing its spill files while the other reads on), and the exchange in front of them,
---    which DataFusion 55 never refuses memory, held up to 260 MB of documents for the slower one
---    under a limit of 256 MiB.
+--    sort that spills under the memory limit: with a sort per core, the exchange in front of
+--    them (which this project's memory pool never refuses, as DataFusion 55.2's spilling of
+--    exchanges can stall a query) held up to 262 MB of documents for one of them under a limit
+--    of 256 MiB.
 SET datafusion.optimizer.repartition_file_scans = false;
 SET datafusion.optimizer.repartition_sorts = false;
 
@@ -75,7 +75,7 @@ FROM (
 );
 
 -- 4. Every document, with its cluster: the clusters are the join's build side, held in memory
---    (about 32 bytes per clustered document), and the documents stream past them, whatever the
+--    (four numbers per clustered document), and the documents stream past them, whatever the
 --    statistics say (with its join reordering, DataFusion held every document's text instead when
 --    a Parquet file's statistics made the documents look smaller).
 SET datafusion.optimizer.join_reordering = false;

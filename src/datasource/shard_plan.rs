@@ -167,10 +167,11 @@ pub(super) fn shard_name(url: &str, count: usize) -> String {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
-    fn file(url: &str, size: u64) -> InputFile {
+    /// An input file of `size` bytes at `url`.
+    pub(in crate::datasource) fn file(url: &str, size: u64) -> InputFile {
         InputFile {
             url: url.to_owned(),
             size,

@@ -616,14 +616,8 @@ pub async fn finish_folder(
 
 #[cfg(test)]
 mod tests {
+    use super::super::shard_plan::tests::file;
     use super::*;
-
-    fn file(url: &str, size: u64) -> InputFile {
-        InputFile {
-            url: url.to_owned(),
-            size,
-        }
-    }
 
     fn job(extractor: &str, shards: Vec<Shard>) -> ShardedJob {
         ShardedJob {

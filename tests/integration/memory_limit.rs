@@ -138,9 +138,7 @@ fn a_sort_larger_than_the_limit_spills_and_writes_every_row_in_order() {
              ORDER BY h",
         ],
     );
-    assert!(output.status.success(), "{}", stderr(&output));
-    assert!(most_files > 0, "no spill file was written");
-    assert_eq!(files_under(spill.path()), 0, "spill files were left");
+    assert_spilled_and_cleaned(&output, most_files, spill.path());
     // In file order (one partition), no row is smaller than the one before it.
     let check = webtext(&[
         "sql",
@@ -240,17 +238,53 @@ fn a_memory_limit_that_is_not_a_size_is_refused() {
     );
 }
 
+/// The de-duplication corpus's documents, and the paths in `out` of a run's output under the
+/// limit and of the same run's without it.
+fn corpus_and_outputs(shared: &Path, out: &Path) -> (String, String, String) {
+    let documents = shared.join("eval/dedup/documents.parquet");
+    let path = |name: &str| out.join(name).display().to_string();
+    (
+        documents.display().to_string(),
+        path("limited.parquet"),
+        path("unlimited.parquet"),
+    )
+}
+
+/// A run under the limit that succeeded, spilled, and left no spill file behind.
+fn assert_spilled_and_cleaned(output: &std::process::Output, most_files: usize, spill: &Path) {
+    assert!(output.status.success(), "{}", stderr(output));
+    assert!(most_files > 0, "no spill file was written");
+    assert_eq!(files_under(spill), 0, "spill files were left");
+}
+
+/// CSV of `counts` (columns over `l`, the output under the limit) and `differing`, the rows of
+/// `l` that `u` (the output without it) does not have.
+fn compare_outputs(limited: &str, unlimited: &str, counts: &str) -> String {
+    let compare = webtext(&[
+        "sql",
+        "--format",
+        "csv",
+        "--table",
+        &format!("l={limited}"),
+        "--table",
+        &format!("u={unlimited}"),
+        &format!(
+            "SELECT {counts}, \
+                    (SELECT count(*) FROM (SELECT * FROM l EXCEPT ALL SELECT * FROM u)) AS differing"
+        ),
+    ]);
+    stdout(&compare)
+}
+
 #[test]
 fn dedup_by_partitions_sorts_within_the_limit_and_decides_as_without_it() {
     let test = "dedup_by_partitions_sorts_within_the_limit_and_decides_as_without_it";
     let Some(shared) = shared_dir(test) else {
         return;
     };
-    let documents = shared.join("eval/dedup/documents.parquet");
-    let documents = documents.to_str().unwrap();
     let (out, spill) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    let path = |name: &str| out.path().join(name).display().to_string();
-    let (limited, unlimited) = (path("limited.parquet"), path("unlimited.parquet"));
+    let (documents, limited, unlimited) = corpus_and_outputs(&shared, out.path());
+    let documents = documents.as_str();
     let partitions = ["--partition-by", "doc_id % 2"];
     // 38 MB of text sorted by partition, beside the duplicate set (18 MB, held once for both
     // partitions' passes) under 96 MiB: the sort spills. (Counted once per pass, as it was, the
@@ -265,23 +299,15 @@ fn dedup_by_partitions_sorts_within_the_limit_and_decides_as_without_it() {
         ]
         .concat(),
     );
-    assert!(output.status.success(), "{}", stderr(&output));
-    assert!(most_files > 0, "no spill file was written");
-    assert_eq!(files_under(spill.path()), 0, "spill files were left");
+    assert_spilled_and_cleaned(&output, most_files, spill.path());
     let output = webtext(&[&["dedup", documents, &unlimited][..], &partitions].concat());
     assert!(output.status.success(), "{}", stderr(&output));
-    let compare = webtext(&[
-        "sql",
-        "--format",
-        "csv",
-        "--table",
-        &format!("l={limited}"),
-        "--table",
-        &format!("u={unlimited}"),
-        "SELECT (SELECT count(*) FROM l) AS paragraphs, \
-                (SELECT count(*) FROM (SELECT * FROM l EXCEPT ALL SELECT * FROM u)) AS differing",
-    ]);
-    assert_eq!(stdout(&compare), "paragraphs,differing\n271851,0\n");
+    let compared = compare_outputs(
+        &limited,
+        &unlimited,
+        "(SELECT count(*) FROM l) AS paragraphs",
+    );
+    assert_eq!(compared, "paragraphs,differing\n271851,0\n");
 }
 
 #[test]
@@ -290,11 +316,9 @@ fn near_dedup_under_a_limit_spills_stays_within_it_and_decides_as_without_it() {
     let Some(shared) = shared_dir(test) else {
         return;
     };
-    let documents = shared.join("eval/dedup/documents.parquet");
-    let documents = documents.to_str().unwrap();
     let (out, spill) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    let path = |name: &str| out.path().join(name).display().to_string();
-    let (limited, unlimited) = (path("limited.parquet"), path("unlimited.parquet"));
+    let (documents, limited, unlimited) = corpus_and_outputs(&shared, out.path());
+    let documents = documents.as_str();
     // The process with a query that holds nothing, long enough to be read: what the binary and
     // its runtime take, which the limit does not cover.
     let (idle, _, base) = run_measured(
@@ -317,9 +341,7 @@ fn near_dedup_under_a_limit_spills_stays_within_it_and_decides_as_without_it() {
             spill.path().to_str().unwrap(),
         ],
     );
-    assert!(output.status.success(), "{}", stderr(&output));
-    assert!(most_files > 0, "no spill file was written");
-    assert_eq!(files_under(spill.path()), 0, "spill files were left");
+    assert_spilled_and_cleaned(&output, most_files, spill.path());
     if base > 0 {
         assert!(
             peak <= base + limit + (64 << 20),
@@ -330,19 +352,12 @@ fn near_dedup_under_a_limit_spills_stays_within_it_and_decides_as_without_it() {
     }
     let output = webtext(&["near-dedup", documents, &unlimited]);
     assert!(output.status.success(), "{}", stderr(&output));
-    let compare = webtext(&[
-        "sql",
-        "--format",
-        "csv",
-        "--table",
-        &format!("l={limited}"),
-        "--table",
-        &format!("u={unlimited}"),
-        "SELECT (SELECT count(*) FROM l) AS documents, \
-                (SELECT count(*) FILTER (WHERE NOT kept) FROM l) AS removed, \
-                (SELECT count(*) FROM (SELECT * FROM l EXCEPT ALL SELECT * FROM u)) AS differing",
-    ]);
-    let text = stdout(&compare);
+    let text = compare_outputs(
+        &limited,
+        &unlimited,
+        "(SELECT count(*) FROM l) AS documents, \
+         (SELECT count(*) FILTER (WHERE NOT kept) FROM l) AS removed",
+    );
     let counts: Vec<u64> = text
         .lines()
         .nth(1)
