@@ -6,7 +6,8 @@
 //!
 //! The algorithm modules ([`html`], [`justext`], [`boilerpipe`], [`dedup`], [`stoplists`],
 //! [`words`], [`datatrove`], [`metadata`], [`extract`], `langid`, [`warc`]) are plain Rust over
-//! `&str` and know nothing of DataFusion; [`udf`] turns Arrow arrays into calls of them.
+//! `&str`, in a crate of their own that does not depend on DataFusion (`webtext-algorithms`,
+//! re-exported here); [`udf`] turns Arrow arrays into calls of them.
 //!
 //! ```no_run
 //! # async fn demo() -> datafusion::error::Result<()> {
@@ -19,29 +20,21 @@
 //! # Ok(()) }
 //! ```
 
-pub mod boilerpipe;
 #[cfg(feature = "cluster")]
 pub mod cluster;
 pub mod data_roots;
 pub mod datasource;
-pub mod datatrove;
-pub mod dedup;
-pub mod extract;
-pub mod ftfy;
-pub mod html;
-pub mod justext;
-#[cfg(feature = "langid")]
-pub mod langid;
 pub mod memory;
-pub mod metadata;
-pub mod minhash;
-pub mod options;
-pub mod stoplists;
-pub mod trafilatura;
 pub mod udf;
-mod unicode;
-pub mod warc;
-pub mod words;
+
+// The algorithms, a crate of their own (webtext-algorithms, which does not depend on DataFusion),
+// under the names this crate's users and its own modules call them by.
+#[cfg(feature = "langid")]
+pub use webtext_algorithms::langid;
+pub use webtext_algorithms::{
+    boilerpipe, datatrove, dedup, extract, ftfy, html, justext, metadata, minhash, options,
+    stoplists, trafilatura, warc, words,
+};
 
 // datatrove's steps also where they were before they had one home, as the crate's users name them.
 #[cfg(feature = "tokens")]

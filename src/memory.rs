@@ -62,26 +62,33 @@ impl MemorySettings {
             FairSpillPool::new(self.effective_limit()),
             NonZeroUsize::new(5).unwrap_or(NonZeroUsize::MIN),
         );
-        Arc::new(RepartitionNeverSpills(pool))
+        Arc::new(BoundedBuffersNeverRefused(pool))
     }
 }
 
-/// A pool that never refuses `RepartitionExec` its channel buffers, so that it never takes its
-/// spill path: in DataFusion 55.2 a grouped aggregation on two or more partitions that spills
-/// there can stop for good with every thread parked (about one run in two of the memory-limit
-/// test's `GROUP BY` at 64 MiB; in none of three runs on one partition). Its buffers stay small anyway: its
-/// channels' gate holds the inputs back once every output has a batch waiting. They are still
-/// counted, so the others' share shrinks by what they hold.
-#[derive(Debug)]
-struct RepartitionNeverSpills<P>(P);
+/// The operators whose buffers are bounded by the number of partitions and the batch size, and
+/// that cannot spill: `RepartitionExec`'s channels (its channels' gate holds the inputs back once
+/// every output has a batch waiting) and `SortPreservingMergeExec`'s cursors (one batch per
+/// input, and the one it builds).
+const BOUNDED_BUFFERS: [&str; 2] = ["RepartitionExec", "SortPreservingMergeExec"];
 
-impl<P: MemoryPool> std::fmt::Display for RepartitionNeverSpills<P> {
+/// A pool that never refuses the [operators with bounded buffers](BOUNDED_BUFFERS): refused,
+/// `RepartitionExec` takes its spill path, where in DataFusion 55.2 a grouped aggregation on two or
+/// more partitions that spills can stop for good with every thread parked (about one run in two
+/// of the memory-limit test's `GROUP BY` at 64 MiB; in none of three runs on one partition), and
+/// `SortPreservingMergeExec` fails the query, as it did now and then when the sorts below it had
+/// taken the whole pool while spilling (the memory-limit test's `ORDER BY` at 64 MiB, under load).
+/// What they hold is still counted, so the others' share shrinks by it.
+#[derive(Debug)]
+struct BoundedBuffersNeverRefused<P>(P);
+
+impl<P: MemoryPool> std::fmt::Display for BoundedBuffersNeverRefused<P> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         std::fmt::Display::fmt(&self.0, f)
     }
 }
 
-impl<P: MemoryPool> MemoryPool for RepartitionNeverSpills<P> {
+impl<P: MemoryPool> MemoryPool for BoundedBuffersNeverRefused<P> {
     fn name(&self) -> &str {
         self.0.name()
     }
@@ -103,7 +110,11 @@ impl<P: MemoryPool> MemoryPool for RepartitionNeverSpills<P> {
     }
 
     fn try_grow(&self, reservation: &MemoryReservation, additional: usize) -> Result<()> {
-        if reservation.consumer().name().starts_with("RepartitionExec") {
+        let name = reservation.consumer().name();
+        if BOUNDED_BUFFERS
+            .iter()
+            .any(|bounded| name.starts_with(bounded))
+        {
             self.0.grow(reservation, additional);
             return Ok(());
         }

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes src/datatrove/filters/constants.rs from ../shared/oracle/datatrove/datatrove_constants.json
+"""Writes algorithms/src/datatrove/filters/constants.rs from ../shared/oracle/datatrove/datatrove_constants.json
 (datatrove 0.10.1's character sets, as code points).
 
 Usage: gen_datatrove_constants.py [SHARED]
@@ -26,5 +26,5 @@ for name, key, what in SETS:
         out.append("    " + " ".join(f"'\\u{{{p:x}}}'," for p in points[i : i + 8]))
     out.append("];")
 out.append("")
-Path("src/datatrove/filters/constants.rs").write_text("\n".join(out))
-print("wrote src/datatrove/filters/constants.rs")
+Path("algorithms/src/datatrove/filters/constants.rs").write_text("\n".join(out))
+print("wrote algorithms/src/datatrove/filters/constants.rs")

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generate src/ftfy/tables.rs from an installed ftfy 6.3.1 and its CPython.
+"""Generate algorithms/src/ftfy/tables.rs from an installed ftfy 6.3.1 and its CPython.
 
 ftfy's behaviour lives as much in its data as in its code: the badness heuristic is one regular
 expression over hand-made character categories, the encodings it tries are CPython codecs (and
@@ -17,7 +17,7 @@ ftfy ran with:
 ftfy is Copyright Robyn Speer, under the Apache License 2.0; the generated file says so.
 
 Run with the interpreter of the FineWeb-2 oracle (CPython 3.11.7, ftfy 6.3.1):
-    python3 tools/gen_ftfy_tables.py > src/ftfy/tables.rs
+    python3 tools/gen_ftfy_tables.py > algorithms/src/ftfy/tables.rs
 """
 import html
 import re

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generate src/html/python_codecs.rs from CPython's own codec registry.
+"""Generate algorithms/src/html/python_codecs.rs from CPython's own codec registry.
 
 jusText decodes a page with Python's codec for the label of its first <meta charset>, and Python's
 codecs differ from the WHATWG encodings that encoding_rs implements (iso-8859-1 is true Latin-1,
@@ -9,10 +9,10 @@ cp1252 leaves five bytes undefined, ...). This script records, from the running 
   * for every single-byte codec, its full 256-entry decoding table (U+FFFD where undefined);
   * the gb2312 and big5 codecs' tables (pages declaring them are common, and encoding_rs's GBK
     and Big5-HKSCS decode byte pairs Python rejects, and some differently).
-Other multi-byte codecs are mapped onto encoding_rs by name in src/html/decode.rs.
+Other multi-byte codecs are mapped onto encoding_rs by name in algorithms/src/html/decode.rs.
 
 Run with Python 3.11 (the interpreter of the jusText 3.0.2 oracle):
-    python3 tools/gen_python_codecs.py > src/html/python_codecs.rs
+    python3 tools/gen_python_codecs.py > algorithms/src/html/python_codecs.rs
 """
 import codecs
 import encodings

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Regenerates src/stoplists/files.rs, the index of the embedded stoplists, from stoplists/*.txt.
+# Regenerates algorithms/src/stoplists/files.rs, the index of the embedded stoplists, from stoplists/*.txt.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 {
@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
   echo 'pub(crate) static FILES: &[(&str, &str)] = &['
   for f in $(ls stoplists/*.txt | LC_ALL=C sort); do
     l=$(basename "$f" .txt)
-    echo "    (\"$l\", include_str!(\"../../stoplists/$l.txt\")),"
+    echo "    (\"$l\", include_str!(\"../../../stoplists/$l.txt\")),"
   done
   echo '];'
-} > src/stoplists/files.rs
+} > algorithms/src/stoplists/files.rs

@@ -6,7 +6,9 @@ code counts, in `use` lines (nested braces and `as` included) and in expressions
 macros (`crate::a::f()`, `super::b::T`, a child module's, or a module a `use` line named): it
 names the deepest module file it reaches (a parent's own items count as the parent's). Comments,
 literals and test modules do not count. Prints the circles, then one line with their number and
-the largest file of src/ by lines (generated tables left out). Exits 1 when there is a circle.
+the largest file by lines (generated tables left out). Exits 1 when there is a circle. One crate's
+source folder at a time: the library's (src, the default) or the algorithms' (algorithms/src);
+between crates Cargo itself forbids a circle.
 
     python3 tools/module_cycles.py [src] [--explain]   (--explain: each circle's edges, with a path)
 """
@@ -78,6 +80,8 @@ def resolve(current, path, aliases):
             break
         seen.add((best, rest[item]))
         best = reexports[(best, rest[item])]
+    if best is not None and item < len(rest) and (best, rest[item]) in external:
+        return None
     return best
 
 
@@ -155,6 +159,8 @@ def use_leaves(code):
 PUB_USE = re.compile(r"\bpub(?:\([^)]*\))?\s+use\s+([^;]+);")
 # (module, name) -> the module a `pub use` of that module brings the name from.
 reexports = {}
+# (module, name) that a `pub use` brings from another crate (the library's algorithms, say).
+external = set()
 for module, path in files.items():
     code = code_of(open(path, encoding="utf-8").read())
     for m in PUB_USE.finditer(code):
@@ -163,6 +169,8 @@ for module, path in files.items():
             target = resolve(module, leaf, {})
             if target is not None and target != module and name != "*":
                 reexports[(module, name)] = target
+            elif target is None and name != "*":
+                external.add((module, name))
 
 edges = {m: set() for m in modules}
 # (module, module it names) -> the first path that names it, shown with --explain.
@@ -231,5 +239,5 @@ sizes = [
     if not any(g in p for g in GENERATED) and "@generated" not in open(p, encoding="utf-8").readline()
 ]
 lines, largest = max(sizes)
-print(f"{len(sccs)} import circle(s) among {len(modules)} modules; largest file: src/{largest} ({lines} lines)")
+print(f"{len(sccs)} import circle(s) among {len(modules)} modules; largest file: {os.path.join(ROOT, largest)} ({lines} lines)")
 sys.exit(1 if sccs else 0)

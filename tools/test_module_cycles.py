@@ -51,6 +51,10 @@ CASES = {
         },
         None,
     ),
+    "another crate's module re-exported by the root": (
+        {"lib.rs": "mod a;\npub use other::html;\npub use a::f;", "a.rs": "use crate::html::Page;\npub fn f() {}"},
+        None,
+    ),
     "a visibility naming a parent": (
         {"lib.rs": "mod a;", "a/mod.rs": "mod b;\nfn f() { b::g() }", "a/b.rs": "pub(in crate::a) fn g() {}"},
         None,

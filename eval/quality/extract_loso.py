@@ -9,7 +9,7 @@ six shared sets is chosen again on five of them, and the sixth is scored.
 3. With both, `widen_link_heavy_share`: the value of WIDEN with the best mean.
 
 Each step runs examples/extract_quality over the sets (about 5 s a run, 152 runs). Prints what
-is chosen on all six sets (the defaults of src/extract came from this rule) and, per held-out
+is chosen on all six sets (the defaults of algorithms/src/extract came from this rule) and, per held-out
 set, what was chosen on the five others and the held-out set's score beside trafilatura's.
 
     cargo build --release --example extract_quality

@@ -65,10 +65,16 @@ impl fmt::Write for ByteCount {
     }
 }
 
-impl RowPolicy {
+/// The options' [`RowPolicy`] applied to the rows of Arrow arrays, with DataFusion's errors under
+/// `on_error=fail`: the policy is the algorithms' (they know nothing of DataFusion), its
+/// application this layer's.
+pub(crate) trait ArrowRowPolicy {
+    /// The policy applied.
+    fn policy(&self) -> &RowPolicy;
+
     /// Processes one row: `None` for a NULL page. A page over `max_bytes`, an error of `f` or a
     /// panic in `f` give `None` too, or an execution error naming the reason under `on_error=fail`.
-    pub(crate) fn row<T, E: std::fmt::Display>(
+    fn row<T, E: std::fmt::Display>(
         &self,
         function: &str,
         page: Option<PageRef<'_>>,
@@ -87,10 +93,11 @@ impl RowPolicy {
         len: usize,
         f: impl FnOnce() -> std::result::Result<T, E>,
     ) -> Result<Option<T>> {
-        let reason = if self.limits.too_large(len) {
+        let limits = &self.policy().limits;
+        let reason = if limits.too_large(len) {
             format!(
                 "the page has {len} bytes, over max_bytes={}",
-                self.limits.max_bytes
+                limits.max_bytes
             )
         } else {
             match catch_row_panic(f) {
@@ -104,8 +111,8 @@ impl RowPolicy {
 
     /// A row that cannot be processed for `reason`: `Ok` (the row is NULL), or the execution
     /// error under `on_error=fail`.
-    pub(crate) fn unprocessed(&self, function: &str, reason: impl fmt::Display) -> Result<()> {
-        if self.fail {
+    fn unprocessed(&self, function: &str, reason: impl fmt::Display) -> Result<()> {
+        if self.policy().fail {
             exec_err!("{function}: {reason} (on_error=fail; on_error=null gives NULL instead)")
         } else {
             Ok(())
@@ -113,7 +120,7 @@ impl RowPolicy {
     }
 
     /// `f(text)` under the policy: `None` for NULL text, and for text whose computation panicked.
-    pub(crate) fn text_row<T>(
+    fn text_row<T>(
         &self,
         function: &str,
         text: Option<&str>,
@@ -130,7 +137,7 @@ impl RowPolicy {
     /// Whether a row adding `extra` bytes (or items) to each column that holds `held` fits in
     /// the batch's output (see [`COLUMN_CAPACITY`]). Where it does not, the row policy decides:
     /// `Ok(false)`, the row is NULL and adds nothing, or the error under `on_error=fail`.
-    pub(crate) fn fits(&self, function: &str, columns: &[(usize, usize)]) -> Result<bool> {
+    fn fits(&self, function: &str, columns: &[(usize, usize)]) -> Result<bool> {
         if columns
             .iter()
             .all(|&(held, extra)| held.saturating_add(extra) <= COLUMN_CAPACITY)
@@ -147,7 +154,7 @@ impl RowPolicy {
 
     /// Appends what `write` writes as one string value, if it fits in the column (see
     /// [`RowPolicy::fits`]); `Ok(false)` when the row is NULL instead and nothing was appended.
-    pub(crate) fn append_written(
+    fn append_written(
         &self,
         function: &str,
         out: &mut StringBuilder,
@@ -167,7 +174,7 @@ impl RowPolicy {
     /// [`RowPolicy::row`] over the row's page, decoded, and its `tree` (`f(decoded, tree)`), or
     /// as an earlier page function of the batch left them. Call it once for every row of the
     /// batch, in order.
-    pub(crate) fn parsed_row<T>(
+    fn parsed_row<T>(
         &self,
         function: &str,
         page: Option<PageRef<'_>>,
@@ -180,6 +187,12 @@ impl RowPolicy {
             let parsed = parses.parse(row, page, tree)?;
             f(&parsed.decoded, parsed.tree(tree))
         })
+    }
+}
+
+impl ArrowRowPolicy for RowPolicy {
+    fn policy(&self) -> &RowPolicy {
+        self
     }
 }
 

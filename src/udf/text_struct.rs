@@ -18,7 +18,7 @@ use super::arguments::{Input, constant_options};
 use super::arrays::for_each_text;
 use super::documentation::options_argument;
 use super::function::{Arguments, Kernel, WebtextFunction};
-use super::row_policy::RowPolicy;
+use super::row_policy::{ArrowRowPolicy, RowPolicy};
 use super::shared_words::SharedWords;
 use crate::options::{Keys, RowKeys};
 use crate::words::WordTokenizer;

@@ -1,4 +1,4 @@
-//! The crate's tokenizer (src/html/tokenizer.rs) against html5ever's: both feed the same tree
+//! The crate's tokenizer (algorithms/src/html/tokenizer.rs) against html5ever's: both feed the same tree
 //! builder and sink, so on any page the trees must be identical, node for node. Pages here are
 //! generated from fragments that exercise each tokenizer state (and, cut at random points, the
 //! end of the page inside each state); `cargo run --example tokenizer_differential` does the same
@@ -285,7 +285,7 @@ fn attribute_and_depth_limits_cut_the_same_tree() {
         ..Limits::default()
     };
     // The reference caps attributes in a pre-pass that skips comments and raw text roughly
-    // (src/html/limits.rs), so these pages have neither.
+    // (algorithms/src/html/limits.rs), so these pages have neither.
     let tags_only: Vec<&str> = FRAGMENTS
         .iter()
         .copied()

@@ -18,7 +18,7 @@ use crate::udf::dedup::dedup_common::{
     ArgKind, TEXT_ARGUMENT, coerce_dedup_args, dedup_options, token_options_argument,
 };
 use crate::udf::documentation::DOC_SECTION;
-use crate::udf::row_policy::RowPolicy;
+use crate::udf::row_policy::{ArrowRowPolicy, RowPolicy};
 
 const NAME: &str = "content_hash";
 

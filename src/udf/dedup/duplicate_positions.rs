@@ -21,7 +21,7 @@ use crate::udf::dedup::dedup_common::{
     token_options_argument,
 };
 use crate::udf::documentation::DOC_SECTION;
-use crate::udf::row_policy::RowPolicy;
+use crate::udf::row_policy::{ArrowRowPolicy, RowPolicy};
 
 const NAME: &str = "duplicate_positions";
 

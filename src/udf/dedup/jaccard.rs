@@ -16,6 +16,7 @@ use crate::udf::arguments::{execution_constants, is_text};
 use crate::udf::dedup::dedup_common::TEXT_ARGUMENT;
 use crate::udf::dedup::minhash::{hasher_for, minhash_options, minhash_options_argument};
 use crate::udf::documentation::DOC_SECTION;
+use crate::udf::row_policy::ArrowRowPolicy;
 
 const NAME: &str = "jaccard";
 

@@ -16,7 +16,7 @@ use crate::udf::arguments::{Input, check_arg_types, constant_options, execution_
 use crate::udf::arrays::{apply, for_each_text};
 use crate::udf::dedup::dedup_common::TEXT_ARGUMENT;
 use crate::udf::documentation::{DOC_SECTION, options_argument};
-use crate::udf::row_policy::RowPolicy;
+use crate::udf::row_policy::{ArrowRowPolicy, RowPolicy};
 
 const NAME: &str = "minhash";
 

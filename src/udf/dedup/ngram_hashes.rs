@@ -20,7 +20,7 @@ use crate::udf::dedup::dedup_common::{
     dedup_options_argument,
 };
 use crate::udf::documentation::DOC_SECTION;
-use crate::udf::row_policy::RowPolicy;
+use crate::udf::row_policy::{ArrowRowPolicy, RowPolicy};
 
 const NAME: &str = "ngram_hashes";
 

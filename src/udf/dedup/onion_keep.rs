@@ -24,7 +24,7 @@ use crate::udf::dedup::dedup_common::{
 use crate::udf::dedup::duplicate_positions;
 use crate::udf::documentation::DOC_SECTION;
 use crate::udf::held_memory::{HeldMemory, WindowPool};
-use crate::udf::row_policy::{RowPolicy, catch_row_panic};
+use crate::udf::row_policy::{ArrowRowPolicy, RowPolicy, catch_row_panic};
 
 const NAME: &str = "onion_keep";
 

@@ -20,6 +20,7 @@ use crate::options::{RowKeys, RowPolicy};
 use crate::udf::arguments::{constant_options, execution_constants, is_text};
 use crate::udf::documentation::{DOC_SECTION, options_argument};
 use crate::udf::filters::gopher_quality::TEXT_ARGUMENT;
+use crate::udf::row_policy::ArrowRowPolicy;
 use crate::udf::text_struct::{Cell, StructColumns};
 
 const NAME: &str = "c4_badwords";

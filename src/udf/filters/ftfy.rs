@@ -14,7 +14,7 @@ use crate::udf::arrays::PageRef;
 use crate::udf::documentation::{DOC_SECTION, options_argument};
 use crate::udf::filters::gopher_quality::TEXT_ARGUMENT;
 use crate::udf::function::{Arguments, Kernel, WebtextFunction};
-use crate::udf::row_policy::{RowPolicy, string_per_page};
+use crate::udf::row_policy::{ArrowRowPolicy, RowPolicy, string_per_page};
 
 /// `ftfy(text [, options])`.
 pub type FtfyFunc = WebtextFunction<FtfyText>;

@@ -19,7 +19,7 @@ use crate::udf::arguments::{Input, check_arg_types, constant_options, constant_v
 use crate::udf::documentation::DOC_SECTION;
 use crate::udf::filters::gopher_quality::TEXT_ARGUMENT;
 use crate::udf::filters::pii_redact::PiiRedactKernel;
-use crate::udf::row_policy::RowPolicy;
+use crate::udf::row_policy::{ArrowRowPolicy, RowPolicy};
 use crate::udf::text_struct::{TextStructKernel, text_options_argument};
 
 const NAME: &str = "pii_redact_in_order";

@@ -15,7 +15,7 @@ use crate::udf::arrays::PageRef;
 use crate::udf::documentation::{DOC_SECTION, row_options_argument};
 use crate::udf::filters::gopher_quality::TEXT_ARGUMENT;
 use crate::udf::function::{Arguments, Kernel, WebtextFunction};
-use crate::udf::row_policy::{RowPolicy, string_per_page};
+use crate::udf::row_policy::{ArrowRowPolicy, RowPolicy, string_per_page};
 
 /// `remove_symbol_lines(text [, symbols [, replacement [, options]]])`.
 pub type RemoveSymbolLinesFunc = WebtextFunction<SymbolLinesText>;

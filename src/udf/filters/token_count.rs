@@ -16,7 +16,7 @@ use crate::udf::arrays::{PageRef, for_each_text};
 use crate::udf::documentation::{DOC_SECTION, options_argument};
 use crate::udf::filters::gopher_quality::TEXT_ARGUMENT;
 use crate::udf::function::{Arguments, Kernel, WebtextFunction};
-use crate::udf::row_policy::RowPolicy;
+use crate::udf::row_policy::{ArrowRowPolicy, RowPolicy};
 
 const NAME: &str = "token_count";
 

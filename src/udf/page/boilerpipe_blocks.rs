@@ -17,6 +17,7 @@ use crate::udf::arrays::{StructRows, saturating_i32, struct_list_type, struct_li
 use crate::udf::documentation::{DOC_SECTION, HTML_ARGUMENT};
 use crate::udf::function::{Kernel, WebtextFunction};
 use crate::udf::page::boilerpipe_common::{BoilerpipeConfig, EXTRACTOR_ARGUMENT};
+use crate::udf::row_policy::ArrowRowPolicy;
 
 static FIELDS: LazyLock<Fields> = LazyLock::new(|| {
     Fields::from(vec![

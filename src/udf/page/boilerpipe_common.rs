@@ -12,7 +12,7 @@ use crate::udf::arguments::{constant_policy, constant_string};
 use crate::udf::arrays::PageRef;
 use crate::udf::documentation::row_options_argument;
 use crate::udf::function::Arguments;
-use crate::udf::row_policy::RowPolicy;
+use crate::udf::row_policy::{ArrowRowPolicy, RowPolicy};
 use crate::udf::shared_parses::{SharedParses, Tree};
 
 /// The options argument of the boilerpipe functions.

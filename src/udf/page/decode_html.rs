@@ -19,7 +19,7 @@ use crate::options::RowKeys;
 use crate::udf::arguments::{constant_policy, execution_constants, is_text, is_text_or_binary};
 use crate::udf::arrays::{PageRef, for_each_page, large_type};
 use crate::udf::documentation::{DOC_SECTION, HTML_ARGUMENT, row_options_argument};
-use crate::udf::row_policy::RowPolicy;
+use crate::udf::row_policy::{ArrowRowPolicy, RowPolicy};
 
 const NAME: &str = "decode_html";
 

@@ -11,7 +11,7 @@ use crate::udf::arguments::constant_options;
 use crate::udf::arrays::PageRef;
 use crate::udf::documentation;
 use crate::udf::function::Arguments;
-use crate::udf::row_policy::RowPolicy;
+use crate::udf::row_policy::{ArrowRowPolicy, RowPolicy};
 use crate::udf::shared_parses::{SharedParses, Tree};
 
 /// The options argument of the `extract_content` functions.

@@ -15,6 +15,7 @@ use crate::udf::arrays::{PageRef, for_each_page};
 use crate::udf::documentation::{DOC_SECTION, HTML_ARGUMENT};
 use crate::udf::function::{Kernel, WebtextFunction};
 use crate::udf::page::boilerpipe_common::BoilerpipeConfig;
+use crate::udf::row_policy::ArrowRowPolicy;
 
 const NAME: &str = "extract_metadata";
 

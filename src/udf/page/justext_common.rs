@@ -13,7 +13,7 @@ use crate::stoplists::Stoplist;
 use crate::udf::arguments::{constant_options, constant_string};
 use crate::udf::arrays::PageRef;
 use crate::udf::function::Arguments;
-use crate::udf::row_policy::RowPolicy;
+use crate::udf::row_policy::{ArrowRowPolicy, RowPolicy};
 use crate::udf::shared_parses::{SharedParses, Tree};
 
 /// Argument descriptions the jusText functions share in their `Documentation`.

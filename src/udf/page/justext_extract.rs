@@ -20,6 +20,7 @@ use crate::udf::page::justext_common::{
 };
 
 use crate::justext::{PageTotals, write_kept_text};
+use crate::udf::row_policy::ArrowRowPolicy;
 
 const NAME: &str = "justext_extract";
 

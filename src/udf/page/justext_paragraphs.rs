@@ -19,6 +19,7 @@ use crate::udf::page::justext_common::{
 };
 
 use crate::justext::Paragraph;
+use crate::udf::row_policy::ArrowRowPolicy;
 
 const NAME: &str = "justext_paragraphs";
 

@@ -15,7 +15,7 @@ use crate::udf::arrays::for_each_text;
 use crate::udf::documentation::{DOC_SECTION, row_options_argument};
 use crate::udf::function::{Arguments, Kernel, WebtextFunction};
 use crate::udf::page::justext_common::stoplist_for;
-use crate::udf::row_policy::RowPolicy;
+use crate::udf::row_policy::{ArrowRowPolicy, RowPolicy};
 
 const NAME: &str = "stopword_density";
 

@@ -15,7 +15,7 @@ use crate::udf::arguments::{Input, constant_options};
 use crate::udf::arrays::PageRef;
 use crate::udf::documentation::{self, DOC_SECTION, HTML_ARGUMENT};
 use crate::udf::function::{Arguments, Kernel, WebtextFunction};
-use crate::udf::row_policy::{RowPolicy, string_per_page};
+use crate::udf::row_policy::{ArrowRowPolicy, RowPolicy, string_per_page};
 
 const NAME: &str = "trafilatura";
 

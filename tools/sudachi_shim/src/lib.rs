@@ -1,6 +1,6 @@
 //! A C interface to sudachi.rs (the Rust Sudachi that SudachiPy 0.7.0 binds) for webtext's
 //! Japanese words: tools/install_sudachi.sh builds it against the sudachi crate of SudachiPy's
-//! source distribution, and webtext loads it at run time (src/words/japanese.rs). The crate is
+//! source distribution, and webtext loads it at run time (algorithms/src/words/japanese.rs). The crate is
 //! not published on crates.io, so webtext cannot depend on it.
 //!
 //! The dictionary is opened as SudachiPy's `Dictionary()` opens it: SudachiPy's own settings file,

@@ -21,9 +21,9 @@ use super::is_python_space;
 
 /// The CRFsuite model inside khmer-nltk 1.6's `word_tokenize/sklearn_crf_ner_10000.sav`,
 /// zstd-compressed.
-const MODEL_ZST: &[u8] = include_bytes!("../../tokenizers/khmer_nltk_1.6_word.crfsuite.zst");
+const MODEL_ZST: &[u8] = include_bytes!("../../../tokenizers/khmer_nltk_1.6_word.crfsuite.zst");
 /// khmer-nltk 1.6's `mistokenized_dict`, as `[from, to]` pairs in its order.
-const CORRECTIONS_JSON: &str = include_str!("../../tokenizers/khmer_nltk_1.6_corrections.json");
+const CORRECTIONS_JSON: &str = include_str!("../../../tokenizers/khmer_nltk_1.6_corrections.json");
 
 static CRF: LazyLock<StreamingCrf> = LazyLock::new(|| {
     StreamingCrf::new(

@@ -20,7 +20,7 @@ use super::dictionary::{self, Chars, Trie};
 use super::is_python_space;
 
 /// LaoNLP 1.3.0's `lao_words()`: the union of its four word lists, gzipped.
-const WORD_LIST: &[u8] = include_bytes!("../../tokenizers/laonlp_1.3.0_words_lo.txt.gz");
+const WORD_LIST: &[u8] = include_bytes!("../../../tokenizers/laonlp_1.3.0_words_lo.txt.gz");
 
 static WORDS: LazyLock<Trie> = LazyLock::new(|| dictionary::bundled(WORD_LIST, "Lao word list"));
 

@@ -9,7 +9,7 @@ use std::sync::{LazyLock, OnceLock};
 
 use super::rules::{Rules, read_tables};
 
-const LANGUAGE_TABLES: &[u8] = include_bytes!("../../tokenizers/spacy_3.8.18_languages.json.gz");
+const LANGUAGE_TABLES: &[u8] = include_bytes!("../../../tokenizers/spacy_3.8.18_languages.json.gz");
 
 /// spaCy's rule-based tokenizer of one language: its tables, compiled on first use.
 pub struct SpacyLanguage {

@@ -22,9 +22,9 @@ use super::is_python_space;
 use crate::unicode::{is_python_digit, is_python_title, is_python_upper, is_title_char};
 
 /// pyvi 0.1.1's CRF (`models/pyvi3.pkl`'s CRFsuite model file), gzipped.
-const MODEL_GZ: &[u8] = include_bytes!("../../tokenizers/pyvi_0.1.1_tokenizer.crfsuite.gz");
+const MODEL_GZ: &[u8] = include_bytes!("../../../tokenizers/pyvi_0.1.1_tokenizer.crfsuite.gz");
 /// pyvi 0.1.1's `models/words.txt`, gzipped.
-const WORDS_GZ: &[u8] = include_bytes!("../../tokenizers/pyvi_0.1.1_words.txt.gz");
+const WORDS_GZ: &[u8] = include_bytes!("../../../tokenizers/pyvi_0.1.1_words.txt.gz");
 
 /// Python's `\w` and `\s` in the regex crate's syntax.
 const WORD: &str = r"[\p{L}\p{N}_]";

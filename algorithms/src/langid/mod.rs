@@ -14,7 +14,7 @@ use std::sync::{Arc, Mutex};
 
 /// fastText's `lid.176.ftz` (938,013 bytes, sha256 8f3472cf…603e83), by Facebook AI Research,
 /// under CC BY-SA 3.0: <https://fasttext.cc/docs/en/language-identification.html>.
-const BUNDLED_LID_176: &[u8] = include_bytes!("../../models/lid.176.ftz");
+const BUNDLED_LID_176: &[u8] = include_bytes!("../../../models/lid.176.ftz");
 
 /// The name [`LanguageModel::load`] gives the bundled model.
 pub const BUNDLED_MODEL: &str = "lid.176.ftz";

@@ -15,7 +15,7 @@ use super::gopher_quality::GopherQualityParams;
 use super::gopher_repetition::GopherRepetitionParams;
 use crate::words::WordTokenizer;
 
-const CONFIGS: &[u8] = include_bytes!("../../../tokenizers/fineweb2_languages.json.gz");
+const CONFIGS: &[u8] = include_bytes!("../../../../tokenizers/fineweb2_languages.json.gz");
 
 /// One FineWeb-2 language: its config and its tokenizer's assignment.
 #[derive(Debug)]

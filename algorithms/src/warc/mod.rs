@@ -6,7 +6,7 @@
 //! Plain Rust over `Read`: the SQL table of records is in `crate::datasource`.
 //!
 //! ```
-//! use datafusion_webtext::warc::{ReadOptions, WarcReader};
+//! use webtext_algorithms::warc::{ReadOptions, WarcReader};
 //! let file = b"WARC/1.0\r\nWARC-Type: resource\r\nContent-Length: 5\r\n\r\nhello\r\n\r\n";
 //! let records: Vec<_> = WarcReader::new(&file[..], ReadOptions::default()).unwrap().collect();
 //! assert_eq!(records[0].as_ref().unwrap().payload().unwrap().as_ref(), b"hello");

@@ -218,11 +218,11 @@ mod tests {
     fn streaming_labels_are_crfs_labels() {
         let models = [
             gunzip(
-                include_bytes!("../../tokenizers/pyidaungsu_0.1.4_tokenizer.crfsuite.gz"),
+                include_bytes!("../../../tokenizers/pyidaungsu_0.1.4_tokenizer.crfsuite.gz"),
                 "model",
             ),
             unzstd(
-                include_bytes!("../../tokenizers/khmer_nltk_1.6_word.crfsuite.zst"),
+                include_bytes!("../../../tokenizers/khmer_nltk_1.6_word.crfsuite.zst"),
                 "model",
             ),
         ];

@@ -64,7 +64,7 @@ fn words_are_datatroves_in_the_languages_outside_the_oracle() {
     use std::io::Read;
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/tests/data/words_reference.json.gz"
+        "/../tests/data/words_reference.json.gz"
     );
     let mut json = String::new();
     flate2::read::GzDecoder::new(std::fs::File::open(path).unwrap())

@@ -15,7 +15,7 @@ use crate::words::is_python_space;
 
 /// The Public Suffix List as tldextract 5.4.0 bundles it (MPL-2.0, `lists/psl`).
 const PUBLIC_SUFFIX_LIST: &str =
-    include_str!("../../../lists/psl/public_suffix_list_2025-04-07_5fc8d12c.dat");
+    include_str!("../../../../lists/psl/public_suffix_list_2025-04-07_5fc8d12c.dat");
 
 /// Where the list's private section, which datatrove's extractor leaves out, begins.
 const PRIVATE_SECTION: &str = "// ===BEGIN PRIVATE DOMAINS===";

@@ -15,7 +15,8 @@ use serde_json::Value;
 
 use super::token::Token;
 
-pub(super) const ENGLISH_TABLES: &[u8] = include_bytes!("../../tokenizers/spacy_en_3.8.18.json.gz");
+pub(super) const ENGLISH_TABLES: &[u8] =
+    include_bytes!("../../../tokenizers/spacy_en_3.8.18.json.gz");
 
 pub(super) struct Rules {
     /// English's tables: the checks of which texts a pattern can match (read off English's

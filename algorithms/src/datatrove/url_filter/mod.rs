@@ -21,11 +21,11 @@ use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, MatchKind};
 pub use block_list::{BLOCK_LIST_ARCHIVE, BlockList, StringSet, list_entries, load_block_list};
 pub use tldextract::{HostParts, extract};
 
-const BANNED_WORDS: &str = include_str!("../../../lists/datatrove_url_filter/banned_words.txt");
+const BANNED_WORDS: &str = include_str!("../../../../lists/datatrove_url_filter/banned_words.txt");
 const SOFT_BANNED_WORDS: &str =
-    include_str!("../../../lists/datatrove_url_filter/soft_banned_words.txt");
+    include_str!("../../../../lists/datatrove_url_filter/soft_banned_words.txt");
 const BANNED_SUBWORDS: &str =
-    include_str!("../../../lists/datatrove_url_filter/banned_subwords.txt");
+    include_str!("../../../../lists/datatrove_url_filter/banned_subwords.txt");
 
 /// datatrove's `normalize`: the ASCII letters and digits of a string, lower-cased.
 pub fn normalize(text: &str) -> String {

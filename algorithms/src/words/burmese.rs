@@ -13,7 +13,8 @@ use super::crf::{self, ItemScores, StreamingCrf};
 use super::is_python_space;
 
 /// pyidaungsu 0.1.4's `model/tokenizer.crfsuite`, gzipped.
-const MODEL_GZ: &[u8] = include_bytes!("../../tokenizers/pyidaungsu_0.1.4_tokenizer.crfsuite.gz");
+const MODEL_GZ: &[u8] =
+    include_bytes!("../../../tokenizers/pyidaungsu_0.1.4_tokenizer.crfsuite.gz");
 
 static CRF: LazyLock<StreamingCrf> = LazyLock::new(|| {
     StreamingCrf::new(

@@ -2,7 +2,7 @@
 //! of the shared references): the text it returns for a page, `None` where it returns None.
 //!
 //! ```
-//! use datafusion_webtext::trafilatura::{Options, extract};
+//! use webtext_algorithms::trafilatura::{Options, extract};
 //!
 //! let page = "<html><body><article><p>A first paragraph of the article, long enough to count.</p>\
 //!             <p>A second one, which trafilatura keeps as well.</p></article></body></html>";

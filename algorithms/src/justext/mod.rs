@@ -2,8 +2,8 @@
 //! (see `specs/justext-3.0.2.md` of the shared references).
 //!
 //! ```
-//! use datafusion_webtext::justext::{justext_html, Params};
-//! use datafusion_webtext::stoplists::Stoplist;
+//! use webtext_algorithms::justext::{justext_html, Params};
+//! use webtext_algorithms::stoplists::Stoplist;
 //!
 //! let english = Stoplist::by_name("english").unwrap();
 //! let paragraphs = justext_html("<p>Too short to keep.</p>", english, &Params::default()).unwrap();

@@ -27,7 +27,9 @@ pub type Keys<P> = &'static [OptionKey<P>];
 /// One key of a table: `key!("name", field.path, parser, "about")` reads the value with `parser`
 /// (one of this module's, or any `fn(&str) -> Result<T, &'static str>`) into `params.field.path`
 /// and shows it with [`ShowValue`].
-macro_rules! key {
+#[doc(hidden)]
+#[macro_export]
+macro_rules! option_key {
     ($name:literal, [$($field:tt)+], $parse:expr, $about:expr) => {
         $crate::options::OptionKey {
             name: $name,
@@ -41,7 +43,9 @@ macro_rules! key {
         }
     };
 }
-pub(crate) use key;
+// Exported (for the SQL layer's own options) at the crate's root, as macros are, and named here.
+#[doc(inline)]
+pub use crate::option_key as key;
 
 /// A value as an options string spells it.
 pub trait ShowValue {

@@ -20,7 +20,7 @@ use super::dictionary::{self, Chars, Trie};
 use super::is_python_space;
 
 /// PyThaiNLP 5.4.0's `corpus/words_th.txt` (62,107 words, CC0-1.0), gzip-compressed.
-const WORD_LIST: &[u8] = include_bytes!("../../tokenizers/pythainlp_5.4.0_words_th.txt.gz");
+const WORD_LIST: &[u8] = include_bytes!("../../../tokenizers/pythainlp_5.4.0_words_th.txt.gz");
 
 /// newmm stops adding a position's words to its graph past this many edges.
 const MAX_GRAPH_SIZE: usize = 50;
