@@ -16,8 +16,8 @@ use datafusion::prelude::SessionContext;
 use futures::TryStreamExt;
 
 use super::paths::{is_glob, last_part, listing_url};
-use super::table::warc_table_at;
-use super::warc::WarcOptions;
+use super::warc::format::WarcOptions;
+use super::warc::table::warc_table_at;
 
 /// How the files of a path are read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

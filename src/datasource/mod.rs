@@ -1,23 +1,19 @@
-//! Files as tables: WARC and WET files read by DataFusion (the file format, the `read_warc()`
-//! table function, and the one call that registers both), any input by its extension, and the
-//! object stores the paths of a session name.
+//! Files as tables and results as files, in three rooms: WARC and WET files read by DataFusion
+//! ([`warc`]: the file format, the `read_warc()` table function), the object stores the paths of
+//! a session name ([`stores`]) and output that appears complete or not at all ([`output`]); here,
+//! any input by its extension ([`inputs`]), paths and globs ([`paths`]), and the one call that
+//! registers the WARC format and table function.
 
-mod carried_stores;
-pub mod commit;
-mod head_filter;
 pub mod inputs;
-pub mod one_file;
+pub mod output;
 pub mod paths;
-mod read_warc;
-pub mod rooted_store;
-mod shard_plan;
-pub mod shard_writer;
-pub mod shards;
 pub mod stores;
-mod stream_read;
-mod table;
-mod warc;
-mod warc_batches;
+pub mod warc;
+
+// The rooms' modules under the names they had when this folder was flat, as the crate's users
+// and its other modules name them.
+pub use output::{commit, one_file, shard_writer, shards};
+pub use stores::rooted_store;
 
 use std::sync::Arc;
 
@@ -26,22 +22,22 @@ use datafusion::datasource::listing_table_factory::ListingTableFactory;
 use datafusion::execution::context::SessionContext;
 use datafusion::execution::session_state::SessionState;
 
-pub use carried_stores::{open_input, with_stores};
 pub use inputs::{
     InputFormat, InputKind, KNOWN_EXTENSIONS, input_kind, input_table, register_input,
 };
-pub use read_warc::ReadWarc;
 pub use shards::{
     InputFile, OutputFolder, Shard, ShardDone, ShardedJob, is_folder_location, list_input_files,
     plan_shards,
 };
+pub use stores::carried_stores::{open_input, with_stores};
 pub use stores::{StoreOptions, UrlStoreRegistry, is_store_url, store_for_url};
-pub use table::{WarcTable, WarcTableFactory, is_warc_path, warc_table, warc_table_at};
-pub use warc::{WarcFormat, WarcFormatFactory, WarcOptions, WarcSource, parse_on_error};
-pub use warc_batches::{
+pub use warc::batches::{
     FAULTS_SKIPPED_METRIC, OnError, PAYLOADS_OVER_LIMIT_METRIC, WarcCounters, recent_warc_faults,
     warc_faults_skipped, warc_payloads_over_limit, warc_schema,
 };
+pub use warc::format::{WarcFormat, WarcFormatFactory, WarcOptions, WarcSource, parse_on_error};
+pub use warc::read_warc::ReadWarc;
+pub use warc::table::{WarcTable, WarcTableFactory, is_warc_path, warc_table, warc_table_at};
 
 /// Registers `STORED AS WARC` and `read_warc()`.
 pub fn register_warc(state: &mut SessionState) -> Result<()> {

@@ -15,7 +15,6 @@
 use std::borrow::Cow;
 use std::cell::RefCell;
 
-use html5ever::data::{C1_REPLACEMENTS, NAMED_ENTITIES};
 use html5ever::tendril::StrTendril;
 use html5ever::tokenizer::states::RawKind;
 use html5ever::tokenizer::{
@@ -27,6 +26,11 @@ use html5ever::{Attribute, LocalName, QualName, local_name, ns};
 
 use super::dom::is_formatting;
 use super::limits::TagState;
+use raw_text::{comment_end, is_end_tag_of, is_space, script_data_end};
+use references::decode_character_reference;
+
+mod raw_text;
+mod references;
 
 /// What the tokenizer reads next, as the tree builder sets it after a start tag.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -97,10 +101,6 @@ struct Tokenizer<'a, S: TokenSink> {
     last_start_tag: LocalName,
     max_attributes: usize,
     kept: KeptAttributes,
-}
-
-fn is_space(b: u8) -> bool {
-    matches!(b, b'\t' | b'\n' | b'\x0c' | b' ')
 }
 
 /// Whether the tree builder, or what the crate reads of the tree, can depend on this element's
@@ -680,236 +680,6 @@ impl<'a, S: TokenSink> Tokenizer<'a, S> {
         let text = self.take_pending();
         let _ = self.sink.process_token(CharacterTokens(text), 0);
     }
-}
-
-/// Where a comment that starts at `rest` ends: after the first `-->` or `--!>`.
-fn comment_end(rest: &[u8]) -> Option<usize> {
-    let mut from = 0;
-    while let Some(offset) = memchr::memmem::find(&rest[from..], b"--") {
-        let dashes = from + offset;
-        let mut i = dashes + 2;
-        // A run of dashes ends the comment at its `>` just the same.
-        while rest.get(i) == Some(&b'-') {
-            i += 1;
-        }
-        match rest.get(i) {
-            Some(b'>') => return Some(i + 1),
-            Some(b'!') if rest.get(i + 1) == Some(&b'>') => return Some(i + 2),
-            Some(_) => from = i,
-            None => return None,
-        }
-    }
-    None
-}
-
-/// Whether `</name` followed by a space, `/` or `>` starts at `at` (names compared ignoring ASCII
-/// case): the "appropriate end tag" of raw text.
-fn is_end_tag_of(bytes: &[u8], at: usize, name: &str) -> bool {
-    let name = name.as_bytes();
-    let start = at + 2;
-    let end = start + name.len();
-    bytes.get(at + 1) == Some(&b'/')
-        && bytes
-            .get(start..end)
-            .is_some_and(|n| n.eq_ignore_ascii_case(name))
-        && bytes
-            .get(end)
-            .is_some_and(|&b| is_space(b) || b == b'/' || b == b'>')
-}
-
-/// The end of a script's text from `at`: the `<` of its `</script` end tag, or the page's end.
-/// The script data states (§13.2.5.4, .15–.31): inside `<!--` an end tag still ends the script,
-/// but after `<!--<script` it does not until `</script` closes that inner "script".
-fn script_data_end(bytes: &[u8], mut i: usize) -> usize {
-    #[derive(Clone, Copy, PartialEq)]
-    enum Escape {
-        None,
-        Escaped,
-        DoubleEscaped,
-    }
-    let mut escape = Escape::None;
-    // Dashes just read in an escaped state (0, 1 or 2+), for `-->`.
-    let mut dashes = 0u8;
-    let len = bytes.len();
-    while i < len {
-        let b = bytes[i];
-        if escape == Escape::None {
-            let Some(offset) = memchr::memchr(b'<', &bytes[i..]) else {
-                return len;
-            };
-            i += offset;
-            if is_end_tag_of(bytes, i, "script") {
-                return i;
-            }
-            if bytes[i + 1..].starts_with(b"!--") {
-                escape = Escape::Escaped;
-                dashes = 2;
-                i += 4;
-            } else {
-                i += 1;
-            }
-            continue;
-        }
-        match b {
-            b'-' => {
-                dashes = dashes.saturating_add(1);
-                i += 1;
-            }
-            b'>' if dashes >= 2 => {
-                escape = Escape::None;
-                dashes = 0;
-                i += 1;
-            }
-            b'<' if escape == Escape::Escaped => {
-                dashes = 0;
-                if is_end_tag_of(bytes, i, "script") {
-                    return i;
-                }
-                let (next, names_script) = script_name_after(bytes, i + 1);
-                if bytes.get(i + 1).is_some_and(|b| b.is_ascii_alphabetic()) && names_script {
-                    escape = Escape::DoubleEscaped;
-                }
-                i = next;
-            }
-            b'<' => {
-                dashes = 0;
-                if bytes.get(i + 1) == Some(&b'/') {
-                    let (next, names_script) = script_name_after(bytes, i + 2);
-                    if names_script {
-                        escape = Escape::Escaped;
-                    }
-                    i = next;
-                } else {
-                    i += 1;
-                }
-            }
-            _ => {
-                dashes = 0;
-                i += 1;
-            }
-        }
-    }
-    len
-}
-
-/// The double-escape start and end states: from `at`, a run of ASCII letters; if a space, `/` or
-/// `>` follows, whether the letters spell "script" (any case) and the index after that byte;
-/// otherwise false and the index of the byte that stopped the run (read again).
-fn script_name_after(bytes: &[u8], at: usize) -> (usize, bool) {
-    let end = at
-        + bytes[at.min(bytes.len())..]
-            .iter()
-            .position(|b| !b.is_ascii_alphabetic())
-            .unwrap_or(bytes.len().saturating_sub(at));
-    match bytes.get(end) {
-        Some(&b) if is_space(b) || b == b'/' || b == b'>' => {
-            (end + 1, bytes[at..end].eq_ignore_ascii_case(b"script"))
-        }
-        _ => (end, false),
-    }
-}
-
-/// A decoded character reference.
-struct Reference {
-    /// The one or two characters it stands for.
-    chars: [Option<char>; 2],
-    /// The index after it.
-    end: usize,
-    /// Whether html5ever reports a parse error for it (no `;`, or a code point the spec
-    /// replaces or flags).
-    is_error: bool,
-}
-
-/// The character reference at `at` (an `&`), as html5ever reads it (§13.2.5.72–80), or `None`
-/// when the `&` is just text. In an attribute value, a named reference without `;` followed by
-/// `=` or a letter or digit is text.
-fn decode_character_reference(bytes: &[u8], at: usize, in_attribute: bool) -> Option<Reference> {
-    match bytes.get(at + 1)? {
-        b'#' => numeric_reference(bytes, at + 2),
-        b if b.is_ascii_alphanumeric() => named_reference(bytes, at + 1, in_attribute),
-        _ => None,
-    }
-}
-
-fn numeric_reference(bytes: &[u8], at: usize) -> Option<Reference> {
-    let (radix, digits_start) = match bytes.get(at) {
-        Some(b'x' | b'X') => (16, at + 1),
-        _ => (10, at),
-    };
-    let mut value: u32 = 0;
-    let mut i = digits_start;
-    while let Some(digit) = bytes.get(i).and_then(|&b| (b as char).to_digit(radix)) {
-        value = value.saturating_mul(radix).saturating_add(digit);
-        i += 1;
-    }
-    if i == digits_start {
-        return None;
-    }
-    let has_semicolon = bytes.get(i) == Some(&b';');
-    if has_semicolon {
-        i += 1;
-    }
-    let (c, flagged) = match value {
-        0 | 0xD800..=0xDFFF => ('\u{FFFD}', true),
-        0x80..=0x9F => (
-            C1_REPLACEMENTS[(value - 0x80) as usize]
-                .or_else(|| char::from_u32(value))
-                .unwrap_or('\u{FFFD}'),
-            true,
-        ),
-        0x01..=0x08 | 0x0B | 0x0D..=0x1F | 0x7F | 0xFDD0..=0xFDEF => {
-            (char::from_u32(value).unwrap_or('\u{FFFD}'), true)
-        }
-        _ => match char::from_u32(value) {
-            Some(c) => (c, value & 0xFFFE == 0xFFFE),
-            None => ('\u{FFFD}', true),
-        },
-    };
-    Some(Reference {
-        chars: [Some(c), None],
-        end: i,
-        is_error: flagged || !has_semicolon,
-    })
-}
-
-/// The longest entity name starting at `at` (the longest prefix in html5ever's table of names
-/// and their prefixes).
-fn named_reference(bytes: &[u8], at: usize, in_attribute: bool) -> Option<Reference> {
-    let mut matched: Option<(usize, (u32, u32))> = None;
-    let mut end = at + 1;
-    while end <= bytes.len() {
-        // Entity names are ASCII, so any longer candidate is a str slice.
-        let Ok(candidate) = std::str::from_utf8(&bytes[at..end]) else {
-            break;
-        };
-        match NAMED_ENTITIES.get(candidate) {
-            Some(&(first, second)) => {
-                if first != 0 {
-                    matched = Some((end, (first, second)));
-                }
-            }
-            None => break,
-        }
-        end += 1;
-    }
-    let (end, (first, second)) = matched?;
-    let has_semicolon = bytes[end - 1] == b';';
-    if in_attribute
-        && !has_semicolon
-        && bytes
-            .get(end)
-            .is_some_and(|&b| b == b'=' || b.is_ascii_alphanumeric())
-    {
-        return None;
-    }
-    Some(Reference {
-        chars: [
-            char::from_u32(first),
-            char::from_u32(second).filter(|_| second != 0),
-        ],
-        end,
-        is_error: !has_semicolon,
-    })
 }
 
 /// Keeps the DOCTYPE token html5ever's tokenizer makes of a `<!DOCTYPE ...>`.

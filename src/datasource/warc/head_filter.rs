@@ -15,7 +15,7 @@ use datafusion::physical_expr::expressions::{
 };
 use datafusion::physical_expr::utils::collect_columns;
 
-use super::warc_batches::{BatchBuilder, WarcCounters, is_payload_column, warc_schema};
+use super::batches::{BatchBuilder, WarcCounters, is_payload_column, warc_schema};
 use crate::warc::WarcRecord;
 
 /// Filters on headers, over the columns of [`warc_schema`].

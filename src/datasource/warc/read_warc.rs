@@ -7,8 +7,8 @@ use datafusion::catalog::{TableFunctionArgs, TableFunctionImpl, TableProvider};
 use datafusion::common::{Result, ScalarValue, plan_err};
 use datafusion::logical_expr::Expr;
 
+use super::format::WarcOptions;
 use super::table::warc_table;
-use super::warc::WarcOptions;
 
 /// The `read_warc` table function.
 #[derive(Debug, Default)]

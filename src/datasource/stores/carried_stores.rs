@@ -26,10 +26,10 @@ use datafusion::physical_plan::{DisplayAs, DisplayFormatType, ExecutionPlan, Pla
 use datafusion::prelude::{SessionConfig, SessionContext};
 use url::Url;
 
-use super::inputs::{InputKind, input_kind, input_table};
-use super::shards::list_input_files;
-use super::stores::{StoreOptions, UrlStoreRegistry, is_store_url, store_for_url};
-use super::warc::WarcOptions;
+use super::super::inputs::{InputKind, input_kind, input_table};
+use super::super::output::shards::list_input_files;
+use super::super::warc::format::WarcOptions;
+use super::{StoreOptions, UrlStoreRegistry, is_store_url, store_for_url};
 
 /// The stores of some URLs, by the URL of their bucket (or host).
 type Stores = Vec<(Url, Arc<dyn ObjectStore>)>;

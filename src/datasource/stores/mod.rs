@@ -12,6 +12,10 @@
 //! ([`StoreOptions`]). A credential never appears in an error: `object_store` names buckets and
 //! paths only, and the builders' errors are replaced by one line that names the URL.
 
+pub(crate) mod carried_stores;
+pub mod rooted_store;
+pub(crate) mod stream_read;
+
 use std::collections::HashMap;
 use std::fmt;
 use std::path::PathBuf;

@@ -29,12 +29,12 @@ use datafusion::physical_plan::metrics::ExecutionPlanMetricsSet;
 use datafusion::physical_plan::projection::ProjectionExprs;
 use futures::StreamExt;
 
-use super::head_filter::HeadFilter;
-use super::stream_read::{Fetched, fetch, read_in_background};
-use super::warc_batches::{
+use super::super::stores::stream_read::{Fetched, fetch, read_in_background};
+use super::batches::{
     BatchBuilder, MAX_BATCH_BYTES, OnError, WarcCounters, block_need, decodes_payload,
     handle_fault, warc_schema,
 };
+use super::head_filter::HeadFilter;
 use crate::warc::{
     DEFAULT_MAX_PAYLOAD_BYTES, MAX_PAYLOAD_BYTES_LIMIT, ReadOptions, WarcReader, WarcRecord,
 };
@@ -45,7 +45,7 @@ use crate::warc::{
 pub struct WarcOptions {
     pub on_error: OnError,
     /// The `payload` column is NULL for a record whose payload is, or decodes to, more than this
-    /// (counted: [`super::warc_payloads_over_limit`]); decoding stops one byte past it.
+    /// (counted: [`crate::datasource::warc_payloads_over_limit`]); decoding stops one byte past it.
     pub max_payload_bytes: u64,
 }
 

@@ -10,9 +10,9 @@ use datafusion::datasource::listing::{ListingOptions, ListingTable, ListingTable
 use datafusion::logical_expr::{CreateExternalTable, Expr, TableProviderFilterPushDown, TableType};
 use datafusion::physical_plan::ExecutionPlan;
 
-use super::paths::{is_glob, listing_url};
-use super::warc::{WarcFormat, WarcOptions};
-use super::warc_batches::warc_schema;
+use super::super::paths::{is_glob, listing_url};
+use super::batches::warc_schema;
+use super::format::{WarcFormat, WarcOptions};
 
 /// Whether a path names a WARC or WET file (`.warc`, `.warc.gz`, `.warc.zst`, `.wet`, `.wet.gz`,
 /// `.wet.zst`, and WAT alike), by its name.

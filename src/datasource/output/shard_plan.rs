@@ -8,8 +8,8 @@ use datafusion::common::{Result, plan_err};
 use datafusion::prelude::SessionContext;
 use futures::TryStreamExt;
 
-use super::inputs::{InputFormat, InputKind, kind_of_name};
-use super::paths::{is_glob, last_part, listing_url};
+use super::super::inputs::{InputFormat, InputKind, kind_of_name};
+use super::super::paths::{is_glob, last_part, listing_url};
 
 /// Inputs smaller than this are grouped into shards of at most this size, by default: a shard per
 /// Common Crawl WARC file (about 1 GB), not a shard per file of a dump of small files.
@@ -62,7 +62,8 @@ pub async fn list_input_files(
         .await?
         .try_filter(|meta| {
             let name = meta.location.filename().unwrap_or_default();
-            let listed = !name.starts_with(['.', '_']) && (!warc || super::is_warc_path(name));
+            let listed =
+                !name.starts_with(['.', '_']) && (!warc || crate::datasource::is_warc_path(name));
             futures::future::ready(single || listed)
         })
         .map_ok(|meta| InputFile {

@@ -18,6 +18,7 @@ use object_store::path::Path as StorePath;
 use object_store::{ObjectStore, ObjectStoreExt, WriteMultipart};
 use serde_json::{Value, json};
 
+use super::super::stores::is_store_url;
 use super::commit::{
     TEMPORARY_MARK, commit_file, create_temporary_beside, is_temporary_name, write_file_atomically,
 };
@@ -26,7 +27,6 @@ pub use super::shard_plan::{
     DEFAULT_SHARD_BYTES, InputFile, MIN_DEFAULT_SHARD_BYTES, MIN_DEFAULT_SHARDS, Shard,
     default_shard_bytes, list_input_files, plan_shards,
 };
-use super::stores::is_store_url;
 
 /// The record of the job that writes a folder, written before its first shard.
 pub const JOB_FILE: &str = "_webtext_job.json";
