@@ -297,7 +297,7 @@ SQL: ``ngram_hashes(text, n [, options])``
 
 Args:
     text: The text: Utf8, LargeUtf8, Utf8View or a dictionary of those. Lines are paragraphs.
-    n: Constant whole number ≥ 1: the n-gram length in tokens (onion's default is 7).
+    n: Whole number from 1 to 1000, a constant or a column (each row's own): the n-gram length in tokens (onion's default is 7).
     options: 'key=value, ...': lowercase (false), skip_punctuation (false; one-character tokens that are not letters, marks, numbers or '_'), stopwords (none; or a jusText stoplist whose words are skipped), per_line (false; true: the n-grams of each line, none across lines), on_error (null; a text that cannot be processed, which only a bug of ours can cause and datafusion_webtext::row_panics() counts, gives NULL; fail: the query fails with the reason). Tokens are runs of letters, marks, numbers and connector punctuation, or any other single non-space character.
 
 Example:
@@ -327,8 +327,8 @@ SQL: ``duplicate_fraction(text, n, duplicates [, options])``
 
 Args:
     text: The text: Utf8, LargeUtf8, Utf8View or a dictionary of those. Lines are paragraphs.
-    n: Constant whole number ≥ 1: the n-gram length in tokens (onion's default is 7).
-    duplicates: Constant path of the duplicate n-gram hashes: a Parquet file or folder whose first column holds them, made by ngram_hashes with the same n and options (see ngram_hashes' example). Read once per process.
+    n: Whole number from 1 to 1000, a constant or a column (each row's own): the n-gram length in tokens (onion's default is 7).
+    duplicates: Path of the duplicate n-gram hashes: a Parquet file or folder whose first column holds them, made by ngram_hashes with the same n and options (see ngram_hashes' example). A constant, or a column (each row's own); each path read once per process.
     options: 'key=value, ...': lowercase (false), skip_punctuation (false; one-character tokens that are not letters, marks, numbers or '_'), stopwords (none; or a jusText stoplist whose words are skipped), on_error (null; a text that cannot be processed, which only a bug of ours can cause and datafusion_webtext::row_panics() counts, gives NULL; fail: the query fails with the reason). Tokens are runs of letters, marks, numbers and connector punctuation, or any other single non-space character.
 
 Example:
@@ -343,8 +343,8 @@ SQL: ``duplicate_positions(text, n, duplicates [, options])``
 
 Args:
     text: The text: Utf8, LargeUtf8, Utf8View or a dictionary of those. Lines are paragraphs.
-    n: Constant whole number ≥ 1: the n-gram length in tokens (onion's default is 7).
-    duplicates: Constant path of the duplicate n-gram hashes (a Parquet file or folder), as for onion_keep.
+    n: Whole number from 1 to 1000, a constant or a column (each row's own): the n-gram length in tokens (onion's default is 7).
+    duplicates: Path of the duplicate n-gram hashes (a Parquet file or folder), as for duplicate_fraction.
     options: 'key=value, ...': lowercase (false), skip_punctuation (false; one-character tokens that are not letters, marks, numbers or '_'), stopwords (none; or a jusText stoplist whose words are skipped), on_error (null; a text that cannot be processed, which only a bug of ours can cause and datafusion_webtext::row_panics() counts, gives NULL; fail: the query fails with the reason). Tokens are runs of letters, marks, numbers and connector punctuation, or any other single non-space character.
 
 Example:
@@ -553,8 +553,8 @@ SQL: ``minhash_bands(signature, bands, rows)``
 
 Args:
     signature: A signature of minhash: List of UInt64 (or another list of unsigned integers).
-    bands: Constant whole number ≥ 1: the number of bands (datatrove's num_buckets, 14).
-    rows: Constant whole number ≥ 1: values per band (datatrove's hashes_per_bucket, 8).
+    bands: Whole number from 1 to 10,000, a constant or a column (each row's own): the number of bands (datatrove's num_buckets, 14).
+    rows: Whole number from 1 to 10,000, a constant or a column (each row's own): values per band (datatrove's hashes_per_bucket, 8).
 
 Example:
     SELECT cardinality(minhash_bands(minhash('one two three four five'), 14, 8)) AS bands,
@@ -632,7 +632,7 @@ SQL: ``onion_keep(text, n, threshold [, options]) OVER (ORDER BY doc_id)``
 
 Args:
     text: The text: Utf8, LargeUtf8, Utf8View or a dictionary of those. Lines are paragraphs.
-    n: Constant whole number ≥ 1: the n-gram length in tokens (onion's default is 7).
+    n: Constant whole number from 1 to 1000: the n-gram length in tokens (onion's default is 7).
     threshold: Constant from 0 to 1 (onion's default 0.5): a paragraph is a duplicate when the share of its tokens covered by repeated n-grams is strictly greater (compared as a C float, as onion does).
     options: 'key=value, ...': lowercase (false), skip_punctuation (false; one-character tokens that are not letters, marks, numbers or '_'), stopwords (none; or a jusText stoplist whose words are skipped), smoothing (true; onion's smoothing of short good runs), stub_length (20; the longest good run, in tokens, that smoothing removes), protect_unique_documents (false; a document without any duplicate paragraph is kept whole, which onion's smoothing would drop when it has at most stub_length tokens), duplicates (none; every kept n-gram is remembered; or the Parquet file or folder of the duplicate n-gram hashes, from ngram_hashes with the same n and token options), on_error (null; a text that cannot be processed, which only a bug of ours can cause and datafusion_webtext::row_panics() counts, gives NULL; fail: the query fails with the reason). Tokens are runs of letters, marks, numbers and connector punctuation, or any other single non-space character. A document that cannot be processed registers nothing.
 

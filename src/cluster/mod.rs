@@ -92,6 +92,7 @@ pub async fn connect(url: &str, config: SessionConfig) -> Result<SessionContext>
     // scheduler to push it: the job's id is then known from its submission, not from its first
     // status change, so a client stopped while the job runs can cancel it (`QueryJob`).
     let config = config
+        .with_extension(Arc::new(Scheduler(url.to_owned())))
         .upgrade_for_ballista()
         .set_bool(BALLISTA_ADAPTIVE_PLANNER_ENABLED, false)
         .set_bool(BALLISTA_CLIENT_PULL, true)
@@ -107,6 +108,17 @@ pub async fn connect(url: &str, config: SessionConfig) -> Result<SessionContext>
     // the crate's (and `read_warc`, `STORED AS WARC`) are registered on the result.
     crate::register_all(&mut ctx)?;
     Ok(ctx)
+}
+
+/// Where the queries of a session made by [`connect`] run: its scheduler's `df://HOST:PORT`, kept
+/// in the session's configuration, so whatever holds the session (or one of its DataFrames)
+/// knows where its work runs without being told apart.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Scheduler(pub String);
+
+/// The scheduler of a session's configuration: `Some` for a session made by [`connect`].
+pub fn scheduler_of(config: &SessionConfig) -> Option<String> {
+    config.get_extension::<Scheduler>().map(|s| s.0.clone())
 }
 
 /// Runs `plan` on the cluster of the scheduler at `url` (`df://HOST:PORT`), whose session `ctx`

@@ -156,16 +156,18 @@ pub(crate) fn constant_value(expr: &Arc<dyn PhysicalExpr>) -> Option<ScalarValue
     }
 }
 
-/// The rows of a call grouped by the values of its arguments after the first, in the order of
-/// their first rows: each group's values (as [`execution_constants`] gives constants) and rows.
-/// One group when every such argument is a scalar.
+/// The rows of a call grouped by the values of its arguments after the first `data` (which are
+/// read row by row), in the order of their first rows: each group's values (as
+/// [`execution_constants`] gives constants) and rows. No group when every such argument is a
+/// constant.
 pub(crate) fn rows_by_arguments(
     args: &[ColumnarValue],
+    data: usize,
     rows: usize,
 ) -> Result<Vec<(Vec<Option<ScalarValue>>, Vec<u32>)>> {
     // A host (datafusion-ffi) hands constants over as arrays of one repeated value: one vectorized
     // comparison with the first row finds them, without reading each row.
-    let varying: Vec<usize> = (1..args.len())
+    let varying: Vec<usize> = (data..args.len())
         .filter(|&i| matches!(&args[i], ColumnarValue::Array(a) if a.len() > 1 && !all_equal(a)))
         .collect();
     if varying.is_empty() {

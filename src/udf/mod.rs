@@ -1,7 +1,7 @@
 //! The DataFusion layer: one file per SQL function, grouped by family as `datafusion-functions`
 //! groups its own: [`page`] (from a page's HTML), [`filters`] (the pre-training filters of a
-//! text), [`dedup`] (onion's n-grams and MinHash). Most are a kernel over one shell,
-//! `function`'s `WebtextFunction`; a family of functions shares its arguments
+//! text), [`dedup`] (onion's n-grams and MinHash). Every scalar function is a kernel over one
+//! shell, `function`'s `WebtextFunction`; a family of functions shares its arguments
 //! (`page::justext_common`, `page::boilerpipe_common`, `page::extract_common`, `text_struct`,
 //! `dedup::dedup_common`), and all share the row loops (`arrays`), the constant arguments
 //! (`arguments`) and the row policy (`row_policy`), which stay here.

@@ -198,6 +198,28 @@ async fn c4_badwords_reads_each_rows_language_and_errs_on_unknown_ones() {
         error.contains("There is not badwords list available for \"xx\""),
         "{error}"
     );
+    // Options from a column: each row's own, so only the "xx" row keeps a missing language.
+    let got = cells(
+        &ctx,
+        "SELECT c4_badwords(text, language, CASE WHEN language = 'xx' \
+         THEN 'fail_on_missing_language=false' ELSE '' END) AS b FROM docs",
+    )
+    .await
+    .unwrap();
+    let got: Vec<&str> = got.iter().map(|row| row[0].as_str()).collect();
+    assert!(
+        got[0].contains("passed: false") && got[0].contains("word: merde"),
+        "{got:?}"
+    );
+    assert!(got[1].contains("passed: true"), "{got:?}");
+    assert!(
+        got[2].contains("passed: true") && got[2].contains("missing_language: true"),
+        "{got:?}"
+    );
+    assert!(
+        got[3].contains("passed: false") && got[3].contains("word: fuck"),
+        "{got:?}"
+    );
     let error = error_of(&ctx, "SELECT c4_badwords(text, 'english') FROM docs").await;
     assert!(
         error.contains("c4_badwords: unknown language 'english' (argument 2); known: ar, cs"),

@@ -157,6 +157,82 @@ async fn ngram_hashes_per_line_and_token_options() {
     assert!(same[0].column(0).as_boolean().value(0));
 }
 
+/// The arguments after the text may be columns: each row is computed with its own, as the same
+/// call with that row's values as constants computes it, and a row whose values are not valid is
+/// NULL while the others go on.
+#[tokio::test]
+async fn ngram_lengths_and_options_from_columns_apply_row_by_row() {
+    let ctx = context(2);
+    let texts = ["a b c d", "a B c", "x , y", "p q r"];
+    table_of(
+        &ctx,
+        "t",
+        vec![
+            ("id", Arc::new(Int64Array::from(vec![0, 1, 2, 3]))),
+            ("text", Arc::new(StringArray::from(texts.to_vec()))),
+            ("n", Arc::new(Int64Array::from(vec![2, 1, 2, 0]))),
+            (
+                "options",
+                Arc::new(StringArray::from(vec![
+                    "",
+                    "lowercase=true",
+                    "skip_punctuation=true",
+                    "",
+                ])),
+            ),
+        ],
+    );
+    let per_row = query(
+        &ctx,
+        "SELECT ngram_hashes(text, n, options), content_hash(text, options) FROM t ORDER BY id",
+    )
+    .await
+    .unwrap();
+    let hashes = column(&per_row, 0);
+    let hashes = hashes.as_list::<i32>();
+    let contents = column(&per_row, 1);
+    let contents = contents.as_primitive::<UInt64Type>();
+    for (row, text) in texts.iter().enumerate().take(3) {
+        let (n, options) = [(2, ""), (1, "lowercase=true"), (2, "skip_punctuation=true")][row];
+        let constant = query(
+            &ctx,
+            &format!("SELECT ngram_hashes('{text}', {n}, '{options}'), content_hash('{text}', '{options}')"),
+        )
+        .await
+        .unwrap();
+        assert_eq!(
+            hashes.value(row).as_ref(),
+            column(&constant, 0).as_list::<i32>().value(0).as_ref(),
+            "row {row}"
+        );
+        assert_eq!(
+            contents.value(row),
+            column(&constant, 1).as_primitive::<UInt64Type>().value(0),
+            "row {row}"
+        );
+    }
+    assert_eq!(hashes.value(0).len(), 3, "2-grams of 4 tokens");
+    assert_eq!(
+        hashes
+            .value(1)
+            .as_primitive::<UInt64Type>()
+            .values()
+            .to_vec(),
+        ["a", "b", "c"].map(|t| documented_ngram_hash(&[t])),
+        "1-grams, lower-cased"
+    );
+    assert_eq!(
+        hashes
+            .value(2)
+            .as_primitive::<UInt64Type>()
+            .values()
+            .to_vec(),
+        [documented_ngram_hash(&["x", "y"])],
+        "the comma skipped"
+    );
+    assert!(hashes.is_null(3), "n = 0 is not valid: NULL for the row");
+}
+
 #[tokio::test]
 async fn content_hash_ignores_spacing_and_line_breaks_not_words() {
     let values = [
@@ -473,8 +549,12 @@ async fn bad_arguments_are_planning_errors_naming_function_argument_and_values()
             "ngram_hashes: argument 2 (n) must be from 1 to 1000, got 0",
         ),
         (
-            "SELECT ngram_hashes(text, doc_id) FROM documents",
-            "ngram_hashes: argument 2 (n) must be a constant whole number",
+            "SELECT ngram_hashes(text, CAST(NULL AS BIGINT)) FROM documents",
+            "ngram_hashes: argument 2 (n) must be a whole number, got NULL",
+        ),
+        (
+            "SELECT onion_keep(text, doc_id, 0.5) OVER (ORDER BY doc_id) FROM documents",
+            "onion_keep: argument 2 (n) must be a constant whole number",
         ),
         (
             "SELECT ngram_hashes(text, 3, 'smoothing=false') FROM documents",

@@ -94,6 +94,100 @@ async fn every_string_type_gives_the_same_signature_and_null_gives_null() {
     }
 }
 
+/// Options, bands and rows may be columns: each row is computed with its own, as plain Rust
+/// computes it with that row's configuration; a row whose values are not valid is NULL.
+#[tokio::test]
+async fn options_bands_and_rows_from_columns_apply_row_by_row() {
+    let ctx = context_with(2);
+    let texts = [
+        "one two three four five six seven",
+        "one two three four five six seven",
+        "alpha beta gamma delta epsilon zeta",
+    ];
+    let others = [
+        "one two three four five six eight",
+        "one two three four five six eight",
+        "alpha beta gamma delta epsilon eta",
+    ];
+    let configs = [
+        MinhashConfig::default(),
+        MinhashConfig {
+            n_grams: 3,
+            ..MinhashConfig::default()
+        },
+        MinhashConfig {
+            n_grams: 2,
+            ..MinhashConfig::default()
+        },
+    ];
+    let shapes = [(14, 8), (7, 16), (28, 4)];
+    let batch = RecordBatch::try_from_iter([
+        (
+            "id",
+            Arc::new(Int64Array::from(vec![0, 1, 2, 3])) as ArrayRef,
+        ),
+        (
+            "text",
+            Arc::new(StringArray::from(vec![
+                texts[0], texts[1], texts[2], texts[0],
+            ])),
+        ),
+        (
+            "other",
+            Arc::new(StringArray::from(vec![
+                others[0], others[1], others[2], others[0],
+            ])),
+        ),
+        (
+            "options",
+            Arc::new(StringArray::from(vec![
+                "",
+                "n_grams=3",
+                "n_grams=2",
+                "n_grams=0",
+            ])),
+        ),
+        ("bands", Arc::new(Int64Array::from(vec![14, 7, 28, 14]))),
+        ("rows", Arc::new(Int64Array::from(vec![8, 16, 4, 0]))),
+    ])
+    .unwrap();
+    ctx.register_batch("t", batch).unwrap();
+    let got = cells(
+        &ctx,
+        "SELECT minhash(text, options), \
+         minhash_bands(minhash(text, options), bands, rows), \
+         jaccard(text, other, options) FROM t ORDER BY id",
+    )
+    .await
+    .unwrap();
+    let list = |values: &[u64]| {
+        let shown: Vec<String> = values.iter().map(u64::to_string).collect();
+        format!("[{}]", shown.join(", "))
+    };
+    for row in 0..3 {
+        let hasher = MinHasher::new(configs[row]);
+        let signature = hasher.signature(texts[row]).unwrap();
+        let (bands, rows) = shapes[row];
+        let similarity = datafusion_webtext::minhash::jaccard(&hasher, texts[row], others[row]);
+        assert_eq!(got[row][0], list(&signature), "row {row}");
+        assert_eq!(
+            got[row][1],
+            list(&band_hashes(&signature, bands, rows).unwrap()),
+            "row {row}"
+        );
+        assert_eq!(got[row][2], similarity.unwrap().to_string(), "row {row}");
+    }
+    assert_ne!(
+        got[0][0], got[1][0],
+        "5-grams and 3-grams give other signatures"
+    );
+    assert_eq!(
+        got[3],
+        ["NULL", "NULL", "NULL"],
+        "n_grams=0 and rows=0 are not valid"
+    );
+}
+
 #[tokio::test]
 async fn bad_arguments_are_planning_errors_that_name_the_function_and_the_valid_values() {
     let ctx = context_with(1);
@@ -108,7 +202,7 @@ async fn bad_arguments_are_planning_errors_that_name_the_function_and_the_valid_
         ),
         (
             "SELECT minhash_bands(minhash('a b c d e'), 0, 8)",
-            "minhash_bands: argument 2 (bands) must be a constant whole number from 1 to 10000",
+            "minhash_bands: argument 2 (bands) must be a whole number from 1 to 10000, got 0",
         ),
         (
             "SELECT minhash_bands(minhash('a b c d e'), 14, 'x')",
@@ -143,7 +237,7 @@ async fn bands_of_different_lengths_fail_the_aggregate_with_the_reason() {
     )
     .await;
     assert!(
-        error.contains("minhash_bands: argument 2 (bands) must be a constant"),
+        error.contains("minhash_clusters: document 2 has 13 bands where the others have 14"),
         "{error}"
     );
     let error = error_of(

@@ -292,6 +292,24 @@ async fn decode_html_refuses_a_charset_that_is_not_a_string() {
     );
 }
 
+/// Each page decoded with its own charset and its own options: 0xE9 is é in Latin-1 and й in
+/// windows-1251; a page over its row's max_bytes is NULL.
+#[tokio::test]
+async fn decode_html_reads_charset_and_options_row_by_row() {
+    let ctx = context();
+    let got = crate::common::cells(
+        &ctx,
+        "SELECT decode_html(h, c, o) FROM (VALUES \
+         (X'3C703EE93C2F703E', 'ISO-8859-1', ''), \
+         (X'3C703EE93C2F703E', 'windows-1251', ''), \
+         (X'3C703EE93C2F703E', 'ISO-8859-1', 'max_bytes=4'), \
+         (X'3C703E613C2F703E', NULL, 'max_bytes=8')) AS t(h, c, o)",
+    )
+    .await
+    .unwrap();
+    assert_eq!(got, [["<p>é</p>"], ["<p>й</p>"], ["NULL"], ["<p>a</p>"]]);
+}
+
 #[tokio::test]
 async fn byte_length_counts_bytes_that_are_not_utf8() {
     let ctx = context();

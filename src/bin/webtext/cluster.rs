@@ -256,24 +256,15 @@ pub(crate) async fn reachable(address: &str) -> Result<()> {
     }
 }
 
-/// The cluster this process's session runs on (`df://HOST:PORT`), once connected.
+/// The cluster a session's queries run on (`df://HOST:PORT`), if any: the session says so itself
+/// ([`datafusion_webtext::cluster::Scheduler`]).
 #[cfg(feature = "cluster")]
-static CONNECTED: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-
-/// Notes that this process's queries run on the cluster at `url`.
-#[cfg(feature = "cluster")]
-pub(crate) fn connected_to(url: &str) {
-    let _ = CONNECTED.set(url.to_owned());
-}
-
-/// The cluster this process's sessions run on, if any.
-#[cfg(feature = "cluster")]
-pub(crate) fn connected() -> Option<&'static str> {
-    CONNECTED.get().map(String::as_str)
+pub(crate) fn runs_on(config: &datafusion::prelude::SessionConfig) -> Option<String> {
+    datafusion_webtext::cluster::scheduler_of(config)
 }
 
 #[cfg(not(feature = "cluster"))]
-pub(crate) fn connected() -> Option<&'static str> {
+pub(crate) fn runs_on(_config: &datafusion::prelude::SessionConfig) -> Option<String> {
     None
 }
 
@@ -351,8 +342,8 @@ pub(crate) async fn execute_stream(
     df: datafusion::dataframe::DataFrame,
 ) -> Result<datafusion::execution::SendableRecordBatchStream> {
     #[cfg(feature = "cluster")]
-    if let Some(url) = connected() {
-        return execute_stream_on(df, url).await;
+    if let Some(url) = runs_on(df.task_ctx().session_config()) {
+        return execute_stream_on(df, &url).await;
     }
     Ok(df.execute_stream().await?)
 }

@@ -338,10 +338,10 @@ pub(crate) async fn run(args: DedupArgs) -> Result<()> {
     let plan = ctx.state().statement_to_plan(decide).await?;
     let decisions = ctx.execute_logical_plan(plan).await?;
     let target = OutputTarget::at(&ctx, &args.output)?;
-    let counts = match crate::cluster::connected() {
+    let counts = match crate::cluster::runs_on(ctx.state().config()) {
         Some(url) => {
             progress.say("deciding on the cluster");
-            decisions_on_cluster(decisions, &target, url).await?
+            decisions_on_cluster(decisions, &target, &url).await?
         }
         None => write_decisions(decisions, &target, &mut progress).await?,
     };

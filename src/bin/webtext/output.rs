@@ -229,8 +229,8 @@ pub(crate) async fn write_parquet_counted(
     df: DataFrame,
     target: &OutputTarget,
 ) -> Result<(u64, u64)> {
-    if let Some(url) = crate::cluster::connected() {
-        let written = write_on_cluster(df, target, url, 0).await?;
+    if let Some(url) = crate::cluster::runs_on(df.task_ctx().session_config()) {
+        let written = write_on_cluster(df, target, &url, 0).await?;
         return Ok((written.rows, written.bytes));
     }
     let task = std::sync::Arc::new(df.task_ctx());

@@ -161,7 +161,6 @@ async fn remote(url: &str, config: SessionConfig) -> Result<SessionContext> {
     // retry loop: a quick check gives the user the reason at once.
     crate::cluster::reachable(address).await?;
     let ctx = datafusion_webtext::cluster::connect(url, config).await?;
-    crate::cluster::connected_to(url);
     Ok(ctx.enable_url_table())
 }
 

@@ -3,37 +3,27 @@
 use std::sync::{Arc, LazyLock};
 
 use datafusion::arrow::array::{Array, ArrayRef, UInt64Builder};
-use datafusion::arrow::datatypes::{DataType, Field, FieldRef};
-use datafusion::common::{Result, ScalarValue};
-use datafusion::logical_expr::{
-    ColumnarValue, Documentation, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature,
-    Volatility,
-};
+use datafusion::arrow::datatypes::DataType;
+use datafusion::common::Result;
+use datafusion::logical_expr::{Documentation, Volatility};
 
-use crate::dedup::options::TOKEN_KEYS;
 use crate::dedup::{DedupOptions, content_hash};
-use crate::udf::arguments::execution_constants;
-use crate::udf::arrays::{apply, for_each_text};
+use crate::udf::arguments::Input;
+use crate::udf::arrays::for_each_text;
 use crate::udf::dedup::dedup_common::{
-    ArgKind, TEXT_ARGUMENT, coerce_dedup_args, dedup_options, token_options_argument,
+    ArgKind, TEXT_ARGUMENT, TokenArguments, coerce_dedup_args, token_options_argument,
 };
 use crate::udf::documentation::DOC_SECTION;
+use crate::udf::function::{Kernel, WebtextFunction};
 use crate::udf::row_policy::{ArrowRowPolicy, RowPolicy};
 
 const NAME: &str = "content_hash";
 
-#[derive(Debug, PartialEq, Eq, Hash)]
-pub struct ContentHashFunc {
-    signature: Signature,
-}
+/// `content_hash(text [, options])`.
+pub type ContentHashFunc = WebtextFunction<ContentHash>;
 
-impl Default for ContentHashFunc {
-    fn default() -> Self {
-        ContentHashFunc {
-            signature: Signature::user_defined(Volatility::Immutable),
-        }
-    }
-}
+#[derive(Debug, Default, PartialEq, Eq, Hash)]
+pub struct ContentHash;
 
 static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
     Documentation::builder(
@@ -53,41 +43,27 @@ static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
     .build()
 });
 
-fn options(constants: &[Option<&ScalarValue>]) -> Result<(DedupOptions, RowPolicy)> {
-    dedup_options(NAME, 2, constants.get(1).copied(), &[TOKEN_KEYS])
-}
+impl Kernel for ContentHash {
+    const NAME: &'static str = NAME;
+    const INPUT: Input = Input::Text;
+    type Arguments = TokenArguments;
+    /// One pass over the tokens: cheap enough to run twice.
+    const VOLATILITY: Volatility = Volatility::Immutable;
 
-impl ScalarUDFImpl for ContentHashFunc {
-    fn name(&self) -> &str {
-        NAME
+    fn documentation() -> &'static Documentation {
+        &DOCUMENTATION
     }
 
-    fn signature(&self) -> &Signature {
-        &self.signature
+    fn return_type() -> DataType {
+        DataType::UInt64
     }
 
-    fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
+    fn coerce_types(arg_types: &[DataType]) -> Result<Vec<DataType>> {
         coerce_dedup_args(NAME, arg_types, 1, &[ArgKind::Text])
     }
 
-    fn return_type(&self, _arg_types: &[DataType]) -> Result<DataType> {
-        Ok(DataType::UInt64)
-    }
-
-    fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
-        options(args.scalar_arguments)?;
-        Ok(Arc::new(Field::new(NAME, DataType::UInt64, true)))
-    }
-
-    fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
-        let constants = execution_constants(&args.args)?;
-        let refs: Vec<Option<&ScalarValue>> = constants.iter().map(Option::as_ref).collect();
-        let (options, policy) = options(&refs)?;
-        apply(&args.args[0], |texts| hashes(texts, &options, &policy))
-    }
-
-    fn documentation(&self) -> Option<&Documentation> {
-        Some(&DOCUMENTATION)
+    fn compute(texts: &dyn Array, arguments: &TokenArguments) -> Result<ArrayRef> {
+        hashes(texts, &arguments.options, &arguments.policy)
     }
 }
 

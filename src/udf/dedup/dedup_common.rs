@@ -14,11 +14,12 @@ use datafusion::common::{Result, ScalarValue, plan_err};
 use datafusion::parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 
 use crate::data_roots::{Access, check_process_path};
-use crate::dedup::options::TOKEN_KEYS;
+use crate::dedup::options::{PER_LINE_KEYS, TOKEN_KEYS};
 use crate::dedup::{DedupOptions, DupSet};
 use crate::options::{Keys, RowKeys};
 use crate::udf::arguments::{constant_options, constant_string};
 use crate::udf::documentation::options_argument;
+use crate::udf::function::Arguments;
 use crate::udf::row_policy::RowPolicy;
 
 /// What each argument after the text is.
@@ -32,8 +33,10 @@ pub(crate) enum ArgKind {
     Text,
 }
 
-pub(crate) const N_ARGUMENT: &str =
-    "Constant whole number ≥ 1: the n-gram length in tokens (onion's default is 7).";
+pub(crate) const CONSTANT_N_ARGUMENT: &str =
+    "Constant whole number from 1 to 1000: the n-gram length in tokens (onion's default is 7).";
+pub(crate) const N_ARGUMENT: &str = "Whole number from 1 to 1000, a constant or a column (each \
+     row's own): the n-gram length in tokens (onion's default is 7).";
 pub(crate) const TEXT_ARGUMENT: &str =
     "The text: Utf8, LargeUtf8, Utf8View or a dictionary of those. Lines are paragraphs.";
 /// How the de-duplication functions split a text into tokens, for their options' documentation.
@@ -101,16 +104,15 @@ pub(crate) fn coerce_dedup_args(
                 return plan_err!("{function}: argument {position} must be a number, got {t}");
             }
             ArgKind::Text => {
-                return plan_err!(
-                    "{function}: argument {position} must be a string literal, got {t}"
-                );
+                return plan_err!("{function}: argument {position} must be a string, got {t}");
             }
         });
     }
     Ok(out)
 }
 
-/// The n-gram length argument: a constant whole number from 1 to 1000.
+/// The n-gram length argument: a whole number from 1 to 1000 (`None`: not a constant, where
+/// one must be).
 pub(crate) fn constant_n(
     function: &str,
     position: usize,
@@ -126,7 +128,12 @@ pub(crate) fn constant_n(
                 );
             }
         },
-        _ => {
+        Some(_) => {
+            return plan_err!(
+                "{function}: argument {position} (n) must be a whole number, got NULL"
+            );
+        }
+        None => {
             return plan_err!(
                 "{function}: argument {position} (n) must be a constant whole number"
             );
@@ -138,7 +145,7 @@ pub(crate) fn constant_n(
     Ok(n as usize)
 }
 
-/// The threshold argument: a constant from 0 to 1.
+/// The threshold argument: a number from 0 to 1 (`None`: not a constant).
 pub(crate) fn constant_ratio(
     function: &str,
     position: usize,
@@ -154,7 +161,12 @@ pub(crate) fn constant_ratio(
                 );
             }
         },
-        _ => {
+        Some(_) => {
+            return plan_err!(
+                "{function}: argument {position} (threshold) must be a number, got NULL"
+            );
+        }
+        None => {
             return plan_err!(
                 "{function}: argument {position} (threshold) must be a constant number"
             );
@@ -183,22 +195,74 @@ pub(crate) fn dedup_options(
 /// The arguments of a function `name(text, n, duplicates [, options])` after the text.
 pub(crate) const DUPLICATES_ARGS: [ArgKind; 3] = [ArgKind::Count, ArgKind::Text, ArgKind::Text];
 
-/// The constants of `name(text, n, duplicates [, options])`: n, the loaded duplicate set, the
-/// token options and the rows' policy.
-pub(crate) fn duplicates_config(
-    function: &str,
-    constants: &[Option<&ScalarValue>],
-) -> Result<(usize, Arc<DupSet>, DedupOptions, RowPolicy)> {
-    let n = constant_n(function, 2, constants.get(1).copied().flatten())?;
-    let path = constant_string(
-        function,
-        3,
-        "duplicates",
-        constants.get(2).copied().flatten(),
-    )?
-    .unwrap_or_default();
-    let (options, policy) = dedup_options(function, 4, constants.get(3).copied(), &[TOKEN_KEYS])?;
-    Ok((n, load_duplicates(function, &path)?, options, policy))
+/// `name(text [, options])` with the token options: the options and the rows' policy.
+pub(crate) struct TokenArguments {
+    pub(crate) options: DedupOptions,
+    pub(crate) policy: RowPolicy,
+}
+
+impl Arguments for TokenArguments {
+    const MAX_ARGS: usize = 2;
+
+    fn parse(function: &str, constants: &[Option<&ScalarValue>]) -> Result<Self> {
+        let (options, policy) =
+            dedup_options(function, 2, constants.get(1).copied(), &[TOKEN_KEYS])?;
+        Ok(TokenArguments { options, policy })
+    }
+}
+
+/// `name(text, n [, options])` with the token and per-line options.
+pub(crate) struct NgramArguments {
+    pub(crate) n: usize,
+    pub(crate) options: DedupOptions,
+    pub(crate) policy: RowPolicy,
+}
+
+impl Arguments for NgramArguments {
+    const MAX_ARGS: usize = 3;
+
+    fn parse(function: &str, constants: &[Option<&ScalarValue>]) -> Result<Self> {
+        let n = constant_n(function, 2, constants.get(1).copied().flatten())?;
+        let (options, policy) = dedup_options(
+            function,
+            3,
+            constants.get(2).copied(),
+            &[TOKEN_KEYS, PER_LINE_KEYS],
+        )?;
+        Ok(NgramArguments { n, options, policy })
+    }
+}
+
+/// `name(text, n, duplicates [, options])`: n, the loaded duplicate set, the token options and
+/// the rows' policy.
+pub(crate) struct DuplicatesArguments {
+    pub(crate) n: usize,
+    pub(crate) set: Arc<DupSet>,
+    pub(crate) options: DedupOptions,
+    pub(crate) policy: RowPolicy,
+}
+
+impl Arguments for DuplicatesArguments {
+    const MAX_ARGS: usize = 4;
+
+    fn parse(function: &str, constants: &[Option<&ScalarValue>]) -> Result<Self> {
+        let n = constant_n(function, 2, constants.get(1).copied().flatten())?;
+        let path = constant_string(
+            function,
+            3,
+            "duplicates",
+            constants.get(2).copied().flatten(),
+        )?
+        .unwrap_or_default();
+        let (options, policy) =
+            dedup_options(function, 4, constants.get(3).copied(), &[TOKEN_KEYS])?;
+        Ok(DuplicatesArguments {
+            n,
+            set: load_duplicates(function, &path)?,
+            options,
+            policy,
+        })
+    }
 }
 
 type CacheKey = (PathBuf, u64, Option<SystemTime>);

@@ -4,37 +4,28 @@
 use std::sync::{Arc, LazyLock};
 
 use datafusion::arrow::array::{Array, ArrayRef, Float64Builder};
-use datafusion::arrow::datatypes::{DataType, Field, FieldRef};
-use datafusion::common::{Result, ScalarValue};
-use datafusion::logical_expr::{
-    ColumnarValue, Documentation, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature,
-    Volatility,
-};
+use datafusion::arrow::datatypes::DataType;
+use datafusion::common::Result;
+use datafusion::logical_expr::{Documentation, Volatility};
 
 use crate::dedup::{DedupOptions, DupSet, duplicate_fraction};
-use crate::udf::arguments::execution_constants;
-use crate::udf::arrays::{apply, for_each_text};
+use crate::udf::arguments::Input;
+use crate::udf::arrays::for_each_text;
 use crate::udf::dedup::dedup_common::{
-    DUPLICATES_ARGS, N_ARGUMENT, TEXT_ARGUMENT, coerce_dedup_args, duplicates_config,
+    DUPLICATES_ARGS, DuplicatesArguments, N_ARGUMENT, TEXT_ARGUMENT, coerce_dedup_args,
     token_options_argument,
 };
 use crate::udf::documentation::DOC_SECTION;
+use crate::udf::function::{Kernel, WebtextFunction};
 use crate::udf::row_policy::{ArrowRowPolicy, RowPolicy};
 
 const NAME: &str = "duplicate_fraction";
 
-#[derive(Debug, PartialEq, Eq, Hash)]
-pub struct DuplicateFractionFunc {
-    signature: Signature,
-}
+/// `duplicate_fraction(text, n, duplicates [, options])`.
+pub type DuplicateFractionFunc = WebtextFunction<DuplicateFraction>;
 
-impl Default for DuplicateFractionFunc {
-    fn default() -> Self {
-        DuplicateFractionFunc {
-            signature: Signature::user_defined(Volatility::Immutable),
-        }
-    }
-}
+#[derive(Debug, Default, PartialEq, Eq, Hash)]
+pub struct DuplicateFraction;
 
 static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
     Documentation::builder(
@@ -53,54 +44,36 @@ static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
     .with_argument("n", N_ARGUMENT)
     .with_argument(
         "duplicates",
-        "Constant path of the duplicate n-gram hashes: a Parquet file or folder whose first column holds \
-         them, made by ngram_hashes with the same n and options (see ngram_hashes' example). Read once \
-         per process.",
+        "Path of the duplicate n-gram hashes: a Parquet file or folder whose first column holds \
+         them, made by ngram_hashes with the same n and options (see ngram_hashes' example). A \
+         constant, or a column (each row's own); each path read once per process.",
     )
     .with_argument("options", token_options_argument())
     .with_related_udf("onion_keep")
     .build()
 });
 
-fn config(
-    constants: &[Option<&ScalarValue>],
-) -> Result<(usize, Arc<DupSet>, DedupOptions, RowPolicy)> {
-    duplicates_config(NAME, constants)
-}
+impl Kernel for DuplicateFraction {
+    const NAME: &'static str = NAME;
+    const INPUT: Input = Input::Text;
+    type Arguments = DuplicatesArguments;
+    /// One pass over the tokens: cheap enough to run twice.
+    const VOLATILITY: Volatility = Volatility::Immutable;
 
-impl ScalarUDFImpl for DuplicateFractionFunc {
-    fn name(&self) -> &str {
-        NAME
+    fn documentation() -> &'static Documentation {
+        &DOCUMENTATION
     }
 
-    fn signature(&self) -> &Signature {
-        &self.signature
+    fn return_type() -> DataType {
+        DataType::Float64
     }
 
-    fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
+    fn coerce_types(arg_types: &[DataType]) -> Result<Vec<DataType>> {
         coerce_dedup_args(NAME, arg_types, 3, &DUPLICATES_ARGS)
     }
 
-    fn return_type(&self, _arg_types: &[DataType]) -> Result<DataType> {
-        Ok(DataType::Float64)
-    }
-
-    fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
-        config(args.scalar_arguments)?;
-        Ok(Arc::new(Field::new(NAME, DataType::Float64, true)))
-    }
-
-    fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
-        let constants = execution_constants(&args.args)?;
-        let refs: Vec<Option<&ScalarValue>> = constants.iter().map(Option::as_ref).collect();
-        let (n, set, options, policy) = config(&refs)?;
-        apply(&args.args[0], |texts| {
-            fractions(texts, n, &set, &options, &policy)
-        })
-    }
-
-    fn documentation(&self) -> Option<&Documentation> {
-        Some(&DOCUMENTATION)
+    fn compute(texts: &dyn Array, a: &DuplicatesArguments) -> Result<ArrayRef> {
+        fractions(texts, a.n, &a.set, &a.options, &a.policy)
     }
 }
 

@@ -6,21 +6,19 @@ use std::sync::{Arc, LazyLock};
 
 use datafusion::arrow::array::{Array, ArrayRef, ListArray, StructArray, UInt32Array, UInt64Array};
 use datafusion::arrow::buffer::{NullBuffer, OffsetBuffer};
-use datafusion::arrow::datatypes::{DataType, Field, FieldRef, Fields};
-use datafusion::common::{Result, ScalarValue, exec_err};
-use datafusion::logical_expr::{
-    ColumnarValue, Documentation, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature,
-    Volatility,
-};
+use datafusion::arrow::datatypes::{DataType, Field, Fields};
+use datafusion::common::{Result, exec_err};
+use datafusion::logical_expr::{Documentation, Volatility};
 
 use crate::dedup::{DedupOptions, DupSet, DuplicatePositions, PositionFinder};
-use crate::udf::arguments::execution_constants;
-use crate::udf::arrays::{apply, for_each_text};
+use crate::udf::arguments::Input;
+use crate::udf::arrays::for_each_text;
 use crate::udf::dedup::dedup_common::{
-    DUPLICATES_ARGS, N_ARGUMENT, TEXT_ARGUMENT, coerce_dedup_args, duplicates_config,
+    DUPLICATES_ARGS, DuplicatesArguments, N_ARGUMENT, TEXT_ARGUMENT, coerce_dedup_args,
     token_options_argument,
 };
 use crate::udf::documentation::DOC_SECTION;
+use crate::udf::function::{Kernel, WebtextFunction};
 use crate::udf::row_policy::{ArrowRowPolicy, RowPolicy};
 
 const NAME: &str = "duplicate_positions";
@@ -40,18 +38,11 @@ pub(crate) fn struct_type() -> DataType {
     DataType::Struct(FIELDS.clone())
 }
 
-#[derive(Debug, PartialEq, Eq, Hash)]
-pub struct DuplicatePositionsFunc {
-    signature: Signature,
-}
+/// `duplicate_positions(text, n, duplicates [, options])`.
+pub type DuplicatePositionsFunc = WebtextFunction<DuplicateNgramPositions>;
 
-impl Default for DuplicatePositionsFunc {
-    fn default() -> Self {
-        DuplicatePositionsFunc {
-            signature: Signature::user_defined(Volatility::Immutable),
-        }
-    }
-}
+#[derive(Debug, Default, PartialEq, Eq, Hash)]
+pub struct DuplicateNgramPositions;
 
 static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
     Documentation::builder(
@@ -72,52 +63,34 @@ static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
     .with_argument("n", N_ARGUMENT)
     .with_argument(
         "duplicates",
-        "Constant path of the duplicate n-gram hashes (a Parquet file or folder), as for onion_keep.",
+        "Path of the duplicate n-gram hashes (a Parquet file or folder), as for duplicate_fraction.",
     )
     .with_argument("options", token_options_argument())
     .with_related_udf("onion_keep")
     .build()
 });
 
-fn config(
-    constants: &[Option<&ScalarValue>],
-) -> Result<(usize, Arc<DupSet>, DedupOptions, RowPolicy)> {
-    duplicates_config(NAME, constants)
-}
+impl Kernel for DuplicateNgramPositions {
+    const NAME: &'static str = NAME;
+    const INPUT: Input = Input::Text;
+    type Arguments = DuplicatesArguments;
+    /// One pass over the tokens: cheap enough to run twice.
+    const VOLATILITY: Volatility = Volatility::Immutable;
 
-impl ScalarUDFImpl for DuplicatePositionsFunc {
-    fn name(&self) -> &str {
-        NAME
+    fn documentation() -> &'static Documentation {
+        &DOCUMENTATION
     }
 
-    fn signature(&self) -> &Signature {
-        &self.signature
+    fn return_type() -> DataType {
+        struct_type()
     }
 
-    fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
+    fn coerce_types(arg_types: &[DataType]) -> Result<Vec<DataType>> {
         coerce_dedup_args(NAME, arg_types, 3, &DUPLICATES_ARGS)
     }
 
-    fn return_type(&self, _arg_types: &[DataType]) -> Result<DataType> {
-        Ok(struct_type())
-    }
-
-    fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
-        config(args.scalar_arguments)?;
-        Ok(Arc::new(Field::new(NAME, struct_type(), true)))
-    }
-
-    fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
-        let constants = execution_constants(&args.args)?;
-        let refs: Vec<Option<&ScalarValue>> = constants.iter().map(Option::as_ref).collect();
-        let (n, set, options, policy) = config(&refs)?;
-        apply(&args.args[0], |texts| {
-            positions(texts, n, &set, &options, &policy)
-        })
-    }
-
-    fn documentation(&self) -> Option<&Documentation> {
-        Some(&DOCUMENTATION)
+    fn compute(texts: &dyn Array, a: &DuplicatesArguments) -> Result<ArrayRef> {
+        positions(texts, a.n, &a.set, &a.options, &a.policy)
     }
 }
 

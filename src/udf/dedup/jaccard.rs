@@ -4,34 +4,23 @@ use std::sync::{Arc, LazyLock};
 
 use datafusion::arrow::array::{Array, ArrayRef, AsArray, Float64Builder};
 use datafusion::arrow::compute::cast;
-use datafusion::arrow::datatypes::{DataType, Field, FieldRef};
+use datafusion::arrow::datatypes::DataType;
 use datafusion::common::{Result, ScalarValue, plan_err};
-use datafusion::logical_expr::{
-    ColumnarValue, Documentation, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature,
-    Volatility,
-};
+use datafusion::logical_expr::Documentation;
 
 use crate::minhash::jaccard;
-use crate::udf::arguments::{execution_constants, is_text};
+use crate::udf::arguments::{Input, is_text};
 use crate::udf::dedup::dedup_common::TEXT_ARGUMENT;
-use crate::udf::dedup::minhash::{hasher_for, minhash_options, minhash_options_argument};
+use crate::udf::dedup::minhash::{MinhashArguments, minhash_options_argument};
 use crate::udf::documentation::DOC_SECTION;
+use crate::udf::function::{Kernel, WebtextFunction};
 use crate::udf::row_policy::ArrowRowPolicy;
 
-const NAME: &str = "jaccard";
+/// `jaccard(text, other [, options])`.
+pub type JaccardFunc = WebtextFunction<JaccardSimilarity>;
 
-#[derive(Debug, PartialEq, Eq, Hash)]
-pub struct JaccardFunc {
-    signature: Signature,
-}
-
-impl Default for JaccardFunc {
-    fn default() -> Self {
-        JaccardFunc {
-            signature: Signature::user_defined(Volatility::Volatile),
-        }
-    }
-}
+#[derive(Debug, Default, PartialEq, Eq, Hash)]
+pub struct JaccardSimilarity;
 
 static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
     Documentation::builder(
@@ -57,28 +46,39 @@ static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
     .build()
 });
 
-impl ScalarUDFImpl for JaccardFunc {
-    fn name(&self) -> &str {
-        NAME
+impl Kernel for JaccardSimilarity {
+    const NAME: &'static str = "jaccard";
+    const INPUT: Input = Input::Text;
+    type Arguments = MinhashArguments;
+    const MAX_ARGS: usize = 3;
+    const COLUMNS: usize = 2;
+
+    fn documentation() -> &'static Documentation {
+        &DOCUMENTATION
     }
 
-    fn signature(&self) -> &Signature {
-        &self.signature
+    fn return_type() -> DataType {
+        DataType::Float64
     }
 
-    fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
+    fn coerce_types(arg_types: &[DataType]) -> Result<Vec<DataType>> {
         if !(2..=3).contains(&arg_types.len()) {
-            return plan_err!("{NAME}: takes 2 or 3 arguments, got {}", arg_types.len());
+            return plan_err!(
+                "{}: takes 2 or 3 arguments, got {}",
+                Self::NAME,
+                arg_types.len()
+            );
         }
         for (i, t) in arg_types.iter().enumerate() {
             if !is_text(t) {
                 let (name, what) = [
                     ("text", "a string column"),
                     ("other", "a string column"),
-                    ("options", "a string literal"),
+                    ("options", "a string"),
                 ][i];
                 return plan_err!(
-                    "{NAME}: argument {} ({name}) must be {what}, got {t}",
+                    "{}: argument {} ({name}) must be {what}, got {t}",
+                    Self::NAME,
                     i + 1
                 );
             }
@@ -86,49 +86,28 @@ impl ScalarUDFImpl for JaccardFunc {
         Ok(arg_types.to_vec())
     }
 
-    fn return_type(&self, _arg_types: &[DataType]) -> Result<DataType> {
-        Ok(DataType::Float64)
+    fn arguments(constants: &[Option<&ScalarValue>]) -> Result<MinhashArguments> {
+        MinhashArguments::at(Self::NAME, 3, constants)
     }
 
-    fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
-        minhash_options(NAME, 3, args.scalar_arguments.get(2).copied())?;
-        Ok(Arc::new(Field::new(NAME, DataType::Float64, true)))
-    }
-
-    fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
-        let constants = execution_constants(&args.args)?;
-        let (config, policy) = minhash_options(NAME, 3, constants.get(2).map(Option::as_ref))?;
-        let hasher = hasher_for(config);
-        let all_scalar = args.args[..2]
-            .iter()
-            .all(|a| matches!(a, ColumnarValue::Scalar(_)));
-        let rows = if all_scalar { 1 } else { args.number_rows };
-        let large = |arg: &ColumnarValue| -> Result<ArrayRef> {
-            Ok(cast(&arg.to_array(rows)?, &DataType::LargeUtf8)?)
-        };
-        let (left, right) = (large(&args.args[0])?, large(&args.args[1])?);
+    fn compute(pairs: &dyn Array, arguments: &MinhashArguments) -> Result<ArrayRef> {
+        let MinhashArguments { hasher, policy } = arguments;
+        let pairs = pairs.as_struct();
+        let large = |i: usize| cast(pairs.column(i), &DataType::LargeUtf8);
+        let (left, right) = (large(0)?, large(1)?);
         let (left, right) = (left.as_string::<i64>(), right.as_string::<i64>());
-        let mut out = Float64Builder::with_capacity(rows);
-        for i in 0..rows {
+        let mut out = Float64Builder::with_capacity(pairs.len());
+        for i in 0..pairs.len() {
             let similarity = match (left.is_valid(i), right.is_valid(i)) {
                 (true, true) => policy
-                    .text_row(NAME, Some(left.value(i)), |a| {
-                        jaccard(&hasher, a, right.value(i))
+                    .text_row(Self::NAME, Some(left.value(i)), |a| {
+                        jaccard(hasher, a, right.value(i))
                     })?
                     .flatten(),
                 _ => None,
             };
             out.append_option(similarity);
         }
-        let out: ArrayRef = Arc::new(out.finish());
-        Ok(if all_scalar {
-            ColumnarValue::Scalar(ScalarValue::try_from_array(&out, 0)?)
-        } else {
-            ColumnarValue::Array(out)
-        })
-    }
-
-    fn documentation(&self) -> Option<&Documentation> {
-        Some(&DOCUMENTATION)
+        Ok(Arc::new(out.finish()))
     }
 }

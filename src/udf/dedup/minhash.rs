@@ -3,22 +3,18 @@
 use std::sync::{Arc, LazyLock};
 
 use datafusion::arrow::array::{Array, ArrayRef, ListBuilder, UInt64Builder};
-use datafusion::arrow::datatypes::{DataType, Field, FieldRef};
+use datafusion::arrow::datatypes::{DataType, Field};
 use datafusion::common::{Result, ScalarValue, plan_err};
-use datafusion::logical_expr::{
-    ColumnarValue, Documentation, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature,
-    Volatility,
-};
+use datafusion::logical_expr::Documentation;
 
 use crate::minhash::{MINHASH_KEYS, MinHasher, MinhashConfig};
 use crate::options::RowKeys;
-use crate::udf::arguments::{Input, check_arg_types, constant_options, execution_constants};
-use crate::udf::arrays::{apply, for_each_text};
+use crate::udf::arguments::{Input, constant_options};
+use crate::udf::arrays::for_each_text;
 use crate::udf::dedup::dedup_common::TEXT_ARGUMENT;
 use crate::udf::documentation::{DOC_SECTION, options_argument};
+use crate::udf::function::{Arguments, Kernel, WebtextFunction};
 use crate::udf::row_policy::{ArrowRowPolicy, RowPolicy};
-
-const NAME: &str = "minhash";
 
 /// The documentation of the MinHash options, which `minhash`, `minhash_bands` and `jaccard` take.
 pub(crate) fn minhash_options_argument(notes: &str) -> String {
@@ -31,20 +27,11 @@ pub(crate) fn minhash_options_argument(notes: &str) -> String {
     )
 }
 
-#[derive(Debug, PartialEq, Eq, Hash)]
-pub struct MinhashFunc {
-    signature: Signature,
-}
+/// `minhash(text [, options])`.
+pub type MinhashFunc = WebtextFunction<MinhashSignature>;
 
-impl Default for MinhashFunc {
-    fn default() -> Self {
-        MinhashFunc {
-            // Volatile for the reason WebtextFunction gives: DataFusion copies an immutable
-            // expression into the filters pushed below it, so a signature would be computed twice.
-            signature: Signature::user_defined(Volatility::Volatile),
-        }
-    }
-}
+#[derive(Debug, Default, PartialEq, Eq, Hash)]
+pub struct MinhashSignature;
 
 static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
     Documentation::builder(
@@ -70,28 +57,48 @@ static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
     .build()
 });
 
-/// The configuration and row policy of a constant options argument (absent: the defaults).
-pub(crate) fn minhash_options(
-    function: &str,
-    position: usize,
-    value: Option<Option<&ScalarValue>>,
-) -> Result<(MinhashConfig, RowPolicy)> {
-    let (config, policy) = constant_options(
-        function,
-        position,
-        value,
-        MinhashConfig::default(),
-        &[MINHASH_KEYS],
-        RowKeys::Text,
-    )?;
-    match config.check() {
-        Ok(()) => Ok((config, policy)),
-        Err(e) => plan_err!("{function}: invalid options (argument {position}): {e}"),
+/// The hasher and row policy an options argument gives (absent: the defaults).
+pub(crate) struct MinhashArguments {
+    pub(crate) hasher: Arc<MinHasher>,
+    pub(crate) policy: RowPolicy,
+}
+
+impl MinhashArguments {
+    /// The options at argument `position` of `function`.
+    pub(crate) fn at(
+        function: &str,
+        position: usize,
+        constants: &[Option<&ScalarValue>],
+    ) -> Result<Self> {
+        let (config, policy) = constant_options(
+            function,
+            position,
+            constants.get(position - 1).copied(),
+            MinhashConfig::default(),
+            &[MINHASH_KEYS],
+            RowKeys::Text,
+        )?;
+        if let Err(e) = config.check() {
+            return plan_err!("{function}: invalid options (argument {position}): {e}");
+        }
+        Ok(MinhashArguments {
+            hasher: hasher_for(config),
+            policy,
+        })
+    }
+}
+
+impl Arguments for MinhashArguments {
+    /// `(text [, options])`.
+    const MAX_ARGS: usize = 2;
+
+    fn parse(function: &str, constants: &[Option<&ScalarValue>]) -> Result<Self> {
+        Self::at(function, 2, constants)
     }
 }
 
 /// The hasher of a configuration, built once per process (its parameters come from 224 draws).
-pub(crate) fn hasher_for(config: MinhashConfig) -> Arc<MinHasher> {
+fn hasher_for(config: MinhashConfig) -> Arc<MinHasher> {
     static HASHERS: LazyLock<std::sync::Mutex<Vec<Arc<MinHasher>>>> =
         LazyLock::new(Default::default);
     let mut hashers = HASHERS
@@ -109,56 +116,37 @@ pub(crate) fn signature_type() -> DataType {
     DataType::List(Arc::new(Field::new_list_field(DataType::UInt64, false)))
 }
 
-impl ScalarUDFImpl for MinhashFunc {
-    fn name(&self) -> &str {
-        NAME
+impl Kernel for MinhashSignature {
+    const NAME: &'static str = "minhash";
+    const INPUT: Input = Input::Text;
+    type Arguments = MinhashArguments;
+
+    fn documentation() -> &'static Documentation {
+        &DOCUMENTATION
     }
 
-    fn signature(&self) -> &Signature {
-        &self.signature
+    fn return_type() -> DataType {
+        signature_type()
     }
 
-    fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
-        check_arg_types(NAME, arg_types, 2, Input::Text)
-    }
-
-    fn return_type(&self, _arg_types: &[DataType]) -> Result<DataType> {
-        Ok(signature_type())
-    }
-
-    fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
-        minhash_options(NAME, 2, args.scalar_arguments.get(1).copied())?;
-        Ok(Arc::new(Field::new(NAME, signature_type(), true)))
-    }
-
-    fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
-        let constants = execution_constants(&args.args)?;
-        let (config, policy) = minhash_options(NAME, 2, constants.get(1).map(Option::as_ref))?;
-        let hasher = hasher_for(config);
-        apply(&args.args[0], |texts| signatures(texts, &hasher, &policy))
-    }
-
-    fn documentation(&self) -> Option<&Documentation> {
-        Some(&DOCUMENTATION)
-    }
-}
-
-fn signatures(texts: &dyn Array, hasher: &MinHasher, policy: &RowPolicy) -> Result<ArrayRef> {
-    let values = UInt64Builder::with_capacity(texts.len() * hasher.config().num_hashes());
-    let mut out = ListBuilder::with_capacity(values, texts.len())
-        .with_field(Arc::new(Field::new_list_field(DataType::UInt64, false)));
-    for_each_text(texts, |text| {
-        match policy
-            .text_row(NAME, text, |t| hasher.signature(t))?
-            .flatten()
-        {
-            Some(signature) => {
-                out.values().append_slice(&signature);
-                out.append(true);
+    fn compute(texts: &dyn Array, arguments: &MinhashArguments) -> Result<ArrayRef> {
+        let MinhashArguments { hasher, policy } = arguments;
+        let values = UInt64Builder::with_capacity(texts.len() * hasher.config().num_hashes());
+        let mut out = ListBuilder::with_capacity(values, texts.len())
+            .with_field(Arc::new(Field::new_list_field(DataType::UInt64, false)));
+        for_each_text(texts, |text| {
+            match policy
+                .text_row(Self::NAME, text, |t| hasher.signature(t))?
+                .flatten()
+            {
+                Some(signature) => {
+                    out.values().append_slice(&signature);
+                    out.append(true);
+                }
+                None => out.append_null(),
             }
-            None => out.append_null(),
-        }
-        Ok(())
-    })?;
-    Ok(Arc::new(out.finish()))
+            Ok(())
+        })?;
+        Ok(Arc::new(out.finish()))
+    }
 }

@@ -4,34 +4,25 @@ use std::sync::{Arc, LazyLock};
 
 use datafusion::arrow::array::{Array, ArrayRef, AsArray, ListBuilder, UInt64Builder};
 use datafusion::arrow::compute::cast;
-use datafusion::arrow::datatypes::{DataType, Field, FieldRef, UInt64Type};
+use datafusion::arrow::datatypes::{DataType, Field, UInt64Type};
 use datafusion::common::{Result, ScalarValue, plan_err};
-use datafusion::logical_expr::{
-    ColumnarValue, Documentation, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature,
-    Volatility,
-};
+use datafusion::logical_expr::{Documentation, Volatility};
 
 use crate::minhash::band_hashes;
-use crate::udf::arguments::execution_constants;
+use crate::udf::arguments::Input;
 use crate::udf::dedup::minhash::signature_type;
 use crate::udf::documentation::DOC_SECTION;
+use crate::udf::function::{Arguments, Kernel, WebtextFunction};
 
 const NAME: &str = "minhash_bands";
 /// More bands or rows than any signature holds (minhash's limit is 10,000 values).
 const MAX_BANDS_OR_ROWS: i64 = 10_000;
 
-#[derive(Debug, PartialEq, Eq, Hash)]
-pub struct MinhashBandsFunc {
-    signature: Signature,
-}
+/// `minhash_bands(signature, bands, rows)`.
+pub type MinhashBandsFunc = WebtextFunction<MinhashBands>;
 
-impl Default for MinhashBandsFunc {
-    fn default() -> Self {
-        MinhashBandsFunc {
-            signature: Signature::user_defined(Volatility::Immutable),
-        }
-    }
-}
+#[derive(Debug, Default, PartialEq, Eq, Hash)]
+pub struct MinhashBands;
 
 static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
     Documentation::builder(
@@ -51,8 +42,8 @@ static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
          -- 14 | true",
     )
     .with_argument("signature", "A signature of minhash: List of UInt64 (or another list of unsigned integers).")
-    .with_argument("bands", "Constant whole number ≥ 1: the number of bands (datatrove's num_buckets, 14).")
-    .with_argument("rows", "Constant whole number ≥ 1: values per band (datatrove's hashes_per_bucket, 8).")
+    .with_argument("bands", "Whole number from 1 to 10,000, a constant or a column (each row's own): the number of bands (datatrove's num_buckets, 14).")
+    .with_argument("rows", "Whole number from 1 to 10,000, a constant or a column (each row's own): values per band (datatrove's hashes_per_bucket, 8).")
     .with_related_udf("minhash")
     .with_related_udf("minhash_clusters")
     .build()
@@ -66,17 +57,29 @@ fn count_argument(position: usize, name: &str, value: Option<&ScalarValue>) -> R
     match number {
         Some(ScalarValue::Int64(Some(n))) if (1..=MAX_BANDS_OR_ROWS).contains(&n) => Ok(n as usize),
         _ => plan_err!(
-            "{NAME}: argument {position} ({name}) must be a constant whole number from 1 to \
+            "{NAME}: argument {position} ({name}) must be a whole number from 1 to \
              {MAX_BANDS_OR_ROWS}, got {}",
-            value.map_or("a column".to_string(), |v| v.to_string())
+            value.map_or("nothing".to_string(), |v| v.to_string())
         ),
     }
 }
 
-fn bands_and_rows(constants: &[Option<&ScalarValue>]) -> Result<(usize, usize)> {
-    let bands = count_argument(2, "bands", constants.get(1).copied().flatten())?;
-    let rows = count_argument(3, "rows", constants.get(2).copied().flatten())?;
-    Ok((bands, rows))
+/// How a signature is cut into bands.
+pub struct BandShape {
+    bands: usize,
+    rows: usize,
+}
+
+impl Arguments for BandShape {
+    /// `(signature, bands, rows)`.
+    const MAX_ARGS: usize = 3;
+
+    fn parse(_function: &str, constants: &[Option<&ScalarValue>]) -> Result<Self> {
+        Ok(BandShape {
+            bands: count_argument(2, "bands", constants.get(1).copied().flatten())?,
+            rows: count_argument(3, "rows", constants.get(2).copied().flatten())?,
+        })
+    }
 }
 
 fn is_unsigned_list(t: &DataType) -> bool {
@@ -89,16 +92,23 @@ fn is_unsigned_list(t: &DataType) -> bool {
     }
 }
 
-impl ScalarUDFImpl for MinhashBandsFunc {
-    fn name(&self) -> &str {
-        NAME
+impl Kernel for MinhashBands {
+    const NAME: &'static str = NAME;
+    /// Not a text: [`MinhashBands::coerce_types`] admits signatures.
+    const INPUT: Input = Input::Text;
+    type Arguments = BandShape;
+    /// Hashing a few values per band costs less than copying the call into a pushed-down filter.
+    const VOLATILITY: Volatility = Volatility::Immutable;
+
+    fn documentation() -> &'static Documentation {
+        &DOCUMENTATION
     }
 
-    fn signature(&self) -> &Signature {
-        &self.signature
+    fn return_type() -> DataType {
+        signature_type()
     }
 
-    fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
+    fn coerce_types(arg_types: &[DataType]) -> Result<Vec<DataType>> {
         if arg_types.len() != 3 {
             return plan_err!(
                 "{NAME}: takes 3 arguments (signature, bands, rows), got {}",
@@ -120,35 +130,14 @@ impl ScalarUDFImpl for MinhashBandsFunc {
         Ok(vec![signature_type(), DataType::Int64, DataType::Int64])
     }
 
-    fn return_type(&self, _arg_types: &[DataType]) -> Result<DataType> {
-        Ok(signature_type())
-    }
-
-    fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
-        bands_and_rows(args.scalar_arguments)?;
-        Ok(Arc::new(Field::new(NAME, signature_type(), true)))
-    }
-
-    fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
-        let constants = execution_constants(&args.args)?;
-        let refs: Vec<Option<&ScalarValue>> = constants.iter().map(Option::as_ref).collect();
-        let (bands, rows) = bands_and_rows(&refs)?;
-        let signatures = match &args.args[0] {
-            ColumnarValue::Scalar(value) => value.to_array_of_size(1)?,
-            ColumnarValue::Array(array) => array.clone(),
-        };
-        let signatures = cast(&signatures, &signature_type())?;
-        let out: ArrayRef = Arc::new(band_lists(signatures.as_list::<i32>(), bands, rows));
-        Ok(match &args.args[0] {
-            ColumnarValue::Scalar(_) => {
-                ColumnarValue::Scalar(ScalarValue::try_from_array(&out, 0)?)
-            }
-            ColumnarValue::Array(_) => ColumnarValue::Array(out),
-        })
-    }
-
-    fn documentation(&self) -> Option<&Documentation> {
-        Some(&DOCUMENTATION)
+    fn compute(signatures: &dyn Array, shape: &BandShape) -> Result<ArrayRef> {
+        // Planning casts to a signature; a host that skips it (FFI) gets the cast here.
+        let signatures = cast(signatures, &signature_type())?;
+        Ok(Arc::new(band_lists(
+            signatures.as_list::<i32>(),
+            shape.bands,
+            shape.rows,
+        )))
     }
 }
 

@@ -4,38 +4,28 @@ use std::sync::{Arc, LazyLock};
 
 use datafusion::arrow::array::{Array, ArrayRef, ListArray, UInt64Array};
 use datafusion::arrow::buffer::{NullBuffer, OffsetBuffer};
-use datafusion::arrow::datatypes::{DataType, Field, FieldRef};
-use datafusion::common::{Result, ScalarValue, exec_err};
-use datafusion::logical_expr::{
-    ColumnarValue, Documentation, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature,
-    Volatility,
-};
+use datafusion::arrow::datatypes::{DataType, Field};
+use datafusion::common::{Result, exec_err};
+use datafusion::logical_expr::{Documentation, Volatility};
 
 use crate::dedup::options::{PER_LINE_KEYS, TOKEN_KEYS};
 use crate::dedup::{DedupOptions, NgramWindow, for_each_ngram_hash};
-use crate::udf::arguments::execution_constants;
-use crate::udf::arrays::{apply, for_each_text};
+use crate::udf::arguments::Input;
+use crate::udf::arrays::for_each_text;
 use crate::udf::dedup::dedup_common::{
-    ArgKind, N_ARGUMENT, TEXT_ARGUMENT, coerce_dedup_args, constant_n, dedup_options,
-    dedup_options_argument,
+    ArgKind, N_ARGUMENT, NgramArguments, TEXT_ARGUMENT, coerce_dedup_args, dedup_options_argument,
 };
 use crate::udf::documentation::DOC_SECTION;
+use crate::udf::function::{Kernel, WebtextFunction};
 use crate::udf::row_policy::{ArrowRowPolicy, RowPolicy};
 
 const NAME: &str = "ngram_hashes";
 
-#[derive(Debug, PartialEq, Eq, Hash)]
-pub struct NgramHashesFunc {
-    signature: Signature,
-}
+/// `ngram_hashes(text, n [, options])`.
+pub type NgramHashesFunc = WebtextFunction<NgramHashes>;
 
-impl Default for NgramHashesFunc {
-    fn default() -> Self {
-        NgramHashesFunc {
-            signature: Signature::user_defined(Volatility::Immutable),
-        }
-    }
-}
+#[derive(Debug, Default, PartialEq, Eq, Hash)]
+pub struct NgramHashes;
 
 static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
     Documentation::builder(
@@ -68,48 +58,27 @@ fn list_type() -> DataType {
     DataType::List(Arc::new(Field::new_list_field(DataType::UInt64, false)))
 }
 
-fn config(constants: &[Option<&ScalarValue>]) -> Result<(usize, DedupOptions, RowPolicy)> {
-    let n = constant_n(NAME, 2, constants.get(1).copied().flatten())?;
-    let (options, policy) = dedup_options(
-        NAME,
-        3,
-        constants.get(2).copied(),
-        &[TOKEN_KEYS, PER_LINE_KEYS],
-    )?;
-    Ok((n, options, policy))
-}
+impl Kernel for NgramHashes {
+    const NAME: &'static str = NAME;
+    const INPUT: Input = Input::Text;
+    type Arguments = NgramArguments;
+    /// One pass over the tokens: cheap enough to run twice.
+    const VOLATILITY: Volatility = Volatility::Immutable;
 
-impl ScalarUDFImpl for NgramHashesFunc {
-    fn name(&self) -> &str {
-        NAME
+    fn documentation() -> &'static Documentation {
+        &DOCUMENTATION
     }
 
-    fn signature(&self) -> &Signature {
-        &self.signature
+    fn return_type() -> DataType {
+        list_type()
     }
 
-    fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
+    fn coerce_types(arg_types: &[DataType]) -> Result<Vec<DataType>> {
         coerce_dedup_args(NAME, arg_types, 2, &[ArgKind::Count, ArgKind::Text])
     }
 
-    fn return_type(&self, _arg_types: &[DataType]) -> Result<DataType> {
-        Ok(list_type())
-    }
-
-    fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
-        config(args.scalar_arguments)?;
-        Ok(Arc::new(Field::new(NAME, list_type(), true)))
-    }
-
-    fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
-        let constants = execution_constants(&args.args)?;
-        let refs: Vec<Option<&ScalarValue>> = constants.iter().map(Option::as_ref).collect();
-        let (n, options, policy) = config(&refs)?;
-        apply(&args.args[0], |texts| hashes(texts, n, &options, &policy))
-    }
-
-    fn documentation(&self) -> Option<&Documentation> {
-        Some(&DOCUMENTATION)
+    fn compute(texts: &dyn Array, a: &NgramArguments) -> Result<ArrayRef> {
+        hashes(texts, a.n, &a.options, &a.policy)
     }
 }
 

@@ -18,7 +18,7 @@ use crate::dedup::options::{ONION_KEYS, TOKEN_KEYS};
 use crate::dedup::{Onion, OnionParams, PositionsRef};
 use crate::udf::arguments::constant_value;
 use crate::udf::dedup::dedup_common::{
-    ArgKind, N_ARGUMENT, TEXT_ARGUMENT, coerce_dedup_args, constant_n, constant_ratio,
+    ArgKind, CONSTANT_N_ARGUMENT, TEXT_ARGUMENT, coerce_dedup_args, constant_n, constant_ratio,
     dedup_options, dedup_options_argument, load_duplicates,
 };
 use crate::udf::dedup::duplicate_positions;
@@ -70,7 +70,7 @@ static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
         "SELECT doc_id, onion_keep(text, 7, 0.5, 'duplicates=duplicates.parquet') OVER (ORDER BY doc_id) AS kept\nFROM documents;",
     )
     .with_argument("text", TEXT_ARGUMENT)
-    .with_argument("n", N_ARGUMENT)
+    .with_argument("n", CONSTANT_N_ARGUMENT)
     .with_argument(
         "threshold",
         "Constant from 0 to 1 (onion's default 0.5): a paragraph is a duplicate when the share of its \

@@ -1,42 +1,33 @@
 //! `c4_badwords(text [, language [, options]])`: datatrove's C4BadWordsFilter, the language a
 //! column (a document's language, as datatrove reads it from the document) or a constant.
 
-use std::sync::{Arc, LazyLock};
+use std::sync::LazyLock;
 
 use datafusion::arrow::array::{Array, ArrayRef, AsArray};
 use datafusion::arrow::compute::cast;
-use datafusion::arrow::datatypes::{DataType, Field, FieldRef, Fields};
+use datafusion::arrow::datatypes::{DataType, Field, Fields};
 use datafusion::common::{Result, ScalarValue, plan_err};
-use datafusion::logical_expr::{
-    ColumnarValue, Documentation, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature,
-    Volatility,
-};
+use datafusion::logical_expr::Documentation;
 
 use crate::datatrove::badwords::{
     BADWORDS_KEYS, BADWORDS_LANGUAGES, BADWORDS_REASON, BadwordsDecision, BadwordsFilter,
     BadwordsParams,
 };
 use crate::options::{RowKeys, RowPolicy};
-use crate::udf::arguments::{constant_options, execution_constants, is_text};
+use crate::udf::arguments::{Input, constant_options, is_text};
 use crate::udf::documentation::{DOC_SECTION, options_argument};
 use crate::udf::filters::gopher_quality::TEXT_ARGUMENT;
+use crate::udf::function::{Arguments, Kernel, WebtextFunction};
 use crate::udf::row_policy::ArrowRowPolicy;
 use crate::udf::text_struct::{Cell, StructColumns};
 
 const NAME: &str = "c4_badwords";
 
-#[derive(Debug, PartialEq, Eq, Hash)]
-pub struct C4BadwordsFunc {
-    signature: Signature,
-}
+/// `c4_badwords(text [, language [, options]])`.
+pub type C4BadwordsFunc = WebtextFunction<C4Badwords>;
 
-impl Default for C4BadwordsFunc {
-    fn default() -> Self {
-        C4BadwordsFunc {
-            signature: Signature::user_defined(Volatility::Volatile),
-        }
-    }
-}
+#[derive(Debug, Default, PartialEq, Eq, Hash)]
+pub struct C4Badwords;
 
 static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
     Documentation::builder(
@@ -96,15 +87,27 @@ fn fields() -> Fields {
     ])
 }
 
-fn options(value: Option<Option<&ScalarValue>>) -> Result<(BadwordsParams, RowPolicy)> {
-    constant_options(
-        NAME,
-        3,
-        value,
-        BadwordsParams::default(),
-        &[BADWORDS_KEYS],
-        RowKeys::Text,
-    )
+/// The options argument: datatrove's parameters and the rows' policy.
+pub struct BadwordsArguments {
+    params: BadwordsParams,
+    policy: RowPolicy,
+}
+
+impl Arguments for BadwordsArguments {
+    /// `(text [, language [, options]])`.
+    const MAX_ARGS: usize = 3;
+
+    fn parse(function: &str, constants: &[Option<&ScalarValue>]) -> Result<Self> {
+        let (params, policy) = constant_options(
+            function,
+            3,
+            constants.get(2).copied(),
+            BadwordsParams::default(),
+            &[BADWORDS_KEYS],
+            RowKeys::Text,
+        )?;
+        Ok(BadwordsArguments { params, policy })
+    }
 }
 
 fn cells(decision: BadwordsDecision) -> Vec<Cell> {
@@ -117,16 +120,22 @@ fn cells(decision: BadwordsDecision) -> Vec<Cell> {
     ]
 }
 
-impl ScalarUDFImpl for C4BadwordsFunc {
-    fn name(&self) -> &str {
-        NAME
+impl Kernel for C4Badwords {
+    const NAME: &'static str = NAME;
+    const INPUT: Input = Input::Text;
+    type Arguments = BadwordsArguments;
+    /// The text and its language, row by row.
+    const COLUMNS: usize = 2;
+
+    fn documentation() -> &'static Documentation {
+        &DOCUMENTATION
     }
 
-    fn signature(&self) -> &Signature {
-        &self.signature
+    fn return_type() -> DataType {
+        DataType::Struct(fields())
     }
 
-    fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
+    fn coerce_types(arg_types: &[DataType]) -> Result<Vec<DataType>> {
         if !(1..=3).contains(&arg_types.len()) {
             return plan_err!("{NAME}: takes 1 to 3 arguments, got {}", arg_types.len());
         }
@@ -135,7 +144,7 @@ impl ScalarUDFImpl for C4BadwordsFunc {
                 let (name, what) = [
                     ("text", "a string column"),
                     ("language", "a string column or constant"),
-                    ("options", "a string literal"),
+                    ("options", "a string"),
                 ][i];
                 return plan_err!(
                     "{NAME}: argument {} ({name}) must be {what}, got {t}",
@@ -146,56 +155,44 @@ impl ScalarUDFImpl for C4BadwordsFunc {
         Ok(arg_types.to_vec())
     }
 
-    fn return_type(&self, _arg_types: &[DataType]) -> Result<DataType> {
-        Ok(DataType::Struct(fields()))
-    }
-
-    fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
-        if args.scalar_arguments.len() > 2 {
-            options(args.scalar_arguments.get(2).copied())?;
-        }
-        if let Some(Some(
+    /// A constant language without a list fails the plan, not every row.
+    fn check_literals(literals: &[Option<&ScalarValue>]) -> Result<()> {
+        let Some(Some(
             ScalarValue::Utf8(Some(language))
             | ScalarValue::LargeUtf8(Some(language))
             | ScalarValue::Utf8View(Some(language)),
-        )) = args.scalar_arguments.get(1)
-        {
-            if !BADWORDS_LANGUAGES.contains(&language.as_str()) {
-                // A constant language without a list fails the plan, not every row.
-                let (params, _) = options(args.scalar_arguments.get(2).copied())?;
-                if params.fail_on_missing_language {
-                    return plan_err!(
-                        "{NAME}: unknown language '{language}' (argument 2); known: {}",
-                        BADWORDS_LANGUAGES.join(", ")
-                    );
-                }
-            }
+        )) = literals.get(1)
+        else {
+            return Ok(());
+        };
+        if BADWORDS_LANGUAGES.contains(&language.as_str()) || literals.get(2) == Some(&None) {
+            return Ok(());
         }
-        Ok(Arc::new(Field::new(NAME, DataType::Struct(fields()), true)))
+        if BadwordsArguments::parse(NAME, literals)?
+            .params
+            .fail_on_missing_language
+        {
+            return plan_err!(
+                "{NAME}: unknown language '{language}' (argument 2); known: {}",
+                BADWORDS_LANGUAGES.join(", ")
+            );
+        }
+        Ok(())
     }
 
-    fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
-        let constants = execution_constants(&args.args)?;
-        let (params, policy) = options(constants.get(2).map(Option::as_ref))?;
-        let all_scalar = args.args[..args.args.len().min(2)]
-            .iter()
-            .all(|a| matches!(a, ColumnarValue::Scalar(_)));
-        let rows = if all_scalar { 1 } else { args.number_rows };
-        let large = |arg: &ColumnarValue| -> Result<ArrayRef> {
-            Ok(cast(&arg.to_array(rows)?, &DataType::LargeUtf8)?)
-        };
-        let texts = large(&args.args[0])?;
-        let languages = match args.args.get(1) {
-            Some(language) => Some(large(language)?),
-            None => None,
-        };
+    fn compute(data: &dyn Array, arguments: &BadwordsArguments) -> Result<ArrayRef> {
+        let BadwordsArguments { params, policy } = arguments;
+        let data = data.as_struct();
+        let large = |column: &ArrayRef| cast(column, &DataType::LargeUtf8);
+        let texts = large(data.column(0))?;
+        let languages = data.columns().get(1).map(large).transpose()?;
         let (texts, languages) = (
             texts.as_string::<i64>(),
             languages.as_ref().map(|l| l.as_string::<i64>()),
         );
-        let mut filter = BadwordsFilter::new(params);
-        let mut columns = StructColumns::new(fields(), rows)?;
-        for i in 0..rows {
+        let mut filter = BadwordsFilter::new(params.clone());
+        let mut columns = StructColumns::new(fields(), data.len())?;
+        for i in 0..data.len() {
             let text = texts.is_valid(i).then(|| texts.value(i));
             let language = languages.and_then(|l| l.is_valid(i).then(|| l.value(i)));
             let decision = policy.text_row(NAME, text, |text| filter.filter(text, language))?;
@@ -204,17 +201,8 @@ impl ScalarUDFImpl for C4BadwordsFunc {
                 Some(Err(reason)) => policy.unprocessed(NAME, reason).map(|()| None)?,
                 None => None,
             };
-            columns.push(NAME, &policy, row)?;
+            columns.push(NAME, policy, row)?;
         }
-        let out = columns.finish()?;
-        Ok(if all_scalar {
-            ColumnarValue::Scalar(ScalarValue::try_from_array(&out, 0)?)
-        } else {
-            ColumnarValue::Array(out)
-        })
-    }
-
-    fn documentation(&self) -> Option<&Documentation> {
-        Some(&DOCUMENTATION)
+        columns.finish()
     }
 }

@@ -4,33 +4,24 @@
 
 use std::sync::LazyLock;
 
-use datafusion::arrow::array::Array;
+use datafusion::arrow::array::{Array, ArrayRef};
 use datafusion::arrow::compute::cast;
 use datafusion::arrow::compute::kernels::length::length;
 use datafusion::arrow::datatypes::DataType;
 use datafusion::common::{Result, plan_err};
-use datafusion::logical_expr::{
-    ColumnarValue, Documentation, ScalarFunctionArgs, ScalarUDFImpl, Signature, Volatility,
-};
+use datafusion::logical_expr::{Documentation, Volatility};
 
-use crate::udf::arguments::is_text_or_binary;
-use crate::udf::arrays::apply;
+use crate::udf::arguments::{Input, is_text_or_binary};
 use crate::udf::documentation::DOC_SECTION;
+use crate::udf::function::{Kernel, WebtextFunction};
 
 const NAME: &str = "byte_length";
 
-#[derive(Debug, PartialEq, Eq, Hash)]
-pub struct ByteLengthFunc {
-    signature: Signature,
-}
+/// `byte_length(value)`.
+pub type ByteLengthFunc = WebtextFunction<ByteLength>;
 
-impl Default for ByteLengthFunc {
-    fn default() -> Self {
-        ByteLengthFunc {
-            signature: Signature::user_defined(Volatility::Immutable),
-        }
-    }
-}
+#[derive(Debug, Default, PartialEq, Eq, Hash)]
+pub struct ByteLength;
 
 static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
     Documentation::builder(
@@ -51,16 +42,23 @@ static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
     .build()
 });
 
-impl ScalarUDFImpl for ByteLengthFunc {
-    fn name(&self) -> &str {
-        NAME
+impl Kernel for ByteLength {
+    const NAME: &'static str = NAME;
+    const INPUT: Input = Input::Page;
+    /// No argument but the value.
+    type Arguments = ();
+    /// A length read from the offsets.
+    const VOLATILITY: Volatility = Volatility::Immutable;
+
+    fn documentation() -> &'static Documentation {
+        &DOCUMENTATION
     }
 
-    fn signature(&self) -> &Signature {
-        &self.signature
+    fn return_type() -> DataType {
+        DataType::Int64
     }
 
-    fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
+    fn coerce_types(arg_types: &[DataType]) -> Result<Vec<DataType>> {
         match arg_types {
             [t] if is_text_or_binary(t) => Ok(vec![t.clone()]),
             [t] => plan_err!("{NAME}: argument 1 (value) must be a binary or string, got {t}"),
@@ -68,22 +66,11 @@ impl ScalarUDFImpl for ByteLengthFunc {
         }
     }
 
-    fn return_type(&self, _arg_types: &[DataType]) -> Result<DataType> {
-        Ok(DataType::Int64)
-    }
-
-    fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
-        apply(&args.args[0], |values: &dyn Array| {
-            let lengths = match values.data_type() {
-                // Untyped NULL: every row is NULL.
-                DataType::Null => cast(values, &DataType::Int64)?,
-                _ => cast(&length(values)?, &DataType::Int64)?,
-            };
-            Ok(lengths)
+    fn compute(values: &dyn Array, _: &()) -> Result<ArrayRef> {
+        Ok(match values.data_type() {
+            // Untyped NULL: every row is NULL.
+            DataType::Null => cast(values, &DataType::Int64)?,
+            _ => cast(&length(values)?, &DataType::Int64)?,
         })
-    }
-
-    fn documentation(&self) -> Option<&Documentation> {
-        Some(&DOCUMENTATION)
     }
 }

@@ -7,34 +7,25 @@ use std::sync::{Arc, LazyLock};
 
 use datafusion::arrow::array::{Array, ArrayRef, AsArray, StringArray, StringBuilder};
 use datafusion::arrow::compute::cast;
-use datafusion::arrow::datatypes::{DataType, Field, FieldRef};
+use datafusion::arrow::datatypes::DataType;
 use datafusion::common::{Result, ScalarValue, plan_err};
-use datafusion::logical_expr::{
-    ColumnarValue, Documentation, ReturnFieldArgs, ScalarFunctionArgs, ScalarUDFImpl, Signature,
-    Volatility,
-};
+use datafusion::logical_expr::{Documentation, Volatility};
 
 use crate::justext::decode_for_justext_with_hint;
 use crate::options::RowKeys;
-use crate::udf::arguments::{constant_policy, execution_constants, is_text, is_text_or_binary};
+use crate::udf::arguments::{Input, constant_policy, is_text, is_text_or_binary};
 use crate::udf::arrays::{PageRef, for_each_page, large_type};
 use crate::udf::documentation::{DOC_SECTION, HTML_ARGUMENT, row_options_argument};
+use crate::udf::function::{Arguments, Kernel, WebtextFunction};
 use crate::udf::row_policy::{ArrowRowPolicy, RowPolicy};
 
 const NAME: &str = "decode_html";
 
-#[derive(Debug, PartialEq, Eq, Hash)]
-pub struct DecodeHtmlFunc {
-    signature: Signature,
-}
+/// `decode_html(html [, charset [, options]])`.
+pub type DecodeHtmlFunc = WebtextFunction<DecodeHtml>;
 
-impl Default for DecodeHtmlFunc {
-    fn default() -> Self {
-        DecodeHtmlFunc {
-            signature: Signature::user_defined(Volatility::Immutable),
-        }
-    }
-}
+#[derive(Debug, Default, PartialEq, Eq, Hash)]
+pub struct DecodeHtml;
 
 static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
     Documentation::builder(
@@ -67,16 +58,39 @@ static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
     .build()
 });
 
-impl ScalarUDFImpl for DecodeHtmlFunc {
-    fn name(&self) -> &str {
-        NAME
+/// The options argument of `decode_html`: the row policy alone.
+pub struct DecodeArguments {
+    policy: RowPolicy,
+}
+
+impl Arguments for DecodeArguments {
+    /// `(html [, charset [, options]])`.
+    const MAX_ARGS: usize = 3;
+
+    fn parse(function: &str, constants: &[Option<&ScalarValue>]) -> Result<Self> {
+        let policy = constant_policy(function, 3, constants.get(2).copied(), RowKeys::Page)?;
+        Ok(DecodeArguments { policy })
+    }
+}
+
+impl Kernel for DecodeHtml {
+    const NAME: &'static str = NAME;
+    const INPUT: Input = Input::Page;
+    type Arguments = DecodeArguments;
+    /// The page and its charset, row by row.
+    const COLUMNS: usize = 2;
+    /// Decoding is one pass over the bytes: cheap enough to run twice.
+    const VOLATILITY: Volatility = Volatility::Immutable;
+
+    fn documentation() -> &'static Documentation {
+        &DOCUMENTATION
     }
 
-    fn signature(&self) -> &Signature {
-        &self.signature
+    fn return_type() -> DataType {
+        DataType::Utf8
     }
 
-    fn coerce_types(&self, arg_types: &[DataType]) -> Result<Vec<DataType>> {
+    fn coerce_types(arg_types: &[DataType]) -> Result<Vec<DataType>> {
         let (html, charset, options) = match arg_types {
             [html] => (html, None, None),
             [html, charset] => (html, Some(charset), None),
@@ -89,67 +103,37 @@ impl ScalarUDFImpl for DecodeHtmlFunc {
             );
         }
         let mut types = vec![html.clone()];
-        match charset {
-            Some(t) if is_text(t) => types.push(DataType::Utf8),
-            Some(t) => {
-                return plan_err!("{NAME}: argument 2 (charset) must be a string, got {t}");
+        for (position, name, t) in [(2, "charset", charset), (3, "options", options)] {
+            match t {
+                Some(t) if is_text(t) => types.push(DataType::Utf8),
+                Some(t) => {
+                    return plan_err!(
+                        "{NAME}: argument {position} ({name}) must be a string, got {t}"
+                    );
+                }
+                None => {}
             }
-            None => {}
-        }
-        match options {
-            Some(t) if is_text(t) => types.push(DataType::Utf8),
-            Some(t) => {
-                return plan_err!("{NAME}: argument 3 (options) must be a string, got {t}");
-            }
-            None => {}
         }
         Ok(types)
     }
 
-    fn return_type(&self, _arg_types: &[DataType]) -> Result<DataType> {
-        Ok(DataType::Utf8)
-    }
-
-    fn return_field_from_args(&self, args: ReturnFieldArgs) -> Result<FieldRef> {
-        // Checked while planning: bad options fail the statement, not a row.
-        constant_policy(
-            NAME,
-            3,
-            args.scalar_arguments.get(2).copied(),
-            RowKeys::Page,
-        )?;
-        Ok(Arc::new(Field::new(NAME, DataType::Utf8, true)))
-    }
-
-    fn invoke_with_args(&self, args: ScalarFunctionArgs) -> Result<ColumnarValue> {
-        let all_scalar = args
-            .args
-            .iter()
-            .all(|a| matches!(a, ColumnarValue::Scalar(_)));
-        let arrays = ColumnarValue::values_to_arrays(&args.args)?;
-        let html = match arrays[0].as_any_dictionary_opt() {
-            Some(dict) => cast(&arrays[0], &large_type(dict.values().data_type()))?,
-            None => Arc::clone(&arrays[0]),
+    fn compute(data: &dyn Array, arguments: &DecodeArguments) -> Result<ArrayRef> {
+        let data = data.as_struct();
+        let html = data.column(0);
+        let html = match html.as_any_dictionary_opt() {
+            Some(dict) => cast(html, &large_type(dict.values().data_type()))?,
+            None => Arc::clone(html),
         };
         // Planning coerces the charset to Utf8; a host that skips it (FFI) still gets a cast, not a panic.
-        let charsets = match arrays.get(1) {
+        let charsets = match data.columns().get(1) {
             Some(charsets) => cast(charsets, &DataType::Utf8)?,
             None => Arc::new(StringArray::new_null(html.len())),
         };
-        let constants = execution_constants(&args.args)?;
-        let policy = constant_policy(NAME, 3, constants.get(2).map(Option::as_ref), RowKeys::Page)?;
-        let decoded = decoded_pages(html.as_ref(), charsets.as_string::<i32>(), &policy)?;
-        if all_scalar {
-            Ok(ColumnarValue::Scalar(ScalarValue::try_from_array(
-                &decoded, 0,
-            )?))
-        } else {
-            Ok(ColumnarValue::Array(decoded))
-        }
-    }
-
-    fn documentation(&self) -> Option<&Documentation> {
-        Some(&DOCUMENTATION)
+        decoded_pages(
+            html.as_ref(),
+            charsets.as_string::<i32>(),
+            &arguments.policy,
+        )
     }
 }
 

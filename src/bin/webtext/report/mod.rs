@@ -282,8 +282,8 @@ async fn write_table(
     mut progress: Option<&mut Progress>,
 ) -> Result<u64> {
     let target = crate::output::OutputTarget::local(file)?;
-    if let Some(url) = crate::cluster::connected() {
-        return write_table_on_cluster(frame, &target, url, progress).await;
+    if let Some(url) = crate::cluster::runs_on(frame.task_ctx().session_config()) {
+        return write_table_on_cluster(frame, &target, &url, progress).await;
     }
     let mut stream = crate::cluster::execute_stream(frame).await?;
     let mut writer = ParquetWriterThread::create_with(
