@@ -9,6 +9,14 @@
 //! do, so a query calling both decodes each page once and builds both trees. At most
 //! [`KEPT_BYTES`] of parses are kept per thread: a batch larger than that shares only its first
 //! pages. Nothing of the batch itself is held, only the parses.
+//!
+//! No memory pool counts the kept parses, so they are kept only where they will be read: a
+//! thread keeps a batch's parses when more than one page function read the batch before it on
+//! that thread (the functions of a projection read each batch, so the previous batch says how
+//! many there are). A projection with one page function (`webtext clean`'s extractor, `SELECT
+//! justext(html)`) then keeps nothing once it has begun, where it kept up to [`KEPT_BYTES`] per
+//! thread, more than most memory limits leave for it; a projection with several shares from its
+//! second batch on each thread.
 
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -108,15 +116,56 @@ impl Kept {
     }
 }
 
+/// Which batch a page function reads: the functions of one projection are given the very same
+/// array (its buffers at the same addresses). A later batch whose buffers happen to reuse those
+/// addresses can only cost a parse kept in vain: a kept parse is taken for the same page only.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct BatchId {
+    len: usize,
+    offset: usize,
+    buffers: Vec<usize>,
+}
+
+impl BatchId {
+    fn of(pages: &dyn Array) -> BatchId {
+        let data = pages.to_data();
+        BatchId {
+            len: data.len(),
+            offset: data.offset(),
+            buffers: data.buffers().iter().map(|b| b.as_ptr() as usize).collect(),
+        }
+    }
+}
+
 /// The parses kept on a thread, by row of the last batch that stored them.
 #[derive(Default)]
 struct Store {
     rows: Vec<Option<Kept>>,
     weight: usize,
+    /// The batch the thread's page functions read last, and how many of them read it.
+    batch: Option<BatchId>,
+    readers: usize,
+    /// Whether this batch's parses are kept: more than one function read the batch before it.
+    keeping: bool,
 }
 
 impl Store {
-    /// Puts `kept` in `row` (or only empties it when the store would weigh too much).
+    /// Notes that a page function reads `pages`; a new batch drops the last one's parses.
+    fn reading(&mut self, pages: &dyn Array) {
+        let batch = BatchId::of(pages);
+        if self.batch.as_ref() == Some(&batch) {
+            self.readers += 1;
+        } else {
+            self.keeping = self.readers > 1;
+            self.batch = Some(batch);
+            self.readers = 1;
+            self.rows.clear();
+            self.weight = 0;
+        }
+    }
+
+    /// Puts `kept` in `row` (or only empties it when the store would weigh too much, or keeps
+    /// nothing for this batch).
     fn set(&mut self, row: usize, kept: Kept) {
         let Some(slot) = self.rows.get_mut(row) else {
             return;
@@ -124,7 +173,7 @@ impl Store {
         if let Some(old) = slot.take() {
             self.weight -= old.weight();
         }
-        if self.weight + kept.weight() <= KEPT_BYTES {
+        if self.keeping && self.weight + kept.weight() <= KEPT_BYTES {
             self.weight += kept.weight();
             *slot = Some(kept);
         }
@@ -172,6 +221,7 @@ impl SharedParses {
     /// The parses kept on this thread, for a batch of `pages`.
     pub(crate) fn for_pages(pages: &dyn Array, limits: &Limits) -> SharedParses {
         let mut store = super::thread_store::take(&STORE);
+        store.reading(pages);
         store.resize(pages.len());
         SharedParses {
             store,
@@ -253,10 +303,23 @@ mod tests {
         shared.parse(row, page, Tree::Libxml2).expect("parses")
     }
 
+    /// A batch of this thread read by two functions, after which the next batch's parses are
+    /// kept.
+    fn read_twice_before(limits: &Limits) {
+        let before = StringArray::from(vec![Some("<p>before</p>")]);
+        parse(&before, limits, 0, PageRef::Text("<p>before</p>"));
+        parse(&before, limits, 0, PageRef::Text("<p>before</p>"));
+    }
+
+    fn kept_weight() -> usize {
+        STORE.with(|store| store.borrow().weight)
+    }
+
     #[test]
     fn a_later_function_of_the_batch_takes_the_kept_parse_of_the_same_page() {
         let pages = StringArray::from(vec![Some("<p>one</p>"), None, Some("<p>two</p>")]);
         let limits = Limits::default();
+        read_twice_before(&limits);
         let one = parse(&pages, &limits, 0, PageRef::Text("<p>one</p>"));
         let two = parse(&pages, &limits, 2, PageRef::Text("<p>two</p>"));
         assert!(Arc::ptr_eq(
@@ -287,6 +350,39 @@ mod tests {
         assert!(!Arc::ptr_eq(&two, &again));
     }
 
+    /// Parses are kept for a batch only when more than one function read the batch before it on
+    /// the thread: one function alone keeps nothing once its first batch is read.
+    #[test]
+    fn a_batch_read_by_one_function_leaves_nothing_kept_for_the_next() {
+        let limits = Limits::default();
+        let batch = |text: &'static str| StringArray::from(vec![Some(text)]);
+        let (first, second, third, fourth) = (
+            batch("<p>1</p>"),
+            batch("<p>2</p>"),
+            batch("<p>3</p>"),
+            batch("<p>4</p>"),
+        );
+        let read = |pages: &StringArray| {
+            let page = PageRef::Text(pages.value(0));
+            parse(pages, &limits, 0, page)
+        };
+        // The thread's first batch: nothing is known of the projection, nothing kept.
+        let once = read(&first);
+        assert!(!Arc::ptr_eq(&once, &read(&first)));
+        assert_eq!(kept_weight(), 0);
+        // Read twice before: kept and shared.
+        let once = read(&second);
+        assert!(kept_weight() > 0);
+        assert!(Arc::ptr_eq(&once, &read(&second)));
+        // Read twice before, read once now: kept (the projection cannot be known before its end).
+        read(&third);
+        assert!(kept_weight() > 0);
+        // Read once before: the last batch's parses dropped, this one's not kept.
+        let once = read(&fourth);
+        assert_eq!(kept_weight(), 0);
+        assert!(!Arc::ptr_eq(&once, &read(&fourth)));
+    }
+
     /// A query calling several page functions decodes each page once and builds each tree it
     /// needs once: jusText's functions read libxml2's tree, boilerpipe's the HTML5 one. On a
     /// runtime of one thread, which evaluates the functions where the count is kept.
@@ -295,9 +391,17 @@ mod tests {
         let config = crate::configure(SessionConfig::new().with_target_partitions(1));
         let mut ctx = SessionContext::new_with_config(config);
         crate::register_all(&mut ctx).unwrap();
+        // The parses of a batch are kept where the batch before it was read by several
+        // functions: each query runs over other pages first, its parses counted the second time.
         let parses_of = |sql: &'static str, round: usize| {
             let ctx = ctx.clone();
             async move {
+                parses_over(&ctx, sql, round * 2).await;
+                parses_over(&ctx, sql, round * 2 + 1).await
+            }
+        };
+        async fn parses_over(ctx: &SessionContext, sql: &str, round: usize) -> u64 {
+            {
                 // Other pages each time: a later query over the same pages would reuse their
                 // parses.
                 let pages = StringArray::from(vec![
@@ -314,7 +418,7 @@ mod tests {
                 assert_eq!(batches.iter().map(|b| b.num_rows()).sum::<usize>(), 3);
                 PARSED_HERE.with(Cell::get) - before
             }
-        };
+        }
         assert_eq!(parses_of("SELECT justext(html) FROM pages", 1).await, 2);
         let justext =
             "SELECT justext(html), justext_paragraphs(html), justext_extract(html) FROM pages";

@@ -1,6 +1,8 @@
 //! `--memory-limit` and `--spill-dir`: a sort and a `GROUP BY` larger than the limit spill to disk
 //! and finish, leaving no spill file behind; an aggregate that cannot spill stops the query with
-//! one line naming the function.
+//! one line naming the function. The process's peak resident memory, read from outside, stays
+//! within what an idle process takes, the limit, and 64 MiB of batches in flight that no pool
+//! counts (reading, decoding, writing), command by command.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -24,14 +26,8 @@ fn files_under(dir: &Path) -> usize {
         .unwrap_or(0)
 }
 
-/// Runs `webtext ARGS` while a thread watches `spill_dir`; the output and the most files seen in
-/// it at once.
-fn run_watching(spill_dir: &Path, args: &[&str]) -> (std::process::Output, usize) {
-    let (output, most_files, _) = run_measured(spill_dir, args);
-    (output, most_files)
-}
-
-/// [`run_watching`], with the process's peak resident memory in bytes, read from outside it.
+/// Runs `webtext ARGS` while a thread watches `spill_dir`: the output, the most files seen in it
+/// at once, and the process's peak resident memory in bytes, read from outside it.
 fn run_measured(spill_dir: &Path, args: &[&str]) -> (std::process::Output, usize, u64) {
     let (done, most) = (
         Arc::new(AtomicBool::new(false)),
@@ -89,12 +85,43 @@ fn stdout(o: &std::process::Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
+/// The peak resident memory of the process with a query that holds nothing, long enough to be
+/// read: what the binary and its runtime take, which the limit does not cover (0 where /proc
+/// does not say).
+fn idle_peak() -> u64 {
+    let spill = tempfile::tempdir().unwrap();
+    let (idle, _, base) = run_measured(
+        spill.path(),
+        &["sql", "SELECT sum(value) FROM generate_series(1, 5000000)"],
+    );
+    assert!(idle.status.success(), "{}", stderr(&idle));
+    base
+}
+
+/// Memory beyond the limit that no pool counts: the batches in flight between the operators,
+/// the reader's and the writer's buffers.
+const UNCOUNTED: u64 = 64 << 20;
+
+/// Fails unless `peak` is within the idle process's `base`, `limit` and [`UNCOUNTED`].
+fn assert_within(peak: u64, base: u64, limit: u64, what: &str) {
+    if base > 0 {
+        assert!(
+            peak <= base + limit + UNCOUNTED,
+            "{what}: peak {} MiB over an idle process's {} MiB under a limit of {} MiB",
+            peak >> 20,
+            base >> 20,
+            limit >> 20
+        );
+    }
+}
+
 #[test]
 fn a_group_by_larger_than_the_limit_spills_and_gives_every_group() {
     let spill = tempfile::tempdir().unwrap();
     let spill_dir = spill.path().to_str().unwrap();
     // 1,500,000 groups, each with a 64-character string: well over 64 MiB of state.
-    let (output, most_files) = run_watching(
+    let base = idle_peak();
+    let (output, most_files, peak) = run_measured(
         spill.path(),
         &[
             "sql",
@@ -115,6 +142,7 @@ fn a_group_by_larger_than_the_limit_spills_and_gives_every_group() {
         stdout(&output),
         "groups,rows,chars\n1500000,3000000,96000000\n"
     );
+    assert_within(peak, base, 64 << 20, "GROUP BY");
     assert!(most_files > 0, "no spill file was written");
     assert_eq!(files_under(spill.path()), 0, "spill files were left");
 }
@@ -124,7 +152,8 @@ fn a_sort_larger_than_the_limit_spills_and_writes_every_row_in_order() {
     let spill = tempfile::tempdir().unwrap();
     let out = tempfile::tempdir().unwrap();
     let sorted = out.path().join("sorted.parquet");
-    let (output, most_files) = run_watching(
+    let base = idle_peak();
+    let (output, most_files, peak) = run_measured(
         spill.path(),
         &[
             "sql",
@@ -139,6 +168,7 @@ fn a_sort_larger_than_the_limit_spills_and_writes_every_row_in_order() {
         ],
     );
     assert_spilled_and_cleaned(&output, most_files, spill.path());
+    assert_within(peak, base, 64 << 20, "ORDER BY to a Parquet file");
     // In file order (one partition), no row is smaller than the one before it.
     let check = webtext(&[
         "sql",
@@ -289,7 +319,8 @@ fn dedup_by_partitions_sorts_within_the_limit_and_decides_as_without_it() {
     // 38 MB of text sorted by partition, beside the duplicate set (18 MB, held once for both
     // partitions' passes) under 96 MiB: the sort spills. (Counted once per pass, as it was, the
     // set made this run fail below 104 MiB.)
-    let (output, most_files) = run_watching(
+    let base = idle_peak();
+    let (output, most_files, peak) = run_measured(
         spill.path(),
         &[
             &["dedup", documents, &limited][..],
@@ -300,6 +331,7 @@ fn dedup_by_partitions_sorts_within_the_limit_and_decides_as_without_it() {
         .concat(),
     );
     assert_spilled_and_cleaned(&output, most_files, spill.path());
+    assert_within(peak, base, 96 << 20, "dedup");
     let output = webtext(&[&["dedup", documents, &unlimited][..], &partitions].concat());
     assert!(output.status.success(), "{}", stderr(&output));
     let compared = compare_outputs(
@@ -319,13 +351,7 @@ fn near_dedup_under_a_limit_spills_stays_within_it_and_decides_as_without_it() {
     let (out, spill) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let (documents, limited, unlimited) = corpus_and_outputs(&shared, out.path());
     let documents = documents.as_str();
-    // The process with a query that holds nothing, long enough to be read: what the binary and
-    // its runtime take, which the limit does not cover.
-    let (idle, _, base) = run_measured(
-        spill.path(),
-        &["sql", "SELECT sum(value) FROM generate_series(1, 5000000)"],
-    );
-    assert!(idle.status.success(), "{}", stderr(&idle));
+    let base = idle_peak();
     // 280,000 band hashes sorted under 48 MiB beside 38 MB of text read twice: the sorts spill,
     // and the process stays within the limit and 64 MiB of batches in flight beyond its base.
     let limit: u64 = 48 << 20;
@@ -342,14 +368,7 @@ fn near_dedup_under_a_limit_spills_stays_within_it_and_decides_as_without_it() {
         ],
     );
     assert_spilled_and_cleaned(&output, most_files, spill.path());
-    if base > 0 {
-        assert!(
-            peak <= base + limit + (64 << 20),
-            "peak {} MiB over a base of {} MiB under a limit of 48 MiB",
-            peak >> 20,
-            base >> 20
-        );
-    }
+    assert_within(peak, base, limit, "near-dedup");
     let output = webtext(&["near-dedup", documents, &unlimited]);
     assert!(output.status.success(), "{}", stderr(&output));
     let text = compare_outputs(
@@ -369,4 +388,57 @@ fn near_dedup_under_a_limit_spills_stays_within_it_and_decides_as_without_it() {
         counts.len() == 3 && counts[0] == 20000 && counts[1] > 0 && counts[2] == 0,
         "{text}"
     );
+}
+
+/// `webtext clean` of a crawl whose pages (280 MB of HTML: the sample crawl sixteen times over)
+/// are many times the limit, to one file and to a folder of shards: the pages stream through,
+/// every page is written, and the process stays within the limit.
+#[test]
+fn clean_of_a_crawl_many_times_the_limit_streams_within_it() {
+    let out = tempfile::tempdir().unwrap();
+    let crawl = out.path().join("crawl.parquet");
+    let sample = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/data/sample_crawl.parquet"
+    );
+    let copy = webtext(&[
+        "sql",
+        "--table",
+        &format!("c={sample}"),
+        &format!(
+            "COPY (SELECT url || '#' || CAST(copy AS VARCHAR) AS url, html FROM c \
+             CROSS JOIN (SELECT value AS copy FROM generate_series(0, 15))) \
+             TO '{}' STORED AS PARQUET",
+            crawl.display()
+        ),
+    ]);
+    assert!(copy.status.success(), "{}", stderr(&copy));
+    let base = idle_peak();
+    let crawl = crawl.to_str().unwrap();
+    let one_file = out.path().join("cleaned.parquet");
+    let shards = format!("{}/", out.path().join("shards").display());
+    for (output, what) in [
+        (one_file.to_str().unwrap(), "to one file"),
+        (&shards, "to shards"),
+    ] {
+        let spill = tempfile::tempdir().unwrap();
+        let (run, _, peak) = run_measured(
+            spill.path(),
+            &["clean", crawl, output, "--memory-limit", "32M"],
+        );
+        assert!(run.status.success(), "clean {what}: {}", stderr(&run));
+        assert_within(peak, base, 32 << 20, &format!("clean {what}"));
+    }
+    let counts = webtext(&[
+        "sql",
+        "--format",
+        "csv",
+        "--table",
+        &format!("a={}", one_file.display()),
+        "--table",
+        &format!("b={shards}"),
+        "SELECT (SELECT count(*) FROM a) AS a, (SELECT count(*) FROM b) AS b, \
+                (SELECT count(*) FROM (SELECT url, text FROM a EXCEPT SELECT url, text FROM b)) AS differing",
+    ]);
+    assert_eq!(stdout(&counts), "a,b,differing\n2496,2496,0\n");
 }
