@@ -10,13 +10,10 @@
 //! [`KEPT_BYTES`] of parses are kept per thread: a batch larger than that shares only its first
 //! pages. Nothing of the batch itself is held, only the parses.
 //!
-//! No memory pool counts the kept parses, so they are kept only where they will be read: a
-//! thread keeps a batch's parses when more than one page function read the batch before it on
-//! that thread (the functions of a projection read each batch, so the previous batch says how
-//! many there are). A projection with one page function (`webtext clean`'s extractor, `SELECT
-//! justext(html)`) then keeps nothing once it has begun, where it kept up to [`KEPT_BYTES`] per
-//! thread, more than most memory limits leave for it; a projection with several shares from its
-//! second batch on each thread.
+//! No memory pool counts the kept parses, so they are kept only where they will be read
+//! ([`BatchReaders`]): a projection with one page function (`webtext clean`'s extractor, `SELECT
+//! justext(html)`) keeps nothing once it has begun, where it kept up to [`KEPT_BYTES`] per
+//! thread; a projection with several shares from its second batch on each thread.
 
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -25,6 +22,7 @@ use std::sync::{Arc, OnceLock};
 use datafusion::arrow::array::Array;
 
 use super::arrays::PageRef;
+use super::thread_store::BatchReaders;
 use crate::html::dom::{Node, Page};
 use crate::html::limits::Limits;
 use crate::justext::{JustextError, decode_for_justext};
@@ -116,49 +114,18 @@ impl Kept {
     }
 }
 
-/// Which batch a page function reads: the functions of one projection are given the very same
-/// array (its buffers at the same addresses). A later batch whose buffers happen to reuse those
-/// addresses can only cost a parse kept in vain: a kept parse is taken for the same page only.
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct BatchId {
-    len: usize,
-    offset: usize,
-    buffers: Vec<usize>,
-}
-
-impl BatchId {
-    fn of(pages: &dyn Array) -> BatchId {
-        let data = pages.to_data();
-        BatchId {
-            len: data.len(),
-            offset: data.offset(),
-            buffers: data.buffers().iter().map(|b| b.as_ptr() as usize).collect(),
-        }
-    }
-}
-
 /// The parses kept on a thread, by row of the last batch that stored them.
 #[derive(Default)]
 struct Store {
     rows: Vec<Option<Kept>>,
     weight: usize,
-    /// The batch the thread's page functions read last, and how many of them read it.
-    batch: Option<BatchId>,
-    readers: usize,
-    /// Whether this batch's parses are kept: more than one function read the batch before it.
-    keeping: bool,
+    readers: BatchReaders,
 }
 
 impl Store {
-    /// Notes that a page function reads `pages`; a new batch drops the last one's parses.
+    /// Notes that a page function reads `pages`; another batch drops the last one's parses.
     fn reading(&mut self, pages: &dyn Array) {
-        let batch = BatchId::of(pages);
-        if self.batch.as_ref() == Some(&batch) {
-            self.readers += 1;
-        } else {
-            self.keeping = self.readers > 1;
-            self.batch = Some(batch);
-            self.readers = 1;
+        if self.readers.reading(pages) {
             self.rows.clear();
             self.weight = 0;
         }
@@ -173,7 +140,7 @@ impl Store {
         if let Some(old) = slot.take() {
             self.weight -= old.weight();
         }
-        if self.keeping && self.weight + kept.weight() <= KEPT_BYTES {
+        if self.readers.keeping() && self.weight + kept.weight() <= KEPT_BYTES {
             self.weight += kept.weight();
             *slot = Some(kept);
         }

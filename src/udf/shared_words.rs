@@ -6,11 +6,15 @@
 //! row's text and its words' positions in a thread-local store; the functions after it take a
 //! row's words from there when the row holds the very same text (compared byte for byte, so a
 //! later batch can never be mistaken for it), as [`super::shared_parses`] does for pages. At most
-//! [`KEPT_BYTES`] are kept per thread.
+//! [`KEPT_BYTES`] are kept per thread, and only where a later function will read them
+//! ([`BatchReaders`]: not for a projection with one such function, after its first batch).
 
 use std::borrow::Cow;
 use std::cell::RefCell;
 
+use datafusion::arrow::array::Array;
+
+use super::thread_store::BatchReaders;
 use crate::words::WordTokenizer;
 
 /// What the kept texts and word positions of one thread may weigh.
@@ -47,6 +51,7 @@ impl Kept {
 struct Store {
     rows: Vec<Option<Kept>>,
     weight: usize,
+    readers: BatchReaders,
 }
 
 thread_local! {
@@ -60,13 +65,14 @@ pub(crate) struct SharedWords {
 }
 
 impl SharedWords {
-    /// The words kept on this thread, for a batch of `rows` texts.
-    pub(crate) fn for_rows(rows: usize) -> SharedWords {
+    /// The words kept on this thread, for a batch of `texts`.
+    pub(crate) fn for_texts(texts: &dyn Array) -> SharedWords {
         let mut store = super::thread_store::take(&STORE);
-        for old in store.rows.drain(rows.min(store.rows.len())..).flatten() {
-            store.weight -= old.weight();
+        if store.readers.reading(texts) {
+            store.rows.clear();
+            store.weight = 0;
         }
-        store.rows.resize_with(rows, || None);
+        store.rows.resize_with(texts.len(), || None);
         SharedWords { store }
     }
 
@@ -125,7 +131,7 @@ impl SharedWords {
             text: text.into(),
             words,
         };
-        if self.store.weight + kept.weight() <= KEPT_BYTES {
+        if self.store.readers.keeping() && self.store.weight + kept.weight() <= KEPT_BYTES {
             self.store.weight += kept.weight();
             *slot = Some(kept);
         }
@@ -142,17 +148,30 @@ impl Drop for SharedWords {
 mod tests {
     use super::*;
 
+    use datafusion::arrow::array::StringArray;
+
+    /// A batch of this thread read by two functions, after which the next batch's words are
+    /// kept.
+    fn read_twice_before() {
+        let before = StringArray::from(vec!["before"]);
+        for _ in 0..2 {
+            SharedWords::for_texts(&before).words(0, "before", WordTokenizer::English);
+        }
+    }
+
     #[test]
     fn a_later_function_takes_the_words_of_the_same_text_only() {
         let english = WordTokenizer::English;
         let text = String::from("Don't stop, it's 10km.");
+        let batch = StringArray::from(vec!["", text.as_str()]);
+        read_twice_before();
         {
-            let mut shared = SharedWords::for_rows(2);
+            let mut shared = SharedWords::for_texts(&batch);
             assert_eq!(shared.words(1, &text, english), crate::words::words(&text));
         }
         // Another copy of the same text: the kept positions, sliced from this copy.
         let copy = text.clone();
-        let mut shared = SharedWords::for_rows(2);
+        let mut shared = SharedWords::for_texts(&batch);
         let words = shared.words(1, &copy, english);
         assert_eq!(words, crate::words::words(&text));
         assert_eq!(words[0].as_ptr(), copy.as_ptr());
@@ -171,14 +190,30 @@ mod tests {
     fn words_put_together_by_the_tokenizer_are_kept_too() {
         let burmese = WordTokenizer::Burmese;
         let text = "Hello world 123";
-        let first = SharedWords::for_rows(1).words(0, text, burmese);
+        let batch = StringArray::from(vec![text]);
+        read_twice_before();
+        let first = SharedWords::for_texts(&batch).words(0, text, burmese);
         assert_eq!(first, crate::words::words_in(burmese, text));
         assert!(first.iter().any(|w| matches!(w, Cow::Owned(_))));
-        let mut shared = SharedWords::for_rows(1);
+        let mut shared = SharedWords::for_texts(&batch);
         assert!(matches!(
             &shared.store.rows[0],
             Some(Kept { words: KeptWords::Owned(words), .. }) if words.len() == first.len()
         ));
         assert_eq!(shared.words(0, text, burmese), first);
+    }
+
+    /// A batch read by one function leaves no words for the next.
+    #[test]
+    fn a_batch_read_by_one_function_keeps_no_words() {
+        let (first, second) = (
+            StringArray::from(vec!["a b"]),
+            StringArray::from(vec!["c d"]),
+        );
+        SharedWords::for_texts(&first).words(0, "a b", WordTokenizer::English);
+        let mut shared = SharedWords::for_texts(&second);
+        shared.words(0, "c d", WordTokenizer::English);
+        assert!(shared.store.rows[0].is_none());
+        assert_eq!(shared.store.weight, 0);
     }
 }

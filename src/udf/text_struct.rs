@@ -318,7 +318,7 @@ fn rows<K: TextStructKernel>(
     policy: &RowPolicy,
 ) -> Result<ArrayRef> {
     let mut columns = StructColumns::new(K::fields(), texts.len())?;
-    let mut shared = SharedWords::for_rows(texts.len());
+    let mut shared = SharedWords::for_texts(texts);
     for_each_text(texts, |text| {
         let index = columns.len();
         let compute = |text: &str| {
