@@ -150,17 +150,16 @@ fn differences(ours: &WarcRecord, theirs: &Value, compare_offsets: bool) -> Vec<
     // warcio rewrites WARC-Target-URI in its header list too.
     let ours_headers: Vec<(String, String)> = ours
         .warc
-        .fields
-        .iter()
+        .fields()
         .map(|(n, v)| {
             let rewritten = n.eq_ignore_ascii_case("WARC-Target-URI")
                 && ours.header("WARC-Target-URI") == Some(v);
             (
-                n.clone(),
+                n.to_owned(),
                 if rewritten {
                     ours.target_uri.clone().unwrap_or_default()
                 } else {
-                    v.clone()
+                    v.to_owned()
                 },
             )
         })

@@ -18,19 +18,56 @@ use crate::html::text::is_py_space;
 pub struct HeaderBlock {
     /// The first line without its trailing white space (`WARC/1.0`, `HTTP/1.1 200 OK`).
     pub first_line: String,
-    /// The fields in the order written; names keep their case and may repeat.
-    pub fields: Vec<(String, String)>,
+    /// Every kept name and value, one after the other: one allocation per block, not two per
+    /// field (a WARC response has some twenty-five header lines, read for every record).
+    text: String,
+    /// Where each field's name starts, where its value starts (the name's end) and ends.
+    spans: Vec<[u32; 3]>,
     /// Bytes of the block, the terminating empty line included when there is one.
     pub len: usize,
 }
 
 impl HeaderBlock {
+    /// The fields in the order written; names keep their case and may repeat.
+    pub fn fields(&self) -> impl ExactSizeIterator<Item = (&str, &str)> {
+        self.spans.iter().map(|&[name, value, end]| {
+            (
+                &self.text[name as usize..value as usize],
+                &self.text[value as usize..end as usize],
+            )
+        })
+    }
+
     /// The first field of this name, compared without case.
     pub fn get(&self, name: &str) -> Option<&str> {
-        self.fields
-            .iter()
+        self.fields()
             .find(|(n, _)| n.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.as_str())
+            .map(|(_, v)| v)
+    }
+
+    /// Starts a field (its value then grows with [`HeaderBlock::extend_value`]).
+    fn push_field(&mut self, name: &str, value: &str) {
+        let start = self.text.len() as u32;
+        self.text.push_str(name);
+        let value_start = self.text.len() as u32;
+        self.text.push_str(value);
+        self.spans
+            .push([start, value_start, self.text.len() as u32]);
+    }
+
+    /// Appends to the value of the last field pushed (a continuation line).
+    fn extend_value(&mut self, more: &str) {
+        if let Some(span) = self.spans.last_mut() {
+            self.text.push_str(more);
+            span[2] = self.text.len() as u32;
+        }
+    }
+
+    /// The length of the last field's value.
+    fn last_value_len(&self) -> usize {
+        self.spans
+            .last()
+            .map_or(0, |&[_, value, end]| (end - value) as usize)
     }
 }
 
@@ -77,47 +114,49 @@ pub fn parse_header_block(bytes: &[u8]) -> Option<HeaderBlock> {
     }
     let mut lines = Lines { rest: bytes };
     let mut len = 0;
-    let mut next_line = |len: &mut usize| -> String {
+    // A line is text borrowed from the block where it is UTF-8 (nearly always): only the kept
+    // names and values are allocated.
+    let mut next_line = |len: &mut usize| -> Cow<'_, str> {
         match lines.next() {
             Some(line) => {
                 *len += line.len();
-                rstrip(&decode_line(line)).to_owned()
+                match decode_line(line) {
+                    Cow::Borrowed(text) => Cow::Borrowed(rstrip(text)),
+                    Cow::Owned(text) => Cow::Owned(rstrip(&text).to_owned()),
+                }
             }
-            None => String::new(),
+            None => Cow::Borrowed(""),
         }
     };
-    let first_line = next_line(&mut len);
+    let first_line = next_line(&mut len).into_owned();
+    // Sized once: the names and values are shorter than the block, and a WARC or HTTP head has
+    // some ten to twenty fields.
     let mut block = HeaderBlock {
         first_line,
-        fields: Vec::new(),
+        text: String::with_capacity(bytes.len().min(MAX_FIELD_BYTES)),
+        spans: Vec::with_capacity(16),
         len: 0,
     };
     if block.first_line.is_empty() {
         block.len = len;
         return Some(block);
     }
-    let mut kept_bytes = 0;
     let mut line = next_line(&mut len);
     while !line.is_empty() {
-        let room = block.fields.len() < MAX_FIELDS && kept_bytes < MAX_FIELD_BYTES;
-        let mut field = line.split_once(':').filter(|_| room).map(|(name, value)| {
-            (
-                name.trim_end_matches([' ', '\t']).to_owned(),
-                value.trim_start_matches(is_py_space).to_owned(),
-            )
-        });
+        let room = block.spans.len() < MAX_FIELDS && block.text.len() < MAX_FIELD_BYTES;
+        let field = line.split_once(':').filter(|_| room);
+        if let Some((name, value)) = field {
+            block.push_field(
+                name.trim_end_matches([' ', '\t']),
+                value.trim_start_matches(is_py_space),
+            );
+        }
         let mut following = next_line(&mut len);
         while following.starts_with([' ', '\t']) {
-            if let Some((_, value)) = field.as_mut()
-                && value.len() < MAX_FIELD_BYTES
-            {
-                value.push_str(&following);
+            if field.is_some() && block.last_value_len() < MAX_FIELD_BYTES {
+                block.extend_value(&following);
             }
             following = next_line(&mut len);
-        }
-        if let Some((name, value)) = field {
-            kept_bytes += name.len() + value.len();
-            block.fields.push((name, value));
         }
         line = following;
     }
@@ -310,8 +349,8 @@ mod tests {
                 .unwrap();
         assert_eq!(block.first_line, "WARC/1.0");
         assert_eq!(
-            block.fields,
-            vec![("A".into(), "one two".into()), ("B".into(), "x".into())]
+            block.fields().collect::<Vec<_>>(),
+            [("A", "one two"), ("B", "x")]
         );
         assert_eq!(
             block.len,
@@ -328,7 +367,7 @@ mod tests {
         }
         block.extend_from_slice(b" continued\r\n\r\n<html>");
         let parsed = parse_header_block(&block).unwrap();
-        assert_eq!(parsed.fields.len(), MAX_FIELDS);
+        assert_eq!(parsed.fields().len(), MAX_FIELDS);
         assert_eq!(parsed.get("content-type"), Some("text/html"));
         assert_eq!(parsed.len, block.len() - b"<html>".len());
         // One value of continuation lines stops growing too.
@@ -338,7 +377,7 @@ mod tests {
         }
         block.extend_from_slice(b"\r\n");
         let parsed = parse_header_block(&block).unwrap();
-        assert!(parsed.fields[0].1.len() <= MAX_FIELD_BYTES + 64);
+        assert!(parsed.fields().next().unwrap().1.len() <= MAX_FIELD_BYTES + 64);
         assert_eq!(parsed.len, block.len());
     }
 

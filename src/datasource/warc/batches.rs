@@ -11,7 +11,7 @@ use datafusion::arrow::datatypes::{DataType, Field, Schema, SchemaRef, TimeUnit}
 use datafusion::common::{Result, exec_datafusion_err};
 use datafusion::physical_plan::metrics::{Count, ExecutionPlanMetricsSet, MetricBuilder};
 
-use crate::warc::{BlockNeed, WarcFault, WarcRecord};
+use crate::warc::{BlockNeed, HeaderBlock, WarcFault, WarcRecord};
 
 /// What to do with a fault in a WARC file (see `crate::warc`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -273,11 +273,9 @@ impl BatchBuilder {
                     payload_len += record.payload_raw().len();
                     b.append_value(record.payload_raw());
                 }
-                (ColumnKind::WarcHeaders, Builder::Map(b)) => {
-                    append_map(b, Some(&record.warc.fields))
-                }
+                (ColumnKind::WarcHeaders, Builder::Map(b)) => append_map(b, Some(&record.warc)),
                 (ColumnKind::HttpHeaders, Builder::Map(b)) => {
-                    append_map(b, record.http.as_ref().map(|h| &h.block.fields[..]))
+                    append_map(b, record.http.as_ref().map(|h| &h.block))
                 }
                 _ => unreachable!("a column's builder is made from its kind"),
             }
@@ -314,16 +312,13 @@ impl BatchBuilder {
     }
 }
 
-fn append_map(
-    builder: &mut MapBuilder<StringBuilder, StringBuilder>,
-    fields: Option<&[(String, String)]>,
-) {
-    let Some(fields) = fields else {
+fn append_map(builder: &mut MapBuilder<StringBuilder, StringBuilder>, block: Option<&HeaderBlock>) {
+    let Some(block) = block else {
         // A NULL map: no entries.
         let _ = builder.append(false);
         return;
     };
-    for (name, value) in fields {
+    for (name, value) in block.fields() {
         builder.keys().append_value(name);
         builder.values().append_value(value);
     }
