@@ -391,12 +391,15 @@ fn near_dedup_under_a_limit_spills_stays_within_it_and_decides_as_without_it() {
 }
 
 /// `webtext clean` of a crawl whose pages (280 MB of HTML: the sample crawl sixteen times over)
-/// are many times the limit, to one file and to a folder of shards: the pages stream through,
-/// every page is written, and the process stays within the limit.
+/// are many times the limit, to one file and to a folder of shards, and `webtext sql` of jusText
+/// over it into shards: the pages stream through, every page is written, and the process stays
+/// within the limit.
 #[test]
 fn clean_of_a_crawl_many_times_the_limit_streams_within_it() {
     let out = tempfile::tempdir().unwrap();
-    let crawl = out.path().join("crawl.parquet");
+    let folder = out.path().join("crawl");
+    std::fs::create_dir(&folder).unwrap();
+    let crawl = folder.join("crawl.parquet");
     let sample = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/examples/data/sample_crawl.parquet"
@@ -429,6 +432,24 @@ fn clean_of_a_crawl_many_times_the_limit_streams_within_it() {
         assert!(run.status.success(), "clean {what}: {}", stderr(&run));
         assert_within(peak, base, 32 << 20, &format!("clean {what}"));
     }
+    // A table of one folder is written shard by shard.
+    let sql_shards = format!("{}/", out.path().join("sql_shards").display());
+    let spill = tempfile::tempdir().unwrap();
+    let (run, _, peak) = run_measured(
+        spill.path(),
+        &[
+            "sql",
+            "--table",
+            &format!("crawl={}/", folder.display()),
+            "--output",
+            &sql_shards,
+            "--memory-limit",
+            "64M",
+            "SELECT url, justext(html) AS text FROM crawl",
+        ],
+    );
+    assert!(run.status.success(), "sql to shards: {}", stderr(&run));
+    assert_within(peak, base, 64 << 20, "sql to shards");
     let counts = webtext(&[
         "sql",
         "--format",
@@ -437,8 +458,72 @@ fn clean_of_a_crawl_many_times_the_limit_streams_within_it() {
         &format!("a={}", one_file.display()),
         "--table",
         &format!("b={shards}"),
+        "--table",
+        &format!("c={sql_shards}"),
         "SELECT (SELECT count(*) FROM a) AS a, (SELECT count(*) FROM b) AS b, \
+                (SELECT count(*) FROM c) AS c, \
                 (SELECT count(*) FROM (SELECT url, text FROM a EXCEPT SELECT url, text FROM b)) AS differing",
     ]);
-    assert_eq!(stdout(&counts), "a,b,differing\n2496,2496,0\n");
+    assert_eq!(stdout(&counts), "a,b,c,differing\n2496,2496,2496,0\n");
+}
+
+/// `webtext report` of a WARC archive of the sample crawl sixteen times over (2,496 responses,
+/// 280 MB of HTML, uncompressed) under a limit of 64 MiB: the report is written and the process
+/// stays within the limit.
+#[test]
+fn report_of_a_warc_crawl_many_times_the_limit_stays_within_it() {
+    let out = tempfile::tempdir().unwrap();
+    let sample = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/data/sample_crawl.parquet"
+    );
+    let pages = webtext(&[
+        "sql",
+        "--table",
+        &format!("c={sample}"),
+        "--format",
+        "jsonl",
+        "SELECT url, html FROM c",
+    ]);
+    let mut archive = Vec::new();
+    for copy in 0..16 {
+        for line in stdout(&pages).lines() {
+            let page: serde_json::Value = serde_json::from_str(line).unwrap();
+            let url = format!("{}#{copy}", page["url"].as_str().unwrap());
+            // The page's bytes, which JSON shows in hexadecimal.
+            let hex = page["html"].as_str().unwrap();
+            let html: Vec<u8> = (0..hex.len() / 2)
+                .map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).unwrap())
+                .collect();
+            archive.extend(crate::common::warc::response(
+                &url,
+                200,
+                "text/html",
+                false,
+                &html,
+            ));
+        }
+    }
+    let crawl = out.path().join("crawl.warc");
+    std::fs::write(&crawl, archive).unwrap();
+    let report = out.path().join("report.html");
+    let base = idle_peak();
+    let spill = tempfile::tempdir().unwrap();
+    let (run, _, peak) = run_measured(
+        spill.path(),
+        &[
+            "report",
+            crawl.to_str().unwrap(),
+            report.to_str().unwrap(),
+            "--memory-limit",
+            "64M",
+        ],
+    );
+    assert!(run.status.success(), "{}", stderr(&run));
+    let said = stderr(&run);
+    assert!(
+        said.contains("report: 2496 pages (280.1 MB of HTML)"),
+        "{said}"
+    );
+    assert_within(peak, base, 64 << 20, "report");
 }

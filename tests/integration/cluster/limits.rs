@@ -1,4 +1,5 @@
-//! An executor's memory limit, and near-duplicate removal on the executors.
+//! An executor's memory limit (its pool, and its process's peak), and near-duplicate removal on
+//! the executors.
 
 use super::*;
 
@@ -117,4 +118,61 @@ fn near_dedup_on_the_executors_keeps_what_datatrove_keeps() {
     }
     drop(cluster);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// An executor under `--memory-limit 32M` cleans a crawl many times its limit (the sample crawl
+/// sixteen times over, 280 MB of HTML in four files) into shards: every page is written, and the
+/// executor's peak resident memory stays within its peak after a small warm-up job, the limit,
+/// and 64 MiB of batches in flight that no pool counts.
+#[test]
+fn an_executor_cleans_a_crawl_many_times_its_limit_within_it() {
+    let dir = scratch("executor-peak");
+    let crawl = dir.join("crawl");
+    std::fs::create_dir_all(&crawl).unwrap();
+    for part in 0..4 {
+        run_ok(&[
+            "sql",
+            "--table",
+            &format!("c={}", sample()),
+            &format!(
+                "COPY (SELECT url || '#' || CAST(copy AS VARCHAR) AS url, html FROM c \
+                 CROSS JOIN (SELECT value AS copy FROM generate_series({}, {}))) \
+                 TO '{}' STORED AS PARQUET",
+                part * 4,
+                part * 4 + 3,
+                path(&crawl.join(format!("part-{part}.parquet")))
+            ),
+        ]);
+    }
+    let cluster = Cluster::start_with(&dir, 1, &[], &["--memory-limit", "32M"], &[]);
+    // The warm-up: one page per file read, the executor's code and runtime in memory.
+    run_ok(&[
+        "sql",
+        "--cluster",
+        &cluster.url,
+        "--table",
+        &format!("c={}", path(&crawl)),
+        "SELECT count(*) FROM (SELECT byte_length(html) FROM c LIMIT 4)",
+    ]);
+    let Some(base) = cluster.executor_peak(0) else {
+        return;
+    };
+    let out = format!("{}/", path(&dir.join("cleaned")));
+    run_ok(&["clean", "--cluster", &cluster.url, &path(&crawl), &out]);
+    let peak = cluster.executor_peak(0).unwrap();
+    assert!(
+        peak <= base + (32 << 20) + (64 << 20),
+        "executor peak {} MiB over {} MiB after a warm-up, under a limit of 32 MiB",
+        peak >> 20,
+        base >> 20
+    );
+    let counts = run_ok(&[
+        "sql",
+        "--table",
+        &format!("c={out}"),
+        "--format",
+        "csv",
+        "SELECT count(*) AS pages, count(DISTINCT url) AS urls FROM c",
+    ]);
+    assert_eq!(counts, "pages,urls\n2496,2496\n");
 }

@@ -208,6 +208,21 @@ impl Cluster {
     }
 }
 
+impl Cluster {
+    /// The high-water mark of executor `i`'s resident memory so far (`VmHWM`, in bytes): of the
+    /// `webtext` process under its `timeout`. None where /proc does not say.
+    fn executor_peak(&self, i: usize) -> Option<u64> {
+        let timeout = self.executors[i].child.id();
+        let children =
+            std::fs::read_to_string(format!("/proc/{timeout}/task/{timeout}/children")).ok()?;
+        let webtext: u32 = children.split_whitespace().next()?.parse().ok()?;
+        let status = std::fs::read_to_string(format!("/proc/{webtext}/status")).ok()?;
+        let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+        let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+        Some(kib * 1024)
+    }
+}
+
 impl Drop for Cluster {
     fn drop(&mut self) {
         for e in &mut self.executors {
