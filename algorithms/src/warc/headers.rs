@@ -22,7 +22,7 @@ pub struct HeaderBlock {
     /// field (a WARC response has some twenty-five header lines, read for every record).
     text: String,
     /// Where each field's name starts, where its value starts (the name's end) and ends.
-    spans: Vec<[u32; 3]>,
+    spans: Vec<[usize; 3]>,
     /// Bytes of the block, the terminating empty line included when there is one.
     pub len: usize,
 }
@@ -30,12 +30,9 @@ pub struct HeaderBlock {
 impl HeaderBlock {
     /// The fields in the order written; names keep their case and may repeat.
     pub fn fields(&self) -> impl ExactSizeIterator<Item = (&str, &str)> {
-        self.spans.iter().map(|&[name, value, end]| {
-            (
-                &self.text[name as usize..value as usize],
-                &self.text[value as usize..end as usize],
-            )
-        })
+        self.spans
+            .iter()
+            .map(|&[name, value, end]| (&self.text[name..value], &self.text[value..end]))
     }
 
     /// The first field of this name, compared without case.
@@ -47,27 +44,24 @@ impl HeaderBlock {
 
     /// Starts a field (its value then grows with [`HeaderBlock::extend_value`]).
     fn push_field(&mut self, name: &str, value: &str) {
-        let start = self.text.len() as u32;
+        let start = self.text.len();
         self.text.push_str(name);
-        let value_start = self.text.len() as u32;
+        let value_start = self.text.len();
         self.text.push_str(value);
-        self.spans
-            .push([start, value_start, self.text.len() as u32]);
+        self.spans.push([start, value_start, self.text.len()]);
     }
 
     /// Appends to the value of the last field pushed (a continuation line).
     fn extend_value(&mut self, more: &str) {
         if let Some(span) = self.spans.last_mut() {
             self.text.push_str(more);
-            span[2] = self.text.len() as u32;
+            span[2] = self.text.len();
         }
     }
 
     /// The length of the last field's value.
     fn last_value_len(&self) -> usize {
-        self.spans
-            .last()
-            .map_or(0, |&[_, value, end]| (end - value) as usize)
+        self.spans.last().map_or(0, |&[_, value, end]| end - value)
     }
 }
 
@@ -104,6 +98,8 @@ impl<'a> Iterator for Lines<'a> {
 
 /// The most fields a header block keeps.
 pub const MAX_FIELDS: usize = 1000;
+/// What a header block reserves for its names and values before reading them.
+const HEAD_TEXT_RESERVE: usize = 4 << 10;
 /// The most bytes of names and values a header block keeps.
 pub const MAX_FIELD_BYTES: usize = 1 << 20;
 
@@ -129,11 +125,12 @@ pub fn parse_header_block(bytes: &[u8]) -> Option<HeaderBlock> {
         }
     };
     let first_line = next_line(&mut len).into_owned();
-    // Sized once: the names and values are shorter than the block, and a WARC or HTTP head has
-    // some ten to twenty fields.
+    // Sized for a usual head (some ten to twenty fields, rarely past 4 KiB of names and values),
+    // not for `bytes`: an HTTP head is parsed from the record's whole block, whose page would
+    // otherwise be reserved again, and kept with the record.
     let mut block = HeaderBlock {
         first_line,
-        text: String::with_capacity(bytes.len().min(MAX_FIELD_BYTES)),
+        text: String::with_capacity(bytes.len().min(HEAD_TEXT_RESERVE)),
         spans: Vec::with_capacity(16),
         len: 0,
     };
