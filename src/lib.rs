@@ -24,6 +24,8 @@
 pub mod cluster;
 pub mod data_roots;
 pub mod datasource;
+#[cfg(feature = "jobs")]
+pub mod jobs;
 pub mod memory;
 pub mod udf;
 

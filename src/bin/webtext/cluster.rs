@@ -9,12 +9,11 @@ use std::sync::Arc;
 
 use clap::{Args, Subcommand};
 
-use crate::{CliError, Result};
-
-/// What a `webtext` built without the feature says when asked for a cluster.
-#[cfg_attr(feature = "cluster", allow(dead_code))]
-pub(crate) const NOT_BUILT: &str = "this webtext was built without the cluster feature; \
-     build it with `cargo install --path . --features cluster`";
+#[cfg(not(feature = "cluster"))]
+use datafusion_webtext::jobs::cluster::NOT_BUILT;
+#[cfg(feature = "cluster")]
+use datafusion_webtext::jobs::cluster::host_and_port;
+use datafusion_webtext::jobs::{JobError, Result};
 
 #[derive(Subcommand)]
 pub(crate) enum ClusterCommand {
@@ -96,7 +95,7 @@ pub(crate) struct ExecutorArgs {
     /// included; beyond it sorts, GROUP BY and joins spill to the work folder [default: 70% of
     /// the machine's memory, or of its cgroup's limit, as Ballista sets it]
     #[arg(long, value_name = "SIZE")]
-    memory_limit: Option<crate::MemorySize>,
+    memory_limit: Option<datafusion_webtext::jobs::MemorySize>,
     #[command(flatten)]
     access: AccessArgs,
 }
@@ -111,7 +110,7 @@ fn data_roots(
 ) -> Result<Option<Arc<datafusion_webtext::data_roots::DataRoots>>> {
     let exposed = !bind.ip().is_loopback();
     if exposed && access.data_roots.is_empty() {
-        return Err(CliError::Usage(format!(
+        return Err(JobError::Usage(format!(
             "--bind {bind} listens beyond this machine, and Ballista authenticates nobody: give \
              --data-root DIR for each folder its SQL may open (--data-root / for all, knowingly)"
         )));
@@ -126,7 +125,7 @@ fn data_roots(
         return Ok(None);
     }
     let roots = datafusion_webtext::data_roots::DataRoots::new(&access.data_roots)
-        .map_err(|e| CliError::Usage(e.to_string()))?;
+        .map_err(|e| JobError::Usage(e.to_string()))?;
     Ok(Some(Arc::new(roots)))
 }
 
@@ -140,7 +139,7 @@ pub(crate) async fn run(command: ClusterCommand) -> Result<()> {
 #[cfg(feature = "cluster")]
 async fn scheduler(args: SchedulerArgs) -> Result<()> {
     if args.executor_timeout == 0 || args.finished_job_retention == 0 {
-        return Err(CliError::Usage(
+        return Err(JobError::Usage(
             "--executor-timeout and --finished-job-retention must be at least 1 second".into(),
         ));
     }
@@ -166,7 +165,7 @@ async fn scheduler(args: SchedulerArgs) -> Result<()> {
 async fn executor(args: ExecutorArgs) -> Result<()> {
     let (host, port) = host_and_port(&args.scheduler)?;
     if args.concurrent_tasks == Some(0) || args.heartbeat_interval == 0 {
-        return Err(CliError::Usage(
+        return Err(JobError::Usage(
             "--concurrent-tasks and --heartbeat-interval must be at least 1".into(),
         ));
     }
@@ -174,7 +173,7 @@ async fn executor(args: ExecutorArgs) -> Result<()> {
         match args.grpc_port {
             Some(p) => p,
             None => args.bind.port().checked_add(1).ok_or_else(|| {
-                CliError::Usage("--bind's port is 65535: give --grpc-port".into())
+                JobError::Usage("--bind's port is 65535: give --grpc-port".into())
             })?,
         };
     let data_roots = data_roots("executor", args.bind, &args.access)?;
@@ -183,14 +182,14 @@ async fn executor(args: ExecutorArgs) -> Result<()> {
     let (work_dir, _private_work_dir) = match args.work_dir {
         Some(dir) => {
             std::fs::create_dir_all(&dir)
-                .map_err(CliError::io(format!("cannot create {}", dir.display())))?;
+                .map_err(JobError::io(format!("cannot create {}", dir.display())))?;
             (dir, None)
         }
         None => {
             let dir = tempfile::Builder::new()
                 .prefix("webtext-executor-")
                 .tempdir()
-                .map_err(CliError::io("cannot create a work folder"))?;
+                .map_err(JobError::io("cannot create a work folder"))?;
             (dir.path().to_owned(), Some(dir))
         }
     };
@@ -218,179 +217,10 @@ async fn executor(args: ExecutorArgs) -> Result<()> {
 
 #[cfg(not(feature = "cluster"))]
 async fn scheduler(_args: SchedulerArgs) -> Result<()> {
-    Err(CliError::Usage(NOT_BUILT.into()))
+    Err(JobError::Usage(NOT_BUILT.into()))
 }
 
 #[cfg(not(feature = "cluster"))]
 async fn executor(_args: ExecutorArgs) -> Result<()> {
-    Err(CliError::Usage(NOT_BUILT.into()))
-}
-
-/// `HOST:PORT`, the host a name or an address.
-#[cfg(feature = "cluster")]
-fn host_and_port(address: &str) -> Result<(&str, u16)> {
-    let invalid = || CliError::Usage(format!("'{address}' is not HOST:PORT"));
-    let (host, port) = address.rsplit_once(':').ok_or_else(invalid)?;
-    let port = port.parse().map_err(|_| invalid())?;
-    let host = host.trim_start_matches('[').trim_end_matches(']');
-    if host.is_empty() {
-        return Err(invalid());
-    }
-    Ok((host, port))
-}
-
-/// Can the scheduler at `address` (HOST:PORT) be connected to? Ballista itself finds out only
-/// when a query runs, after minutes of retries.
-#[cfg(feature = "cluster")]
-pub(crate) async fn reachable(address: &str) -> Result<()> {
-    let (host, port) = host_and_port(address)?;
-    let connect = tokio::net::TcpStream::connect((host, port));
-    match tokio::time::timeout(std::time::Duration::from_secs(10), connect).await {
-        Ok(Ok(_)) => Ok(()),
-        Ok(Err(e)) => Err(CliError::Usage(format!(
-            "cannot reach the scheduler at {address}: {e} (is `webtext cluster scheduler` running there?)"
-        ))),
-        Err(_) => Err(CliError::Usage(format!(
-            "cannot reach the scheduler at {address}: no answer in 10 s"
-        ))),
-    }
-}
-
-/// The cluster a session's queries run on (`df://HOST:PORT`), if any: the session says so itself
-/// ([`datafusion_webtext::cluster::Scheduler`]).
-#[cfg(feature = "cluster")]
-pub(crate) fn runs_on(config: &datafusion::prelude::SessionConfig) -> Option<String> {
-    datafusion_webtext::cluster::scheduler_of(config)
-}
-
-#[cfg(not(feature = "cluster"))]
-pub(crate) fn runs_on(_config: &datafusion::prelude::SessionConfig) -> Option<String> {
-    None
-}
-
-/// Runs a physical plan made here on the cluster at `url` (`df://HOST:PORT`), whose session
-/// `ctx` is: the executors' shard writers. While it runs, the job is registered to be cancelled
-/// should the command be stopped.
-#[cfg(feature = "cluster")]
-pub(crate) async fn execute_physical(
-    ctx: &datafusion::prelude::SessionContext,
-    url: &str,
-    plan: std::sync::Arc<dyn datafusion::physical_plan::ExecutionPlan>,
-) -> Result<datafusion::execution::SendableRecordBatchStream> {
-    let job = datafusion_webtext::cluster::submit_physical(ctx, url, plan).await?;
-    let id = job.id().to_owned();
-    let _running = crate::running_jobs::running_job(url, Arc::new(move || Some(id.clone())));
-    let finished = job.finish().await?;
-    note_counts(finished.counts);
-    Ok(finished.results)
-}
-
-/// What the WARC reader counted in the cluster's executors for this process's jobs.
-#[derive(Debug, Default, Clone, Copy)]
-pub(crate) struct ClusterWarcCounts {
-    pub(crate) faults_skipped: u64,
-    pub(crate) payloads_over_limit: u64,
-}
-
-/// The counts of the jobs run so far ([`note_counts`]); the executors' own process-wide
-/// counts mix every client's jobs.
-static CLUSTER_WARC_COUNTS: std::sync::Mutex<ClusterWarcCounts> =
-    std::sync::Mutex::new(ClusterWarcCounts {
-        faults_skipped: 0,
-        payloads_over_limit: 0,
-    });
-
-pub(crate) fn warc_counts_on_cluster() -> ClusterWarcCounts {
-    *CLUSTER_WARC_COUNTS
-        .lock()
-        .unwrap_or_else(|p| p.into_inner())
-}
-
-/// Adds a finished job's WARC counts to [`warc_counts_on_cluster`]; says so when the scheduler
-/// could not tell them.
-#[cfg(feature = "cluster")]
-fn note_counts(counts: datafusion::error::Result<datafusion_webtext::cluster::JobCounts>) {
-    use datafusion_webtext::datasource::{FAULTS_SKIPPED_METRIC, PAYLOADS_OVER_LIMIT_METRIC};
-    match counts {
-        Ok(counts) => {
-            let count = |name: &str| counts.get(name).copied().unwrap_or(0);
-            let mut total = CLUSTER_WARC_COUNTS
-                .lock()
-                .unwrap_or_else(|p| p.into_inner());
-            total.faults_skipped += count(FAULTS_SKIPPED_METRIC);
-            total.payloads_over_limit += count(PAYLOADS_OVER_LIMIT_METRIC);
-        }
-        Err(e) => eprintln!(
-            "webtext: {e}; what the WARC reader skipped on the cluster is not counted here"
-        ),
-    }
-}
-
-#[cfg(not(feature = "cluster"))]
-pub(crate) async fn execute_physical(
-    _ctx: &datafusion::prelude::SessionContext,
-    _url: &str,
-    _plan: std::sync::Arc<dyn datafusion::physical_plan::ExecutionPlan>,
-) -> Result<datafusion::execution::SendableRecordBatchStream> {
-    Err(CliError::Usage(NOT_BUILT.into()))
-}
-
-/// A query's rows. On a cluster, its job is registered to be cancelled should the command be
-/// stopped before the rows are read (Ballista's client submits the job when the stream is
-/// first read, and gives its id to the plan it runs in).
-pub(crate) async fn execute_stream(
-    df: datafusion::dataframe::DataFrame,
-) -> Result<datafusion::execution::SendableRecordBatchStream> {
-    #[cfg(feature = "cluster")]
-    if let Some(url) = runs_on(df.task_ctx().session_config()) {
-        return execute_stream_on(df, &url).await;
-    }
-    Ok(df.execute_stream().await?)
-}
-
-/// A query's rows collected, as [`execute_stream`] runs it, in a task of its own
-/// ([`crate::own_task::in_own_task`]).
-pub(crate) async fn collect(
-    df: datafusion::dataframe::DataFrame,
-) -> Result<Vec<datafusion::arrow::array::RecordBatch>> {
-    use futures::TryStreamExt;
-    let stream = crate::own_task::in_own_task(execute_stream(df).await?);
-    Ok(stream.try_collect().await?)
-}
-
-#[cfg(feature = "cluster")]
-async fn execute_stream_on(
-    df: datafusion::dataframe::DataFrame,
-    url: &str,
-) -> Result<datafusion::execution::SendableRecordBatchStream> {
-    use datafusion::physical_plan::stream::RecordBatchStreamAdapter;
-    use futures::StreamExt;
-    let task = Arc::new(df.task_ctx());
-    let plan = df.create_physical_plan().await?;
-    let job = distributed_job(&plan);
-    let stream = datafusion::physical_plan::execute_stream(plan, task)?;
-    let Some(job) = job else {
-        return Ok(stream);
-    };
-    let running = crate::running_jobs::running_job(url, Arc::clone(&job));
-    let schema = stream.schema();
-    // The registration lives as long as the stream; at its end, the job's counts are read.
-    let url = url.to_owned();
-    let counted = futures::stream::once(async move {
-        drop(running);
-        if let Some(id) = job() {
-            note_counts(datafusion_webtext::cluster::job_counts(&url, &id).await);
-        }
-    });
-    let stream = stream.chain(counted.filter_map(|()| async { None }));
-    Ok(Box::pin(RecordBatchStreamAdapter::new(schema, stream)))
-}
-
-/// The id of the cluster job of `plan`, asked once it runs.
-#[cfg(feature = "cluster")]
-fn distributed_job(
-    plan: &Arc<dyn datafusion::physical_plan::ExecutionPlan>,
-) -> Option<crate::running_jobs::JobIdSource> {
-    let job = datafusion_webtext::cluster::QueryJob::find(plan)?;
-    Some(Arc::new(move || job.id()))
+    Err(JobError::Usage(NOT_BUILT.into()))
 }

@@ -1,38 +1,17 @@
 //! `webtext`: SQL over crawl files with every function of datafusion-webtext registered, the
 //! cleaning job, and the function reference. A thin shell over the library and DataFusion.
 
-mod args;
-mod clean;
-mod cleanup;
 mod cluster;
-mod dedup;
 mod demo;
-mod error;
-mod extraction;
-mod files;
-mod fineweb;
-mod fineweb2;
-mod memory_limit;
-mod near_dedup;
-mod output;
-mod own_task;
-mod params;
-mod per_shard_files;
-mod progress;
-mod report;
-mod running_jobs;
-mod session;
-mod sharded;
-mod sql;
-mod statements;
 
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 
-pub(crate) use args::{DocumentColumns, ExecArgs, Format, MemorySize, column_name};
-pub(crate) use error::{CliError, Result};
-pub(crate) use files::{commit_file, create_temporary_beside, folder_of};
+use datafusion_webtext::jobs::{
+    JobError, Result, clean, cleanup, dedup, fineweb, fineweb2, memory_limit, near_dedup, report,
+    sql,
+};
 
 /// `webtext --version`: the crate, the versions of the reference tools whose output it
 /// reproduces, and the DataFusion it runs on.
@@ -143,12 +122,12 @@ fn main() -> ExitCode {
 async fn run(command: Option<Command>) -> Result<()> {
     match command {
         None | Some(Command::Demo) => demo::run().await,
-        Some(Command::Sql(args)) => sql::run(args).await,
-        Some(Command::Clean(args)) => clean::run(args).await.map(|_| ()),
-        Some(Command::Dedup(args)) => dedup::run(args).await,
-        Some(Command::NearDedup(args)) => near_dedup::run(args).await,
-        Some(Command::Fineweb(args)) => fineweb::run(args).await,
-        Some(Command::Fineweb2(args)) => fineweb2::run(args).await,
+        Some(Command::Sql(args)) => sql::run(args).await.map(drop),
+        Some(Command::Clean(args)) => clean::run(args).await.map(drop),
+        Some(Command::Dedup(args)) => dedup::run(args).await.map(drop),
+        Some(Command::NearDedup(args)) => near_dedup::run(args).await.map(drop),
+        Some(Command::Fineweb(args)) => fineweb::run(args).await.map(drop),
+        Some(Command::Fineweb2(args)) => fineweb2::run(args).await.map(drop),
         Some(Command::Report(args)) => report::run(args).await,
         Some(Command::Functions(args)) => functions(args),
         Some(Command::Cluster(command)) => cluster::run(command).await,
@@ -167,21 +146,7 @@ fn usage_error(e: clap::Error) -> ExitCode {
     ) {
         e.exit();
     }
-    let rendered = e.to_string();
-    let parts: Vec<&str> = rendered
-        .lines()
-        .take_while(|l| !l.starts_with("Usage:") && !l.starts_with("For more information"))
-        .map(str::trim)
-        .filter(|l| !l.is_empty())
-        .collect();
-    let mut message = String::new();
-    for part in parts {
-        if !message.is_empty() {
-            message.push_str(if message.ends_with(':') { " " } else { "; " });
-        }
-        message.push_str(part);
-    }
-    let message = message.strip_prefix("error: ").unwrap_or(&message);
+    let message = datafusion_webtext::jobs::one_line(&e.to_string());
     eprintln!("webtext: error: {message} (see webtext --help)");
     ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2))
 }
@@ -205,7 +170,7 @@ fn functions(args: FunctionsArgs) -> Result<()> {
             let found: Vec<_> = all.iter().filter(|(n, _)| n == name).cloned().collect();
             if found.is_empty() {
                 let names: Vec<&str> = all.iter().map(|(n, _)| n.as_str()).collect();
-                return Err(CliError::Usage(format!(
+                return Err(JobError::Usage(format!(
                     "no function '{name}'; functions: {}",
                     names.join(", ")
                 )));
@@ -221,5 +186,5 @@ fn functions(args: FunctionsArgs) -> Result<()> {
     };
     std::io::stdout()
         .write_all(text.as_bytes())
-        .map_err(CliError::io("stdout"))
+        .map_err(JobError::io("stdout"))
 }

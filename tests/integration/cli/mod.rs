@@ -8,6 +8,7 @@ use crate::common::{self, files_in, stderr, webtext};
 
 mod clean;
 mod dedup_and_fineweb;
+mod library;
 mod safety;
 mod sql;
 

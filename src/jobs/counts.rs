@@ -1,0 +1,110 @@
+//! A job's counts as JSON, for callers that are not Rust (the Python package): one object per
+//! job, its fields named as the summaries' fields.
+
+use datafusion::arrow::array::RecordBatch;
+use serde_json::{Value, json};
+
+use crate::jobs::clean::CleanSummary;
+use crate::jobs::dedup::DecisionCounts;
+use crate::jobs::fineweb::FinewebSummary;
+use crate::jobs::near_dedup::NearDedupSummary;
+use crate::jobs::sql::SqlSummary;
+use crate::jobs::{JobError, Result, ShardsWritten};
+
+/// A job's summary as a JSON object.
+pub trait Counts {
+    fn counts(&self) -> Result<Value>;
+}
+
+impl Counts for CleanSummary {
+    fn counts(&self) -> Result<Value> {
+        Ok(json!({
+            "pages": self.pages,
+            "html_bytes": self.html_bytes,
+            "failed_pages": self.failed_pages,
+            "seconds": self.seconds,
+            "partitions": self.partitions,
+        }))
+    }
+}
+
+impl Counts for DecisionCounts {
+    fn counts(&self) -> Result<Value> {
+        Ok(json!({
+            "documents": self.documents,
+            "paragraphs": self.paragraphs,
+            "kept": self.kept,
+        }))
+    }
+}
+
+impl Counts for NearDedupSummary {
+    fn counts(&self) -> Result<Value> {
+        Ok(json!({
+            "documents": self.documents,
+            "clustered": self.clustered,
+            "removed": self.removed,
+            "rows": self.rows,
+        }))
+    }
+}
+
+impl Counts for ShardsWritten {
+    fn counts(&self) -> Result<Value> {
+        Ok(json!({
+            "written": self.written,
+            "skipped": self.skipped,
+            "rows": self.rows,
+        }))
+    }
+}
+
+impl Counts for SqlSummary {
+    fn counts(&self) -> Result<Value> {
+        Ok(json!({
+            "rows_written": self.rows_written,
+            "shards": self.shards.map(|s| s.counts()).transpose()?,
+        }))
+    }
+}
+
+impl Counts for FinewebSummary {
+    fn counts(&self) -> Result<Value> {
+        Ok(json!({
+            "filtered": self.filtered.map(|s| s.counts()).transpose()?,
+            "kept": self.kept,
+            "steps": rows(&self.steps)?,
+        }))
+    }
+}
+
+/// FineWeb-2's tables of steps, per language.
+impl Counts for Vec<(String, Vec<RecordBatch>)> {
+    fn counts(&self) -> Result<Value> {
+        let mut languages = serde_json::Map::new();
+        for (language, steps) in self {
+            languages.insert(language.clone(), rows(steps)?);
+        }
+        Ok(Value::Object(languages))
+    }
+}
+
+impl Counts for () {
+    fn counts(&self) -> Result<Value> {
+        Ok(json!({}))
+    }
+}
+
+/// A table's rows as a JSON array of objects.
+fn rows(batches: &[RecordBatch]) -> Result<Value> {
+    let mut writer = datafusion::arrow::json::ArrayWriter::new(Vec::new());
+    for batch in batches {
+        writer.write(batch)?;
+    }
+    writer.finish()?;
+    let bytes = writer.into_inner();
+    if bytes.is_empty() {
+        return Ok(json!([]));
+    }
+    serde_json::from_slice(&bytes).map_err(|e| JobError::Usage(format!("a table of counts: {e}")))
+}
