@@ -28,6 +28,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyCapsule;
 
 mod compute;
+mod jobs;
 
 /// The runtime the WARC tables list and open files on. The host's tokio is another copy of the
 /// crate, whose runtime this library cannot see; datafusion-ffi enters this one around the calls
@@ -373,6 +374,11 @@ fn parse_size(text: &str) -> PyResult<usize> {
     datafusion_webtext::memory::parse_size(text).map_err(pyo3::exceptions::PyValueError::new_err)
 }
 
+/// The jobs `run_job` knows, by their command's name.
+fn jobs_names() -> Vec<&'static str> {
+    datafusion_webtext::jobs::JOBS.to_vec()
+}
+
 #[pymodule]
 fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add("__version__", env!("CARGO_PKG_VERSION"))?;
@@ -393,5 +399,7 @@ fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(is_warc_path, module)?)?;
     module.add_function(wrap_pyfunction!(default_memory_limit, module)?)?;
     module.add_function(wrap_pyfunction!(parse_size, module)?)?;
+    module.add_function(wrap_pyfunction!(jobs::run_job, module)?)?;
+    module.add("JOBS", jobs_names())?;
     Ok(())
 }

@@ -14,6 +14,12 @@ static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0)
 /// The folder of shards a run writes, whose committed shards an interrupt leaves for a rerun.
 static RESUMABLE: Mutex<Option<String>> = Mutex::new(None);
 
+/// Forgets the folder of shards of a run before (a process that runs several jobs, as the Python
+/// package does).
+pub fn new_run() {
+    *RESUMABLE.lock().unwrap_or_else(|p| p.into_inner()) = None;
+}
+
 /// Tells that the run writes committed shards into `folder`: an interrupt then says they stay.
 pub fn resumable_at(folder: &str) {
     *RESUMABLE.lock().unwrap_or_else(|p| p.into_inner()) = Some(folder.to_owned());
@@ -73,16 +79,22 @@ pub async fn until_stopped<T>(work: impl std::future::Future<Output = T>) -> T {
         _ = interrupt.recv() => ("interrupted", 130),
         _ = terminate.recv() => ("terminated", 143),
     };
+    stop(name).await;
+    std::process::exit(status)
+}
+
+/// What a stopped run leaves behind, put right: its jobs on a cluster cancelled, what it
+/// registered removed, one line saying what stays. Call it while the run is paused (not yet
+/// dropped), as [`until_stopped`] does on a signal and the Python package on KeyboardInterrupt;
+/// `name` says how it was stopped ("interrupted").
+pub async fn stop(name: &str) {
     let cancelled = crate::jobs::running_jobs::cancel_running_jobs().await;
     if cancelled > 0 {
         eprintln!("webtext: {name}; its {cancelled} job(s) on the cluster are cancelled");
     }
     remove_pending();
-    match RESUMABLE
-        .lock()
-        .unwrap_or_else(|p| p.into_inner())
-        .as_deref()
-    {
+    let resumable = RESUMABLE.lock().unwrap_or_else(|p| p.into_inner()).take();
+    match resumable.as_deref() {
         Some(folder) => eprintln!(
             "webtext: {name}; the run's temporary files are removed; the shards committed in \
              {folder} stay, and the same command resumes"
@@ -91,7 +103,6 @@ pub async fn until_stopped<T>(work: impl std::future::Future<Output = T>) -> T {
             eprintln!("webtext: {name}; the run's temporary files are removed, nothing was written")
         }
     }
-    std::process::exit(status)
 }
 
 #[cfg(test)]

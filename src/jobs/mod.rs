@@ -94,6 +94,7 @@ where
     I: IntoIterator<Item = S>,
     S: Into<std::ffi::OsString> + Clone,
 {
+    cleanup::new_run();
     match command {
         "clean" => clean::run(options("clean", words)?).await?.counts(),
         "dedup" => dedup::run(options("dedup", words)?).await?.counts(),

@@ -1,0 +1,72 @@
+"""The command's jobs called from Python (datafusion_webtext.jobs): the crate's own functions, the
+same output as the command, their counts, their errors, and Ctrl-C."""
+
+from __future__ import annotations
+
+import signal
+import threading
+from pathlib import Path
+
+import pyarrow.parquet as pq
+import pytest
+
+import datafusion_webtext as webtext
+from datafusion_webtext import jobs
+
+from conftest import SAMPLE_CRAWL, run_webtext
+
+
+def test_jobs_clean_writes_what_webtext_clean_writes_and_counts_its_pages(tmp_path):
+    by_job = tmp_path / "job.parquet"
+    by_command = tmp_path / "command.parquet"
+    counts = jobs.clean(SAMPLE_CRAWL, by_job, extractor="extract-content", partitions=2)
+    done = run_webtext("clean", str(SAMPLE_CRAWL), str(by_command), "--extractor", "extract-content")
+    assert done.returncode == 0, done.stderr
+    job, command = pq.read_table(by_job), pq.read_table(by_command)
+    assert counts["pages"] == job.num_rows == pq.read_metadata(SAMPLE_CRAWL).num_rows
+    assert counts["partitions"] == 2
+    assert job.select(["url", "text", "kept_share"]).equals(command.select(["url", "text", "kept_share"]))
+
+
+def test_jobs_clean_keeps_the_text_the_package_clean_returns(tmp_path):
+    out = tmp_path / "cleaned.parquet"
+    jobs.clean(SAMPLE_CRAWL, out, language="English")
+    by_job = dict(zip(*pq.read_table(out, columns=["url", "text"]).to_pydict().values()))
+    by_package = webtext.clean(str(SAMPLE_CRAWL), "English").select(["url", "text"]).to_pydict()
+    assert by_job == dict(zip(by_package["url"], by_package["text"]))
+
+
+def test_jobs_sql_writes_shards_counts_them_and_resumes(tmp_path):
+    shards = f"{tmp_path / 'shards'}/"
+    options = dict(table={"crawl": SAMPLE_CRAWL}, output=shards)
+    counts = jobs.sql("SELECT url, byte_length(html) AS bytes FROM crawl", **options)
+    rows = pq.read_metadata(SAMPLE_CRAWL).num_rows
+    assert counts["rows_written"] == rows
+    assert counts["shards"]["written"] >= 1
+    again = jobs.sql("SELECT url, byte_length(html) AS bytes FROM crawl", **options)
+    assert again["shards"] == {"written": 0, "skipped": counts["shards"]["written"], "rows": 0}
+
+
+def test_bad_options_and_unknown_jobs_raise_value_error_naming_them(tmp_path):
+    with pytest.raises(ValueError, match="--extractr"):
+        jobs.clean(SAMPLE_CRAWL, tmp_path / "out.parquet", extractr="trafilatura")
+    with pytest.raises(ValueError, match="boilerpipe"):
+        jobs.clean(SAMPLE_CRAWL, tmp_path / "out.parquet", extractor="boilerpipe")
+    with pytest.raises(ValueError, match="no job 'clear'"):
+        jobs.run("clear")
+    with pytest.raises(OSError):
+        jobs.sql(file=tmp_path / "missing.sql")
+    assert not (tmp_path / "out.parquet").exists()
+
+
+def test_ctrl_c_stops_a_job_and_leaves_no_output(tmp_path):
+    out = tmp_path / "never.parquet"
+    # A query that would take hours; Ctrl-C (SIGINT to this process) a moment after it starts.
+    timer = threading.Timer(0.5, signal.raise_signal, args=(signal.SIGINT,))
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            jobs.sql("SELECT sum(value) AS total FROM generate_series(1, 100000000000)", output=out)
+    finally:
+        timer.cancel()
+    assert list(tmp_path.iterdir()) == []
