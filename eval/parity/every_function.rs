@@ -130,7 +130,9 @@ async fn run(pages: Vec<Vec<u8>>) -> Result<()> {
          jaccard(text, 'one two three four five six') AS jaccard, \
          url_filter(text, 'block_list=none') AS url_filter, c4_badwords(text, 'en') AS c4_badwords, \
          c4_badwords(text, 'zh') AS c4_badwords_zh, pii_redact(text) AS pii_redact, \
-         fasttext_predict(text, 'k=3') AS fasttext_predict FROM pages",
+         fasttext_predict(text, 'k=3') AS fasttext_predict, datatrove_stats(text) AS datatrove_stats, \
+         sentence_dedup_hashes(text) AS sentence_dedup_hashes, \
+         sentence_dedup_filter(text, [0, 2]) AS sentence_dedup_filter FROM pages",
         n,
     )
     .await?;

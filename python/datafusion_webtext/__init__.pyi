@@ -518,6 +518,65 @@ Example:
     -- Bob | 42
 """
 
+datatrove_stats: ScalarUDF
+"""The measures HuggingFace datatrove 0.10.1's statistics blocks take of a document, as a map from the stat's name to its value (counts as whole numbers): DocStats (length, white_space_ratio, non_alpha_digit_ratio, digit_ratio, uppercase_ratio, elipsis_ratio [sic], punctuation_ratio), LineStats (n_lines, avg_line_length, short_line_ratio_chars_10 and _30, long_line_ratio_chars_2000 and _10000, lines_ending_with_terminal_mark_ratio, bullet_point_lines_ratio, line_duplicates, line_char_duplicates), ParagraphStats (n_paragraphs, avg_paragraph_length, short_paragraph_ratio_100, long_paragraph_ratio_1000, paragraph_duplicates, paragraph_char_duplicates), WordStats with the English tokenizer (n_words, avg_word_length, avg_words_per_line, short_word_ratio_3, long_word_ratio_7, type_token_ratio, uppercase_word_ratio, capitalized_word_ratio, stop_word_ratio) and SentenceStats in English (n_sentences, avg_sentence_length, short_sentence_ratio_20, long_sentence_ratio_75), with datatrove's default thresholds; a ratio over nothing is 0. `webtext stats` summarises them per group as datatrove's StatsMerger does. NULL for NULL text.
+
+SQL: ``datatrove_stats(text [, blocks [, options]])``
+
+Args:
+    text: The text (extracted already, e.g. by justext): Utf8, LargeUtf8, Utf8View or a dictionary of those.
+    blocks: The blocks, comma-separated: doc, line, paragraph, word, sentence (default, or NULL: all five). A constant.
+    options: 'key=value, ...': on_error (null; a text that cannot be processed, which only a bug of ours can cause and datafusion_webtext::row_panics() counts, gives NULL; fail: the query fails with the reason).
+
+Example:
+    SELECT datatrove_stats('Hello... World!', 'doc')['length'];
+    -- 15.0
+"""
+
+ngram_decontamination: ScalarUDF
+"""Benchmark decontamination as HuggingFace datatrove 0.10.1's NGramsDecontFilter applies it: the document's text simplified (lower case, numbers as 0, punctuation as spaces, diacritics removed), cut into English words (spaCy's tokenizer), and its n-grams of n_grams words (12) looked up, in text order, among the hashes (xxh64) of an index folder of evaluation sets: `webtext decont-index`'s, or datatrove's NGramsDecontIndexer's, whose `{task}.index.hashes` files are the same. Returns a struct: passed (false when an n-gram is in the index); reason (NULL when passed, otherwise contaminated); task (the index file's task holding the first n-gram found); ngram (that n-gram, as simplified text). NULL for NULL text. The index is read once per process and folder (again when a file in it changes).
+
+SQL: ``ngram_decontamination(text, index [, options])``
+
+Args:
+    text: The text (extracted already, e.g. by justext): Utf8, LargeUtf8, Utf8View or a dictionary of those.
+    index: The index folder (a constant): its *.index.hashes files, in sub-folders too, each a task named by its path without the suffix.
+    options: 'key=value, ...': n_grams (12; words per n-gram; the index's (datatrove's NGramsDecontConfig.n_grams)), on_error (null; a text that cannot be processed, which only a bug of ours can cause and datafusion_webtext::row_panics() counts, gives NULL; fail: the query fails with the reason). n_grams must be the one the index was built with.
+
+Example:
+    SELECT url FROM documents
+    WHERE ngram_decontamination(text, '/data/decont-index')['passed'];
+"""
+
+sentence_dedup_hashes: ScalarUDF
+"""The signature of HuggingFace datatrove 0.10.1's sentence de-duplication (SentenceDedupSignature): a list with one hash per span of n_sentences (3) consecutive sentences, at the index of the span's first sentence. Sentences are spaCy's English sentencizer's, stripped, without blank ones (or the lines, with split_sentences=false); each is simplified as datatrove does (lower case, numbers as 0, punctuation as spaces, diacritics removed), a span is its sentences joined by a space and hashed with xxh64. A span whose simplified text is blank is NULL (datatrove leaves it out); a document with fewer sentences than a span gives an empty list. A span whose hash came earlier (in document order, then sentence order) is a duplicate: sql/sentence_dedup.sql finds them, sentence_dedup_filter removes them. NULL for NULL text.
+
+SQL: ``sentence_dedup_hashes(text [, options])``
+
+Args:
+    text: The text (extracted already, e.g. by justext): Utf8, LargeUtf8, Utf8View or a dictionary of those.
+    options: 'key=value, ...' setting datatrove's SentDedupConfig: n_sentences (3; sentences per span), split_sentences (true; false: lines instead of sentences), min_doc_words (50; words a changed document keeps to be kept), min_num_sentences (3; sentences a changed document keeps to be kept), min_words_to_remove_span (0; a removed run of fewer words is put back (its first sentence, as datatrove does)), on_error (null; a text that cannot be processed, which only a bug of ours can cause and datafusion_webtext::row_panics() counts, gives NULL; fail: the query fails with the reason). The signature and the filter must be given the same n_sentences and split_sentences.
+
+Example:
+    SELECT cardinality(sentence_dedup_hashes('One. Two. Three. Four.'));
+    -- 2
+"""
+
+sentence_dedup_filter: ScalarUDF
+"""The last stage of HuggingFace datatrove 0.10.1's sentence de-duplication (SentenceDedupFilter): the document's text without the spans of n_sentences sentences starting at each index in duplicates (the sentences counted as spaCy's sentencizer gives them with their positions, blank ones included, as datatrove counts them), each kept sentence with the whitespace before it, left-stripped; and whether datatrove keeps it: a changed document needs min_doc_words words (50) and min_num_sentences sentences (3), and an empty document is never kept. Returns a struct: kept; text (the text without the spans; the text itself when duplicates is NULL or empty); removed_sentences. NULL for NULL text.
+
+SQL: ``sentence_dedup_filter(text, duplicates [, options])``
+
+Args:
+    text: The text (extracted already, e.g. by justext): Utf8, LargeUtf8, Utf8View or a dictionary of those.
+    duplicates: A list of whole numbers, the indices of the sentences that start a duplicated span (sql/sentence_dedup.sql gathers them), a column; NULL or empty for none.
+    options: 'key=value, ...' setting datatrove's SentDedupConfig: n_sentences (3; sentences per span), split_sentences (true; false: lines instead of sentences), min_doc_words (50; words a changed document keeps to be kept), min_num_sentences (3; sentences a changed document keeps to be kept), min_words_to_remove_span (0; a removed run of fewer words is put back (its first sentence, as datatrove does)), on_error (null; a text that cannot be processed, which only a bug of ours can cause and datafusion_webtext::row_panics() counts, gives NULL; fail: the query fails with the reason). The signature and the filter must be given the same n_sentences and split_sentences.
+
+Example:
+    SELECT f['text'] FROM (SELECT sentence_dedup_filter('One two. Three four. Five six. Seven eight.', [0], 'min_doc_words=0, min_num_sentences=0') AS f);
+    -- Seven eight.
+"""
+
 token_count: ScalarUDF
 """The number of tokens a Hugging Face tokenizer makes of a text, as HuggingFace datatrove 0.10.1's TokensCounter counts them: the ids of the tokenizers library's encoding (the same Rust code as the Python package's), with the special tokens of the tokenizer's post-processor and the truncation and padding its tokenizer.json sets, plus one per text when count_eos_token is set. The tokenizer (option tokenizer) is the path of a tokenizer.json or of a folder holding one, or a model of the Hugging Face Hub already in the Hub's local cache (datatrove's default, gpt2, once fetched with `hf download gpt2 tokenizer.json`); nothing is downloaded. It is read once per process. Each text is counted alone: a tokenizer.json that pads to the longest of a batch pads nothing, where datatrove's counts would depend on its batches of 10,000. Int64; NULL for NULL text.
 

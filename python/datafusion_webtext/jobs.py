@@ -59,6 +59,13 @@ def near_dedup(input: str | os.PathLike[str], output: str | os.PathLike[str], **
     return run("near-dedup", input, output, **options)
 
 
+def sentence_dedup(input: str | os.PathLike[str], output: str | os.PathLike[str], **options: Any) -> dict[str, Any]:
+    """``webtext sentence-dedup IN OUT``: datatrove's sentence de-duplication, every document
+    with its text without the spans of three sentences seen before, ``removed_sentences`` and
+    ``kept``. Returns ``changed``, ``removed_sentences``, ``dropped`` and ``rows``."""
+    return run("sentence-dedup", input, output, **options)
+
+
 def sql(query: str | None = None, **options: Any) -> dict[str, Any]:
     """``webtext sql QUERY``: the statements run in order, each result printed on stdout, or the
     last one written to ``output`` (a Parquet file, or a folder of shards, one per shard of the
@@ -85,6 +92,20 @@ def report(input: str | os.PathLike[str], output: str | os.PathLike[str] = "repo
     """``webtext report IN OUT``: one HTML page of charts about a crawl and its cleaning, written
     whole. Returns no counts (an empty dict): they are on the page."""
     return run("report", input, output, **options)
+
+
+def stats(input: str | os.PathLike[str], output: str | os.PathLike[str], **options: Any) -> dict[str, Any]:
+    """``webtext stats IN OUT``: datatrove's statistics of a table of documents, its merged
+    ``{group}/{stat}/metric.json`` files and ``summary.parquet``. Returns ``documents`` and
+    ``files``."""
+    return run("stats", input, output, **options)
+
+
+def decont_index(input: str | os.PathLike[str], output: str | os.PathLike[str], **options: Any) -> dict[str, Any]:
+    """``webtext decont-index IN OUT``: datatrove's n-gram decontamination index of evaluation
+    examples (label, query and task columns), a folder of ``{task}.index.hashes`` files for
+    ``ngram_decontamination``. Returns ``examples`` and ``tasks`` (each task's n-gram count)."""
+    return run("decont-index", input, output, **options)
 
 
 def _words(arguments: tuple[Any, ...], options: dict[str, Any]) -> list[str]:

@@ -14,7 +14,9 @@ import datafusion_webtext as webtext
 from datafusion_webtext import compute
 
 from conftest import rust_error
-from test_functions import HTML_CALLS, INPUT_TYPES, PAGE, TEXT_CALLS, TOKENIZER, VALUES, duplicates  # noqa: F401
+from test_functions import (  # noqa: F401
+    DECONT_INDEX, HTML_CALLS, INPUT_TYPES, PAGE, TEXT_CALLS, TOKENIZER, VALUES, duplicates,
+)
 
 # Each SQL call of test_functions as compute makes it, options given as keywords where the SQL
 # gives an options string, to check the keywords' translation too.
@@ -53,6 +55,12 @@ COMPUTE_CALLS = {
         compute.minhash(v, num_buckets=3, hashes_per_bucket=2), 3, 2
     ),
     "jaccard": lambda v, d: compute.jaccard(v, v),
+    "datatrove_stats": lambda v, d: compute.datatrove_stats(v, "doc, word"),
+    "ngram_decontamination": lambda v, d: compute.ngram_decontamination(v, DECONT_INDEX, n_grams=2),
+    "sentence_dedup_hashes": lambda v, d: compute.sentence_dedup_hashes(v, n_sentences=1),
+    "sentence_dedup_filter": lambda v, d: compute.sentence_dedup_filter(
+        v, pa.array([[0]] * len(v), pa.list_(pa.int64())), n_sentences=1, min_doc_words=0
+    ),
 }
 CALLS = {**HTML_CALLS, **TEXT_CALLS}
 TEXT_ONLY = set(TEXT_CALLS)

@@ -4,6 +4,7 @@ file. Bad arguments raise the Rust side's one-line error as a Python exception."
 
 from __future__ import annotations
 
+import tempfile
 from pathlib import Path
 
 import pyarrow as pa
@@ -54,6 +55,19 @@ HTML_CALLS = {
     "byte_length": "byte_length(v)",
     "trafilatura": "trafilatura(v, 'favor_precision=true')",
 }
+
+
+def _decont_index() -> str:
+    """A decontamination index of one task, "quiz", holding the 2-grams of "what is two plus two"."""
+    from datafusion_webtext import jobs
+
+    folder = Path(tempfile.mkdtemp(prefix="webtext-test-decont-"))
+    pq.write_table(pa.table({"text": ["what is two plus two"]}), folder / "quiz.parquet")
+    jobs.decont_index(folder / "quiz.parquet", folder / "index", n_grams=2)
+    return str(folder / "index")
+
+
+DECONT_INDEX = _decont_index()
 TEXT_CALLS = {
     "stopword_density": "stopword_density(v, 'English')",
     "ngram_hashes": "ngram_hashes(v, 3)",
@@ -75,6 +89,10 @@ TEXT_CALLS = {
     "minhash": "minhash(v)",
     "minhash_bands": "minhash_bands(minhash(v, 'num_buckets=3, hashes_per_bucket=2'), 3, 2)",
     "jaccard": "jaccard(v, v)",
+    "datatrove_stats": "datatrove_stats(v, 'doc, word')",
+    "ngram_decontamination": f"ngram_decontamination(v, '{DECONT_INDEX}', 'n_grams=2')",
+    "sentence_dedup_hashes": "sentence_dedup_hashes(v, 'n_sentences=1')",
+    "sentence_dedup_filter": "sentence_dedup_filter(v, make_array(0), 'n_sentences=1, min_doc_words=0')",
 }
 QUERIES = {
     **{name: f"SELECT id, {call} AS r FROM t ORDER BY id" for name, call in HTML_CALLS.items()},

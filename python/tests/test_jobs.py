@@ -70,3 +70,33 @@ def test_ctrl_c_stops_a_job_and_leaves_no_output(tmp_path):
     finally:
         timer.cancel()
     assert list(tmp_path.iterdir()) == []
+
+
+def test_jobs_stats_writes_datatroves_files_and_counts_the_documents(tmp_path):
+    import pyarrow as pa
+
+    documents = tmp_path / "documents.parquet"
+    pq.write_table(pa.table({"text": ["one two", "three\nfour five"], "url": ["https://a.org/", "https://b.org/"]}),
+                   documents)
+    out = tmp_path / "stats"
+    counts = jobs.stats(documents, out, blocks=["doc"], group_by="summary")
+    assert counts == {"documents": 2, "files": 7}
+    # Lengths 7 and 15: datatrove's MetricStats of the two, as json.dump writes it.
+    assert (out / "summary" / "length" / "metric.json").read_text() == (
+        '{"summary": {"total": 22, "n": 2, "mean": 11.0, "variance": 32.0, "std_dev": 5.656854249492381, '
+        '"min": 7, "max": 15, "unit": "task"}}'
+    )
+
+
+def test_jobs_sentence_dedup_removes_a_repeated_span_and_counts_it(tmp_path):
+    import pyarrow as pa
+
+    documents = tmp_path / "documents.parquet"
+    pq.write_table(pa.table({"doc_id": [1, 2], "text": ["One two. Three four. Five six.",
+                                                         "Seven. One two. Three four. Five six. Eight nine."]}),
+                   documents)
+    out = tmp_path / "out.parquet"
+    counts = jobs.sentence_dedup(documents, out, min_doc_words=0, min_num_sentences=0)
+    assert counts == {"changed": 1, "removed_sentences": 3, "dropped": 0, "rows": 2}
+    rows = sorted(pq.read_table(out).to_pylist(), key=lambda r: r["doc_id"])
+    assert [r["text"] for r in rows] == ["One two. Three four. Five six.", "Seven. Eight nine."]

@@ -5,10 +5,13 @@ use datafusion::arrow::array::RecordBatch;
 use serde_json::{Value, json};
 
 use crate::jobs::clean::CleanSummary;
+use crate::jobs::decont_index::DecontIndexCounts;
 use crate::jobs::dedup::DecisionCounts;
 use crate::jobs::fineweb::FinewebSummary;
 use crate::jobs::near_dedup::NearDedupSummary;
+use crate::jobs::sentence_dedup::SentenceDedupSummary;
 use crate::jobs::sql::SqlSummary;
+use crate::jobs::stats::StatsCounts;
 use crate::jobs::{JobError, Result, ShardsWritten};
 
 /// A job's summary as a JSON object.
@@ -86,6 +89,40 @@ impl Counts for Vec<(String, Vec<RecordBatch>)> {
             languages.insert(language.clone(), rows(steps)?);
         }
         Ok(Value::Object(languages))
+    }
+}
+
+impl Counts for StatsCounts {
+    fn counts(&self) -> Result<Value> {
+        Ok(json!({
+            "documents": self.documents,
+            "files": self.files,
+        }))
+    }
+}
+
+impl Counts for DecontIndexCounts {
+    fn counts(&self) -> Result<Value> {
+        let tasks: serde_json::Map<String, Value> = self
+            .tasks
+            .iter()
+            .map(|(task, n)| (task.clone(), json!(n)))
+            .collect();
+        Ok(json!({
+            "examples": self.examples,
+            "tasks": tasks,
+        }))
+    }
+}
+
+impl Counts for SentenceDedupSummary {
+    fn counts(&self) -> Result<Value> {
+        Ok(json!({
+            "changed": self.changed,
+            "removed_sentences": self.removed_sentences,
+            "dropped": self.dropped,
+            "rows": self.rows,
+        }))
     }
 }
 

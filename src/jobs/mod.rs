@@ -9,10 +9,13 @@
 //!   object-store URLs) written back with the text the extractor keeps;
 //! - [`dedup::run`]: onion's paragraph de-duplication;
 //! - [`near_dedup::run`]: datatrove's MinHash near-duplicate removal;
+//! - [`sentence_dedup::run`]: datatrove's sentence de-duplication;
 //! - [`sql::run`]: SQL scripts, sharded over the input's files where the last statement writes a
 //!   folder;
 //! - [`fineweb::run`], [`fineweb2::run`]: FineWeb's and FineWeb-2's recipes;
-//! - [`report::run`]: one HTML page of charts about a crawl and its cleaning.
+//! - [`report::run`]: one HTML page of charts about a crawl and its cleaning;
+//! - [`stats::run`]: datatrove's statistics of a table of documents;
+//! - [`decont_index::run`]: datatrove's n-gram decontamination index of evaluation sets.
 //!
 //! Where a job runs (this process or a Ballista cluster) is one of its options; the session it
 //! builds carries it down ([`cluster::runs_on`]). Outputs appear complete or not at all; a job
@@ -32,6 +35,7 @@ pub mod clean;
 pub mod cleanup;
 pub mod cluster;
 mod counts;
+pub mod decont_index;
 pub mod dedup;
 mod error;
 mod extraction;
@@ -40,6 +44,7 @@ pub mod fineweb;
 pub mod fineweb2;
 pub mod memory_limit;
 pub mod near_dedup;
+mod new_folder;
 mod output;
 mod own_task;
 mod params;
@@ -48,10 +53,12 @@ mod progress;
 pub mod report;
 mod running_jobs;
 pub mod sample;
+pub mod sentence_dedup;
 pub mod session;
 mod sharded;
 pub mod sql;
 mod statements;
+pub mod stats;
 
 pub use args::{DocumentColumns, ExecArgs, Format, MemorySize, column_name};
 pub use counts::Counts;
@@ -76,14 +83,17 @@ where
 }
 
 /// The jobs [`run`] knows, by their command's name.
-pub const JOBS: [&str; 7] = [
+pub const JOBS: [&str; 10] = [
     "clean",
     "dedup",
     "near-dedup",
+    "sentence-dedup",
     "sql",
     "fineweb",
     "fineweb2",
     "report",
+    "stats",
+    "decont-index",
 ];
 
 /// Runs the job `command` (`clean`, `near-dedup`, ...: [`JOBS`]) with the words a user would type
@@ -105,6 +115,13 @@ where
         "fineweb" => fineweb::run(options("fineweb", words)?).await?.counts(),
         "fineweb2" => fineweb2::run(options("fineweb2", words)?).await?.counts(),
         "report" => report::run(options("report", words)?).await?.counts(),
+        "stats" => stats::run(options("stats", words)?).await?.counts(),
+        "sentence-dedup" => sentence_dedup::run(options("sentence-dedup", words)?)
+            .await?
+            .counts(),
+        "decont-index" => decont_index::run(options("decont-index", words)?)
+            .await?
+            .counts(),
         other => Err(JobError::Usage(format!(
             "no job '{other}'; jobs: {}",
             JOBS.join(", ")

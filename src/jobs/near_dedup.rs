@@ -6,7 +6,7 @@ use datafusion::arrow::array::AsArray;
 
 use crate::jobs::output::OutputTarget;
 use crate::jobs::progress::Progress;
-use crate::jobs::session::{BATCH_ROWS, query_context, register_input, require_column};
+use crate::jobs::session::{BATCH_ROWS, query_context, register_input, require_document_columns};
 use crate::jobs::sql::run_all_but_last;
 use crate::jobs::{DocumentColumns, ExecArgs, JobError, Result};
 
@@ -75,20 +75,7 @@ pub async fn run(args: NearDedupArgs) -> Result<NearDedupSummary> {
     let ctx = query_context(&args.exec, Some(BATCH_ROWS)).await?;
     register_input(&ctx, "documents", &args.input).await?;
     let schema = ctx.table("documents").await?.schema().clone();
-    for (name, flag) in [(id, "--id-column"), (text, "--text-column")] {
-        require_column(&schema, &args.input, name, flag)?;
-    }
-    if let Ok(field) = schema.field_with_unqualified_name(id) {
-        if !field.data_type().is_integer() {
-            return Err(JobError::Usage(format!(
-                "{}: the id column '{id}' (--id-column) is {}, not an integer: number the documents \
-                 first, e.g. webtext sql --table d={} \"SELECT row_number() OVER () AS doc_id, * FROM d\" --output numbered.parquet",
-                args.input,
-                field.data_type(),
-                args.input
-            )));
-        }
-    }
+    require_document_columns(&schema, &args.input, id, text)?;
     let config = match args.config {
         Config::Default => "default",
         Config::Fineweb => "fineweb",

@@ -290,6 +290,28 @@ fn table_error(name: &str, path: &str, e: &datafusion::error::DataFusionError) -
     JobError::Usage(format!("table '{name}' ({path}): {}", e.strip_backtrace()))
 }
 
+/// The id and text columns of a table of documents, the id an integer (the documents' order,
+/// which decides what a de-duplication keeps): a usage error naming the flag otherwise.
+pub fn require_document_columns(
+    schema: &DFSchema,
+    input: &str,
+    id: &str,
+    text: &str,
+) -> Result<()> {
+    for (name, flag) in [(id, "--id-column"), (text, "--text-column")] {
+        require_column(schema, input, name, flag)?;
+    }
+    match schema.field_with_unqualified_name(id) {
+        Ok(field) if !field.data_type().is_integer() => Err(JobError::Usage(format!(
+            "{input}: the id column '{id}' (--id-column) is {}, not an integer: number the \
+             documents in their order first, e.g. webtext sql --table d={input} \
+             \"SELECT row_number() OVER () AS doc_id, * FROM d\" --output numbered.parquet",
+            field.data_type(),
+        ))),
+        _ => Ok(()),
+    }
+}
+
 /// An error naming the missing column, the option that named it and the columns there are.
 pub fn require_column(schema: &DFSchema, input: &str, column: &str, flag: &str) -> Result<()> {
     if schema.field_with_unqualified_name(column).is_ok() {

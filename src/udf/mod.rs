@@ -55,13 +55,14 @@ pub mod page;
 pub use dedup::{
     content_hash, duplicate_fraction, duplicate_ngrams, duplicate_positions, jaccard, minhash,
     minhash_bands, minhash_clusters, minhash_union, minhash_union_clusters, ngram_hashes,
-    onion_keep,
+    onion_keep, sentence_dedup_filter, sentence_dedup_hashes,
 };
 #[cfg(feature = "tokens")]
 pub use filters::token_count;
 pub use filters::{
-    c4_badwords, c4_quality, fineweb_quality, fineweb2_languages, ftfy, gopher_quality,
-    gopher_repetition, pii_redact, pii_redact_in_order, remove_symbol_lines, url_filter,
+    c4_badwords, c4_quality, datatrove_stats, fineweb_quality, fineweb2_languages, ftfy,
+    gopher_quality, gopher_repetition, ngram_decontamination, pii_redact, pii_redact_in_order,
+    remove_symbol_lines, url_filter,
 };
 #[cfg(feature = "langid")]
 pub use filters::{detect_language, fasttext_predict};
@@ -142,6 +143,19 @@ singleton!(
     remove_symbol_lines::RemoveSymbolLinesFunc
 );
 singleton!(fineweb_quality_udf, fineweb_quality::FineWebQualityFunc);
+singleton!(datatrove_stats_udf, datatrove_stats::DatatroveStatsFunc);
+singleton!(
+    sentence_dedup_hashes_udf,
+    sentence_dedup_hashes::SentenceDedupHashesFunc
+);
+singleton!(
+    sentence_dedup_filter_udf,
+    sentence_dedup_filter::SentenceDedupFilterFunc
+);
+singleton!(
+    ngram_decontamination_udf,
+    ngram_decontamination::NgramDecontaminationFunc
+);
 singleton!(ftfy_udf, ftfy::FtfyFunc);
 singleton!(minhash_udf, minhash::MinhashFunc);
 singleton!(minhash_bands_udf, minhash_bands::MinhashBandsFunc);
@@ -220,6 +234,10 @@ pub fn all_scalar() -> Vec<Arc<ScalarUDF>> {
         pii_redact_udf(),
         ftfy_udf(),
         remove_symbol_lines_udf(),
+        datatrove_stats_udf(),
+        ngram_decontamination_udf(),
+        sentence_dedup_hashes_udf(),
+        sentence_dedup_filter_udf(),
         #[cfg(feature = "tokens")]
         token_count_udf(),
         minhash_udf(),
@@ -524,6 +542,26 @@ pub mod functions {
     /// `remove_symbol_lines(text)`: datatrove's defaults.
     pub fn remove_symbol_lines(text: Expr) -> Expr {
         super::remove_symbol_lines_udf().call(vec![text])
+    }
+
+    /// `datatrove_stats(text)`: every block's measures.
+    pub fn datatrove_stats(text: Expr) -> Expr {
+        super::datatrove_stats_udf().call(vec![text])
+    }
+
+    /// `ngram_decontamination(text, index)`: datatrove's decontamination against an index folder.
+    pub fn ngram_decontamination(text: Expr, index: Expr) -> Expr {
+        super::ngram_decontamination_udf().call(vec![text, index])
+    }
+
+    /// `sentence_dedup_hashes(text)`: a document's sentence-span hashes.
+    pub fn sentence_dedup_hashes(text: Expr) -> Expr {
+        super::sentence_dedup_hashes_udf().call(vec![text])
+    }
+
+    /// `sentence_dedup_filter(text, duplicates)`: the text without its duplicated spans.
+    pub fn sentence_dedup_filter(text: Expr, duplicates: Expr) -> Expr {
+        super::sentence_dedup_filter_udf().call(vec![text, duplicates])
     }
 
     /// `token_count(text, options)`.

@@ -124,6 +124,18 @@ fn the_floors_file_has_a_floor_for_every_check_ci_runs() {
         needed.push(format!("fineweb {key}"));
         needed.push(format!("fineweb {key}_third_party"));
     }
+    // eval/parity/stats.py, decont.py and sentence_dedup.py: datatrove's statistics,
+    // decontamination and sentence de-duplication.
+    for key in [
+        "stats files_identical",
+        "stats values_1e-9",
+        "decont index_tasks",
+        "decont decisions",
+        "sentence_dedup decisions",
+        "sentence_dedup texts",
+    ] {
+        needed.push(key.to_owned());
+    }
     for key in &needed {
         let floor = floors.get(key).unwrap();
         assert!(floor > 0.9, "{key}: {floor}");

@@ -115,6 +115,9 @@ const SCALAR_CALLS: &[&str] = &[
     "token_count(html, 'tokenizer={tokenizer}')",
     "cardinality(minhash_bands(minhash(html), 14, 8))",
     "jaccard(html, 'one two three four five six')",
+    "datatrove_stats(html)['n_sentences']",
+    "cardinality(sentence_dedup_hashes(html))",
+    "sentence_dedup_filter(html, make_array(0, 2))['removed_sentences']",
 ];
 
 /// A duplicate set of 5-grams to give the functions that read one.

@@ -396,3 +396,29 @@ async fn languages_come_from_fineweb2s_configs_row_by_row() {
         ]
     );
 }
+
+/// datatrove_stats: the blocks' measures by name, NULL for NULL, the blocks checked while planning.
+#[tokio::test]
+async fn datatrove_stats_gives_each_blocks_measures_by_name() {
+    let ctx = context();
+    // 15 code points, one space, 5 non-alphanumeric, 2 upper-case (see doc_stats' unit test).
+    assert_eq!(
+        one_row(
+            &ctx,
+            "SELECT datatrove_stats('Hello... World!', 'doc')['length'], \
+                    datatrove_stats('Hello... World!', 'doc')['uppercase_ratio'] * 15, \
+                    datatrove_stats('Hello... World!', 'doc')['n_words'] IS NULL, \
+                    datatrove_stats(CAST(NULL AS VARCHAR)) IS NULL, \
+                    cardinality(datatrove_stats('a b'))"
+        )
+        .await,
+        ["15.0", "2.0", "true", "true", "36"]
+    );
+    let error = error_of(&ctx, "SELECT datatrove_stats('x', 'doc, words')").await;
+    assert!(
+        error.contains("datatrove_stats")
+            && error.contains("'words'")
+            && error.contains("sentence"),
+        "{error}"
+    );
+}

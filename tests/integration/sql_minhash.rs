@@ -13,13 +13,15 @@ use datafusion_webtext::minhash::{
     DocumentCluster, MinHasher, MinhashConfig, band_hashes, cluster_documents,
 };
 
-const FUNCTIONS: [&str; 6] = [
+const FUNCTIONS: [&str; 8] = [
     "minhash",
     "minhash_bands",
     "jaccard",
     "minhash_clusters",
     "minhash_union",
     "minhash_union_clusters",
+    "sentence_dedup_hashes",
+    "sentence_dedup_filter",
 ];
 
 fn context_with(partitions: usize) -> SessionContext {

@@ -36,7 +36,7 @@ use std::borrow::Cow;
 pub use crate::html::text::is_py_space as is_python_space;
 pub use languages::{WordTokenizer, spacy_languages};
 use spacy::words_by_rules;
-pub use spacy::{sentence_count, tokens, words};
+pub use spacy::{sentence_count, sentence_spans, sentences, tokens, words};
 pub use token::Token;
 
 /// The words of `text` as `tokenizer` gives them: slices of the text, but where a tokenizer puts

@@ -43,19 +43,64 @@ pub fn words(text: &str) -> Vec<&str> {
 /// that many pieces; 1 for a text without tokens): 1 + the tokens that start a sentence after a
 /// sentence-ending punctuation character.
 pub fn sentence_count(text: &str) -> usize {
+    1 + sentence_starts(&tokens(text)).count()
+}
+
+/// The sentences of `text` as datatrove's `sent_tokenize` gives them for English: the texts of
+/// the sentencizer's sentences ([`sentence_spans`]), each `strip()`ped, without the empty ones.
+pub fn sentences(text: &str) -> Vec<&str> {
+    sentence_spans(text)
+        .into_iter()
+        .map(|(start, end)| text[start..end].trim_matches(is_python_space))
+        .filter(|sentence| !sentence.is_empty())
+        .collect()
+}
+
+/// The sentencizer's sentences as datatrove's `span_tokenize` gives them for English: byte
+/// ranges of `text` from a sentence's first token to the end of its last token's text (the
+/// whitespace after it left out), every sentence, whitespace-only ones too; none for a text
+/// without tokens.
+pub fn sentence_spans(text: &str) -> Vec<(usize, usize)> {
+    let tokens = tokens(text);
+    let base = text.as_ptr() as usize;
+    // Tokens are slices of the text; one that were not could neither start nor end a span here.
+    let start = |token: &Token<'_>| {
+        (token.text.as_ptr() as usize)
+            .checked_sub(base)
+            .filter(|&at| at + token.text.len() <= text.len())
+    };
+    let mut firsts = vec![0];
+    firsts.extend(sentence_starts(&tokens));
+    let mut spans = Vec::with_capacity(firsts.len());
+    for (i, &first) in firsts.iter().enumerate() {
+        let last = firsts.get(i + 1).map_or(tokens.len(), |&next| next);
+        if first >= last {
+            continue;
+        }
+        let (Some(begin), Some(end_start)) = (start(&tokens[first]), start(&tokens[last - 1]))
+        else {
+            continue;
+        };
+        spans.push((begin, end_start + tokens[last - 1].text.len()));
+    }
+    spans
+}
+
+/// The indices of the tokens that start a sentence (the first token aside): the sentencizer's
+/// rule, a token after a sentence-ending punctuation character that is itself no punctuation.
+fn sentence_starts<'t>(tokens: &'t [Token<'_>]) -> impl Iterator<Item = usize> + 't {
     let rules = spacy_rules();
-    let mut count = 1;
     let mut seen_end = false;
-    for token in tokens(text) {
+    tokens.iter().enumerate().filter_map(move |(i, token)| {
         let is_punct_char = rules.is_sentence_punct(token.text);
         if seen_end && !is_punct_char && !is_punctuation(token.text) {
-            count += 1;
             seen_end = false;
-        } else if is_punct_char {
-            seen_end = true;
+            Some(i)
+        } else {
+            seen_end |= is_punct_char;
+            None
         }
-    }
-    count
+    })
 }
 
 /// spaCy's `is_punct`: every character's general category is P*.

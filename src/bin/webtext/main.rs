@@ -9,8 +9,8 @@ use std::process::ExitCode;
 use clap::{Args, Parser, Subcommand};
 
 use datafusion_webtext::jobs::{
-    JobError, Result, clean, cleanup, dedup, fineweb, fineweb2, memory_limit, near_dedup, report,
-    sql,
+    JobError, Result, clean, cleanup, decont_index, dedup, fineweb, fineweb2, memory_limit,
+    near_dedup, report, sentence_dedup, sql, stats,
 };
 
 /// `webtext --version`: the crate, the versions of the reference tools whose output it
@@ -53,6 +53,15 @@ enum Command {
     /// with datatrove 0.10.1): score threshold, MinHash with the language's words, Gopher
     /// repetition, FineWeb quality, Gopher quality, FTFY, PII and symbol lines
     Fineweb2(fineweb2::Fineweb2Args),
+    /// datatrove's statistics of a table of documents (its DocStats, LineStats, ParagraphStats,
+    /// WordStats and SentenceStats, merged as its StatsMerger writes them)
+    Stats(stats::StatsArgs),
+    /// datatrove's sentence de-duplication (after C4): every span of three sentences seen before
+    /// removed from a table of documents (sql/sentence_dedup.sql)
+    SentenceDedup(sentence_dedup::SentenceDedupArgs),
+    /// datatrove's n-gram decontamination index of evaluation sets (its NGramsDecontIndexer):
+    /// the folder `ngram_decontamination` and datatrove's NGramsDecontFilter read
+    DecontIndex(decont_index::DecontIndexArgs),
     /// Write one self-contained HTML page of charts about a crawl and its cleaning (without IN,
     /// about the bundled sample crawl)
     Report(report::ReportArgs),
@@ -129,6 +138,9 @@ async fn run(command: Option<Command>) -> Result<()> {
         Some(Command::Fineweb(args)) => fineweb::run(args).await.map(drop),
         Some(Command::Fineweb2(args)) => fineweb2::run(args).await.map(drop),
         Some(Command::Report(args)) => report::run(args).await,
+        Some(Command::Stats(args)) => stats::run(args).await.map(drop),
+        Some(Command::SentenceDedup(args)) => sentence_dedup::run(args).await.map(drop),
+        Some(Command::DecontIndex(args)) => decont_index::run(args).await.map(drop),
         Some(Command::Functions(args)) => functions(args),
         Some(Command::Cluster(command)) => cluster::run(command).await,
     }

@@ -63,6 +63,49 @@ pub fn write_file_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
     written
 }
 
+/// A new folder beside `path` (`.NAME.webtext-XXXXXX.tmp`, unpredictable, created only if
+/// nothing is there), where a folder of results is written before [`commit_folder`] puts it in
+/// place. Its permissions are a folder's a user creates (the umask applies).
+pub fn create_folder_beside(path: &Path) -> io::Result<tempfile::TempDir> {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "output".to_owned());
+    tempfile::Builder::new()
+        .prefix(&format!(".{name}{TEMPORARY_MARK}"))
+        .suffix(".tmp")
+        .permissions(std::os::unix::fs::PermissionsExt::from_mode(0o777))
+        .tempdir_in(folder_of(path))
+}
+
+/// Makes a written folder the result at `path`: what is there is first moved aside under a
+/// temporary name (a link is moved, not followed), the new folder renamed into place, then the
+/// old one removed; a crash leaves either folder whole under `path`, never a mix.
+pub fn commit_folder(folder: tempfile::TempDir, path: &Path) -> io::Result<()> {
+    let written = folder.keep();
+    let aside = match std::fs::symlink_metadata(path) {
+        Ok(_) => {
+            let aside = create_folder_beside(path)?.keep();
+            std::fs::rename(path, &aside).inspect_err(|_| {
+                let _ = std::fs::remove_dir(&aside);
+                let _ = std::fs::remove_dir_all(&written);
+            })?;
+            Some(aside)
+        }
+        Err(_) => None,
+    };
+    std::fs::rename(&written, path).inspect_err(|_| {
+        let _ = std::fs::remove_dir_all(&written);
+    })?;
+    if let Some(aside) = aside {
+        match std::fs::symlink_metadata(&aside) {
+            Ok(meta) if meta.is_dir() => std::fs::remove_dir_all(&aside)?,
+            _ => std::fs::remove_file(&aside)?,
+        }
+    }
+    File::open(folder_of(path)).and_then(|f| f.sync_all())
+}
+
 /// A new hidden name for a part of file `name`: a temporary file's name, which a folder's
 /// clean-up of `name`'s temporary files removes. Unique: a cluster's task sees its partition
 /// under another number than the plan's, so the number cannot name the part; the join takes the
@@ -103,6 +146,27 @@ mod tests {
             .filter(|n| is_temporary_name(n))
             .collect();
         assert!(left.is_empty(), "{left:?}");
+    }
+
+    #[test]
+    fn a_committed_folder_replaces_the_old_one_whole() {
+        let folder = tempfile::tempdir().unwrap();
+        let path = folder.path().join("stats");
+        std::fs::create_dir(&path).unwrap();
+        std::fs::write(path.join("old.json"), b"old").unwrap();
+        let new = create_folder_beside(&path).unwrap();
+        std::fs::write(new.path().join("new.json"), b"new").unwrap();
+        commit_folder(new, &path).unwrap();
+        let names = |dir: &Path| -> Vec<String> {
+            let mut names: Vec<String> = std::fs::read_dir(dir)
+                .unwrap()
+                .map(|e| e.unwrap().file_name().into_string().unwrap())
+                .collect();
+            names.sort();
+            names
+        };
+        assert_eq!(names(&path), ["new.json"]);
+        assert_eq!(names(folder.path()), ["stats"]);
     }
 
     #[test]

@@ -14,3 +14,5 @@ pub mod minhash_union;
 pub mod minhash_union_clusters;
 pub mod ngram_hashes;
 pub mod onion_keep;
+pub mod sentence_dedup_filter;
+pub mod sentence_dedup_hashes;

@@ -7,10 +7,13 @@ use crate::common::warc::{gzip_bomb, response};
 use crate::common::{self, files_in, stderr, webtext};
 
 mod clean;
+mod decont;
 mod dedup_and_fineweb;
 mod library;
 mod safety;
+mod sentence_dedup;
 mod sql;
+mod stats;
 
 fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()

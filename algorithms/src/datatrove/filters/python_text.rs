@@ -67,7 +67,7 @@ pub(crate) fn python_lines(text: &str) -> Vec<&str> {
 }
 
 /// datatrove's `find_duplicates`: (elements seen before, their characters).
-pub(super) fn find_duplicates(items: &[&str]) -> (usize, usize) {
+pub(crate) fn find_duplicates(items: &[&str]) -> (usize, usize) {
     let mut seen = std::collections::HashSet::new();
     let (mut count, mut chars) = (0, 0);
     for item in items {

@@ -1,0 +1,70 @@
+//! What the statistics blocks measure with: a measure's value and the blocks' parameters.
+
+use crate::words::WordTokenizer;
+
+/// A measure's value: an integer for counts (written without ".0"), a float for shares and
+/// means, as Python's `int` and `float` in datatrove's dicts.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Stat {
+    Int(i64),
+    Float(f64),
+}
+
+impl Stat {
+    pub fn as_f64(self) -> f64 {
+        match self {
+            Stat::Int(i) => i as f64,
+            Stat::Float(f) => f,
+        }
+    }
+}
+
+/// datatrove's `_safe_divide`: the quotient, 0.0 where the denominator is 0.
+pub(super) fn safe_divide(numerator: usize, denominator: usize) -> Stat {
+    if denominator == 0 {
+        Stat::Float(0.0)
+    } else {
+        Stat::Float(numerator as f64 / denominator as f64)
+    }
+}
+
+/// The blocks' parameters, with datatrove's defaults.
+#[derive(Debug, Clone)]
+pub struct StatsParams {
+    /// `LineStats(max_k_chars_per_line_tresholds=...)`: `short_line_ratio_chars_{t}`.
+    pub short_line_chars: Vec<usize>,
+    /// `LineStats(min_k_chars_per_line_thresholds=...)`: `long_line_ratio_chars_{t}`.
+    pub long_line_chars: Vec<usize>,
+    /// `LineStats(ignore_empty_lines=...)`: blank lines left out of every share (not the count).
+    pub ignore_empty_lines: bool,
+    pub short_paragraph_chars: Vec<usize>,
+    pub long_paragraph_chars: Vec<usize>,
+    pub short_word_chars: Vec<usize>,
+    pub long_word_chars: Vec<usize>,
+    pub short_sentence_chars: Vec<usize>,
+    pub long_sentence_chars: Vec<usize>,
+    /// `WordStats(stop_words=...)`: Gopher's English stop words by default.
+    pub stop_words: Vec<String>,
+    /// `WordStats(language=...)`'s word tokenizer.
+    pub tokenizer: WordTokenizer,
+}
+
+impl Default for StatsParams {
+    fn default() -> Self {
+        StatsParams {
+            short_line_chars: vec![10, 30],
+            long_line_chars: vec![2000, 10000],
+            ignore_empty_lines: false,
+            short_paragraph_chars: vec![100],
+            long_paragraph_chars: vec![1000],
+            short_word_chars: vec![3],
+            long_word_chars: vec![7],
+            short_sentence_chars: vec![20],
+            long_sentence_chars: vec![75],
+            stop_words: ["the", "be", "to", "of", "and", "that", "have", "with"]
+                .map(str::to_owned)
+                .to_vec(),
+            tokenizer: WordTokenizer::English,
+        }
+    }
+}

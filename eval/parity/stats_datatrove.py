@@ -1,0 +1,71 @@
+"""datatrove 0.10.1's statistics of a table of documents: the oracle `webtext stats` is compared with.
+
+    python stats_datatrove.py REPOSITORY DOCUMENTS.parquet OUT.parquet [--work DIR]
+
+Runs DocStats, LineStats, ParagraphStats, WordStats (English) and SentenceStats (English) with
+their defaults (every group: summary, histogram, fqdn, suffix) over DOCUMENTS.parquet (columns
+`text`, `url`; other columns are metadata) with datatrove's LocalPipelineExecutor, one task, then
+StatsMerger, and writes OUT.parquet: one row per metric.json StatsMerger wrote, `path`
+({group}/{stat}) and `json` (the file's text), sorted by path.
+
+The repository's oracle, eval/parity/stats_datatrove.parquet, is this over the 20,000 documents of
+the de-duplication corpus (../shared/eval/dedup/documents.parquet). Offline as the speed scripts
+are: tldextract keeps the suffix list of its wheel (tldextract 5.4.0), spaCy 3.8.18 its blank
+English pipeline.
+"""
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "speed"))
+from datatrove_assets import fill_offline_cache  # noqa: E402
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("repository")
+    parser.add_argument("documents")
+    parser.add_argument("out")
+    parser.add_argument("--work")
+    args = parser.parse_args()
+    work = args.work or tempfile.mkdtemp(prefix="webtext-stats-oracle-")
+    fill_offline_cache(args.repository, os.path.join(work, "hf"), [])
+
+    from datatrove.executor import LocalPipelineExecutor
+    from datatrove.pipeline.readers import ParquetReader
+    from datatrove.pipeline.stats import (DocStats, LineStats, ParagraphStats, SentenceStats,
+                                          StatsMerger, WordStats)
+
+    folder, name = os.path.split(os.path.abspath(args.documents))
+    stats = os.path.join(work, "stats")
+    blocks = [block(output_folder=stats) for block in
+              (DocStats, LineStats, ParagraphStats, WordStats, SentenceStats)]
+    LocalPipelineExecutor(
+        pipeline=[ParquetReader(folder, glob_pattern=name, text_key="text", id_key="doc_id"), *blocks],
+        tasks=1, workers=1, logging_dir=os.path.join(work, "logs-stats"),
+    ).run()
+    merged = os.path.join(work, "merged")
+    LocalPipelineExecutor(
+        pipeline=[StatsMerger(stats, merged)], tasks=1, workers=1,
+        logging_dir=os.path.join(work, "logs-merge"),
+    ).run()
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    rows = []
+    for root, _, files in os.walk(merged):
+        if "metric.json" in files:
+            with open(os.path.join(root, "metric.json")) as f:
+                rows.append((os.path.relpath(root, merged), f.read()))
+    rows.sort()
+    pq.write_table(pa.table({"path": [p for p, _ in rows], "json": [j for _, j in rows]}), args.out,
+                   compression="zstd", compression_level=19)
+    print(json.dumps({"files": len(rows), "work": work}))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,157 @@
+//! `datatrove_stats(text [, blocks [, options]])`: the per-document measures of datatrove's
+//! statistics blocks, as a map from the stat's name to its value.
+
+use std::sync::{Arc, LazyLock};
+
+use datafusion::arrow::array::{Array, ArrayRef, Float64Builder, MapBuilder, StringBuilder};
+use datafusion::arrow::datatypes::{DataType, Field, Fields};
+use datafusion::common::{Result, ScalarValue, plan_err};
+use datafusion::logical_expr::Documentation;
+
+use crate::datatrove::stats::{Block, StatsParams};
+use crate::options::RowKeys;
+use crate::udf::arguments::{Input, constant_policy, constant_string};
+use crate::udf::arrays::{PageRef, for_each_page};
+use crate::udf::documentation::{DOC_SECTION, row_options_argument};
+use crate::udf::filters::gopher_quality::TEXT_ARGUMENT;
+use crate::udf::function::{Arguments, Kernel, WebtextFunction};
+use crate::udf::row_policy::{ArrowRowPolicy, RowPolicy};
+
+/// `datatrove_stats(text [, blocks [, options]])`.
+pub type DatatroveStatsFunc = WebtextFunction<DatatroveStatsText>;
+
+#[derive(Debug, Default, PartialEq, Eq, Hash)]
+pub struct DatatroveStatsText;
+
+static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
+    Documentation::builder(
+        DOC_SECTION,
+        "The measures HuggingFace datatrove 0.10.1's statistics blocks take of a document, as a \
+         map from the stat's name to its value (counts as whole numbers): DocStats (length, \
+         white_space_ratio, non_alpha_digit_ratio, digit_ratio, uppercase_ratio, elipsis_ratio \
+         [sic], punctuation_ratio), LineStats (n_lines, avg_line_length, \
+         short_line_ratio_chars_10 and _30, long_line_ratio_chars_2000 and _10000, \
+         lines_ending_with_terminal_mark_ratio, bullet_point_lines_ratio, line_duplicates, \
+         line_char_duplicates), ParagraphStats (n_paragraphs, avg_paragraph_length, \
+         short_paragraph_ratio_100, long_paragraph_ratio_1000, paragraph_duplicates, \
+         paragraph_char_duplicates), WordStats with the English tokenizer (n_words, \
+         avg_word_length, avg_words_per_line, short_word_ratio_3, long_word_ratio_7, \
+         type_token_ratio, uppercase_word_ratio, capitalized_word_ratio, stop_word_ratio) and \
+         SentenceStats in English (n_sentences, avg_sentence_length, short_sentence_ratio_20, \
+         long_sentence_ratio_75), with datatrove's default thresholds; a ratio over nothing is \
+         0. `webtext stats` summarises them per group as datatrove's StatsMerger does. NULL for \
+         NULL text.",
+        "datatrove_stats(text [, blocks [, options]])",
+    )
+    .with_sql_example(
+        "SELECT datatrove_stats('Hello... World!', 'doc')['length'];\n\
+         -- 15.0",
+    )
+    .with_argument("text", TEXT_ARGUMENT)
+    .with_argument(
+        "blocks",
+        "The blocks, comma-separated: doc, line, paragraph, word, sentence (default, or NULL: \
+         all five). A constant.",
+    )
+    .with_argument("options", row_options_argument(RowKeys::Text, ""))
+    .with_related_udf("gopher_quality")
+    .build()
+});
+
+/// The blocks a call measures, with its rows' policy.
+pub struct DatatroveStatsArguments {
+    blocks: Vec<Block>,
+    params: StatsParams,
+    policy: RowPolicy,
+}
+
+impl Arguments for DatatroveStatsArguments {
+    /// `(text [, blocks [, options]])`.
+    const MAX_ARGS: usize = 3;
+
+    fn parse(function: &str, constants: &[Option<&ScalarValue>]) -> Result<Self> {
+        let blocks = match constants.get(1) {
+            // Absent, or NULL (an omitted argument before the options): every block.
+            None => Block::ALL.to_vec(),
+            Some(Some(value)) if value.is_null() => Block::ALL.to_vec(),
+            Some(value) => match constant_string(function, 2, "blocks", *value)? {
+                None => Block::ALL.to_vec(),
+                Some(names) => blocks_of(function, &names)?,
+            },
+        };
+        let policy = constant_policy(function, 3, constants.get(2).copied(), RowKeys::Text)?;
+        Ok(DatatroveStatsArguments {
+            blocks,
+            params: StatsParams::default(),
+            policy,
+        })
+    }
+}
+
+/// The blocks named in `names` ("doc, word").
+fn blocks_of(function: &str, names: &str) -> Result<Vec<Block>> {
+    names
+        .split(',')
+        .map(str::trim)
+        .filter(|n| !n.is_empty())
+        .map(|name| match Block::from_name(name) {
+            Some(block) => Ok(block),
+            None => {
+                let known: Vec<&str> = Block::ALL.iter().map(|b| b.name()).collect();
+                plan_err!(
+                    "{function}: argument 2 (blocks): no statistics block '{name}'; blocks: {}",
+                    known.join(", ")
+                )
+            }
+        })
+        .collect()
+}
+
+impl Kernel for DatatroveStatsText {
+    const NAME: &'static str = "datatrove_stats";
+    const INPUT: Input = Input::Text;
+    type Arguments = DatatroveStatsArguments;
+
+    fn documentation() -> &'static Documentation {
+        &DOCUMENTATION
+    }
+
+    fn return_type() -> DataType {
+        let entries = Fields::from(vec![
+            Field::new("keys", DataType::Utf8, false),
+            Field::new("values", DataType::Float64, true),
+        ]);
+        DataType::Map(
+            Arc::new(Field::new("entries", DataType::Struct(entries), false)),
+            false,
+        )
+    }
+
+    fn compute(texts: &dyn Array, arguments: &DatatroveStatsArguments) -> Result<ArrayRef> {
+        let policy = &arguments.policy;
+        let mut out = MapBuilder::new(None, StringBuilder::new(), Float64Builder::new());
+        for_each_page(texts, |page| {
+            let stats = policy.row(Self::NAME, page, |page| match page {
+                PageRef::Text(text) => Ok(arguments
+                    .blocks
+                    .iter()
+                    .flat_map(|b| b.stats(text, &arguments.params))
+                    .collect::<Vec<_>>()),
+                // Planning admits strings only.
+                PageRef::Bytes(_) => Err("not a string"),
+            })?;
+            match stats {
+                Some(stats) => {
+                    for (name, value) in stats {
+                        out.keys().append_value(name);
+                        out.values().append_value(value.as_f64());
+                    }
+                    out.append(true)?;
+                }
+                None => out.append(false)?,
+            }
+            Ok(())
+        })?;
+        Ok(Arc::new(out.finish()))
+    }
+}
