@@ -19,6 +19,7 @@ use futures::StreamExt;
 
 use crate::datatrove::stats::{
     Block, DEFAULT_TOP_K, Group, MetricStatsDict, Stats, StatsDocument, StatsParams, StatsSummary,
+    measure,
 };
 use crate::jobs::new_folder::NewFolder;
 use crate::jobs::progress::Progress;
@@ -133,7 +134,7 @@ pub async fn run(args: StatsArgs) -> Result<StatsCounts> {
     while let Some(batch) = rows.next().await {
         let batch = batch?;
         let columns = DocumentColumns::of(&batch)?;
-        let measured = measure(&columns, &args.blocks, &params, workers)?;
+        let measured = measure_rows(&columns, &args.blocks, &params, workers)?;
         let mut bytes = 0;
         for (row, stats) in measured.iter().enumerate() {
             let Some(document) = columns.document(row) else {
@@ -207,7 +208,7 @@ impl DocumentColumns {
 }
 
 /// Each row's measures (the blocks' in order), rows split over `workers` threads.
-fn measure(
+fn measure_rows(
     columns: &DocumentColumns,
     blocks: &[Block],
     params: &StatsParams,
@@ -218,10 +219,7 @@ fn measure(
         let Some(document) = columns.document(row) else {
             return Stats::new();
         };
-        blocks
-            .iter()
-            .flat_map(|b| b.stats(document.text, params))
-            .collect()
+        measure(document.text, blocks, params)
     };
     let chunk = rows.div_ceil(workers).max(1);
     let parts = std::thread::scope(|scope| {

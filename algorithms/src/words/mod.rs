@@ -36,7 +36,10 @@ use std::borrow::Cow;
 pub use crate::html::text::is_py_space as is_python_space;
 pub use languages::{WordTokenizer, spacy_languages};
 use spacy::words_by_rules;
-pub use spacy::{sentence_count, sentence_spans, sentences, tokens, words};
+pub use spacy::{
+    sentence_count, sentence_spans, sentence_spans_of_tokens, sentences, sentences_of_tokens,
+    tokens, words, words_of_tokens,
+};
 pub use token::Token;
 
 /// The words of `text` as `tokenizer` gives them: slices of the text, but where a tokenizer puts

@@ -32,8 +32,13 @@ pub(super) fn spacy_rules() -> &'static Rules {
 /// The words of `text` as datatrove's `split_into_words(text, "eng")` gives them: spaCy's tokens,
 /// each `strip()`ped, without the empty ones.
 pub fn words(text: &str) -> Vec<&str> {
-    tokens(text)
-        .into_iter()
+    words_of_tokens(&tokens(text))
+}
+
+/// [`words`] from the text's [`tokens`], for a caller that also needs its sentences.
+pub fn words_of_tokens<'a>(tokens: &[Token<'a>]) -> Vec<&'a str> {
+    tokens
+        .iter()
         .map(|t| t.text.trim_matches(is_python_space))
         .filter(|w| !w.is_empty())
         .collect()
@@ -49,7 +54,12 @@ pub fn sentence_count(text: &str) -> usize {
 /// The sentences of `text` as datatrove's `sent_tokenize` gives them for English: the texts of
 /// the sentencizer's sentences ([`sentence_spans`]), each `strip()`ped, without the empty ones.
 pub fn sentences(text: &str) -> Vec<&str> {
-    sentence_spans(text)
+    sentences_of_tokens(text, &tokens(text))
+}
+
+/// [`sentences`] from the text's [`tokens`].
+pub fn sentences_of_tokens<'a>(text: &'a str, tokens: &[Token<'_>]) -> Vec<&'a str> {
+    sentence_spans_of_tokens(text, tokens)
         .into_iter()
         .map(|(start, end)| text[start..end].trim_matches(is_python_space))
         .filter(|sentence| !sentence.is_empty())
@@ -61,7 +71,11 @@ pub fn sentences(text: &str) -> Vec<&str> {
 /// whitespace after it left out), every sentence, whitespace-only ones too; none for a text
 /// without tokens.
 pub fn sentence_spans(text: &str) -> Vec<(usize, usize)> {
-    let tokens = tokens(text);
+    sentence_spans_of_tokens(text, &tokens(text))
+}
+
+/// [`sentence_spans`] from the text's [`tokens`].
+pub fn sentence_spans_of_tokens(text: &str, tokens: &[Token<'_>]) -> Vec<(usize, usize)> {
     let base = text.as_ptr() as usize;
     // Tokens are slices of the text; one that were not could neither start nor end a span here.
     let start = |token: &Token<'_>| {
@@ -70,7 +84,7 @@ pub fn sentence_spans(text: &str) -> Vec<(usize, usize)> {
             .filter(|&at| at + token.text.len() <= text.len())
     };
     let mut firsts = vec![0];
-    firsts.extend(sentence_starts(&tokens));
+    firsts.extend(sentence_starts(tokens));
     let mut spans = Vec::with_capacity(firsts.len());
     for (i, &first) in firsts.iter().enumerate() {
         let last = firsts.get(i + 1).map_or(tokens.len(), |&next| next);

@@ -8,7 +8,7 @@ use datafusion::arrow::datatypes::{DataType, Field, Fields};
 use datafusion::common::{Result, ScalarValue, plan_err};
 use datafusion::logical_expr::Documentation;
 
-use crate::datatrove::stats::{Block, StatsParams};
+use crate::datatrove::stats::{Block, StatsParams, measure};
 use crate::options::RowKeys;
 use crate::udf::arguments::{Input, constant_policy, constant_string};
 use crate::udf::arrays::{PageRef, for_each_page};
@@ -132,11 +132,7 @@ impl Kernel for DatatroveStatsText {
         let mut out = MapBuilder::new(None, StringBuilder::new(), Float64Builder::new());
         for_each_page(texts, |page| {
             let stats = policy.row(Self::NAME, page, |page| match page {
-                PageRef::Text(text) => Ok(arguments
-                    .blocks
-                    .iter()
-                    .flat_map(|b| b.stats(text, &arguments.params))
-                    .collect::<Vec<_>>()),
+                PageRef::Text(text) => Ok(measure(text, &arguments.blocks, &arguments.params)),
                 // Planning admits strings only.
                 PageRef::Bytes(_) => Err("not a string"),
             })?;

@@ -7,7 +7,10 @@ use std::collections::HashSet;
 use super::values::{Stat, StatsParams, safe_divide};
 use crate::datatrove::filters::{find_duplicates, is_simplify_punctuation, python_lines};
 use crate::unicode::{LETTER, is_python_digit, is_python_title, is_python_upper};
-use crate::words::{is_python_space, sentences, words_in};
+use crate::words::{
+    WordTokenizer, is_python_space, sentences, sentences_of_tokens, tokens, words_in,
+    words_of_tokens,
+};
 
 /// A block's values, by stat name.
 pub type Stats = Vec<(String, Stat)>;
@@ -56,6 +59,31 @@ impl Block {
             Block::Sentence => sentence_stats(text, params),
         }
     }
+}
+
+/// Every block's measures of `text`, the blocks' in order: spaCy's English tokens, which the
+/// word (in English) and sentence blocks both cut the text into, made once.
+pub fn measure(text: &str, blocks: &[Block], params: &StatsParams) -> Stats {
+    let english_words = matches!(params.tokenizer, WordTokenizer::English);
+    let shares_tokens =
+        |block: &Block| *block == Block::Sentence || (*block == Block::Word && english_words);
+    let tokens = blocks.iter().any(shares_tokens).then(|| tokens(text));
+    let mut stats = Stats::new();
+    for block in blocks {
+        match (block, &tokens) {
+            (Block::Word, Some(tokens)) if english_words => {
+                stats.extend(word_stats_of(text, &words_of_tokens(tokens), params));
+            }
+            (Block::Sentence, Some(tokens)) => {
+                stats.extend(sentence_stats_of(
+                    &sentences_of_tokens(text, tokens),
+                    params,
+                ));
+            }
+            _ => stats.extend(block.stats(text, params)),
+        }
+    }
+    stats
 }
 
 /// Python's `len()`: code points.
@@ -196,6 +224,11 @@ pub fn paragraph_stats(text: &str, params: &StatsParams) -> Stats {
 pub fn word_stats(text: &str, params: &StatsParams) -> Stats {
     let owned = words_in(params.tokenizer, text);
     let words: Vec<&str> = owned.iter().map(|w| w.as_ref()).collect();
+    word_stats_of(text, &words, params)
+}
+
+/// [`word_stats`] of the text's words.
+fn word_stats_of(text: &str, words: &[&str], params: &StatsParams) -> Stats {
     let n = words.len();
     let chars: usize = words.iter().map(|w| len(w)).sum();
     let mut stats = vec![
@@ -208,7 +241,7 @@ pub fn word_stats(text: &str, params: &StatsParams) -> Stats {
     ];
     // datatrove's order: the short ratios, then the long ones, each after the other.
     stats.extend(length_shares(
-        &words,
+        words,
         ("short_word_ratio_", &params.short_word_chars),
         ("long_word_ratio_", &params.long_word_chars),
     ));
@@ -235,7 +268,11 @@ pub fn word_stats(text: &str, params: &StatsParams) -> Stats {
 /// `SentenceStats` (English): spaCy's sentences, their number, mean length, short and long
 /// shares.
 pub fn sentence_stats(text: &str, params: &StatsParams) -> Stats {
-    let sentences = sentences(text);
+    sentence_stats_of(&sentences(text), params)
+}
+
+/// [`sentence_stats`] of the text's sentences.
+fn sentence_stats_of(sentences: &[&str], params: &StatsParams) -> Stats {
     let n = sentences.len();
     let chars: usize = sentences.iter().map(|s| len(s)).sum();
     let mut stats = vec![
@@ -243,7 +280,7 @@ pub fn sentence_stats(text: &str, params: &StatsParams) -> Stats {
         ("avg_sentence_length".into(), safe_divide(chars, n)),
     ];
     stats.extend(length_shares(
-        &sentences,
+        sentences,
         ("short_sentence_ratio_", &params.short_sentence_chars),
         ("long_sentence_ratio_", &params.long_sentence_chars),
     ));

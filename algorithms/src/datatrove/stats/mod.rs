@@ -11,7 +11,7 @@ mod summary;
 mod values;
 
 pub use blocks::{
-    Block, Stats, doc_stats, line_stats, paragraph_stats, sentence_stats, word_stats,
+    Block, Stats, doc_stats, line_stats, measure, paragraph_stats, sentence_stats, word_stats,
 };
 pub use metric::{MetricStats, MetricStatsDict, Number, json_string};
 pub use summary::{DEFAULT_TOP_K, Group, StatsDocument, StatsSummary};

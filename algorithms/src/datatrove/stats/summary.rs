@@ -103,6 +103,7 @@ impl StatsSummary {
     pub fn add(&mut self, document: StatsDocument<'_>, stats: &Stats) {
         let mut host = None;
         let digits = self.histogram_digits;
+        let chars = document.text.chars().count() as i64;
         for (group, table) in &mut self.groups {
             let key_of = |value: Stat, host: &mut Option<tldextract::HostParts>| match group {
                 Group::Summary => "summary".to_owned(),
@@ -119,7 +120,6 @@ impl StatsSummary {
                 let key = key_of(*value, &mut host);
                 if *group == Group::Histogram {
                     table.dict(name).entry(&key).add_value(Stat::Int(1));
-                    let chars = document.text.chars().count() as i64;
                     table
                         .dict(&format!("{name}__chars"))
                         .entry(&key)
