@@ -747,3 +747,21 @@ Example:
              OVER (PARTITION BY file ORDER BY "offset") AS text
     FROM crawl;
 """
+
+bloom_filter_keep: WindowUDF
+"""HuggingFace datatrove 0.10.1's SingleBloomFilter (Dolma's de-duplication) as a window function: the documents of each partition, in the window's order, against one Bloom filter of m_bytes bytes. A document's shingles are the xxh32 hashes of its n-grams of n_grams (13) simplified English words; when more than duplicate_threshold (0.8) of them are in the filter already it is a duplicate, otherwise its new shingles are added. datatrove's arithmetic is kept, quirks included: each of the k bit positions is ANDed with m_bytes rather than reduced modulo the filter's size, so only positions whose bits are a subset of m_bytes's are used (give m_bytes as 2^n − 1 to use 2^n bits; a power of two uses two), and k from expected_elements counts the bits 8 times over. Returns a struct: kept; shingles; duplicate_shingles (already in the filter). NULL for NULL text (the filter does not change). The filter is reserved from the session's memory limit, per partition.
+
+SQL: ``bloom_filter_keep(text, options) OVER (ORDER BY id)``
+
+Args:
+    text: The text (extracted already, e.g. by justext): Utf8, LargeUtf8, Utf8View or a dictionary of those.
+    options: 'key=value, ...' setting datatrove's BloomFilterConfig: m_bytes (0; the filter's size in bytes, required, below 2^28 (datatrove's bound)), k (none; hash functions; none: from expected_elements), expected_elements (none; expected shingles, for k), duplicate_threshold (0.8; a document with a larger share of its shingles already in the filter is dropped), n_grams (13; words per shingle), seed (0; the seed of the hash functions' parameters), on_error (null; a text that cannot be processed, which only a bug of ours can cause and datafusion_webtext::row_panics() counts, gives NULL; fail: the query fails with the reason). m_bytes and k (or expected_elements) are required, as in datatrove.
+
+Example:
+    SELECT array_agg(b['kept'] ORDER BY id) FROM (
+      SELECT id, bloom_filter_keep(text, 'm_bytes=1048575, k=4, n_grams=3')
+               OVER (ORDER BY id) AS b
+      FROM (VALUES (1, 'one two three four five'), (2, 'One, two, three; four five!'),
+                   (3, 'six seven eight nine ten')) AS docs(id, text));
+    -- [true, false, true]
+"""

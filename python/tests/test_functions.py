@@ -103,10 +103,14 @@ QUERIES = {
     "minhash_union": "SELECT id, minhash_union(id, id + 1) OVER (ORDER BY id) AS r FROM t ORDER BY id",
     "pii_redact_in_order": "SELECT id, pii_redact_in_order(v) OVER (ORDER BY id) AS r FROM t ORDER BY id",
     "trafilatura_in_order": "SELECT id, trafilatura_in_order(v) OVER (ORDER BY id) AS r FROM t ORDER BY id",
+    "bloom_filter_keep": "SELECT id, bloom_filter_keep(v, 'm_bytes=65535, k=3, n_grams=2') OVER (ORDER BY id) AS r "
+    "FROM t ORDER BY id",
     "minhash_union_clusters": "SELECT minhash_union_clusters(u) AS r FROM "
     "(SELECT minhash_union(id, id + 1) OVER (ORDER BY id) AS u FROM t)",
 }
-TEXT_ONLY = set(TEXT_CALLS) | {"duplicate_ngrams", "onion_keep", "minhash_clusters", "pii_redact_in_order"}
+TEXT_ONLY = set(TEXT_CALLS) | {
+    "duplicate_ngrams", "onion_keep", "minhash_clusters", "pii_redact_in_order", "bloom_filter_keep",
+}
 
 
 def test_every_function_is_exported_with_its_documentation():

@@ -53,9 +53,9 @@ pub mod page;
 
 // Each function's module also where it was before the families, as the crate's users name it.
 pub use dedup::{
-    content_hash, duplicate_fraction, duplicate_ngrams, duplicate_positions, jaccard, minhash,
-    minhash_bands, minhash_clusters, minhash_union, minhash_union_clusters, ngram_hashes,
-    onion_keep, sentence_dedup_filter, sentence_dedup_hashes,
+    bloom_filter_keep, content_hash, duplicate_fraction, duplicate_ngrams, duplicate_positions,
+    jaccard, minhash, minhash_bands, minhash_clusters, minhash_union, minhash_union_clusters,
+    ngram_hashes, onion_keep, sentence_dedup_filter, sentence_dedup_hashes,
 };
 #[cfg(feature = "tokens")]
 pub use filters::token_count;
@@ -181,6 +181,16 @@ pub fn minhash_union_udwf() -> Arc<WindowUDF> {
     Arc::clone(&UDWF)
 }
 
+/// The shared instance of the `bloom_filter_keep` window function.
+pub fn bloom_filter_keep_udwf() -> Arc<WindowUDF> {
+    static UDWF: LazyLock<Arc<WindowUDF>> = LazyLock::new(|| {
+        Arc::new(WindowUDF::from(
+            bloom_filter_keep::BloomFilterKeepFunc::default(),
+        ))
+    });
+    Arc::clone(&UDWF)
+}
+
 /// The shared instance of the `pii_redact_in_order` window function.
 pub fn pii_redact_in_order_udwf() -> Arc<WindowUDF> {
     static UDWF: LazyLock<Arc<WindowUDF>> = LazyLock::new(|| {
@@ -292,6 +302,7 @@ pub fn all_window() -> Vec<Arc<WindowUDF>> {
         minhash_union_udwf(),
         pii_redact_in_order_udwf(),
         trafilatura_in_order_udwf(),
+        bloom_filter_keep_udwf(),
     ]
 }
 
@@ -308,6 +319,9 @@ pub fn all_window_in(pool: &WindowPool) -> Vec<Arc<WindowUDF>> {
         pii_redact_in_order_udwf(),
         // Holds at most 4,096 segments of text: nothing to reserve.
         trafilatura_in_order_udwf(),
+        Arc::new(WindowUDF::from(
+            bloom_filter_keep::BloomFilterKeepFunc::in_pool(pool.clone()),
+        )),
     ]
 }
 
@@ -562,6 +576,12 @@ pub mod functions {
     /// `sentence_dedup_filter(text, duplicates)`: the text without its duplicated spans.
     pub fn sentence_dedup_filter(text: Expr, duplicates: Expr) -> Expr {
         super::sentence_dedup_filter_udf().call(vec![text, duplicates])
+    }
+
+    /// `bloom_filter_keep(text, options)`, without its window: add the order with
+    /// `.order_by(...)` on the window expression.
+    pub fn bloom_filter_keep(text: Expr, options: Expr) -> Expr {
+        super::bloom_filter_keep_udwf().call(vec![text, options])
     }
 
     /// `token_count(text, options)`.

@@ -124,8 +124,8 @@ fn the_floors_file_has_a_floor_for_every_check_ci_runs() {
         needed.push(format!("fineweb {key}"));
         needed.push(format!("fineweb {key}_third_party"));
     }
-    // eval/parity/stats.py, decont.py and sentence_dedup.py: datatrove's statistics,
-    // decontamination and sentence de-duplication.
+    // eval/parity/stats.py, decont.py, sentence_dedup.py and bloom_filter.py: datatrove's
+    // statistics, decontamination, sentence de-duplication and Bloom filter.
     for key in [
         "stats files_identical",
         "stats values_1e-9",
@@ -133,6 +133,8 @@ fn the_floors_file_has_a_floor_for_every_check_ci_runs() {
         "decont decisions",
         "sentence_dedup decisions",
         "sentence_dedup texts",
+        "bloom_filter k7_16m",
+        "bloom_filter expected_5m",
     ] {
         needed.push(key.to_owned());
     }

@@ -179,6 +179,12 @@ async fn every_function_gives_one_row_per_hostile_page_and_the_query_goes_on() {
     assert_eq!(kept.len(), pages.len());
     let redacted = by_page(&ctx, "pii_redact_in_order(html) OVER (ORDER BY id)['ips']").await;
     assert_eq!(redacted.len(), pages.len());
+    let bloom = by_page(
+        &ctx,
+        "bloom_filter_keep(html, 'm_bytes=1048575, k=4') OVER (ORDER BY id)['kept']",
+    )
+    .await;
+    assert_eq!(bloom.len(), pages.len());
     let fineweb = "favor_precision=true, include_comments=false";
     let texts = by_page(
         &ctx,

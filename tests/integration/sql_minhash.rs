@@ -13,7 +13,7 @@ use datafusion_webtext::minhash::{
     DocumentCluster, MinHasher, MinhashConfig, band_hashes, cluster_documents,
 };
 
-const FUNCTIONS: [&str; 8] = [
+const FUNCTIONS: [&str; 9] = [
     "minhash",
     "minhash_bands",
     "jaccard",
@@ -22,6 +22,7 @@ const FUNCTIONS: [&str; 8] = [
     "minhash_union_clusters",
     "sentence_dedup_hashes",
     "sentence_dedup_filter",
+    "bloom_filter_keep",
 ];
 
 fn context_with(partitions: usize) -> SessionContext {

@@ -1,6 +1,7 @@
 //! De-duplication: onion's n-gram hashes and decisions, content hashes, and MinHash from
 //! signatures to clusters.
 
+pub mod bloom_filter_keep;
 pub mod content_hash;
 pub(super) mod dedup_common;
 pub mod duplicate_fraction;
