@@ -141,6 +141,22 @@ pub(crate) fn constant_policy(
     Ok(constant_options(function, position, value, (), &[], rows)?.1)
 }
 
+/// A window function's options argument, argument 2 of its physical arguments: its value
+/// (None when the call has none), a planning error naming the function when it is not a
+/// constant.
+pub(crate) fn window_options_value(
+    function: &str,
+    exprs: &[Arc<dyn PhysicalExpr>],
+) -> Result<Option<ScalarValue>> {
+    match exprs.get(1).map(constant_value) {
+        None => Ok(None),
+        Some(Some(value)) => Ok(Some(value)),
+        Some(None) => {
+            plan_err!("{function}: argument 2 (options) must be a constant string literal")
+        }
+    }
+}
+
 /// The value of a constant physical argument (of an aggregate or window function), or None when
 /// it is not constant. A literal is read directly; a host's wrapper of one (datafusion-ffi hands
 /// over foreign expressions, not `Literal`s) is evaluated against an empty batch, where only a

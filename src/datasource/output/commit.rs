@@ -80,7 +80,9 @@ pub fn create_folder_beside(path: &Path) -> io::Result<tempfile::TempDir> {
 
 /// Makes a written folder the result at `path`: what is there is first moved aside under a
 /// temporary name (a link is moved, not followed), the new folder renamed into place, then the
-/// old one removed; a crash leaves either folder whole under `path`, never a mix.
+/// old one removed. Each folder stays whole, never a mix of the two: a crash between the renames
+/// leaves nothing at `path`, the old folder and the new one beside it under their temporary
+/// names.
 pub fn commit_folder(folder: tempfile::TempDir, path: &Path) -> io::Result<()> {
     let written = folder.keep();
     let aside = match std::fs::symlink_metadata(path) {

@@ -16,7 +16,7 @@ use crate::datatrove::bloom_filter::{
     BLOOM_FILTER_KEYS, BloomDecision, BloomFilter, BloomFilterConfig,
 };
 use crate::options::RowKeys;
-use crate::udf::arguments::{Input, check_arg_types, constant_options, constant_value};
+use crate::udf::arguments::{Input, check_arg_types, constant_options, window_options_value};
 use crate::udf::documentation::{DOC_SECTION, options_argument};
 use crate::udf::filters::gopher_quality::TEXT_ARGUMENT;
 use crate::udf::held_memory::{HeldMemory, WindowPool};
@@ -118,14 +118,11 @@ impl WindowUDFImpl for BloomFilterKeepFunc {
         &self,
         args: PartitionEvaluatorArgs,
     ) -> Result<Box<dyn PartitionEvaluator>> {
-        let options = args.input_exprs().get(1).map(constant_value);
-        if let Some(None) = options {
-            return plan_err!("{NAME}: argument 2 (options) must be a constant string literal");
-        }
+        let options = window_options_value(NAME, args.input_exprs())?;
         let (config, policy) = constant_options(
             NAME,
             2,
-            options.as_ref().map(Option::as_ref),
+            options.as_ref().map(Some),
             BloomFilterConfig::default(),
             &[BLOOM_FILTER_KEYS],
             RowKeys::Text,

@@ -15,7 +15,7 @@ use datafusion::logical_expr::{
 
 use crate::datatrove::pii::{PII_KEYS, PiiCounters, PiiParams, pii_redact};
 use crate::options::RowKeys;
-use crate::udf::arguments::{Input, check_arg_types, constant_options, constant_value};
+use crate::udf::arguments::{Input, check_arg_types, constant_options, window_options_value};
 use crate::udf::documentation::DOC_SECTION;
 use crate::udf::filters::gopher_quality::TEXT_ARGUMENT;
 use crate::udf::filters::pii_redact::PiiRedactKernel;
@@ -85,14 +85,11 @@ impl WindowUDFImpl for PiiRedactInOrderFunc {
         &self,
         args: PartitionEvaluatorArgs,
     ) -> Result<Box<dyn PartitionEvaluator>> {
-        let options = args.input_exprs().get(1).map(constant_value);
-        if let Some(None) = options {
-            return plan_err!("{NAME}: argument 2 (options) must be a constant string literal");
-        }
+        let options = window_options_value(NAME, args.input_exprs())?;
         let (params, policy) = constant_options(
             NAME,
             2,
-            options.as_ref().map(Option::as_ref),
+            options.as_ref().map(Some),
             PiiParams::default(),
             &[PII_KEYS],
             RowKeys::Text,

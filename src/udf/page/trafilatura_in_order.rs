@@ -7,14 +7,14 @@ use std::sync::{Arc, LazyLock};
 
 use datafusion::arrow::array::{Array, ArrayRef, AsArray};
 use datafusion::arrow::datatypes::{DataType, Field, FieldRef};
-use datafusion::common::{Result, ScalarValue, exec_err, plan_err};
+use datafusion::common::{Result, ScalarValue, exec_err};
 use datafusion::logical_expr::function::{PartitionEvaluatorArgs, WindowUDFFieldArgs};
 use datafusion::logical_expr::{
     Documentation, PartitionEvaluator, Signature, Volatility, WindowUDFImpl,
 };
 
 use crate::trafilatura::{DedupCache, Options};
-use crate::udf::arguments::{Input, check_arg_types, constant_value};
+use crate::udf::arguments::{Input, check_arg_types, window_options_value};
 use crate::udf::arrays::PageRef;
 use crate::udf::documentation::{DOC_SECTION, HTML_ARGUMENT};
 use crate::udf::page::trafilatura::{
@@ -105,15 +105,12 @@ impl WindowUDFImpl for TrafilaturaInOrderFunc {
         &self,
         args: PartitionEvaluatorArgs,
     ) -> Result<Box<dyn PartitionEvaluator>> {
-        let options = args.input_exprs().get(1).map(constant_value);
-        if let Some(None) = options {
-            return plan_err!("{NAME}: argument 2 (options) must be a constant string literal");
-        }
+        let options = window_options_value(NAME, args.input_exprs())?;
         let defaults = Options {
             deduplicate: true,
             ..Options::default()
         };
-        let config = TrafilaturaConfig::read(NAME, options.as_ref().map(Option::as_ref), defaults)?;
+        let config = TrafilaturaConfig::read(NAME, options.as_ref().map(Some), defaults)?;
         Ok(Box::new(InOrderEvaluator {
             config,
             cache: DedupCache::default(),
