@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# datatrove 0.10.1's statistics, decontamination and sentence de-duplication against this
+# datatrove 0.10.1's statistics, decontamination, sentence and exact de-duplication against this
 # project's on the 20,000 documents of the de-duplication corpus, each on one core (taskset -c 0),
 # ratios from one run, peak memory (max RSS) of each:
 # - statistics: DocStats, LineStats, ParagraphStats, WordStats, SentenceStats and StatsMerger
@@ -7,7 +7,10 @@
 # - decontamination: NGramsDecontIndexer's hashes and NGramsDecontFilter over every document
 #   (eval/parity/decont_datatrove.py) against `webtext decont-index` and ngram_decontamination;
 # - sentence de-duplication: its three stages (eval/parity/sentence_dedup_datatrove.py) against
-#   `webtext sentence-dedup`.
+#   `webtext sentence-dedup`;
+# - exact de-duplication: its three stages (eval/parity/exact_dedup_datatrove.py's default
+#   configuration, its kept documents written by its JsonlWriter) against `webtext exact-dedup
+#   --kept-only`.
 # The datatrove runs are the oracle scripts, which also write their small outputs.
 #
 #     bash eval/speed/compare_datatrove_toolkit.sh [SHARED_DIR] [WEBTEXT]
@@ -57,11 +60,18 @@ read -r DT_SENT DT_SENT_RSS < <(timed taskset -c 0 "$DT_VENV/bin/python" eval/pa
 read -r WT_SENT WT_SENT_RSS < <(timed taskset -c 0 "$WEBTEXT" sentence-dedup "$DOCS" "$WORK/sent-ours.parquet" --partitions 1)
 cat "$WORK/stderr"
 
+echo "== exact de-duplication"
+read -r DT_EXACT DT_EXACT_RSS < <(timed taskset -c 0 "$DT_VENV/bin/python" eval/parity/exact_dedup_datatrove.py "$DOCS" "$WORK/exact.parquet" "$WORK/exact-index" --work "$WORK/dt-exact" --configs default --write-kept "$WORK/dt-exact-kept")
+read -r WT_EXACT WT_EXACT_RSS < <(timed taskset -c 0 "$WEBTEXT" exact-dedup "$DOCS" "$WORK/exact-ours.parquet" --kept-only --partitions 1)
+cat "$WORK/stderr"
+
 awk -v ds="$DT_STATS" -v dsr="$DT_STATS_RSS" -v ws="$WT_STATS" -v wsr="$WT_STATS_RSS" \
     -v dd="$DT_DECONT" -v ddr="$DT_DECONT_RSS" -v wd="$WT_DECONT" -v wdr="$WT_DECONT_RSS" \
-    -v dn="$DT_SENT" -v dnr="$DT_SENT_RSS" -v wn="$WT_SENT" -v wnr="$WT_SENT_RSS" 'BEGIN {
+    -v dn="$DT_SENT" -v dnr="$DT_SENT_RSS" -v wn="$WT_SENT" -v wnr="$WT_SENT_RSS" \
+    -v de="$DT_EXACT" -v der="$DT_EXACT_RSS" -v we="$WT_EXACT" -v wer="$WT_EXACT_RSS" 'BEGIN {
   printf "| family (20,000 documents, one core) | datatrove s | MiB | webtext s | MiB | ratio |\n|---|---:|---:|---:|---:|---:|\n";
   printf "| statistics (5 blocks + merger) | %.2f | %.0f | %.2f | %.0f | %.1fx |\n", ds, dsr / 1024, ws, wsr / 1024, ds / ws;
   printf "| decontamination (index + filter) | %.2f | %.0f | %.2f | %.0f | %.1fx |\n", dd, ddr / 1024, wd, wdr / 1024, dd / wd;
   printf "| sentence de-duplication (3 stages) | %.2f | %.0f | %.2f | %.0f | %.1fx |\n", dn, dnr / 1024, wn, wnr / 1024, dn / wn;
+  printf "| exact de-duplication (3 stages) | %.2f | %.0f | %.2f | %.0f | %.1fx |\n", de, der / 1024, we, wer / 1024, de / we;
 }'

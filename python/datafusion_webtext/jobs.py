@@ -66,6 +66,13 @@ def sentence_dedup(input: str | os.PathLike[str], output: str | os.PathLike[str]
     return run("sentence-dedup", input, output, **options)
 
 
+def exact_dedup(input: str | os.PathLike[str], output: str | os.PathLike[str], **options: Any) -> dict[str, Any]:
+    """``webtext exact-dedup IN OUT``: datatrove's exact de-duplication, every document with
+    ``kept`` (false for a copy of a text kept elsewhere) and ``duplicate_count``. Returns
+    ``dropped``, ``kept_with_copies``, ``index_hashes`` and ``rows``."""
+    return run("exact-dedup", input, output, **options)
+
+
 def sql(query: str | None = None, **options: Any) -> dict[str, Any]:
     """``webtext sql QUERY``: the statements run in order, each result printed on stdout, or the
     last one written to ``output`` (a Parquet file, or a folder of shards, one per shard of the

@@ -61,6 +61,7 @@ COMPUTE_CALLS = {
     "sentence_dedup_filter": lambda v, d: compute.sentence_dedup_filter(
         v, pa.array([[0]] * len(v), pa.list_(pa.int64())), n_sentences=1, min_doc_words=0
     ),
+    "exact_dedup_hash": lambda v, d: compute.exact_dedup_hash(v, hash_fc="sha1"),
 }
 CALLS = {**HTML_CALLS, **TEXT_CALLS}
 TEXT_ONLY = set(TEXT_CALLS)

@@ -93,6 +93,7 @@ TEXT_CALLS = {
     "ngram_decontamination": f"ngram_decontamination(v, '{DECONT_INDEX}', 'n_grams=2')",
     "sentence_dedup_hashes": "sentence_dedup_hashes(v, 'n_sentences=1')",
     "sentence_dedup_filter": "sentence_dedup_filter(v, make_array(0), 'n_sentences=1, min_doc_words=0')",
+    "exact_dedup_hash": "exact_dedup_hash(v, 'hash_fc=sha1')",
 }
 QUERIES = {
     **{name: f"SELECT id, {call} AS r FROM t ORDER BY id" for name, call in HTML_CALLS.items()},

@@ -100,3 +100,15 @@ def test_jobs_sentence_dedup_removes_a_repeated_span_and_counts_it(tmp_path):
     assert counts == {"changed": 1, "removed_sentences": 3, "dropped": 0, "rows": 2}
     rows = sorted(pq.read_table(out).to_pylist(), key=lambda r: r["doc_id"])
     assert [r["text"] for r in rows] == ["One two. Three four. Five six.", "Seven. Eight nine."]
+
+
+def test_jobs_exact_dedup_keeps_the_highest_priority_copy(tmp_path):
+    import pyarrow as pa
+
+    documents = tmp_path / "documents.parquet"
+    pq.write_table(pa.table({"doc_id": [1, 2, 3], "text": ["same", "other", "same"], "p": [1, 1, 2]}), documents)
+    out = tmp_path / "out.parquet"
+    counts = jobs.exact_dedup(documents, out, priority="p", kept_only=True)
+    assert counts == {"dropped": 1, "kept_with_copies": 1, "index_hashes": 0, "rows": 2}
+    rows = sorted(pq.read_table(out).to_pylist(), key=lambda r: r["doc_id"])
+    assert [(r["doc_id"], r["duplicate_count"]) for r in rows] == [(2, 0), (3, 1)]

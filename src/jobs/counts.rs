@@ -7,6 +7,7 @@ use serde_json::{Value, json};
 use crate::jobs::clean::CleanSummary;
 use crate::jobs::decont_index::DecontIndexCounts;
 use crate::jobs::dedup::DecisionCounts;
+use crate::jobs::exact_dedup::ExactDedupSummary;
 use crate::jobs::fineweb::FinewebSummary;
 use crate::jobs::near_dedup::NearDedupSummary;
 use crate::jobs::sentence_dedup::SentenceDedupSummary;
@@ -121,6 +122,17 @@ impl Counts for SentenceDedupSummary {
             "changed": self.changed,
             "removed_sentences": self.removed_sentences,
             "dropped": self.dropped,
+            "rows": self.rows,
+        }))
+    }
+}
+
+impl Counts for ExactDedupSummary {
+    fn counts(&self) -> Result<Value> {
+        Ok(json!({
+            "dropped": self.dropped,
+            "kept_with_copies": self.kept_with_copies,
+            "index_hashes": self.index_hashes,
             "rows": self.rows,
         }))
     }

@@ -9,7 +9,8 @@
 //!   object-store URLs) written back with the text the extractor keeps;
 //! - [`dedup::run`]: onion's paragraph de-duplication;
 //! - [`near_dedup::run`]: datatrove's MinHash near-duplicate removal;
-//! - [`sentence_dedup::run`]: datatrove's sentence de-duplication;
+//! - [`sentence_dedup::run`], [`exact_dedup::run`]: datatrove's sentence and exact
+//!   de-duplication;
 //! - [`sql::run`]: SQL scripts, sharded over the input's files where the last statement writes a
 //!   folder;
 //! - [`fineweb::run`], [`fineweb2::run`]: FineWeb's and FineWeb-2's recipes;
@@ -38,6 +39,7 @@ mod counts;
 pub mod decont_index;
 pub mod dedup;
 mod error;
+pub mod exact_dedup;
 mod extraction;
 mod files;
 pub mod fineweb;
@@ -83,11 +85,12 @@ where
 }
 
 /// The jobs [`run`] knows, by their command's name.
-pub const JOBS: [&str; 10] = [
+pub const JOBS: [&str; 11] = [
     "clean",
     "dedup",
     "near-dedup",
     "sentence-dedup",
+    "exact-dedup",
     "sql",
     "fineweb",
     "fineweb2",
@@ -117,6 +120,9 @@ where
         "report" => report::run(options("report", words)?).await?.counts(),
         "stats" => stats::run(options("stats", words)?).await?.counts(),
         "sentence-dedup" => sentence_dedup::run(options("sentence-dedup", words)?)
+            .await?
+            .counts(),
+        "exact-dedup" => exact_dedup::run(options("exact-dedup", words)?)
             .await?
             .counts(),
         "decont-index" => decont_index::run(options("decont-index", words)?)

@@ -3,12 +3,12 @@
 //! `sql/sentence_dedup.sql` with the command's options as its parameters.
 
 use clap::Args;
-use datafusion::arrow::array::{Array, AsArray};
-use datafusion::arrow::datatypes::Int64Type;
 
 use crate::jobs::output::OutputTarget;
 use crate::jobs::progress::Progress;
-use crate::jobs::session::{BATCH_ROWS, query_context, register_input, require_document_columns};
+use crate::jobs::session::{
+    BATCH_ROWS, count_of, query_context, register_input, require_document_columns,
+};
 use crate::jobs::sql::run_all_but_last;
 use crate::jobs::{DocumentColumns, ExecArgs, Result};
 
@@ -121,23 +121,5 @@ pub async fn run(args: SentenceDedupArgs) -> Result<SentenceDedupSummary> {
         removed_sentences,
         dropped,
         rows,
-    })
-}
-
-/// The one number a query gives.
-async fn count_of(ctx: &datafusion::prelude::SessionContext, query: &str) -> Result<i64> {
-    let batches = ctx.sql(query).await?.collect().await?;
-    let Some(batch) = batches.first().filter(|b| b.num_rows() > 0) else {
-        return Ok(0);
-    };
-    let column = datafusion::arrow::compute::cast(
-        batch.column(0),
-        &datafusion::arrow::datatypes::DataType::Int64,
-    )?;
-    let values = column.as_primitive::<Int64Type>();
-    Ok(if values.is_null(0) {
-        0
-    } else {
-        values.value(0)
     })
 }

@@ -8,7 +8,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use crate::datasource::paths::is_glob;
 use crate::datasource::{InputFormat, InputKind, WarcOptions};
 use crate::memory::MemorySettings;
-use datafusion::arrow::datatypes::DataType;
+use datafusion::arrow::array::{Array, AsArray};
+use datafusion::arrow::datatypes::{DataType, Int64Type};
 use datafusion::common::{Column, DFSchema};
 use datafusion::dataframe::DataFrame;
 use datafusion::datasource::file_format::options::ParquetReadOptions;
@@ -404,4 +405,25 @@ pub fn compact_for_client(df: DataFrame) -> Result<DataFrame> {
         })
         .collect();
     Ok(df.select(columns)?)
+}
+
+/// The one number a query gives.
+pub(crate) async fn count_of(
+    ctx: &datafusion::prelude::SessionContext,
+    query: &str,
+) -> Result<i64> {
+    let batches = ctx.sql(query).await?.collect().await?;
+    let Some(batch) = batches.first().filter(|b| b.num_rows() > 0) else {
+        return Ok(0);
+    };
+    let column = datafusion::arrow::compute::cast(
+        batch.column(0),
+        &datafusion::arrow::datatypes::DataType::Int64,
+    )?;
+    let values = column.as_primitive::<Int64Type>();
+    Ok(if values.is_null(0) {
+        0
+    } else {
+        values.value(0)
+    })
 }

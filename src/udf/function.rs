@@ -50,6 +50,34 @@ impl Arguments for () {
     }
 }
 
+/// The parameters an options argument sets: their defaults and the keys that change them.
+pub(crate) trait OptionParams: Default + Send + Sync + 'static {
+    const KEYS: crate::options::Keys<Self>;
+}
+
+/// A function whose arguments after its data are one constant options string, argument
+/// `POSITION`, read into the algorithm's parameters and the rows' policy.
+pub(crate) struct ConstantOptions<P, const POSITION: usize> {
+    pub(crate) config: P,
+    pub(crate) policy: crate::options::RowPolicy,
+}
+
+impl<P: OptionParams, const POSITION: usize> Arguments for ConstantOptions<P, POSITION> {
+    const MAX_ARGS: usize = POSITION;
+
+    fn parse(function: &str, constants: &[Option<&ScalarValue>]) -> Result<Self> {
+        let (config, policy) = super::arguments::constant_options(
+            function,
+            POSITION,
+            constants.get(POSITION - 1).copied(),
+            P::default(),
+            &[P::KEYS],
+            crate::options::RowKeys::Text,
+        )?;
+        Ok(ConstantOptions { config, policy })
+    }
+}
+
 /// What one SQL function computes.
 pub(crate) trait Kernel:
     Debug + Default + PartialEq + Eq + Hash + Send + Sync + 'static

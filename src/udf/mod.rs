@@ -54,8 +54,8 @@ pub mod page;
 // Each function's module also where it was before the families, as the crate's users name it.
 pub use dedup::{
     bloom_filter_keep, content_hash, duplicate_fraction, duplicate_ngrams, duplicate_positions,
-    jaccard, minhash, minhash_bands, minhash_clusters, minhash_union, minhash_union_clusters,
-    ngram_hashes, onion_keep, sentence_dedup_filter, sentence_dedup_hashes,
+    exact_dedup_hash, jaccard, minhash, minhash_bands, minhash_clusters, minhash_union,
+    minhash_union_clusters, ngram_hashes, onion_keep, sentence_dedup_filter, sentence_dedup_hashes,
 };
 #[cfg(feature = "tokens")]
 pub use filters::token_count;
@@ -152,6 +152,7 @@ singleton!(
     sentence_dedup_filter_udf,
     sentence_dedup_filter::SentenceDedupFilterFunc
 );
+singleton!(exact_dedup_hash_udf, exact_dedup_hash::ExactDedupHashFunc);
 singleton!(
     ngram_decontamination_udf,
     ngram_decontamination::NgramDecontaminationFunc
@@ -248,6 +249,7 @@ pub fn all_scalar() -> Vec<Arc<ScalarUDF>> {
         ngram_decontamination_udf(),
         sentence_dedup_hashes_udf(),
         sentence_dedup_filter_udf(),
+        exact_dedup_hash_udf(),
         #[cfg(feature = "tokens")]
         token_count_udf(),
         minhash_udf(),

@@ -124,8 +124,9 @@ fn the_floors_file_has_a_floor_for_every_check_ci_runs() {
         needed.push(format!("fineweb {key}"));
         needed.push(format!("fineweb {key}_third_party"));
     }
-    // eval/parity/stats.py, decont.py, sentence_dedup.py and bloom_filter.py: datatrove's
-    // statistics, decontamination, sentence de-duplication and Bloom filter.
+    // eval/parity/stats.py, decont.py, sentence_dedup.py, bloom_filter.py and exact_dedup.py:
+    // datatrove's statistics, decontamination, sentence de-duplication, Bloom filter and exact
+    // de-duplication.
     for key in [
         "stats files_identical",
         "stats values_1e-9",
@@ -135,6 +136,11 @@ fn the_floors_file_has_a_floor_for_every_check_ci_runs() {
         "sentence_dedup texts",
         "bloom_filter k7_16m",
         "bloom_filter expected_5m",
+        "exact_dedup default",
+        "exact_dedup priority",
+        "exact_dedup sha1_32",
+        "exact_dedup index",
+        "exact_dedup index_all",
     ] {
         needed.push(key.to_owned());
     }

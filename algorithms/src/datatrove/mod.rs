@@ -1,13 +1,14 @@
 //! datatrove 0.10.1's steps, as its pipelines run them on a document's text: the quality filters
 //! (Gopher, C4, FineWeb and FineWeb-2's per-language settings), the URL filter, C4's bad words,
 //! PII formatting, FineWeb-2's symbol lines, the token counter, the statistics blocks, n-gram
-//! decontamination, sentence de-duplication and the Bloom filter. Each is plain Rust over `&str`
+//! decontamination, exact and sentence de-duplication and the Bloom filter. Each is plain Rust over `&str`
 //! with datatrove's decisions and reasons; the words they count come from [`crate::words`] and
 //! MinHash de-duplication is [`crate::minhash`].
 
 pub mod badwords;
 pub mod bloom_filter;
 pub mod decont;
+pub mod exact_dedup;
 pub mod filters;
 pub mod pii;
 pub mod sentence_dedup;

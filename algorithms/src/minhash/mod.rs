@@ -15,7 +15,7 @@ use twox_hash::XxHash64;
 
 pub use cluster::{ClusterError, DocumentCluster, cluster_documents};
 pub use config::{MinhashConfig, ShingleHash};
-pub use options::MINHASH_KEYS;
+pub use options::{MINHASH_KEYS, hash_fc, precision};
 pub use permutations::{MERSENNE_PRIME, permutations};
 pub use simplify::simplify_text;
 pub use union::{PairUnion, Union, clusters_from_unions};
@@ -88,17 +88,26 @@ impl MinHasher {
     }
 
     fn hash_shingle_text(&self, shingle: &str) -> u64 {
-        let bytes = shingle.as_bytes();
-        match (self.config.hash_fc, self.config.precision) {
-            (ShingleHash::Xxhash, 32) => twox_hash::XxHash32::oneshot(0, bytes) as u64,
-            (ShingleHash::Xxhash, _) => XxHash64::oneshot(0, bytes),
-            (ShingleHash::Sha1, precision) => {
-                let digest = sha1_smol::Sha1::from(bytes).digest().bytes();
-                let mut low = [0u8; 8];
-                let width = if precision == 32 { 4 } else { 8 };
-                low[..width].copy_from_slice(&digest[..width]);
-                u64::from_le_bytes(low)
-            }
+        datatrove_hash(
+            self.config.hash_fc,
+            self.config.precision,
+            shingle.as_bytes(),
+        )
+    }
+}
+
+/// datatrove's `create_hash_func(HashConfig(precision, hash_fc))` of a text's UTF-8 bytes: xxh64
+/// or xxh32 with seed 0, or SHA-1's first 8 or 4 bytes read little-endian.
+pub fn datatrove_hash(hash_fc: ShingleHash, precision: u32, bytes: &[u8]) -> u64 {
+    match (hash_fc, precision) {
+        (ShingleHash::Xxhash, 32) => twox_hash::XxHash32::oneshot(0, bytes) as u64,
+        (ShingleHash::Xxhash, _) => XxHash64::oneshot(0, bytes),
+        (ShingleHash::Sha1, precision) => {
+            let digest = sha1_smol::Sha1::from(bytes).digest().bytes();
+            let mut low = [0u8; 8];
+            let width = if precision == 32 { 4 } else { 8 };
+            low[..width].copy_from_slice(&digest[..width]);
+            u64::from_le_bytes(low)
         }
     }
 }

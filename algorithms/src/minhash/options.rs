@@ -2,7 +2,7 @@
 //! names, for [`crate::options::parse`].
 
 use super::config::{MinhashConfig, ShingleHash};
-use crate::options::{Keys, OptionKey, choice, key};
+use crate::options::{Keys, OptionKey, ShowValue, choice, key};
 
 /// A whole number from 1 to 1000 (shingle sizes, bucket counts).
 fn from_1_to_1000(value: &str) -> Result<usize, &'static str> {
@@ -21,6 +21,26 @@ fn seed(value: &str) -> Result<u32, &'static str> {
 
 const HASH_NAMES: [(&str, ShingleHash); 2] =
     [("xxhash", ShingleHash::Xxhash), ("sha1", ShingleHash::Sha1)];
+
+/// datatrove's `HashConfig.hash_fc`: `xxhash` or `sha1`.
+pub fn hash_fc(value: &str) -> Result<ShingleHash, &'static str> {
+    choice(value, &HASH_NAMES, "xxhash or sha1")
+}
+
+/// datatrove's `HashConfig.precision`: 64 or 32 bits.
+pub fn precision(value: &str) -> Result<u32, &'static str> {
+    choice(value, &[("64", 64), ("32", 32)], "64 or 32")
+}
+
+impl ShowValue for ShingleHash {
+    fn show(&self) -> String {
+        HASH_NAMES
+            .iter()
+            .find(|(_, h)| h == self)
+            .map_or("", |(n, _)| n)
+            .to_owned()
+    }
+}
 
 /// The option keys: `config`, a preset the other keys refine, first.
 pub const MINHASH_KEYS: Keys<MinhashConfig> = &[
@@ -42,22 +62,7 @@ pub const MINHASH_KEYS: Keys<MinhashConfig> = &[
     key!("num_buckets", [num_buckets], from_1_to_1000, ""),
     key!("hashes_per_bucket", [hashes_per_bucket], from_1_to_1000, ""),
     key!("seed", [seed], seed, ""),
-    OptionKey {
-        name: "hash_fc",
-        about: "or sha1",
-        show: |c| {
-            HASH_NAMES
-                .iter()
-                .find(|(_, h)| *h == c.hash_fc)
-                .map_or("", |(n, _)| n)
-                .to_owned()
-        },
-        set: |c, v| {
-            c.hash_fc = choice(v, &HASH_NAMES, "xxhash or sha1")?;
-            Ok(())
-        },
-        preset: false,
-    },
+    key!("hash_fc", [hash_fc], hash_fc, "or sha1"),
     OptionKey {
         name: "language",
         about: "a FineWeb-2 language such as deu_Latn: the shingles are of the words its tokenizer \
@@ -72,16 +77,7 @@ pub const MINHASH_KEYS: Keys<MinhashConfig> = &[
         },
         preset: false,
     },
-    OptionKey {
-        name: "precision",
-        about: "bits, or 32",
-        show: |c| c.precision.to_string(),
-        set: |c, v| {
-            c.precision = choice(v, &[("64", 64), ("32", 32)], "64 or 32")?;
-            Ok(())
-        },
-        preset: false,
-    },
+    key!("precision", [precision], precision, "bits, or 32"),
 ];
 
 impl MinhashConfig {

@@ -9,8 +9,8 @@ use std::process::ExitCode;
 use clap::{Args, Parser, Subcommand};
 
 use datafusion_webtext::jobs::{
-    JobError, Result, clean, cleanup, decont_index, dedup, fineweb, fineweb2, memory_limit,
-    near_dedup, report, sentence_dedup, sql, stats,
+    JobError, Result, clean, cleanup, decont_index, dedup, exact_dedup, fineweb, fineweb2,
+    memory_limit, near_dedup, report, sentence_dedup, sql, stats,
 };
 
 /// `webtext --version`: the crate, the versions of the reference tools whose output it
@@ -59,6 +59,9 @@ enum Command {
     /// datatrove's sentence de-duplication (after C4): every span of three sentences seen before
     /// removed from a table of documents (sql/sentence_dedup.sql)
     SentenceDedup(sentence_dedup::SentenceDedupArgs),
+    /// datatrove's exact de-duplication: of the documents with equal texts, the first (by
+    /// priority, then id) kept with the count of the others (sql/exact_dedup.sql)
+    ExactDedup(exact_dedup::ExactDedupArgs),
     /// datatrove's n-gram decontamination index of evaluation sets (its NGramsDecontIndexer):
     /// the folder `ngram_decontamination` and datatrove's NGramsDecontFilter read
     DecontIndex(decont_index::DecontIndexArgs),
@@ -140,6 +143,7 @@ async fn run(command: Option<Command>) -> Result<()> {
         Some(Command::Report(args)) => report::run(args).await,
         Some(Command::Stats(args)) => stats::run(args).await.map(drop),
         Some(Command::SentenceDedup(args)) => sentence_dedup::run(args).await.map(drop),
+        Some(Command::ExactDedup(args)) => exact_dedup::run(args).await.map(drop),
         Some(Command::DecontIndex(args)) => decont_index::run(args).await.map(drop),
         Some(Command::Functions(args)) => functions(args),
         Some(Command::Cluster(command)) => cluster::run(command).await,

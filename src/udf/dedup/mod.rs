@@ -1,5 +1,5 @@
-//! De-duplication: onion's n-gram hashes and decisions, content hashes, and MinHash from
-//! signatures to clusters.
+//! De-duplication: onion's n-gram hashes and decisions, content hashes, MinHash from signatures
+//! to clusters, and datatrove's exact, sentence and Bloom-filter de-duplication.
 
 pub mod bloom_filter_keep;
 pub mod content_hash;
@@ -7,6 +7,7 @@ pub(super) mod dedup_common;
 pub mod duplicate_fraction;
 pub mod duplicate_ngrams;
 pub mod duplicate_positions;
+pub mod exact_dedup_hash;
 pub mod jaccard;
 pub mod minhash;
 pub mod minhash_bands;

@@ -5,16 +5,16 @@ use std::sync::{Arc, LazyLock};
 
 use datafusion::arrow::array::{Array, ArrayRef, ListBuilder, UInt64Builder};
 use datafusion::arrow::datatypes::{DataType, Field};
-use datafusion::common::{Result, ScalarValue};
+use datafusion::common::Result;
 use datafusion::logical_expr::Documentation;
 
 use crate::datatrove::sentence_dedup::{SENTENCE_DEDUP_KEYS, SentDedupConfig, sentence_hashes};
-use crate::options::{RowKeys, RowPolicy};
-use crate::udf::arguments::{Input, constant_options};
+use crate::options::RowKeys;
+use crate::udf::arguments::Input;
 use crate::udf::arrays::for_each_text;
 use crate::udf::documentation::{DOC_SECTION, options_argument};
 use crate::udf::filters::gopher_quality::TEXT_ARGUMENT;
-use crate::udf::function::{Arguments, Kernel, WebtextFunction};
+use crate::udf::function::{ConstantOptions, Kernel, OptionParams, WebtextFunction};
 use crate::udf::row_policy::ArrowRowPolicy;
 
 const NAME: &str = "sentence_dedup_hashes";
@@ -62,27 +62,13 @@ pub(crate) fn sentence_dedup_options_argument() -> String {
     )
 }
 
-/// The options of a sentence de-duplication function, at argument `position`.
-pub struct SentenceDedupOptions<const POSITION: usize> {
-    pub(crate) config: SentDedupConfig,
-    pub(crate) policy: RowPolicy,
+impl OptionParams for SentDedupConfig {
+    const KEYS: crate::options::Keys<Self> = SENTENCE_DEDUP_KEYS;
 }
 
-impl<const POSITION: usize> Arguments for SentenceDedupOptions<POSITION> {
-    const MAX_ARGS: usize = POSITION;
-
-    fn parse(function: &str, constants: &[Option<&ScalarValue>]) -> Result<Self> {
-        let (config, policy) = constant_options(
-            function,
-            POSITION,
-            constants.get(POSITION - 1).copied(),
-            SentDedupConfig::default(),
-            &[SENTENCE_DEDUP_KEYS],
-            RowKeys::Text,
-        )?;
-        Ok(SentenceDedupOptions { config, policy })
-    }
-}
+/// The options of a sentence de-duplication function, at argument `POSITION`.
+pub(crate) type SentenceDedupOptions<const POSITION: usize> =
+    ConstantOptions<SentDedupConfig, POSITION>;
 
 fn hashes_type() -> DataType {
     DataType::List(Arc::new(Field::new_list_field(DataType::UInt64, true)))

@@ -9,6 +9,7 @@ use crate::common::{self, files_in, stderr, webtext};
 mod clean;
 mod decont;
 mod dedup_and_fineweb;
+mod exact_dedup;
 mod library;
 mod safety;
 mod sentence_dedup;
