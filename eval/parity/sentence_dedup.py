@@ -1,29 +1,40 @@
 """`webtext sentence-dedup` against datatrove 0.10.1's sentence de-duplication
 (eval/parity/sentence_dedup_datatrove.py's oracle).
 
-    python sentence_dedup.py ORACLE.parquet OUT.parquet [--floor eval/parity/floors.txt] [--show N]
+    python sentence_dedup.py ORACLE.parquet WEBTEXT DOCUMENTS.parquet INDEX_DIR [--floor eval/parity/floors.txt] [--show N]
 
-OUT.parquet is `webtext sentence-dedup`'s output over the same documents (`doc_id`, `text`,
-`kept`). Prints the share of documents kept or dropped as datatrove decides
-(`sentence_dedup decisions`) and the share with its decision and, kept, its text byte for byte
-(`sentence_dedup texts`).
+Runs `WEBTEXT sentence-dedup` over DOCUMENTS.parquet in each configuration of the oracle (the
+options below; INDEX_DIR is the oracle's index folder, eval/parity/sentence_dedup_index) and
+prints, per configuration, the share of documents kept or dropped as datatrove decides
+(`sentence_dedup CONFIG_decisions`) and the share with its decision and, kept, its text byte for
+byte (`sentence_dedup CONFIG_texts`; the default configuration's keys are `sentence_dedup
+decisions` and `sentence_dedup texts`).
 """
 
+import subprocess
 import sys
+import tempfile
+from pathlib import Path
 
 import pyarrow.parquet as pq
 
 from floors import below_floor, floors_of
 
 
-def main(args):
-    oracle, out = args[0], args[1]
-    show = int(args[args.index("--show") + 1]) if "--show" in args else 0
-    expected = pq.read_table(oracle).to_pydict()
+def options(config, index_dir):
+    return {
+        "default": [],
+        "sha1_32": ["--hash-fc", "sha1", "--precision", "32"],
+        "index": ["--index", index_dir],
+        "index_all": ["--index", index_dir, "--dedup-beyond-index"],
+    }[config]
+
+
+def compare(config, expected, out, show):
     ours = pq.read_table(out, columns=["doc_id", "kept", "text"]).to_pydict()
     ours = {d: (k, t) for d, k, t in zip(ours["doc_id"], ours["kept"], ours["text"])}
     decisions = texts = shown = 0
-    for doc_id, kept, text in zip(expected["doc_id"], expected["kept"], expected["text"]):
+    for doc_id, (kept, text) in expected.items():
         our_kept, our_text = ours.get(doc_id, (None, None))
         if our_kept == kept:
             decisions += 1
@@ -32,17 +43,33 @@ def main(args):
                 continue
         if shown < show:
             shown += 1
-            print(f"  {doc_id}: datatrove kept={kept} {str(text)[:200]!r}")
-            print(f"  {' ' * len(str(doc_id))}  webtext   kept={our_kept} {str(our_text)[:200]!r}")
-    n = len(expected["doc_id"])
-    dropped = expected["kept"].count(False)
-    print(f"sentence_dedup: {n} documents ({dropped} dropped by datatrove); {decisions} decided as it does, "
+            print(f"  {config} {doc_id}: datatrove kept={kept} {str(text)[:200]!r}")
+            print(f"  {' ' * len(config + str(doc_id))}  webtext   kept={our_kept} {str(our_text)[:200]!r}")
+    n = len(expected)
+    dropped = sum(1 for kept, _ in expected.values() if not kept)
+    print(f"sentence_dedup {config}: {n} documents ({dropped} dropped by datatrove); {decisions} decided as it does, "
           f"{texts} with its text too")
-    shares = {"decisions": decisions / n, "texts": texts / n}
+    return {"decisions": decisions / n, "texts": texts / n}
+
+
+def main(args):
+    oracle, webtext, documents, index_dir = args[:4]
+    show = int(args[args.index("--show") + 1]) if "--show" in args else 0
+    table = pq.read_table(oracle).to_pydict()
+    configs = {}
+    for config, doc_id, kept, text in zip(table["config"], table["doc_id"], table["kept"], table["text"]):
+        configs.setdefault(config, {})[doc_id] = (kept, text)
     floors = floors_of(args, "sentence_dedup")
-    failed = [k for k, share in shares.items() if below_floor("sentence_dedup", k, share, floors, args)]
-    for key, share in shares.items():
-        print(f"sentence_dedup {key} {share:.6f}")
+    failed = []
+    with tempfile.TemporaryDirectory(prefix="webtext-sentence-dedup-check-") as work:
+        for config, expected in configs.items():
+            out = Path(work) / f"{config}.parquet"
+            subprocess.run([webtext, "sentence-dedup", documents, str(out), *options(config, index_dir)], check=True)
+            for measure, share in compare(config, expected, out, show).items():
+                key = measure if config == "default" else f"{config}_{measure}"
+                print(f"sentence_dedup {key} {share:.6f}")
+                if below_floor("sentence_dedup", key, share, floors, args):
+                    failed.append(key)
     return 1 if failed else 0
 
 

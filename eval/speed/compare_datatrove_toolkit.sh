@@ -6,8 +6,8 @@
 #   (eval/parity/stats_datatrove.py) against `webtext stats`;
 # - decontamination: NGramsDecontIndexer's hashes and NGramsDecontFilter over every document
 #   (eval/parity/decont_datatrove.py) against `webtext decont-index` and ngram_decontamination;
-# - sentence de-duplication: its three stages (eval/parity/sentence_dedup_datatrove.py) against
-#   `webtext sentence-dedup`;
+# - sentence de-duplication: its three stages (eval/parity/sentence_dedup_datatrove.py, default
+#   configuration) against `webtext sentence-dedup`;
 # - exact de-duplication: its three stages (eval/parity/exact_dedup_datatrove.py's default
 #   configuration, its kept documents written by its JsonlWriter) against `webtext exact-dedup
 #   --kept-only`.
@@ -56,7 +56,7 @@ WT_DECONT="$(awk -v a="$WT_INDEX" -v b="$WT_FILTER" 'BEGIN { print a + b }')"
 WT_DECONT_RSS="$(( WT_INDEX_RSS > WT_FILTER_RSS ? WT_INDEX_RSS : WT_FILTER_RSS ))"
 
 echo "== sentence de-duplication"
-read -r DT_SENT DT_SENT_RSS < <(timed taskset -c 0 "$DT_VENV/bin/python" eval/parity/sentence_dedup_datatrove.py "$DOCS" "$WORK/sent.parquet" --work "$WORK/dt-sent")
+read -r DT_SENT DT_SENT_RSS < <(timed taskset -c 0 "$DT_VENV/bin/python" eval/parity/sentence_dedup_datatrove.py "$DOCS" "$WORK/sent.parquet" "$WORK/sent-index" --work "$WORK/dt-sent" --configs default)
 read -r WT_SENT WT_SENT_RSS < <(timed taskset -c 0 "$WEBTEXT" sentence-dedup "$DOCS" "$WORK/sent-ours.parquet" --partitions 1)
 cat "$WORK/stderr"
 

@@ -1,19 +1,12 @@
 //! `webtext exact-dedup`: datatrove's exact de-duplication (of the documents whose texts are
 //! equal, the one of highest priority and then first in order kept, with the count of the
 //! others) of a table of documents, by running `sql/exact_dedup.sql` with the command's options
-//! as its parameters. An index folder of datatrove's (`ExactDedupBuildIndex`'s `.c4_index`
-//! files) is read here and given to the SQL as a table.
-
-use std::path::Path;
-use std::sync::Arc;
+//! as its parameters.
 
 use clap::Args;
-use datafusion::arrow::array::{RecordBatch, UInt64Array};
-use datafusion::arrow::datatypes::{DataType, Field, Schema};
-use datafusion::datasource::MemTable;
 use datafusion::prelude::SessionContext;
 
-use crate::datatrove::exact_dedup::ExactDedupIndex;
+use crate::jobs::hash_index::{HashArgs, IndexArgs};
 use crate::jobs::output::OutputTarget;
 use crate::jobs::progress::Progress;
 use crate::jobs::session::{
@@ -25,9 +18,6 @@ use crate::jobs::{DocumentColumns, ExecArgs, JobError, Result};
 /// The pipeline this command runs (the same file users run with `webtext sql`).
 const EXACT_DEDUP_SQL: &str = include_str!("../../sql/exact_dedup.sql");
 
-/// The name the index's hashes are registered under.
-const INDEX_TABLE: &str = "exact_dedup_index";
-
 #[derive(Args)]
 pub struct ExactDedupArgs {
     /// The documents: a table (Parquet, JSON lines, CSV; a file, a folder or a glob) with an
@@ -37,24 +27,14 @@ pub struct ExactDedupArgs {
     output: String,
     #[command(flatten)]
     columns: DocumentColumns,
-    /// The hash of a text (datatrove's HashConfig.hash_fc)
-    #[arg(long, value_parser = ["xxhash", "sha1"], default_value = "xxhash")]
-    hash_fc: String,
-    /// The hash's bits (datatrove's HashConfig.precision)
-    #[arg(long, value_parser = ["64", "32"], default_value = "64")]
-    precision: String,
+    #[command(flatten)]
+    hash: HashArgs,
     /// Of equal texts, the one with the highest keeps: an SQL expression over the documents'
     /// columns giving 1 to 65535 (datatrove's document_priority), e.g. "length(url) < 80"::int + 1
     #[arg(long, default_value = "1")]
     priority: String,
-    /// A folder of datatrove's index files (ExactDedupBuildIndex's .c4_index, every file under
-    /// it): a document whose hash is in it is dropped, and by default no other is
-    #[arg(long, value_name = "FOLDER")]
-    index: Option<String>,
-    /// With --index, also drop the copies of hashes that are not in it (datatrove's
-    /// only_dedup_in_index=False)
-    #[arg(long, requires = "index")]
-    dedup_beyond_index: bool,
+    #[command(flatten)]
+    index: IndexArgs,
     /// Write only the kept documents (the de-duplicated corpus)
     #[arg(long)]
     kept_only: bool,
@@ -83,28 +63,14 @@ pub async fn run(args: ExactDedupArgs) -> Result<ExactDedupSummary> {
     let schema = ctx.table("documents").await?.schema().clone();
     require_document_columns(&schema, &args.input, id, text)?;
     check_priority(&ctx, &args.priority).await?;
-    let precision: u32 = args.precision.parse().unwrap_or(64);
-    let index = match &args.index {
-        Some(folder) => ExactDedupIndex::load_folder(Path::new(folder), precision)
-            .map_err(|e| JobError::Usage(format!("--index: {e}")))?,
-        None => ExactDedupIndex::default(),
-    };
-    register_index(&ctx, &index)?;
-    let params = crate::jobs::params::named([
-        (
-            "options",
-            format!("hash_fc={}, precision={precision}", args.hash_fc),
-        ),
+    let (index, index_params) = args.index.register(&ctx, &args.hash)?;
+    let mut params = crate::jobs::params::named([
+        ("options", args.hash.options()),
         ("id", id.to_owned()),
         ("text", text.to_owned()),
         ("priority", args.priority.clone()),
-        ("index_hashes", format!("SELECT hash FROM {INDEX_TABLE}")),
-        ("has_index", (!index.is_empty()).to_string()),
-        (
-            "only_dedup_in_index",
-            (!args.dedup_beyond_index).to_string(),
-        ),
     ]);
+    params.extend(crate::jobs::params::named(index_params));
     let sql = crate::jobs::params::substitute(EXACT_DEDUP_SQL, &params)?;
     let progress = Progress::new(None, "documents");
     progress.say("hashing the documents and finding the copies");
@@ -166,21 +132,5 @@ async fn check_priority(ctx: &SessionContext, priority: &str) -> Result<()> {
              not from 1 to 65535 (datatrove's range)"
         )));
     }
-    Ok(())
-}
-
-/// The index's hashes as a table of one column, `hash`.
-fn register_index(ctx: &SessionContext, index: &ExactDedupIndex) -> Result<()> {
-    let schema = Arc::new(Schema::new(vec![Field::new(
-        "hash",
-        DataType::UInt64,
-        false,
-    )]));
-    let hashes = UInt64Array::from_iter_values(index.hashes().iter().copied());
-    let batch = RecordBatch::try_new(schema.clone(), vec![Arc::new(hashes)])?;
-    ctx.register_table(
-        INDEX_TABLE,
-        Arc::new(MemTable::try_new(schema, vec![vec![batch]])?),
-    )?;
     Ok(())
 }

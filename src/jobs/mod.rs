@@ -44,6 +44,7 @@ mod extraction;
 mod files;
 pub mod fineweb;
 pub mod fineweb2;
+mod hash_index;
 pub mod memory_limit;
 pub mod near_dedup;
 mod new_folder;

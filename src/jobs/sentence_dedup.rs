@@ -4,6 +4,7 @@
 
 use clap::Args;
 
+use crate::jobs::hash_index::{HashArgs, IndexArgs};
 use crate::jobs::output::OutputTarget;
 use crate::jobs::progress::Progress;
 use crate::jobs::session::{
@@ -40,6 +41,10 @@ pub struct SentenceDedupArgs {
     /// A removed run of fewer words is put back (datatrove's min_words_to_remove_span)
     #[arg(long, default_value_t = 0)]
     min_words_to_remove_span: u32,
+    #[command(flatten)]
+    hash: HashArgs,
+    #[command(flatten)]
+    index: IndexArgs,
     /// Write only the kept documents (the de-duplicated corpus)
     #[arg(long)]
     kept_only: bool,
@@ -69,18 +74,21 @@ pub async fn run(args: SentenceDedupArgs) -> Result<SentenceDedupSummary> {
     require_document_columns(&schema, &args.input, id, text)?;
     let options = format!(
         "n_sentences={}, split_sentences={}, min_doc_words={}, min_num_sentences={}, \
-         min_words_to_remove_span={}",
+         min_words_to_remove_span={}, {}",
         args.n_sentences,
         !args.lines,
         args.min_doc_words,
         args.min_num_sentences,
-        args.min_words_to_remove_span
+        args.min_words_to_remove_span,
+        args.hash.options()
     );
-    let params = crate::jobs::params::named([
+    let (index, index_params) = args.index.register(&ctx, &args.hash)?;
+    let mut params = crate::jobs::params::named([
         ("options", options),
         ("id", id.to_owned()),
         ("text", text.to_owned()),
     ]);
+    params.extend(crate::jobs::params::named(index_params));
     let sql = crate::jobs::params::substitute(SENTENCE_DEDUP_SQL, &params)?;
     let progress = Progress::new(None, "documents");
     progress.say("hashing sentence spans and finding the duplicated ones");
@@ -110,9 +118,14 @@ pub async fn run(args: SentenceDedupArgs) -> Result<SentenceDedupSummary> {
     };
     progress.finish();
     eprintln!(
-        "sentence-dedup: {changed} documents with duplicated spans, {removed_sentences} sentences \
-         removed (in the documents written), {dropped} documents dropped in {:.2} s (finding \
-         {finding_seconds:.2} s); wrote {rows} rows to {}",
+        "sentence-dedup: {changed} documents with duplicated spans{}, {removed_sentences} \
+         sentences removed (in the documents written), {dropped} documents dropped in {:.2} s \
+         (finding {finding_seconds:.2} s); wrote {rows} rows to {}",
+        if index.is_empty() {
+            String::new()
+        } else {
+            format!(" (index of {} hashes)", index.len())
+        },
         progress.elapsed().as_secs_f64(),
         args.output
     );

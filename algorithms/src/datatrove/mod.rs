@@ -10,6 +10,7 @@ pub mod bloom_filter;
 pub mod decont;
 pub mod exact_dedup;
 pub mod filters;
+pub mod hashing;
 pub mod pii;
 pub mod sentence_dedup;
 pub mod stats;

@@ -8,13 +8,12 @@
 //! The first two stages are a sort over the whole corpus: the SQL layer runs them
 //! (`sql/sentence_dedup.sql`), with these functions for a document's hashes and its text.
 
-use twox_hash::XxHash64;
-
-use crate::minhash::simplify_text;
+use super::hashing::HashConfig;
+use crate::minhash::{hash_fc, precision, simplify_text};
 use crate::options::{Keys, count, flag, key};
 use crate::words::{is_python_space, sentence_count, sentence_spans, sentences, words};
 
-/// datatrove's `SentDedupConfig` (its index options aside: no index here).
+/// datatrove's `SentDedupConfig` (its `only_dedup_in_index` aside: the SQL layer's).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SentDedupConfig {
     /// Sentences per span (3).
@@ -28,6 +27,8 @@ pub struct SentDedupConfig {
     /// A removed run of fewer words is put back (0: never), as datatrove does: its first
     /// sentence only.
     pub min_words_to_remove_span: usize,
+    /// The spans' hash (xxh64 by default).
+    pub hash: HashConfig,
 }
 
 impl Default for SentDedupConfig {
@@ -38,6 +39,7 @@ impl Default for SentDedupConfig {
             min_doc_words: 50,
             min_num_sentences: 3,
             min_words_to_remove_span: 0,
+            hash: HashConfig::default(),
         }
     }
 }
@@ -74,6 +76,13 @@ pub const SENTENCE_DEDUP_KEYS: Keys<SentDedupConfig> = &[
         count,
         "a removed run of fewer words is put back (its first sentence, as datatrove does)"
     ),
+    key!(
+        "hash_fc",
+        [hash.hash_fc],
+        hash_fc,
+        "or sha1 (SHA-1's first bytes, little-endian)"
+    ),
+    key!("precision", [hash.precision], precision, "bits, or 32"),
 ];
 
 fn at_least_one(value: &str) -> Result<usize, &'static str> {
@@ -106,7 +115,7 @@ pub fn sentence_hashes(text: &str, config: &SentDedupConfig) -> Vec<(u64, u16)> 
         .filter_map(|(i, window)| {
             let span = window.join(" ");
             let blank = span.trim_matches(is_python_space).is_empty();
-            (!blank).then(|| (XxHash64::oneshot(0, span.as_bytes()), i as u16))
+            (!blank).then(|| (config.hash.hash(&span), i as u16))
         })
         .collect()
 }
@@ -219,6 +228,7 @@ fn python_splitlines(text: &str) -> Vec<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use twox_hash::XxHash64;
 
     fn hash(span: &str) -> u64 {
         XxHash64::oneshot(0, span.as_bytes())
@@ -238,6 +248,17 @@ mod tests {
         );
         // Two sentences make no span.
         assert!(sentence_hashes("One. Two.", &config).is_empty());
+        // datatrove's other HashConfig: SHA-1's first 4 bytes of the same span.
+        let sha1_32 = SentDedupConfig {
+            hash: HashConfig {
+                hash_fc: crate::minhash::ShingleHash::Sha1,
+                precision: 32,
+            },
+            ..config
+        };
+        let digest = sha1_smol::Sha1::from("one fish two fish red fish blue fish").digest();
+        let low = u32::from_le_bytes(digest.bytes()[..4].try_into().expect("4 bytes"));
+        assert_eq!(sentence_hashes(text, &sha1_32)[0], (u64::from(low), 0));
     }
 
     #[test]
