@@ -63,6 +63,16 @@ macro_rules! show_by_display {
 }
 show_by_display!(usize, u32, f64, bool, String);
 
+/// A list of numbers, separated by `|`.
+impl ShowValue for Vec<usize> {
+    fn show(&self) -> String {
+        self.iter()
+            .map(usize::to_string)
+            .collect::<Vec<_>>()
+            .join("|")
+    }
+}
+
 /// A list of entries, separated by `|`.
 impl ShowValue for Vec<String> {
     fn show(&self) -> String {
@@ -327,6 +337,25 @@ pub fn count_or_none(value: &str) -> Result<Option<usize>, &'static str> {
 }
 
 /// A switch: see [`parse_bool`].
+/// Whole numbers separated by `|` (`10|30`); empty for none.
+pub fn counts(value: &str) -> Result<Vec<usize>, &'static str> {
+    value
+        .split('|')
+        .map(str::trim)
+        .filter(|v| !v.is_empty())
+        .map(|v| v.parse().map_err(|_| "whole numbers separated by |"))
+        .collect()
+}
+
+/// Words separated by `|` (`the|be|to`), kept as written; empty for none.
+pub fn word_list(value: &str) -> Result<Vec<String>, &'static str> {
+    Ok(value
+        .split('|')
+        .filter(|w| !w.is_empty())
+        .map(str::to_owned)
+        .collect())
+}
+
 pub fn flag(value: &str) -> Result<bool, &'static str> {
     parse_bool(value).ok_or("true or false")
 }

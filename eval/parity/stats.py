@@ -1,11 +1,13 @@
 """`webtext stats` against datatrove 0.10.1's statistics (eval/parity/stats_datatrove.py's oracle).
 
-    python stats.py ORACLE.parquet OUT_FOLDER [--floor eval/parity/floors.txt] [--show N]
+    python stats.py ORACLE.parquet OUT_FOLDER [--config NAME] [--floor eval/parity/floors.txt] [--show N]
 
 For every metric.json of the oracle ({group}/{stat}), the file `webtext stats` wrote under
 OUT_FOLDER: the share of files identical byte for byte (`stats files_identical`), and the share
 whose keys come in the same order with every number equal to datatrove's within 1e-9, relative
-(`stats values_1e-9`). A file missing on either side counts as different.
+(`stats values_1e-9`). A file missing on either side counts as different. With `--config NAME`
+(the oracle of stats_datatrove.py's `--config NAME`), the keys are `NAME_files_identical` and
+`NAME_values_1e-9`.
 """
 
 import json
@@ -40,7 +42,8 @@ def main(args):
     identical = sum(1 for p in paths if expected.get(p) == ours.get(p))
     close = sum(1 for p in paths if p in expected and p in ours
                 and same_numbers(json.loads(expected[p]), json.loads(ours[p])))
-    shares = {"files_identical": identical / len(paths), "values_1e-9": close / len(paths)}
+    prefix = args[args.index("--config") + 1] + "_" if "--config" in args else ""
+    shares = {f"{prefix}files_identical": identical / len(paths), f"{prefix}values_1e-9": close / len(paths)}
     print(f"stats: {len(paths)} metric files; identical {identical}, equal within 1e-9 {close}")
     shown = 0
     for p in paths:

@@ -1,6 +1,6 @@
 """datatrove 0.10.1's statistics of a table of documents: the oracle `webtext stats` is compared with.
 
-    python stats_datatrove.py REPOSITORY DOCUMENTS.parquet OUT.parquet [--work DIR]
+    python stats_datatrove.py REPOSITORY DOCUMENTS.parquet OUT.parquet [--work DIR] [--config options]
 
 Runs DocStats, LineStats, ParagraphStats, WordStats (English) and SentenceStats (English) with
 their defaults (every group: summary, histogram, fqdn, suffix) over DOCUMENTS.parquet (columns
@@ -8,8 +8,14 @@ their defaults (every group: summary, histogram, fqdn, suffix) over DOCUMENTS.pa
 StatsMerger, and writes OUT.parquet: one row per metric.json StatsMerger wrote, `path`
 ({group}/{stat}) and `json` (the file's text), sorted by path.
 
-The repository's oracle, eval/parity/stats_datatrove.parquet, is this over the 20,000 documents of
-the de-duplication corpus (../shared/eval/dedup/documents.parquet). Offline as the speed scripts
+With `--config options`, runs instead LineStats, ParagraphStats, WordStats and SentenceStats with
+other parameters than their defaults, and WordsContaminationStats: OPTIONS below, which
+`webtext stats --blocks line,paragraph,word,sentence,contamination --options` gives as
+WEBTEXT_OPTIONS.
+
+The repository's oracles, eval/parity/stats_datatrove.parquet and
+eval/parity/stats_options_datatrove.parquet, are these over the 20,000 documents of the
+de-duplication corpus (../shared/eval/dedup/documents.parquet). Offline as the speed scripts
 are: tldextract keeps the suffix list of its wheel (tldextract 5.4.0), spaCy 3.8.18 its blank
 English pipeline.
 """
@@ -24,12 +30,30 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from datatrove_assets import fill_offline_cache  # noqa: E402
 
 
+# The parameters of `--config options`, by block, and the same as webtext's options.
+OPTIONS = {
+    "LineStats": {"max_k_chars_per_line_tresholds": [5, 50], "min_k_chars_per_line_thresholds": [100],
+                  "ignore_empty_lines": True},
+    "ParagraphStats": {"short_paragraph_max_chars_threshold": [50], "long_paragraph_max_chars_threshold": [500]},
+    "WordStats": {"stop_words": ["a", "an", "in"], "short_word_max_chars_threshold": [2],
+                  "long_word_max_chars_threshold": [10]},
+    "SentenceStats": {"short_sentence_max_chars_threshold": [10], "long_sentence_max_chars_threshold": [100]},
+    "WordsContaminationStats": {"words": ["the", "of", "lorem"]},
+}
+WEBTEXT_OPTIONS = ("max_k_chars_per_line_tresholds=5|50, min_k_chars_per_line_thresholds=100, "
+                   "ignore_empty_lines=true, short_paragraph_max_chars_threshold=50, "
+                   "long_paragraph_max_chars_threshold=500, stop_words=a|an|in, short_word_max_chars_threshold=2, "
+                   "long_word_max_chars_threshold=10, short_sentence_max_chars_threshold=10, "
+                   "long_sentence_max_chars_threshold=100, contamination_words=the|of|lorem")
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("repository")
     parser.add_argument("documents")
     parser.add_argument("out")
     parser.add_argument("--work")
+    parser.add_argument("--config", choices=["default", "options"], default="default")
     args = parser.parse_args()
     work = args.work or tempfile.mkdtemp(prefix="webtext-stats-oracle-")
     fill_offline_cache(args.repository, os.path.join(work, "hf"), [])
@@ -37,12 +61,16 @@ def main():
     from datatrove.executor import LocalPipelineExecutor
     from datatrove.pipeline.readers import ParquetReader
     from datatrove.pipeline.stats import (DocStats, LineStats, ParagraphStats, SentenceStats,
-                                          StatsMerger, WordStats)
+                                          StatsMerger, WordsContaminationStats, WordStats)
 
     folder, name = os.path.split(os.path.abspath(args.documents))
     stats = os.path.join(work, "stats")
-    blocks = [block(output_folder=stats) for block in
-              (DocStats, LineStats, ParagraphStats, WordStats, SentenceStats)]
+    if args.config == "default":
+        blocks = [block(output_folder=stats) for block in
+                  (DocStats, LineStats, ParagraphStats, WordStats, SentenceStats)]
+    else:
+        blocks = [block(output_folder=stats, **OPTIONS[block.__name__]) for block in
+                  (LineStats, ParagraphStats, WordStats, SentenceStats, WordsContaminationStats)]
     LocalPipelineExecutor(
         pipeline=[ParquetReader(folder, glob_pattern=name, text_key="text", id_key="doc_id"), *blocks],
         tasks=1, workers=1, logging_dir=os.path.join(work, "logs-stats"),

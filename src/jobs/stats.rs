@@ -18,8 +18,8 @@ use datafusion::parquet::arrow::ArrowWriter;
 use futures::StreamExt;
 
 use crate::datatrove::stats::{
-    Block, DEFAULT_TOP_K, Group, MetricStatsDict, Stats, StatsDocument, StatsParams, StatsSummary,
-    measure,
+    Block, DEFAULT_TOP_K, Group, MetricStatsDict, STATS_KEYS, Stats, StatsDocument, StatsParams,
+    StatsSummary, measure,
 };
 use crate::jobs::new_folder::NewFolder;
 use crate::jobs::progress::Progress;
@@ -37,10 +37,15 @@ pub struct StatsArgs {
     /// summary.parquet (a row per group, stat and key). Written whole or not at all
     #[arg(value_name = "OUT")]
     pub output: PathBuf,
-    /// datatrove's statistics blocks to run: doc, line, paragraph, word, sentence
+    /// datatrove's statistics blocks to run: doc, line, paragraph, word, sentence, contamination
+    /// (WordsContaminationStats, with --options contamination_words=...)
     #[arg(long, value_delimiter = ',', value_parser = block,
           default_value = "doc,line,paragraph,word,sentence")]
     pub blocks: Vec<Block>,
+    /// The blocks' parameters, 'key=value, ...' by datatrove's names, as datatrove_stats takes
+    /// them: e.g. 'max_k_chars_per_line_tresholds=10|30, contamination_words=lorem|ipsum'
+    #[arg(long, default_value = "")]
+    pub options: String,
     /// How each stat is summarised: summary (the whole table), histogram (per value rounded to
     /// --histogram-digits), fqdn (per host of the url), suffix (per public suffix)
     #[arg(long = "group-by", value_delimiter = ',', value_parser = group,
@@ -65,6 +70,24 @@ pub struct StatsArgs {
     pub overwrite: bool,
     #[command(flatten)]
     pub exec: ExecArgs,
+}
+
+/// The blocks' parameters from --options; the contamination block needs its words.
+fn stats_params(args: &StatsArgs) -> Result<StatsParams> {
+    let (params, _) = crate::options::parse(
+        &args.options,
+        StatsParams::default(),
+        &[STATS_KEYS],
+        crate::options::RowKeys::Text,
+    )
+    .map_err(|e| JobError::Usage(format!("--options: {e}")))?;
+    if args.blocks.contains(&Block::Contamination) && params.contamination_words.is_empty() {
+        return Err(JobError::Usage(
+            "--blocks contamination needs its words: --options 'contamination_words=word|word'"
+                .into(),
+        ));
+    }
+    Ok(params)
 }
 
 fn block(name: &str) -> std::result::Result<Block, String> {
@@ -127,7 +150,7 @@ pub async fn run(args: StatsArgs) -> Result<StatsCounts> {
         .partitions
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .max(1);
-    let params = StatsParams::default();
+    let params = stats_params(&args)?;
     let mut summary = StatsSummary::new(&args.groups, args.histogram_digits);
     let mut progress = Progress::new(total, "documents");
     let mut documents = 0;

@@ -130,6 +130,8 @@ fn the_floors_file_has_a_floor_for_every_check_ci_runs() {
     for key in [
         "stats files_identical",
         "stats values_1e-9",
+        "stats options_files_identical",
+        "stats options_values_1e-9",
         "decont index_tasks",
         "decont decisions",
         "sentence_dedup decisions",

@@ -8,11 +8,11 @@ use datafusion::arrow::datatypes::{DataType, Field, Fields};
 use datafusion::common::{Result, ScalarValue, plan_err};
 use datafusion::logical_expr::Documentation;
 
-use crate::datatrove::stats::{Block, StatsParams, measure};
+use crate::datatrove::stats::{Block, STATS_KEYS, StatsParams, measure};
 use crate::options::RowKeys;
-use crate::udf::arguments::{Input, constant_policy, constant_string};
+use crate::udf::arguments::{Input, constant_options, constant_string};
 use crate::udf::arrays::{PageRef, for_each_page};
-use crate::udf::documentation::{DOC_SECTION, row_options_argument};
+use crate::udf::documentation::{DOC_SECTION, options_argument};
 use crate::udf::filters::gopher_quality::TEXT_ARGUMENT;
 use crate::udf::function::{Arguments, Kernel, WebtextFunction};
 use crate::udf::row_policy::{ArrowRowPolicy, RowPolicy};
@@ -38,9 +38,10 @@ static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
          avg_word_length, avg_words_per_line, short_word_ratio_3, long_word_ratio_7, \
          type_token_ratio, uppercase_word_ratio, capitalized_word_ratio, stop_word_ratio) and \
          SentenceStats in English (n_sentences, avg_sentence_length, short_sentence_ratio_20, \
-         long_sentence_ratio_75), with datatrove's default thresholds; a ratio over nothing is \
-         0. `webtext stats` summarises them per group as datatrove's StatsMerger does. NULL for \
-         NULL text.",
+         long_sentence_ratio_75), with datatrove's default thresholds (the options change them), \
+         and on request WordsContaminationStats (words_contamination_{first word}); a ratio over \
+         nothing is 0. `webtext stats` summarises them per group as datatrove's StatsMerger \
+         does. NULL for NULL text.",
         "datatrove_stats(text [, blocks [, options]])",
     )
     .with_sql_example(
@@ -51,9 +52,18 @@ static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
     .with_argument(
         "blocks",
         "The blocks, comma-separated: doc, line, paragraph, word, sentence (default, or NULL: \
-         all five). A constant.",
+         these five), contamination (with the option contamination_words). A constant.",
     )
-    .with_argument("options", row_options_argument(RowKeys::Text, ""))
+    .with_argument(
+        "options",
+        options_argument(
+            "setting the blocks' parameters by datatrove's names",
+            &[STATS_KEYS],
+            &StatsParams::default(),
+            RowKeys::Text,
+            "",
+        ),
+    )
     .with_related_udf("gopher_quality")
     .build()
 });
@@ -72,17 +82,30 @@ impl Arguments for DatatroveStatsArguments {
     fn parse(function: &str, constants: &[Option<&ScalarValue>]) -> Result<Self> {
         let blocks = match constants.get(1) {
             // Absent, or NULL (an omitted argument before the options): every block.
-            None => Block::ALL.to_vec(),
-            Some(Some(value)) if value.is_null() => Block::ALL.to_vec(),
+            None => Block::DEFAULT.to_vec(),
+            Some(Some(value)) if value.is_null() => Block::DEFAULT.to_vec(),
             Some(value) => match constant_string(function, 2, "blocks", *value)? {
-                None => Block::ALL.to_vec(),
+                None => Block::DEFAULT.to_vec(),
                 Some(names) => blocks_of(function, &names)?,
             },
         };
-        let policy = constant_policy(function, 3, constants.get(2).copied(), RowKeys::Text)?;
+        let (params, policy) = constant_options(
+            function,
+            3,
+            constants.get(2).copied(),
+            StatsParams::default(),
+            &[STATS_KEYS],
+            RowKeys::Text,
+        )?;
+        if blocks.contains(&Block::Contamination) && params.contamination_words.is_empty() {
+            return plan_err!(
+                "{function}: the contamination block needs its words: options \
+                 'contamination_words=word|word' (argument 3)"
+            );
+        }
         Ok(DatatroveStatsArguments {
             blocks,
-            params: StatsParams::default(),
+            params,
             policy,
         })
     }

@@ -77,3 +77,46 @@ fn stats_refuses_to_replace_a_folder_and_names_unknown_blocks() {
     assert_eq!(files_in(&out), ["summary", "summary.parquet"]);
     assert_eq!(files_in(&out.join("summary")).len(), 7);
 }
+
+#[test]
+fn stats_takes_the_blocks_parameters_and_measures_contamination() {
+    let dir = scratch("stats-options");
+    let documents = small_documents(&dir);
+    let out = dir.join("stats");
+    let no_words = webtext(&[
+        "stats",
+        &documents,
+        &out.display().to_string(),
+        "--blocks",
+        "contamination",
+    ]);
+    assert_fails_naming(&no_words, "contamination_words");
+    let o = webtext(&[
+        "stats",
+        &documents,
+        &out.display().to_string(),
+        "--blocks",
+        "line,contamination",
+        "--group-by",
+        "summary",
+        "--options",
+        "max_k_chars_per_line_tresholds=16, contamination_words=alpha|here",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // Words: 8 + 7 and 8 + 3 (alpha and here once each in both): 2/15, then 2/11, summarised
+    // as datatrove's MetricStats summarises them (its to_dict, computed with datatrove 0.10.1).
+    assert_eq!(
+        read(&out.join("summary/words_contamination_alpha/metric.json")),
+        "{\"summary\": {\"total\": 0.3151515151515152, \"n\": 2, \"mean\": 0.1575757575757576, \
+         \"variance\": 0.0011753902662993575, \"std_dev\": 0.03428396514843867, \"min\": \
+         0.13333333333333333, \"max\": 0.18181818181818182, \"unit\": \"task\"}}"
+    );
+    // Lines of at most 16 characters: "short line here" (15) alone, in the second document of
+    // two lines (datatrove's MetricStats of 0.0, then 0.5).
+    assert_eq!(
+        read(&out.join("summary/short_line_ratio_chars_16/metric.json")),
+        "{\"summary\": {\"total\": 0.5, \"n\": 2, \"mean\": 0.25, \"variance\": 0.125, \
+         \"std_dev\": 0.3535533905932738, \"min\": 0.0, \"max\": 0.5, \"unit\": \"task\"}}"
+    );
+    assert!(!out.join("summary/short_line_ratio_chars_10").exists());
+}

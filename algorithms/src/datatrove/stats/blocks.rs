@@ -1,14 +1,16 @@
 //! The per-document measures of datatrove's statistics blocks (`datatrove/pipeline/stats/`):
-//! `DocStats`, `LineStats`, `ParagraphStats`, `WordStats` and `SentenceStats`, each a list of
-//! named values in the order datatrove's `extract_stats` builds its dict.
+//! `DocStats`, `LineStats`, `ParagraphStats`, `WordStats`, `SentenceStats` and
+//! `WordsContaminationStats`, each a list of named values in the order datatrove's
+//! `extract_stats` builds its dict.
 
 use std::collections::HashSet;
 
 use super::values::{Stat, StatsParams, safe_divide};
 use crate::datatrove::filters::{find_duplicates, is_simplify_punctuation, python_lines};
+use crate::minhash::simplify_text;
 use crate::unicode::{LETTER, is_python_digit, is_python_title, is_python_upper};
 use crate::words::{
-    WordTokenizer, is_python_space, sentences, sentences_of_tokens, tokens, words_in,
+    WordTokenizer, is_python_space, sentences, sentences_of_tokens, tokens, words, words_in,
     words_of_tokens,
 };
 
@@ -23,10 +25,21 @@ pub enum Block {
     Paragraph,
     Word,
     Sentence,
+    Contamination,
 }
 
 impl Block {
-    pub const ALL: [Block; 5] = [
+    pub const ALL: [Block; 6] = [
+        Block::Doc,
+        Block::Line,
+        Block::Paragraph,
+        Block::Word,
+        Block::Sentence,
+        Block::Contamination,
+    ];
+
+    /// The blocks measured when none are named: those that need no parameter.
+    pub const DEFAULT: [Block; 5] = [
         Block::Doc,
         Block::Line,
         Block::Paragraph,
@@ -42,6 +55,7 @@ impl Block {
             Block::Paragraph => "paragraph",
             Block::Word => "word",
             Block::Sentence => "sentence",
+            Block::Contamination => "contamination",
         }
     }
 
@@ -57,6 +71,7 @@ impl Block {
             Block::Paragraph => paragraph_stats(text, params),
             Block::Word => word_stats(text, params),
             Block::Sentence => sentence_stats(text, params),
+            Block::Contamination => contamination_stats(text, params),
         }
     }
 }
@@ -285,4 +300,21 @@ fn sentence_stats_of(sentences: &[&str], params: &StatsParams) -> Stats {
         ("long_sentence_ratio_", &params.long_sentence_chars),
     ));
     stats
+}
+
+/// `WordsContaminationStats`: the share of the simplified text's English words that are one of
+/// the contamination words, named after the first.
+pub fn contamination_stats(text: &str, params: &StatsParams) -> Stats {
+    let simplified = simplify_text(text);
+    let words = words(&simplified);
+    let listed = &params.contamination_words;
+    let hits = words
+        .iter()
+        .filter(|w| listed.iter().any(|l| l == *w))
+        .count();
+    let first = listed.first().map_or("", String::as_str);
+    vec![(
+        format!("words_contamination_{first}"),
+        safe_divide(hits, words.len()),
+    )]
 }

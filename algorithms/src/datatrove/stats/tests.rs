@@ -149,3 +149,47 @@ fn a_summary_groups_by_corpus_histogram_and_host() {
     assert_eq!(hosts, ["www.example.com", "example.co.uk"]);
     assert_eq!(files["suffix/length"].len(), 2);
 }
+
+#[test]
+fn contamination_counts_the_listed_words_among_the_simplified_words() {
+    let params = StatsParams {
+        contamination_words: vec!["the".into(), "of".into()],
+        ..StatsParams::default()
+    };
+    // Simplified: "the cat of the hat 0" (case, punctuation and digits as datatrove's MinHash
+    // sees them): 3 of 6 words listed.
+    let stats = contamination_stats("The cat, OF the hat! 42", &params);
+    assert_eq!(stats.len(), 1);
+    assert_eq!(value(&stats, "words_contamination_the"), Stat::Float(0.5));
+    assert_eq!(
+        value(&contamination_stats("", &params), "words_contamination_the"),
+        Stat::Float(0.0)
+    );
+}
+
+#[test]
+fn the_parameters_are_options_by_datatroves_names() {
+    let (params, _) = crate::options::parse(
+        "max_k_chars_per_line_tresholds=5|50, stop_words=a|an, contamination_words=x",
+        StatsParams::default(),
+        &[STATS_KEYS],
+        crate::options::RowKeys::Text,
+    )
+    .expect("valid");
+    assert_eq!(params.short_line_chars, [5, 50]);
+    assert_eq!(params.stop_words, ["a", "an"]);
+    assert_eq!(params.contamination_words, ["x"]);
+    let lines = line_stats("a\nbbbbbbb", &params);
+    assert_eq!(value(&lines, "short_line_ratio_chars_5"), Stat::Float(0.5));
+    let error = crate::options::parse(
+        "min_k_chars_per_line_thresholds=ten",
+        StatsParams::default(),
+        &[STATS_KEYS],
+        crate::options::RowKeys::Text,
+    )
+    .expect_err("not a number");
+    assert!(
+        error.to_string().contains("whole numbers separated by |"),
+        "{error}"
+    );
+}

@@ -1,5 +1,6 @@
 //! What the statistics blocks measure with: a measure's value and the blocks' parameters.
 
+use crate::options::{Keys, counts, flag, key, word_list};
 use crate::words::WordTokenizer;
 
 /// A measure's value: an integer for counts (written without ".0"), a float for shares and
@@ -47,6 +48,8 @@ pub struct StatsParams {
     pub stop_words: Vec<String>,
     /// `WordStats(language=...)`'s word tokenizer.
     pub tokenizer: WordTokenizer,
+    /// `WordsContaminationStats(words=...)`: none by default (datatrove requires one).
+    pub contamination_words: Vec<String>,
 }
 
 impl Default for StatsParams {
@@ -65,6 +68,75 @@ impl Default for StatsParams {
                 .map(str::to_owned)
                 .to_vec(),
             tokenizer: WordTokenizer::English,
+            contamination_words: Vec::new(),
         }
     }
 }
+
+/// The blocks' parameters as options, by the names of datatrove's constructor arguments
+/// (`max_k_chars_per_line_tresholds` [sic]); lists separated by `|`.
+pub const STATS_KEYS: Keys<StatsParams> = &[
+    key!(
+        "max_k_chars_per_line_tresholds",
+        [short_line_chars],
+        counts,
+        "LineStats: short_line_ratio_chars_{n}"
+    ),
+    key!(
+        "min_k_chars_per_line_thresholds",
+        [long_line_chars],
+        counts,
+        "LineStats: long_line_ratio_chars_{n}"
+    ),
+    key!(
+        "ignore_empty_lines",
+        [ignore_empty_lines],
+        flag,
+        "LineStats: blank lines left out of the shares"
+    ),
+    key!(
+        "short_paragraph_max_chars_threshold",
+        [short_paragraph_chars],
+        counts,
+        "ParagraphStats"
+    ),
+    key!(
+        "long_paragraph_max_chars_threshold",
+        [long_paragraph_chars],
+        counts,
+        "ParagraphStats"
+    ),
+    key!(
+        "short_word_max_chars_threshold",
+        [short_word_chars],
+        counts,
+        "WordStats"
+    ),
+    key!(
+        "long_word_max_chars_threshold",
+        [long_word_chars],
+        counts,
+        "WordStats"
+    ),
+    key!("stop_words", [stop_words], word_list, "WordStats; Gopher's"),
+    key!(
+        "short_sentence_max_chars_threshold",
+        [short_sentence_chars],
+        counts,
+        "SentenceStats"
+    ),
+    key!(
+        "long_sentence_max_chars_threshold",
+        [long_sentence_chars],
+        counts,
+        "SentenceStats"
+    ),
+    key!(
+        "contamination_words",
+        [contamination_words],
+        word_list,
+        "WordsContaminationStats' words (the contamination block, which needs one): \
+         words_contamination_{first word}, the share of the simplified text's words that are one \
+         of them"
+    ),
+];
