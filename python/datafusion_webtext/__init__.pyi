@@ -519,14 +519,14 @@ Example:
 """
 
 datatrove_stats: ScalarUDF
-"""The measures HuggingFace datatrove 0.10.1's statistics blocks take of a document, as a map from the stat's name to its value (counts as whole numbers): DocStats (length, white_space_ratio, non_alpha_digit_ratio, digit_ratio, uppercase_ratio, elipsis_ratio [sic], punctuation_ratio), LineStats (n_lines, avg_line_length, short_line_ratio_chars_10 and _30, long_line_ratio_chars_2000 and _10000, lines_ending_with_terminal_mark_ratio, bullet_point_lines_ratio, line_duplicates, line_char_duplicates), ParagraphStats (n_paragraphs, avg_paragraph_length, short_paragraph_ratio_100, long_paragraph_ratio_1000, paragraph_duplicates, paragraph_char_duplicates), WordStats with the English tokenizer (n_words, avg_word_length, avg_words_per_line, short_word_ratio_3, long_word_ratio_7, type_token_ratio, uppercase_word_ratio, capitalized_word_ratio, stop_word_ratio) and SentenceStats in English (n_sentences, avg_sentence_length, short_sentence_ratio_20, long_sentence_ratio_75), with datatrove's default thresholds; a ratio over nothing is 0. `webtext stats` summarises them per group as datatrove's StatsMerger does. NULL for NULL text.
+"""The measures HuggingFace datatrove 0.10.1's statistics blocks take of a document, as a map from the stat's name to its value (counts as whole numbers): DocStats (length, white_space_ratio, non_alpha_digit_ratio, digit_ratio, uppercase_ratio, elipsis_ratio [sic], punctuation_ratio), LineStats (n_lines, avg_line_length, short_line_ratio_chars_10 and _30, long_line_ratio_chars_2000 and _10000, lines_ending_with_terminal_mark_ratio, bullet_point_lines_ratio, line_duplicates, line_char_duplicates), ParagraphStats (n_paragraphs, avg_paragraph_length, short_paragraph_ratio_100, long_paragraph_ratio_1000, paragraph_duplicates, paragraph_char_duplicates), WordStats with the English tokenizer (n_words, avg_word_length, avg_words_per_line, short_word_ratio_3, long_word_ratio_7, type_token_ratio, uppercase_word_ratio, capitalized_word_ratio, stop_word_ratio) and SentenceStats in English (n_sentences, avg_sentence_length, short_sentence_ratio_20, long_sentence_ratio_75), with datatrove's default thresholds (the options change them), and on request WordsContaminationStats (words_contamination_{first word}); a ratio over nothing is 0. `webtext stats` summarises them per group as datatrove's StatsMerger does. NULL for NULL text.
 
 SQL: ``datatrove_stats(text [, blocks [, options]])``
 
 Args:
     text: The text (extracted already, e.g. by justext): Utf8, LargeUtf8, Utf8View or a dictionary of those.
-    blocks: The blocks, comma-separated: doc, line, paragraph, word, sentence (default, or NULL: all five). A constant.
-    options: 'key=value, ...': on_error (null; a text that cannot be processed, which only a bug of ours can cause and datafusion_webtext::row_panics() counts, gives NULL; fail: the query fails with the reason).
+    blocks: The blocks, comma-separated: doc, line, paragraph, word, sentence (default, or NULL: these five), contamination (with the option contamination_words). A constant.
+    options: 'key=value, ...' setting the blocks' parameters by datatrove's names: max_k_chars_per_line_tresholds (10|30; LineStats: short_line_ratio_chars_{n}), min_k_chars_per_line_thresholds (2000|10000; LineStats: long_line_ratio_chars_{n}), ignore_empty_lines (false; LineStats: blank lines left out of the shares), short_paragraph_max_chars_threshold (100; ParagraphStats), long_paragraph_max_chars_threshold (1000; ParagraphStats), short_word_max_chars_threshold (3; WordStats), long_word_max_chars_threshold (7; WordStats), stop_words (the|be|to|of|and|that|have|with; WordStats; Gopher's), short_sentence_max_chars_threshold (20; SentenceStats), long_sentence_max_chars_threshold (75; SentenceStats), contamination_words (; WordsContaminationStats' words (the contamination block, which needs one): words_contamination_{first word}, the share of the simplified text's words that are one of them), on_error (null; a text that cannot be processed, which only a bug of ours can cause and datafusion_webtext::row_panics() counts, gives NULL; fail: the query fails with the reason).
 
 Example:
     SELECT datatrove_stats('Hello... World!', 'doc')['length'];
@@ -555,7 +555,7 @@ SQL: ``sentence_dedup_hashes(text [, options])``
 
 Args:
     text: The text (extracted already, e.g. by justext): Utf8, LargeUtf8, Utf8View or a dictionary of those.
-    options: 'key=value, ...' setting datatrove's SentDedupConfig: n_sentences (3; sentences per span), split_sentences (true; false: lines instead of sentences), min_doc_words (50; words a changed document keeps to be kept), min_num_sentences (3; sentences a changed document keeps to be kept), min_words_to_remove_span (0; a removed run of fewer words is put back (its first sentence, as datatrove does)), on_error (null; a text that cannot be processed, which only a bug of ours can cause and datafusion_webtext::row_panics() counts, gives NULL; fail: the query fails with the reason). The signature and the filter must be given the same n_sentences and split_sentences.
+    options: 'key=value, ...' setting datatrove's SentDedupConfig: n_sentences (3; sentences per span), split_sentences (true; false: lines instead of sentences), min_doc_words (50; words a changed document keeps to be kept), min_num_sentences (3; sentences a changed document keeps to be kept), min_words_to_remove_span (0; a removed run of fewer words is put back (its first sentence, as datatrove does)), hash_fc (xxhash; or sha1 (SHA-1's first bytes, little-endian)), precision (64; bits, or 32), on_error (null; a text that cannot be processed, which only a bug of ours can cause and datafusion_webtext::row_panics() counts, gives NULL; fail: the query fails with the reason). The signature and the filter must be given the same n_sentences and split_sentences.
 
 Example:
     SELECT cardinality(sentence_dedup_hashes('One. Two. Three. Four.'));
@@ -570,11 +570,25 @@ SQL: ``sentence_dedup_filter(text, duplicates [, options])``
 Args:
     text: The text (extracted already, e.g. by justext): Utf8, LargeUtf8, Utf8View or a dictionary of those.
     duplicates: A list of whole numbers, the indices of the sentences that start a duplicated span (sql/sentence_dedup.sql gathers them), a column; NULL or empty for none.
-    options: 'key=value, ...' setting datatrove's SentDedupConfig: n_sentences (3; sentences per span), split_sentences (true; false: lines instead of sentences), min_doc_words (50; words a changed document keeps to be kept), min_num_sentences (3; sentences a changed document keeps to be kept), min_words_to_remove_span (0; a removed run of fewer words is put back (its first sentence, as datatrove does)), on_error (null; a text that cannot be processed, which only a bug of ours can cause and datafusion_webtext::row_panics() counts, gives NULL; fail: the query fails with the reason). The signature and the filter must be given the same n_sentences and split_sentences.
+    options: 'key=value, ...' setting datatrove's SentDedupConfig: n_sentences (3; sentences per span), split_sentences (true; false: lines instead of sentences), min_doc_words (50; words a changed document keeps to be kept), min_num_sentences (3; sentences a changed document keeps to be kept), min_words_to_remove_span (0; a removed run of fewer words is put back (its first sentence, as datatrove does)), hash_fc (xxhash; or sha1 (SHA-1's first bytes, little-endian)), precision (64; bits, or 32), on_error (null; a text that cannot be processed, which only a bug of ours can cause and datafusion_webtext::row_panics() counts, gives NULL; fail: the query fails with the reason). The signature and the filter must be given the same n_sentences and split_sentences.
 
 Example:
     SELECT f['text'] FROM (SELECT sentence_dedup_filter('One two. Three four. Five six. Seven eight.', [0], 'min_doc_words=0, min_num_sentences=0') AS f);
     -- Seven eight.
+"""
+
+exact_dedup_hash: ScalarUDF
+"""The signature of HuggingFace datatrove 0.10.1's exact de-duplication (ExactDedupSignature with the text as content): datatrove's hash of the text's UTF-8 bytes, xxh64 by default (xxh32 with precision=32; SHA-1's first 8 or 4 bytes, little-endian, with hash_fc=sha1). Documents with equal hashes are duplicates: sql/exact_dedup.sql keeps the first of each (highest priority, then document order) with the count of the others, as datatrove does. Unlike content_hash, nothing is normalised: a byte's difference is another hash. NULL for NULL text.
+
+SQL: ``exact_dedup_hash(text [, options])``
+
+Args:
+    text: The text (extracted already, e.g. by justext): Utf8, LargeUtf8, Utf8View or a dictionary of those.
+    options: 'key=value, ...' setting datatrove's HashConfig: hash_fc (xxhash; or sha1 (SHA-1's first bytes, little-endian)), precision (64; bits, or 32), on_error (null; a text that cannot be processed, which only a bug of ours can cause and datafusion_webtext::row_panics() counts, gives NULL; fail: the query fails with the reason).
+
+Example:
+    SELECT exact_dedup_hash(text) AS hash, count(*) AS copies, min(doc_id) AS kept
+    FROM documents GROUP BY 1 HAVING count(*) > 1;
 """
 
 token_count: ScalarUDF
