@@ -6,7 +6,9 @@
 Runs `WEBTEXT exact-dedup` over DOCUMENTS.parquet in each configuration of the oracle (the
 options below; INDEX_DIR is the oracle's index folder, eval/parity/exact_dedup_index) and prints,
 per configuration, the share of documents with datatrove's decision and, kept, its
-duplicate_count (`exact_dedup CONFIG`).
+duplicate_count (`exact_dedup CONFIG`), and whether `webtext dedup-index` of the first 2,000
+documents writes the oracle's index file, datatrove's ExactDedupBuildIndex's (`exact_dedup
+index_file`).
 """
 
 import subprocess
@@ -16,6 +18,7 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 
+from dedup_index_check import index_file_share
 from floors import below_floor, floors_of
 
 
@@ -58,6 +61,10 @@ def main(args):
             print(f"exact_dedup {config} {share:.6f}")
             if below_floor("exact_dedup", config, share, floors, args):
                 failed.append(config)
+        share = index_file_share(webtext, documents, index_dir, work, "exact")
+        print(f"exact_dedup index_file {share:.6f}")
+        if below_floor("exact_dedup", "index_file", share, floors, args):
+            failed.append("index_file")
     return 1 if failed else 0
 
 

@@ -8,7 +8,9 @@ options below; INDEX_DIR is the oracle's index folder, eval/parity/sentence_dedu
 prints, per configuration, the share of documents kept or dropped as datatrove decides
 (`sentence_dedup CONFIG_decisions`) and the share with its decision and, kept, its text byte for
 byte (`sentence_dedup CONFIG_texts`; the default configuration's keys are `sentence_dedup
-decisions` and `sentence_dedup texts`).
+decisions` and `sentence_dedup texts`); and whether `webtext dedup-index --of sentence` of the
+first 2,000 documents writes the oracle's index file, datatrove's SentenceDedupBuildIndex's
+(`sentence_dedup index_file`).
 """
 
 import subprocess
@@ -18,6 +20,7 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 
+from dedup_index_check import index_file_share
 from floors import below_floor, floors_of
 
 
@@ -70,6 +73,10 @@ def main(args):
                 print(f"sentence_dedup {key} {share:.6f}")
                 if below_floor("sentence_dedup", key, share, floors, args):
                     failed.append(key)
+        share = index_file_share(webtext, documents, index_dir, work, "sentence")
+        print(f"sentence_dedup index_file {share:.6f}")
+        if below_floor("sentence_dedup", "index_file", share, floors, args):
+            failed.append("index_file")
     return 1 if failed else 0
 
 

@@ -73,6 +73,14 @@ def exact_dedup(input: str | os.PathLike[str], output: str | os.PathLike[str], *
     return run("exact-dedup", input, output, **options)
 
 
+def dedup_index(input: str | os.PathLike[str], output: str | os.PathLike[str], **options: Any) -> dict[str, Any]:
+    """``webtext dedup-index IN OUT --of exact|sentence``: the index of a corpus's text or span
+    hashes that ``exact_dedup`` and ``sentence_dedup`` of another corpus read (``index=``), the
+    file datatrove's ExactDedupBuildIndex or SentenceDedupBuildIndex writes. Returns
+    ``hashes``."""
+    return run("dedup-index", input, output, **options)
+
+
 def sql(query: str | None = None, **options: Any) -> dict[str, Any]:
     """``webtext sql QUERY``: the statements run in order, each result printed on stdout, or the
     last one written to ``output`` (a Parquet file, or a folder of shards, one per shard of the

@@ -112,3 +112,15 @@ def test_jobs_exact_dedup_keeps_the_highest_priority_copy(tmp_path):
     assert counts == {"dropped": 1, "kept_with_copies": 1, "index_hashes": 0, "rows": 2}
     rows = sorted(pq.read_table(out).to_pylist(), key=lambda r: r["doc_id"])
     assert [(r["doc_id"], r["duplicate_count"]) for r in rows] == [(2, 0), (3, 1)]
+
+
+def test_jobs_dedup_index_is_read_by_exact_dedup(tmp_path):
+    import pyarrow as pa
+
+    documents = tmp_path / "documents.parquet"
+    pq.write_table(pa.table({"doc_id": [1, 2], "text": ["same", "other"]}), documents)
+    (tmp_path / "index").mkdir()
+    assert jobs.dedup_index(documents, tmp_path / "index" / "old.c4_index", of="exact") == {"hashes": 2}
+    assert (tmp_path / "index" / "old.c4_index").stat().st_size == 16
+    counts = jobs.exact_dedup(documents, tmp_path / "out.parquet", index=tmp_path / "index")
+    assert counts == {"dropped": 2, "kept_with_copies": 0, "index_hashes": 2, "rows": 2}

@@ -7,6 +7,7 @@ use serde_json::{Value, json};
 use crate::jobs::clean::CleanSummary;
 use crate::jobs::decont_index::DecontIndexCounts;
 use crate::jobs::dedup::DecisionCounts;
+use crate::jobs::dedup_index::DedupIndexCounts;
 use crate::jobs::exact_dedup::ExactDedupSummary;
 use crate::jobs::fineweb::FinewebSummary;
 use crate::jobs::near_dedup::NearDedupSummary;
@@ -135,6 +136,12 @@ impl Counts for ExactDedupSummary {
             "index_hashes": self.index_hashes,
             "rows": self.rows,
         }))
+    }
+}
+
+impl Counts for DedupIndexCounts {
+    fn counts(&self) -> Result<Value> {
+        Ok(json!({ "hashes": self.hashes }))
     }
 }
 

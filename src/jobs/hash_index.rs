@@ -29,7 +29,8 @@ pub struct HashArgs {
 }
 
 impl HashArgs {
-    fn precision(&self) -> u32 {
+    /// The hash's bits: 64 or 32.
+    pub fn precision(&self) -> u32 {
         if self.precision == "32" { 32 } else { 64 }
     }
 

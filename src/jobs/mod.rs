@@ -10,7 +10,7 @@
 //! - [`dedup::run`]: onion's paragraph de-duplication;
 //! - [`near_dedup::run`]: datatrove's MinHash near-duplicate removal;
 //! - [`sentence_dedup::run`], [`exact_dedup::run`]: datatrove's sentence and exact
-//!   de-duplication;
+//!   de-duplication; [`dedup_index::run`], the index of a corpus they read;
 //! - [`sql::run`]: SQL scripts, sharded over the input's files where the last statement writes a
 //!   folder;
 //! - [`fineweb::run`], [`fineweb2::run`]: FineWeb's and FineWeb-2's recipes;
@@ -38,13 +38,14 @@ pub mod cluster;
 mod counts;
 pub mod decont_index;
 pub mod dedup;
+pub mod dedup_index;
 mod error;
 pub mod exact_dedup;
 mod extraction;
 mod files;
 pub mod fineweb;
 pub mod fineweb2;
-mod hash_index;
+pub mod hash_index;
 pub mod memory_limit;
 pub mod near_dedup;
 mod new_folder;
@@ -86,12 +87,13 @@ where
 }
 
 /// The jobs [`run`] knows, by their command's name.
-pub const JOBS: [&str; 11] = [
+pub const JOBS: [&str; 12] = [
     "clean",
     "dedup",
     "near-dedup",
     "sentence-dedup",
     "exact-dedup",
+    "dedup-index",
     "sql",
     "fineweb",
     "fineweb2",
@@ -124,6 +126,9 @@ where
             .await?
             .counts(),
         "exact-dedup" => exact_dedup::run(options("exact-dedup", words)?)
+            .await?
+            .counts(),
+        "dedup-index" => dedup_index::run(options("dedup-index", words)?)
             .await?
             .counts(),
         "decont-index" => decont_index::run(options("decont-index", words)?)

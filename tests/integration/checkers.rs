@@ -142,6 +142,7 @@ fn the_floors_file_has_a_floor_for_every_check_ci_runs() {
         "sentence_dedup index_texts",
         "sentence_dedup index_all_decisions",
         "sentence_dedup index_all_texts",
+        "sentence_dedup index_file",
         "bloom_filter k7_16m",
         "bloom_filter expected_5m",
         "exact_dedup default",
@@ -149,6 +150,7 @@ fn the_floors_file_has_a_floor_for_every_check_ci_runs() {
         "exact_dedup sha1_32",
         "exact_dedup index",
         "exact_dedup index_all",
+        "exact_dedup index_file",
     ] {
         needed.push(key.to_owned());
     }

@@ -9,8 +9,8 @@ use std::process::ExitCode;
 use clap::{Args, Parser, Subcommand};
 
 use datafusion_webtext::jobs::{
-    JobError, Result, clean, cleanup, decont_index, dedup, exact_dedup, fineweb, fineweb2,
-    memory_limit, near_dedup, report, sentence_dedup, sql, stats,
+    JobError, Result, clean, cleanup, decont_index, dedup, dedup_index, exact_dedup, fineweb,
+    fineweb2, memory_limit, near_dedup, report, sentence_dedup, sql, stats,
 };
 
 /// `webtext --version`: the crate, the versions of the reference tools whose output it
@@ -62,6 +62,9 @@ enum Command {
     /// datatrove's exact de-duplication: of the documents with equal texts, the first (by
     /// priority, then id) kept with the count of the others (sql/exact_dedup.sql)
     ExactDedup(exact_dedup::ExactDedupArgs),
+    /// The index of a corpus's hashes that exact-dedup and sentence-dedup of another corpus read
+    /// with --index (datatrove's ExactDedupBuildIndex and SentenceDedupBuildIndex file)
+    DedupIndex(dedup_index::DedupIndexArgs),
     /// datatrove's n-gram decontamination index of evaluation sets (its NGramsDecontIndexer):
     /// the folder `ngram_decontamination` and datatrove's NGramsDecontFilter read
     DecontIndex(decont_index::DecontIndexArgs),
@@ -144,6 +147,7 @@ async fn run(command: Option<Command>) -> Result<()> {
         Some(Command::Stats(args)) => stats::run(args).await.map(drop),
         Some(Command::SentenceDedup(args)) => sentence_dedup::run(args).await.map(drop),
         Some(Command::ExactDedup(args)) => exact_dedup::run(args).await.map(drop),
+        Some(Command::DedupIndex(args)) => dedup_index::run(args).await.map(drop),
         Some(Command::DecontIndex(args)) => decont_index::run(args).await.map(drop),
         Some(Command::Functions(args)) => functions(args),
         Some(Command::Cluster(command)) => cluster::run(command).await,

@@ -104,3 +104,62 @@ fn an_index_drops_its_hashes_and_by_default_nothing_else() {
     let o = webtext(&["exact-dedup", &docs, &out, "--index", &index]);
     assert_fails_naming(&o, "not a whole number of 64-bit hashes");
 }
+
+#[test]
+fn dedup_index_writes_the_sorted_distinct_hashes_that_index_reads() {
+    let dir = scratch("dedup-index");
+    let docs = documents(&dir);
+    let index = dir.join("index");
+    std::fs::create_dir_all(&index).unwrap();
+    let file = index.join("corpus.c4_index");
+    let o = webtext(&[
+        "dedup-index",
+        &docs,
+        &file.display().to_string(),
+        "--of",
+        "exact",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // Three distinct texts: their hashes, ascending, 8 bytes each.
+    let o = sql_csv(
+        &[],
+        "SELECT h FROM (VALUES (exact_dedup_hash('alpha')), (exact_dedup_hash('beta')), \
+         (exact_dedup_hash('gamma'))) AS t(h) ORDER BY h",
+    );
+    let expected: Vec<u8> = stdout(&o)
+        .lines()
+        .skip(1)
+        .flat_map(|h| h.parse::<u64>().unwrap().to_le_bytes())
+        .collect();
+    assert_eq!(std::fs::read(&file).unwrap(), expected);
+    // The corpus against its own index: every document dropped.
+    let out = dir.join("out.parquet").display().to_string();
+    let o = webtext(&[
+        "exact-dedup",
+        &docs,
+        &out,
+        "--index",
+        &index.display().to_string(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("6 documents dropped"), "{}", stderr(&o));
+    // 32 bits: 4 bytes a hash; an existing file is not replaced without --overwrite.
+    let file = file.display().to_string();
+    let refused = webtext(&["dedup-index", &docs, &file, "--of", "exact"]);
+    assert_fails_naming(&refused, "--overwrite");
+    let o = webtext(&[
+        "dedup-index",
+        &docs,
+        &file,
+        "--of",
+        "sentence",
+        "--n-sentences",
+        "1",
+        "--precision",
+        "32",
+        "--overwrite",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(std::fs::read(&file).unwrap().len(), 3 * 4);
+    assert_eq!(files_in(&index), ["corpus.c4_index"]);
+}
