@@ -33,6 +33,9 @@
 -- 0. The hashes of every core are sorted together, by one sort that spills.
 SET datafusion.optimizer.repartition_file_scans = false;
 SET datafusion.optimizer.repartition_sorts = false;
+-- A join's build side is the one written first (the index, then the decisions), not the
+-- optimizer's guess.
+SET datafusion.optimizer.join_reordering = false;
 
 -- 1. Every document's hash and priority (datatrove's signature stage).
 CREATE VIEW exact_signatures AS
@@ -69,7 +72,6 @@ FROM (
 
 -- 3. Every document with its decision (datatrove's filter stage): the decisions are the join's
 --    build side, held in memory, and the documents stream past them.
-SET datafusion.optimizer.join_reordering = false;
 SELECT d.*, coalesce(x.kept, true) AS kept,
        CASE WHEN x.id IS NULL THEN 0 ELSE x.duplicate_count END AS duplicate_count
 FROM exact_duplicates x RIGHT JOIN documents d ON x.id = d."${id}";

@@ -33,6 +33,9 @@
 --    explains, a sort per core would hold documents in the exchange in front of them).
 SET datafusion.optimizer.repartition_file_scans = false;
 SET datafusion.optimizer.repartition_sorts = false;
+-- A join's build side is the one written first (the index, then the decisions), not the
+-- optimizer's guess.
+SET datafusion.optimizer.join_reordering = false;
 
 -- 1. Every document's span hashes (datatrove's signature stage): one row per span, its first
 --    sentence's index beside it; blank spans have no hash.
@@ -61,7 +64,6 @@ GROUP BY id;
 
 -- 3. Every document, filtered (datatrove's filter stage): the duplicated spans are the join's
 --    build side, held in memory, and the documents stream past them.
-SET datafusion.optimizer.join_reordering = false;
 SELECT * EXCLUDE (f) REPLACE (get_field(f, 'text') AS "${text}"),
        get_field(f, 'removed_sentences') AS removed_sentences,
        get_field(f, 'kept') AS kept

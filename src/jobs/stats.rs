@@ -81,12 +81,7 @@ fn stats_params(args: &StatsArgs) -> Result<StatsParams> {
         crate::options::RowKeys::Text,
     )
     .map_err(|e| JobError::Usage(format!("--options: {e}")))?;
-    if args.blocks.contains(&Block::Contamination) && params.contamination_words.is_empty() {
-        return Err(JobError::Usage(
-            "--blocks contamination needs its words: --options 'contamination_words=word|word'"
-                .into(),
-        ));
-    }
+    Block::check(&args.blocks, &params).map_err(|e| JobError::Usage(format!("--options: {e}")))?;
     Ok(params)
 }
 

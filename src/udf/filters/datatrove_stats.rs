@@ -97,11 +97,8 @@ impl Arguments for DatatroveStatsArguments {
             &[STATS_KEYS],
             RowKeys::Text,
         )?;
-        if blocks.contains(&Block::Contamination) && params.contamination_words.is_empty() {
-            return plan_err!(
-                "{function}: the contamination block needs its words: options \
-                 'contamination_words=word|word' (argument 3)"
-            );
+        if let Err(e) = Block::check(&blocks, &params) {
+            return plan_err!("{function}: {e} (argument 3, options)");
         }
         Ok(DatatroveStatsArguments {
             blocks,

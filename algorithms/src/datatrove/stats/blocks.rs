@@ -63,6 +63,17 @@ impl Block {
         Block::ALL.into_iter().find(|b| b.name() == name)
     }
 
+    /// Whether `params` give every one of `blocks` what it needs: the contamination block its
+    /// words (datatrove's `WordsContaminationStats` refuses an empty list).
+    pub fn check(blocks: &[Block], params: &StatsParams) -> Result<(), String> {
+        if blocks.contains(&Block::Contamination) && params.contamination_words.is_empty() {
+            return Err(
+                "the contamination block needs its words: 'contamination_words=word|word'".into(),
+            );
+        }
+        Ok(())
+    }
+
     /// The block's measures of `text`.
     pub fn stats(self, text: &str, params: &StatsParams) -> Stats {
         match self {
