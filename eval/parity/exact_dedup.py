@@ -18,27 +18,20 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 
-from dedup_index_check import index_file_share
+from dedup_check import by_config, hash_and_index_options, index_file_failed
 from floors import below_floor, floors_of
 
 
 def options(config, index_dir):
-    return {
-        "default": [],
-        "priority": ["--priority", "doc_id % 3 + 1"],
-        "sha1_32": ["--hash-fc", "sha1", "--precision", "32"],
-        "index": ["--index", index_dir],
-        "index_all": ["--index", index_dir, "--dedup-beyond-index"],
-    }[config]
+    if config == "priority":
+        return ["--priority", "doc_id % 3 + 1"]
+    return hash_and_index_options(config, index_dir)
 
 
 def main(args):
     oracle, webtext, documents, index_dir = args[:4]
     show = int(args[args.index("--show") + 1]) if "--show" in args else 0
-    table = pq.read_table(oracle).to_pydict()
-    configs = {}
-    for config, doc_id, kept, count in zip(table["config"], table["doc_id"], table["kept"], table["duplicate_count"]):
-        configs.setdefault(config, {})[doc_id] = (kept, count)
+    configs = by_config(oracle, ["kept", "duplicate_count"])
     floors = floors_of(args, "exact_dedup")
     failed = []
     with tempfile.TemporaryDirectory(prefix="webtext-exact-dedup-check-") as work:
@@ -61,9 +54,7 @@ def main(args):
             print(f"exact_dedup {config} {share:.6f}")
             if below_floor("exact_dedup", config, share, floors, args):
                 failed.append(config)
-        share = index_file_share(webtext, documents, index_dir, work, "exact")
-        print(f"exact_dedup index_file {share:.6f}")
-        if below_floor("exact_dedup", "index_file", share, floors, args):
+        if index_file_failed("exact_dedup", "exact", webtext, documents, index_dir, work, floors, args):
             failed.append("index_file")
     return 1 if failed else 0
 

@@ -20,17 +20,8 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 
-from dedup_index_check import index_file_share
+from dedup_check import by_config, hash_and_index_options, index_file_failed
 from floors import below_floor, floors_of
-
-
-def options(config, index_dir):
-    return {
-        "default": [],
-        "sha1_32": ["--hash-fc", "sha1", "--precision", "32"],
-        "index": ["--index", index_dir],
-        "index_all": ["--index", index_dir, "--dedup-beyond-index"],
-    }[config]
 
 
 def compare(config, expected, out, show):
@@ -58,24 +49,20 @@ def compare(config, expected, out, show):
 def main(args):
     oracle, webtext, documents, index_dir = args[:4]
     show = int(args[args.index("--show") + 1]) if "--show" in args else 0
-    table = pq.read_table(oracle).to_pydict()
-    configs = {}
-    for config, doc_id, kept, text in zip(table["config"], table["doc_id"], table["kept"], table["text"]):
-        configs.setdefault(config, {})[doc_id] = (kept, text)
+    configs = by_config(oracle, ["kept", "text"])
     floors = floors_of(args, "sentence_dedup")
     failed = []
     with tempfile.TemporaryDirectory(prefix="webtext-sentence-dedup-check-") as work:
         for config, expected in configs.items():
             out = Path(work) / f"{config}.parquet"
-            subprocess.run([webtext, "sentence-dedup", documents, str(out), *options(config, index_dir)], check=True)
+            subprocess.run([webtext, "sentence-dedup", documents, str(out),
+                            *hash_and_index_options(config, index_dir)], check=True)
             for measure, share in compare(config, expected, out, show).items():
                 key = measure if config == "default" else f"{config}_{measure}"
                 print(f"sentence_dedup {key} {share:.6f}")
                 if below_floor("sentence_dedup", key, share, floors, args):
                     failed.append(key)
-        share = index_file_share(webtext, documents, index_dir, work, "sentence")
-        print(f"sentence_dedup index_file {share:.6f}")
-        if below_floor("sentence_dedup", "index_file", share, floors, args):
+        if index_file_failed("sentence_dedup", "sentence", webtext, documents, index_dir, work, floors, args):
             failed.append("index_file")
     return 1 if failed else 0
 

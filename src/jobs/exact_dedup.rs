@@ -7,12 +7,11 @@ use clap::Args;
 use datafusion::prelude::SessionContext;
 
 use crate::jobs::hash_index::{HashArgs, IndexArgs};
-use crate::jobs::output::OutputTarget;
 use crate::jobs::progress::Progress;
 use crate::jobs::session::{
     BATCH_ROWS, count_of, query_context, register_input, require_document_columns,
 };
-use crate::jobs::sql::run_all_but_last;
+use crate::jobs::sql::{run_all_but_last, write_last_statement};
 use crate::jobs::{DocumentColumns, ExecArgs, JobError, Result};
 
 /// The pipeline this command runs (the same file users run with `webtext sql`).
@@ -30,7 +29,8 @@ pub struct ExactDedupArgs {
     #[command(flatten)]
     hash: HashArgs,
     /// Of equal texts, the one with the highest keeps: an SQL expression over the documents'
-    /// columns giving 1 to 65535 (datatrove's document_priority), e.g. "length(url) < 80"::int + 1
+    /// columns giving 1 to 65535 (datatrove's document_priority), e.g.
+    /// "CAST(length(url) < 80 AS INT) + 1"
     #[arg(long, default_value = "1")]
     priority: String,
     #[command(flatten)]
@@ -84,29 +84,19 @@ pub async fn run(args: ExactDedupArgs) -> Result<ExactDedupSummary> {
     )
     .await?;
     progress.say("writing");
-    let plan = ctx.state().statement_to_plan(last).await?;
-    let mut frame = ctx.execute_logical_plan(plan).await?;
-    if args.kept_only {
-        frame = frame.filter(datafusion::prelude::col("kept"))?;
-    }
-    let rows =
-        crate::jobs::output::write_parquet(frame, &OutputTarget::at(&ctx, &args.output)?).await?;
+    let rows = write_last_statement(&ctx, last, args.kept_only, &args.output).await?;
     progress.finish();
     eprintln!(
         "exact-dedup: {dropped} documents dropped, {kept_with_copies} kept with copies{} in \
          {:.2} s (finding {finding_seconds:.2} s); wrote {rows} rows to {}",
-        if index.is_empty() {
-            String::new()
-        } else {
-            format!(" (index of {} hashes)", index.len())
-        },
+        index.note(),
         progress.elapsed().as_secs_f64(),
         args.output
     );
     Ok(ExactDedupSummary {
         dropped,
         kept_with_copies,
-        index_hashes: index.len(),
+        index_hashes: index.hashes,
         rows,
     })
 }

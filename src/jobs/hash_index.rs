@@ -54,14 +54,32 @@ pub struct IndexArgs {
     dedup_beyond_index: bool,
 }
 
+/// The index a job read: its distinct hashes (0 without --index).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct IndexRead {
+    pub hashes: usize,
+}
+
+impl IndexRead {
+    /// What a job's summary line says of it: nothing without an index.
+    pub fn note(&self) -> String {
+        if self.hashes == 0 {
+            String::new()
+        } else {
+            format!(" (index of {} hashes)", self.hashes)
+        }
+    }
+}
+
 impl IndexArgs {
-    /// Reads the index (none without --index) and registers its hashes; returns it with the
-    /// SQL files' parameters `index_hashes`, `has_index` and `only_dedup_in_index`.
+    /// Reads the index (none without --index) and registers its hashes as a table, moved there
+    /// (held once); returns what was read with the SQL files' parameters `index_hashes`,
+    /// `has_index` and `only_dedup_in_index`.
     pub fn register(
         &self,
         ctx: &SessionContext,
         hash: &HashArgs,
-    ) -> Result<(HashIndex, [(&'static str, String); 3])> {
+    ) -> Result<(IndexRead, [(&'static str, String); 3])> {
         let index = match &self.index {
             Some(folder) => HashIndex::load_folder(Path::new(folder), hash.precision())
                 .map_err(|e| JobError::Usage(format!("--index: {e}")))?,
@@ -72,7 +90,10 @@ impl IndexArgs {
             DataType::UInt64,
             false,
         )]));
-        let hashes = UInt64Array::from_iter_values(index.hashes().iter().copied());
+        let read = IndexRead {
+            hashes: index.len(),
+        };
+        let hashes = UInt64Array::from(index.into_hashes());
         let batch = RecordBatch::try_new(schema.clone(), vec![Arc::new(hashes)])?;
         ctx.register_table(
             INDEX_TABLE,
@@ -80,12 +101,12 @@ impl IndexArgs {
         )?;
         let params = [
             ("index_hashes", format!("SELECT hash FROM {INDEX_TABLE}")),
-            ("has_index", (!index.is_empty()).to_string()),
+            ("has_index", (read.hashes > 0).to_string()),
             (
                 "only_dedup_in_index",
                 (!self.dedup_beyond_index).to_string(),
             ),
         ];
-        Ok((index, params))
+        Ok((read, params))
     }
 }

@@ -4,10 +4,9 @@
 use clap::{Args, ValueEnum};
 use datafusion::arrow::array::AsArray;
 
-use crate::jobs::output::OutputTarget;
 use crate::jobs::progress::Progress;
 use crate::jobs::session::{BATCH_ROWS, query_context, register_input, require_document_columns};
-use crate::jobs::sql::run_all_but_last;
+use crate::jobs::sql::{run_all_but_last, write_last_statement};
 use crate::jobs::{DocumentColumns, ExecArgs, JobError, Result};
 
 /// The pipeline this command runs (the same file users run with `webtext sql`).
@@ -104,14 +103,7 @@ pub async fn run(args: NearDedupArgs) -> Result<NearDedupSummary> {
     let (clustered, removed) = cluster_counts(&ctx).await?;
 
     progress.say("writing");
-    let plan = ctx.state().statement_to_plan(decide).await?;
-    let mut frame = ctx.execute_logical_plan(plan).await?;
-    if args.kept_only {
-        frame = frame.filter(datafusion::prelude::col("kept"))?;
-    }
-    // On a cluster an executor writes the file; only its counts come back.
-    let rows =
-        crate::jobs::output::write_parquet(frame, &OutputTarget::at(&ctx, &args.output)?).await?;
+    let rows = write_last_statement(&ctx, decide, args.kept_only, &args.output).await?;
     progress.finish();
     let seconds = progress.elapsed().as_secs_f64();
     let documents = total.map_or("?".to_owned(), |n| n.to_string());

@@ -5,12 +5,11 @@
 use clap::Args;
 
 use crate::jobs::hash_index::{HashArgs, IndexArgs};
-use crate::jobs::output::OutputTarget;
 use crate::jobs::progress::Progress;
 use crate::jobs::session::{
     BATCH_ROWS, count_of, query_context, register_input, require_document_columns,
 };
-use crate::jobs::sql::run_all_but_last;
+use crate::jobs::sql::{run_all_but_last, write_last_statement};
 use crate::jobs::{DocumentColumns, ExecArgs, Result};
 
 /// The pipeline this command runs (the same file users run with `webtext sql`).
@@ -97,13 +96,7 @@ pub async fn run(args: SentenceDedupArgs) -> Result<SentenceDedupSummary> {
 
     let changed = count_of(&ctx, "SELECT count(*) FROM duplicate_spans").await?;
     progress.say("writing");
-    let plan = ctx.state().statement_to_plan(filter).await?;
-    let mut frame = ctx.execute_logical_plan(plan).await?;
-    if args.kept_only {
-        frame = frame.filter(datafusion::prelude::col("kept"))?;
-    }
-    let rows =
-        crate::jobs::output::write_parquet(frame, &OutputTarget::at(&ctx, &args.output)?).await?;
+    let rows = write_last_statement(&ctx, filter, args.kept_only, &args.output).await?;
     // What was written, read back (the output streamed past: nothing of it was held).
     register_input(&ctx, "written", &args.output).await?;
     let removed_sentences = count_of(
@@ -121,11 +114,7 @@ pub async fn run(args: SentenceDedupArgs) -> Result<SentenceDedupSummary> {
         "sentence-dedup: {changed} documents with duplicated spans{}, {removed_sentences} \
          sentences removed (in the documents written), {dropped} documents dropped in {:.2} s \
          (finding {finding_seconds:.2} s); wrote {rows} rows to {}",
-        if index.is_empty() {
-            String::new()
-        } else {
-            format!(" (index of {} hashes)", index.len())
-        },
+        index.note(),
         progress.elapsed().as_secs_f64(),
         args.output
     );

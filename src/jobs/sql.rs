@@ -414,6 +414,23 @@ pub async fn run_all_but_last(ctx: &SessionContext, sql: &str) -> Result<Stateme
     Ok(last)
 }
 
+/// Writes the result of a pipeline's last statement (as [`run_all_but_last`] returns it) to
+/// `output` as Parquet, only its rows whose column `kept` is true with `kept_only`; returns the
+/// rows written. On a cluster an executor writes the file; only its counts come back.
+pub(crate) async fn write_last_statement(
+    ctx: &SessionContext,
+    last: Statement,
+    kept_only: bool,
+    output: &str,
+) -> Result<u64> {
+    let plan = ctx.state().statement_to_plan(last).await?;
+    let mut frame = ctx.execute_logical_plan(plan).await?;
+    if kept_only {
+        frame = frame.filter(datafusion::prelude::col("kept"))?;
+    }
+    output::write_parquet(frame, &output::OutputTarget::at(ctx, output)?).await
+}
+
 /// Runs the statements in order, printing each result; with `output`, the last one's result is
 /// written there instead, and its rows are returned.
 pub async fn run_statements(

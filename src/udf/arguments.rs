@@ -157,6 +157,25 @@ pub(crate) fn window_options_value(
     }
 }
 
+/// A window function's constant options argument (argument 2) applied to `params` through the
+/// keys of `tables`, with the rows' policy: what [`constant_options`] is to a scalar function.
+pub(crate) fn window_options<P>(
+    function: &str,
+    exprs: &[Arc<dyn PhysicalExpr>],
+    params: P,
+    tables: &[Keys<P>],
+) -> Result<(P, RowPolicy)> {
+    let options = window_options_value(function, exprs)?;
+    constant_options(
+        function,
+        2,
+        options.as_ref().map(Some),
+        params,
+        tables,
+        RowKeys::Text,
+    )
+}
+
 /// The value of a constant physical argument (of an aggregate or window function), or None when
 /// it is not constant. A literal is read directly; a host's wrapper of one (datafusion-ffi hands
 /// over foreign expressions, not `Literal`s) is evaluated against an empty batch, where only a

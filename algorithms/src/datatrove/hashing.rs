@@ -91,9 +91,9 @@ impl HashIndex {
         Ok(HashIndex::new(hashes))
     }
 
-    /// The hashes, in ascending order.
-    pub fn hashes(&self) -> &[u64] {
-        &self.hashes
+    /// The hashes, in ascending order, handed over (an index of many hashes is not copied).
+    pub fn into_hashes(self) -> Vec<u64> {
+        self.hashes
     }
 
     /// Whether the index holds `hash`.

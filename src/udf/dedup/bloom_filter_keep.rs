@@ -16,7 +16,7 @@ use crate::datatrove::bloom_filter::{
     BLOOM_FILTER_KEYS, BloomDecision, BloomFilter, BloomFilterConfig,
 };
 use crate::options::RowKeys;
-use crate::udf::arguments::{Input, check_arg_types, constant_options, window_options_value};
+use crate::udf::arguments::{Input, check_arg_types, window_options};
 use crate::udf::documentation::{DOC_SECTION, options_argument};
 use crate::udf::filters::gopher_quality::TEXT_ARGUMENT;
 use crate::udf::held_memory::{HeldMemory, WindowPool};
@@ -118,14 +118,11 @@ impl WindowUDFImpl for BloomFilterKeepFunc {
         &self,
         args: PartitionEvaluatorArgs,
     ) -> Result<Box<dyn PartitionEvaluator>> {
-        let options = window_options_value(NAME, args.input_exprs())?;
-        let (config, policy) = constant_options(
+        let (config, policy) = window_options(
             NAME,
-            2,
-            options.as_ref().map(Some),
+            args.input_exprs(),
             BloomFilterConfig::default(),
             &[BLOOM_FILTER_KEYS],
-            RowKeys::Text,
         )?;
         let filter = match BloomFilter::new(config) {
             Ok(filter) => filter,

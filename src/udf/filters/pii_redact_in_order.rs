@@ -14,8 +14,7 @@ use datafusion::logical_expr::{
 };
 
 use crate::datatrove::pii::{PII_KEYS, PiiCounters, PiiParams, pii_redact};
-use crate::options::RowKeys;
-use crate::udf::arguments::{Input, check_arg_types, constant_options, window_options_value};
+use crate::udf::arguments::{Input, check_arg_types, window_options};
 use crate::udf::documentation::DOC_SECTION;
 use crate::udf::filters::gopher_quality::TEXT_ARGUMENT;
 use crate::udf::filters::pii_redact::PiiRedactKernel;
@@ -85,15 +84,8 @@ impl WindowUDFImpl for PiiRedactInOrderFunc {
         &self,
         args: PartitionEvaluatorArgs,
     ) -> Result<Box<dyn PartitionEvaluator>> {
-        let options = window_options_value(NAME, args.input_exprs())?;
-        let (params, policy) = constant_options(
-            NAME,
-            2,
-            options.as_ref().map(Some),
-            PiiParams::default(),
-            &[PII_KEYS],
-            RowKeys::Text,
-        )?;
+        let (params, policy) =
+            window_options(NAME, args.input_exprs(), PiiParams::default(), &[PII_KEYS])?;
         let params = match PiiRedactKernel::config(params) {
             Ok(params) => params,
             Err(e) => return plan_err!("{NAME}: invalid options (argument 2): {e}"),
