@@ -164,3 +164,16 @@ fn rows(batches: &[RecordBatch]) -> Result<Value> {
     }
     serde_json::from_slice(&bytes).map_err(|e| JobError::Usage(format!("a table of counts: {e}")))
 }
+
+#[cfg(feature = "tokens")]
+impl Counts for super::substring_dedup::SubstringDedupSummary {
+    fn counts(&self) -> Result<Value> {
+        Ok(json!({
+            "sequence_bytes": self.sequence_bytes,
+            "ranges": self.ranges,
+            "changed": self.changed,
+            "dropped": self.dropped,
+            "rows": self.rows,
+        }))
+    }
+}

@@ -11,6 +11,7 @@
 //! - [`near_dedup::run`]: datatrove's MinHash near-duplicate removal;
 //! - [`sentence_dedup::run`], [`exact_dedup::run`]: datatrove's sentence and exact
 //!   de-duplication; [`dedup_index::run`], the index of a corpus they read;
+//!   [`substring_dedup::run`], exact-substring de-duplication (feature `tokens`);
 //! - [`sql::run`]: SQL scripts, sharded over the input's files where the last statement writes a
 //!   folder;
 //! - [`fineweb::run`], [`fineweb2::run`]: FineWeb's and FineWeb-2's recipes;
@@ -63,6 +64,8 @@ mod sharded;
 pub mod sql;
 mod statements;
 pub mod stats;
+#[cfg(feature = "tokens")]
+pub mod substring_dedup;
 
 pub use args::{DocumentColumns, ExecArgs, Format, MemorySize, column_name};
 pub use counts::Counts;
@@ -126,6 +129,10 @@ where
             .await?
             .counts(),
         "exact-dedup" => exact_dedup::run(options("exact-dedup", words)?)
+            .await?
+            .counts(),
+        #[cfg(feature = "tokens")]
+        "substring-dedup" => substring_dedup::run(options("substring-dedup", words)?)
             .await?
             .counts(),
         "dedup-index" => dedup_index::run(options("dedup-index", words)?)

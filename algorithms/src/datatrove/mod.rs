@@ -9,6 +9,7 @@ pub mod badwords;
 pub mod bloom_filter;
 pub mod decont;
 pub mod exact_dedup;
+pub mod exact_substrings;
 pub mod filters;
 pub mod hashing;
 pub mod pii;

@@ -89,6 +89,34 @@ impl TokenCounter {
     }
 }
 
+impl TokenCounter {
+    /// The ids of each text (`encode(text, add_special_tokens=True).ids`, as datatrove's
+    /// exact-substring steps take them), the texts encoded in parallel.
+    pub fn ids_batch(&self, texts: Vec<&str>) -> Result<Vec<Vec<u32>>, String> {
+        self.tokenizer
+            .encode_batch_fast(texts, true)
+            .map(|encodings| {
+                encodings
+                    .into_iter()
+                    .map(|e| e.get_ids().to_vec())
+                    .collect()
+            })
+            .map_err(|e| format!("the tokenizer failed: {e}"))
+    }
+
+    /// The text of `ids` (the Python package's `decode(ids)`, special tokens skipped).
+    pub fn decode(&self, ids: &[u32]) -> Result<String, String> {
+        self.tokenizer
+            .decode(ids, true)
+            .map_err(|e| format!("the tokenizer failed: {e}"))
+    }
+
+    /// The number of ids the tokenizer has, special tokens included.
+    pub fn vocabulary_size(&self) -> usize {
+        self.tokenizer.get_vocab_size(true)
+    }
+}
+
 fn read_tokenizer(path: &Path) -> Result<Tokenizer, TokenizerError> {
     let io = |e| TokenizerError::Io(path.to_owned(), e);
     let size = std::fs::metadata(path).map_err(io)?.len();

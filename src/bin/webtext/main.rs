@@ -8,6 +8,8 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 
+#[cfg(feature = "tokens")]
+use datafusion_webtext::jobs::substring_dedup;
 use datafusion_webtext::jobs::{
     JobError, Result, clean, cleanup, decont_index, dedup, dedup_index, exact_dedup, fineweb,
     fineweb2, memory_limit, near_dedup, report, sentence_dedup, sql, stats,
@@ -62,6 +64,10 @@ enum Command {
     /// datatrove's exact de-duplication: of the documents with equal texts, the first (by
     /// priority, then id) kept with the count of the others (sql/exact_dedup.sql)
     ExactDedup(exact_dedup::ExactDedupArgs),
+    /// datatrove's exact-substring de-duplication (Lee et al.'s suffix-array method): every
+    /// token run of --length-threshold bytes seen twice in the corpus removed from its documents
+    #[cfg(feature = "tokens")]
+    SubstringDedup(substring_dedup::SubstringDedupArgs),
     /// The index of a corpus's hashes that exact-dedup and sentence-dedup of another corpus read
     /// with --index (datatrove's ExactDedupBuildIndex and SentenceDedupBuildIndex file)
     DedupIndex(dedup_index::DedupIndexArgs),
@@ -147,6 +153,8 @@ async fn run(command: Option<Command>) -> Result<()> {
         Some(Command::Stats(args)) => stats::run(args).await.map(drop),
         Some(Command::SentenceDedup(args)) => sentence_dedup::run(args).await.map(drop),
         Some(Command::ExactDedup(args)) => exact_dedup::run(args).await.map(drop),
+        #[cfg(feature = "tokens")]
+        Some(Command::SubstringDedup(args)) => substring_dedup::run(args).await.map(drop),
         Some(Command::DedupIndex(args)) => dedup_index::run(args).await.map(drop),
         Some(Command::DecontIndex(args)) => decont_index::run(args).await.map(drop),
         Some(Command::Functions(args)) => functions(args),
