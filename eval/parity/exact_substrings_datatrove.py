@@ -126,8 +126,9 @@ def main():
     table = table.replace_schema_metadata({"byte_ranges": byte_ranges,
                                            "length_threshold": length})
     pq.write_table(table, args.out, compression="zstd")
-    print(f"{len(kept)} of {len(documents)} documents kept; "
-          f"{max(byte_ranges.count(chr(10)) - 1, 0)} byte ranges removed")
+    lines = byte_ranges.split("\n")
+    ranges = [line for line in lines[lines.index("out") + 1:] if line] if "out" in lines else []
+    print(f"{len(kept)} of {len(documents)} documents kept; {len(ranges)} byte ranges removed")
 
 
 if __name__ == "__main__":

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# datatrove 0.10.1's statistics, decontamination, sentence and exact de-duplication against this
+# datatrove 0.10.1's statistics, decontamination, sentence, exact and exact-substring de-duplication against this
 # project's on the 20,000 documents of the de-duplication corpus, each on one core (taskset -c 0),
 # ratios from one run, peak memory (max RSS) of each:
 # - statistics: DocStats, LineStats, ParagraphStats, WordStats, SentenceStats and StatsMerger
@@ -10,7 +10,11 @@
 #   configuration) against `webtext sentence-dedup`;
 # - exact de-duplication: its three stages (eval/parity/exact_dedup_datatrove.py's default
 #   configuration, its kept documents written by its JsonlWriter) against `webtext exact-dedup
-#   --kept-only`.
+#   --kept-only`;
+# - exact-substring de-duplication, when DEDUP_DATASET names the reference suffix-array tool's
+#   binary (built from github.com/google-research/deduplicate-text-datasets): datatrove's three
+#   stages around the tool's make, self-similar and collect (eval/parity/exact_substrings_datatrove.py)
+#   against `webtext substring-dedup --kept-only`, both with the oracle's tokenizer.
 # The datatrove runs are the oracle scripts, which also write their small outputs.
 #
 #     bash eval/speed/compare_datatrove_toolkit.sh [SHARED_DIR] [WEBTEXT]
@@ -65,13 +69,24 @@ read -r DT_EXACT DT_EXACT_RSS < <(timed taskset -c 0 "$DT_VENV/bin/python" eval/
 read -r WT_EXACT WT_EXACT_RSS < <(timed taskset -c 0 "$WEBTEXT" exact-dedup "$DOCS" "$WORK/exact-ours.parquet" --kept-only --partitions 1)
 cat "$WORK/stderr"
 
+DT_SUBSTR=0; DT_SUBSTR_RSS=0; WT_SUBSTR=0; WT_SUBSTR_RSS=0
+if [ -n "${DEDUP_DATASET:-}" ]; then
+  echo "== exact-substring de-duplication"
+  TOKENIZER=eval/parity/exact_substrings_tokenizer.json
+  read -r DT_SUBSTR DT_SUBSTR_RSS < <(timed taskset -c 0 "$DT_VENV/bin/python" eval/parity/exact_substrings_datatrove.py "$DOCS" "$WORK/substr.parquet" "$TOKENIZER" "$DEDUP_DATASET" --work "$WORK/dt-substr")
+  read -r WT_SUBSTR WT_SUBSTR_RSS < <(timed taskset -c 0 "$WEBTEXT" substring-dedup "$DOCS" "$WORK/substr-ours.parquet" --tokenizer "$TOKENIZER" --kept-only --partitions 1)
+  cat "$WORK/stderr"
+fi
+
 awk -v ds="$DT_STATS" -v dsr="$DT_STATS_RSS" -v ws="$WT_STATS" -v wsr="$WT_STATS_RSS" \
     -v dd="$DT_DECONT" -v ddr="$DT_DECONT_RSS" -v wd="$WT_DECONT" -v wdr="$WT_DECONT_RSS" \
     -v dn="$DT_SENT" -v dnr="$DT_SENT_RSS" -v wn="$WT_SENT" -v wnr="$WT_SENT_RSS" \
-    -v de="$DT_EXACT" -v der="$DT_EXACT_RSS" -v we="$WT_EXACT" -v wer="$WT_EXACT_RSS" 'BEGIN {
+    -v de="$DT_EXACT" -v der="$DT_EXACT_RSS" -v we="$WT_EXACT" -v wer="$WT_EXACT_RSS" \
+    -v du="$DT_SUBSTR" -v dur="$DT_SUBSTR_RSS" -v wu="$WT_SUBSTR" -v wur="$WT_SUBSTR_RSS" 'BEGIN {
   printf "| family (20,000 documents, one core) | datatrove s | MiB | webtext s | MiB | ratio |\n|---|---:|---:|---:|---:|---:|\n";
   printf "| statistics (5 blocks + merger) | %.2f | %.0f | %.2f | %.0f | %.1fx |\n", ds, dsr / 1024, ws, wsr / 1024, ds / ws;
   printf "| decontamination (index + filter) | %.2f | %.0f | %.2f | %.0f | %.1fx |\n", dd, ddr / 1024, wd, wdr / 1024, dd / wd;
   printf "| sentence de-duplication (3 stages) | %.2f | %.0f | %.2f | %.0f | %.1fx |\n", dn, dnr / 1024, wn, wnr / 1024, dn / wn;
   printf "| exact de-duplication (3 stages) | %.2f | %.0f | %.2f | %.0f | %.1fx |\n", de, der / 1024, we, wer / 1024, de / we;
+  if (wu > 0) printf "| exact-substring de-duplication (3 stages + the suffix-array tool) | %.2f | %.0f | %.2f | %.0f | %.1fx |\n", du, dur / 1024, wu, wur / 1024, du / wu;
 }'

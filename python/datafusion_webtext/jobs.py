@@ -73,6 +73,15 @@ def exact_dedup(input: str | os.PathLike[str], output: str | os.PathLike[str], *
     return run("exact-dedup", input, output, **options)
 
 
+def substring_dedup(input: str | os.PathLike[str], output: str | os.PathLike[str], **options: Any) -> dict[str, Any]:
+    """``webtext substring-dedup IN OUT``: datatrove's exact-substring de-duplication (Lee et
+    al.'s suffix-array method): every document with its text without the token runs of
+    ``length_threshold`` bytes (100: 50 tokens) that occur twice in the corpus, and ``kept``.
+    ``tokenizer`` names a tokenizer.json (datatrove's default, gpt2, from the Hub's local cache).
+    Returns ``sequence_bytes``, ``ranges``, ``changed``, ``dropped`` and ``rows``."""
+    return run("substring-dedup", input, output, **options)
+
+
 def dedup_index(input: str | os.PathLike[str], output: str | os.PathLike[str], **options: Any) -> dict[str, Any]:
     """``webtext dedup-index IN OUT --of exact|sentence``: the index of a corpus's text or span
     hashes that ``exact_dedup`` and ``sentence_dedup`` of another corpus read (``index=``), the

@@ -124,3 +124,21 @@ def test_jobs_dedup_index_is_read_by_exact_dedup(tmp_path):
     assert (tmp_path / "index" / "old.c4_index").stat().st_size == 16
     counts = jobs.exact_dedup(documents, tmp_path / "out.parquet", index=tmp_path / "index")
     assert counts == {"dropped": 2, "kept_with_copies": 0, "index_hashes": 2, "rows": 2}
+
+
+def test_jobs_substring_dedup_removes_a_passage_from_both_copies(tmp_path):
+    import pyarrow as pa
+
+    tokenizer = Path(__file__).resolve().parents[2] / "eval" / "parity" / "exact_substrings_tokenizer.json"
+    passage = ("the members of the committee agreed to postpone the renovation of the old library "
+               "building until the spring, when the new funding from the regional council is expected "
+               "to arrive and the contractors will have more time to prepare their estimates")
+    documents = tmp_path / "documents.parquet"
+    pq.write_table(pa.table({"doc_id": [1, 2], "text": [f"First page. {passage}. One end.",
+                                                         f"Second page. {passage}. Other end."]}), documents)
+    out = tmp_path / "out.parquet"
+    counts = jobs.substring_dedup(documents, out, tokenizer=tokenizer, min_doc_words=0)
+    assert counts["changed"] == 2 and counts["ranges"] == 2 and counts["rows"] == 2
+    texts = [r["text"] for r in sorted(pq.read_table(out).to_pylist(), key=lambda r: r["doc_id"])]
+    # The run both copies share starts at " page." and ends at the passage's full stop.
+    assert texts == ["First One end.", "Second Other end."]

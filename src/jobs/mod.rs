@@ -90,12 +90,14 @@ where
 }
 
 /// The jobs [`run`] knows, by their command's name.
-pub const JOBS: [&str; 12] = [
+pub const JOBS: &[&str] = &[
     "clean",
     "dedup",
     "near-dedup",
     "sentence-dedup",
     "exact-dedup",
+    #[cfg(feature = "tokens")]
+    "substring-dedup",
     "dedup-index",
     "sql",
     "fineweb",

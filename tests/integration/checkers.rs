@@ -124,9 +124,9 @@ fn the_floors_file_has_a_floor_for_every_check_ci_runs() {
         needed.push(format!("fineweb {key}"));
         needed.push(format!("fineweb {key}_third_party"));
     }
-    // eval/parity/stats.py, decont.py, sentence_dedup.py, bloom_filter.py and exact_dedup.py:
-    // datatrove's statistics, decontamination, sentence de-duplication, Bloom filter and exact
-    // de-duplication.
+    // eval/parity/stats.py, decont.py, sentence_dedup.py, bloom_filter.py, exact_dedup.py and
+    // exact_substrings.py: datatrove's statistics, decontamination, sentence de-duplication,
+    // Bloom filter, exact and exact-substring de-duplication.
     for key in [
         "stats files_identical",
         "stats values_1e-9",
@@ -151,6 +151,10 @@ fn the_floors_file_has_a_floor_for_every_check_ci_runs() {
         "exact_dedup index",
         "exact_dedup index_all",
         "exact_dedup index_file",
+        "exact_substrings default",
+        "exact_substrings spilled",
+        "exact_substrings default_ranges",
+        "exact_substrings spilled_ranges",
     ] {
         needed.push(key.to_owned());
     }

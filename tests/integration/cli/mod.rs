@@ -15,6 +15,7 @@ mod safety;
 mod sentence_dedup;
 mod sql;
 mod stats;
+mod substring_dedup;
 
 fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()

@@ -4,11 +4,17 @@
 //! windows, where windows that overlap or touch merge into one range.
 //!
 //! The reference tool sorts every suffix (a suffix array) and walks neighbours; here every window
-//! gets a 61-bit rolling hash, the (hash, position) pairs are sorted, and the windows of equal
-//! hashes are compared byte for byte, so the positions are exactly the tool's. When the pairs do
-//! not fit the memory given, they are spilled to bucket files by hash and each bucket is sorted
-//! alone; the duplicates of the buckets are merged in position order as `collect` merges its
-//! files.
+//! gets two 61-bit rolling hashes (polynomials modulo 2^61 − 1 in two bases drawn at random for
+//! each run) and the (hash, position) pairs are sorted:
+//!
+//! - in memory, the windows of one first hash are compared byte for byte, so the positions are
+//!   exactly the tool's;
+//! - when the pairs do not fit the memory given, they are spilled to bucket files by hash, each
+//!   bucket sorted alone, and windows are equal when both hashes are (comparing bytes would read
+//!   the sequence once per window). Two different windows of L bytes have both hashes equal with
+//!   a probability below (L / 2^61)^2, about 10^-33 for L = 100: over every pair of windows of a
+//!   corpus of 10^10 bytes, below one in 10^13. The duplicates of the buckets are merged in
+//!   position order as `collect` merges its files.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -22,10 +28,10 @@ pub const RANGES_HEADER: &str = "out";
 
 /// The Mersenne prime 2^61 − 1, the rolling hash's modulus.
 const MODULUS: u64 = (1 << 61) - 1;
-/// The rolling hash's base (any value below the modulus: candidates are compared byte for byte).
-const BASE: u64 = 0x1f3d_5b79_a4c2_e681 & MODULUS;
-/// Bytes per (hash, position) pair and per duplicate position, which the memory must hold.
+/// Bytes per (hash, position) pair in memory and per (hash, hash, position) record spilled, and
+/// per duplicate position, which the memory must hold.
 const PAIR_BYTES: u64 = 16;
+const RECORD_BYTES: u64 = 24;
 const POSITION_BYTES: u64 = 8;
 /// At most this many bucket files are open at once.
 const MAX_BUCKETS: u64 = 512;
@@ -71,7 +77,7 @@ pub fn duplicate_ranges(
         (&*sequence).seek(SeekFrom::Start(0))?;
         (&*sequence).read_to_end(&mut bytes)?;
         let mut pairs = Vec::with_capacity(windows as usize);
-        window_hashes(&bytes[..], length, windows, |position, hash| {
+        window_hashes(&bytes[..], length, windows, |position, [hash, _]| {
             pairs.push((hash, position));
             Ok(())
         })?;
@@ -81,7 +87,7 @@ pub fn duplicate_ranges(
             collect.push(position, &mut emit)?;
         }
     } else {
-        let buckets = (2 * windows * (PAIR_BYTES + POSITION_BYTES))
+        let buckets = (2 * windows * (RECORD_BYTES + POSITION_BYTES))
             .div_ceil(memory.max(1))
             .clamp(2, MAX_BUCKETS);
         found.buckets = buckets;
@@ -131,24 +137,22 @@ fn spilled(
         .collect::<io::Result<Vec<_>>>()?;
     (&*sequence).seek(SeekFrom::Start(0))?;
     let reader = BufReader::with_capacity(READ_CHUNK, sequence);
-    window_hashes(reader, length, windows, |position, hash| {
-        let bucket = ((u128::from(hash) * u128::from(buckets)) >> 61) as usize;
+    window_hashes(reader, length, windows, |position, [first, second]| {
+        let bucket = ((u128::from(first) * u128::from(buckets)) >> 61) as usize;
         let writer = &mut writers[bucket];
-        writer.write_all(&hash.to_le_bytes())?;
+        writer.write_all(&first.to_le_bytes())?;
+        writer.write_all(&second.to_le_bytes())?;
         writer.write_all(&position.to_le_bytes())
     })?;
     for writer in writers {
-        writer
-            .into_inner()
-            .map_err(|e| e.into_error())?
-            .sync_all()?;
+        writer.into_inner().map_err(|e| e.into_error())?;
     }
     let mut duplicate_paths = Vec::with_capacity(pair_paths.len());
     let mut duplicate_windows = 0;
-    for (b, pairs_path) in pair_paths.iter().enumerate() {
-        let pairs = read_pairs(pairs_path)?;
-        std::fs::remove_file(pairs_path)?;
-        let duplicates = bucket_duplicates(pairs, &mut OnDisk::new(sequence, length), length)?;
+    for (b, records_path) in pair_paths.iter().enumerate() {
+        let records = read_records(records_path)?;
+        std::fs::remove_file(records_path)?;
+        let duplicates = records_duplicates(records);
         duplicate_windows += duplicates.len() as u64;
         let path = folder.path().join(format!("duplicates-{b}"));
         let mut out = BufWriter::new(File::create_new(&path)?);
@@ -162,18 +166,33 @@ fn spilled(
     Ok(duplicate_windows)
 }
 
-fn read_pairs(path: &Path) -> io::Result<Vec<(u64, u64)>> {
+/// A bucket file's (first hash, second hash, position) records.
+fn read_records(path: &Path) -> io::Result<Vec<([u64; 2], u64)>> {
     let bytes = std::fs::read(path)?;
+    let word = |bytes: &[u8]| u64::from_le_bytes(bytes.try_into().unwrap_or_default());
     Ok(bytes
-        .chunks_exact(PAIR_BYTES as usize)
-        .map(|pair| {
-            let (hash, position) = pair.split_at(8);
+        .chunks_exact(RECORD_BYTES as usize)
+        .map(|record| {
             (
-                u64::from_le_bytes(hash.try_into().unwrap_or_default()),
-                u64::from_le_bytes(position.try_into().unwrap_or_default()),
+                [word(&record[..8]), word(&record[8..16])],
+                word(&record[16..]),
             )
         })
         .collect())
+}
+
+/// The positions, sorted, of the records whose two hashes another record has too.
+fn records_duplicates(mut records: Vec<([u64; 2], u64)>) -> Vec<u64> {
+    records.sort_unstable();
+    let mut duplicates: Vec<u64> = records
+        .chunk_by(|a, b| a.0 == b.0)
+        .filter(|run| run.len() > 1)
+        .flatten()
+        .map(|&(_, position)| position)
+        .collect();
+    drop(records);
+    duplicates.sort_unstable();
+    duplicates
 }
 
 /// The sorted positions of `paths` (each sorted) in one order, as `collect`'s heap merges them.
@@ -273,15 +292,28 @@ fn add_mod(a: u64, b: u64) -> u64 {
     if sum >= MODULUS { sum - MODULUS } else { sum }
 }
 
-/// The polynomial hash of each of the `windows` windows of `length` bytes of `reader`, in
+/// Two bases below the modulus, drawn at random for each run (from the standard library's
+/// per-process random hashing keys), so that no input is built to make two windows collide.
+fn random_bases() -> [u64; 2] {
+    use std::hash::{BuildHasher, Hasher};
+    let draw = || {
+        let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+        hasher.write_u64(0x5eed);
+        (hasher.finish() % (MODULUS - 512)) + 256
+    };
+    [draw(), draw()]
+}
+
+/// The two polynomial hashes of each of the `windows` windows of `length` bytes of `reader`, in
 /// position order, rolled from one to the next.
 fn window_hashes(
     mut reader: impl Read,
     length: usize,
     windows: u64,
-    mut each: impl FnMut(u64, u64) -> io::Result<()>,
+    mut each: impl FnMut(u64, [u64; 2]) -> io::Result<()>,
 ) -> io::Result<()> {
-    let leading_power = (1..length).fold(1, |power, _| mul_mod(power, BASE));
+    let bases = random_bases();
+    let leading_powers = bases.map(|base| (1..length).fold(1, |power, _| mul_mod(power, base)));
     let mut buffer: Vec<u8> = Vec::with_capacity(READ_CHUNK + length);
     let mut buffer_start = 0u64;
     let mut fill = |buffer: &mut Vec<u8>, needed: usize| -> io::Result<()> {
@@ -300,11 +332,13 @@ fn window_hashes(
         Ok(())
     };
     fill(&mut buffer, length)?;
-    let mut hash = buffer[..length].iter().fold(0, |hash, &byte| {
-        add_mod(mul_mod(hash, BASE), u64::from(byte))
+    let mut hashes = bases.map(|base| {
+        buffer[..length].iter().fold(0, |hash, &byte| {
+            add_mod(mul_mod(hash, base), u64::from(byte))
+        })
     });
     for position in 0..windows {
-        each(position, hash)?;
+        each(position, hashes)?;
         if position + 1 == windows {
             break;
         }
@@ -315,11 +349,14 @@ fn window_hashes(
             offset = 0;
             fill(&mut buffer, length + 1)?;
         }
-        let leaving = mul_mod(u64::from(buffer[offset]), leading_power);
-        hash = add_mod(
-            mul_mod(add_mod(hash, MODULUS - leaving), BASE),
+        let (leaving, entering) = (
+            u64::from(buffer[offset]),
             u64::from(buffer[offset + length]),
         );
+        for i in 0..2 {
+            let without = add_mod(hashes[i], MODULUS - mul_mod(leaving, leading_powers[i]));
+            hashes[i] = add_mod(mul_mod(without, bases[i]), entering);
+        }
     }
     Ok(())
 }
@@ -334,29 +371,6 @@ struct InMemory<'a>(&'a [u8]);
 impl WindowBytes for InMemory<'_> {
     fn window(&mut self, position: u64) -> io::Result<&[u8]> {
         Ok(&self.0[position as usize..])
-    }
-}
-
-struct OnDisk<'a> {
-    file: &'a File,
-    buffer: Vec<u8>,
-}
-
-impl<'a> OnDisk<'a> {
-    fn new(file: &'a File, length: usize) -> Self {
-        OnDisk {
-            file,
-            buffer: vec![0; length],
-        }
-    }
-}
-
-impl WindowBytes for OnDisk<'_> {
-    fn window(&mut self, position: u64) -> io::Result<&[u8]> {
-        let mut file = self.file;
-        file.seek(SeekFrom::Start(position))?;
-        file.read_exact(&mut self.buffer)?;
-        Ok(&self.buffer)
     }
 }
 
@@ -506,6 +520,12 @@ mod tests {
         let text = b"abc-xyz-abc-";
         let duplicates = bucket_duplicates(pairs, &mut InMemory(text), 3).unwrap();
         assert_eq!(duplicates, [0, 8]);
+    }
+
+    #[test]
+    fn spilled_windows_are_equal_when_both_hashes_are() {
+        let records = vec![([7, 1], 9), ([7, 2], 4), ([7, 1], 2), ([8, 1], 5)];
+        assert_eq!(records_duplicates(records), [2, 9]);
     }
 
     #[test]
