@@ -1,6 +1,6 @@
 """datatrove 0.10.1's statistics of a table of documents: the oracle `webtext stats` is compared with.
 
-    python stats_datatrove.py REPOSITORY DOCUMENTS.parquet OUT.parquet [--work DIR] [--config options]
+    python stats_datatrove.py REPOSITORY DOCUMENTS.parquet OUT.parquet [--work DIR] [--config options|tokens]
 
 Runs DocStats, LineStats, ParagraphStats, WordStats (English) and SentenceStats (English) with
 their defaults (every group: summary, histogram, fqdn, suffix) over DOCUMENTS.parquet (columns
@@ -13,8 +13,12 @@ other parameters than their defaults, and WordsContaminationStats: OPTIONS below
 `webtext stats --blocks line,paragraph,word,sentence,contamination --options` gives as
 WEBTEXT_OPTIONS.
 
-The repository's oracles, eval/parity/stats_datatrove.parquet and
-eval/parity/stats_options_datatrove.parquet, are these over the 20,000 documents of the
+With `--config tokens`, runs TokenStats alone with the GPT-2-shaped tokenizer the exact-substring
+oracle trained (TOKENIZER below; `webtext stats --blocks token --options
+tokenizer_name_or_path=TOKENIZER`).
+
+The repository's oracles, eval/parity/stats_datatrove.parquet,
+eval/parity/stats_options_datatrove.parquet and eval/parity/stats_tokens_datatrove.parquet, are these over the 20,000 documents of the
 de-duplication corpus (../shared/eval/dedup/documents.parquet). Offline as the speed scripts
 are: tldextract keeps the suffix list of its wheel (tldextract 5.4.0), spaCy 3.8.18 its blank
 English pipeline.
@@ -46,6 +50,9 @@ WEBTEXT_OPTIONS = ("max_k_chars_per_line_tresholds=5|50, min_k_chars_per_line_th
                    "long_word_max_chars_threshold=10, short_sentence_max_chars_threshold=10, "
                    "long_sentence_max_chars_threshold=100, contamination_words=the|of|lorem")
 
+# TokenStats' tokenizer in `--config tokens`, relative to the repository.
+TOKENIZER = "eval/parity/exact_substrings_tokenizer.json"
+
 
 def main():
     parser = argparse.ArgumentParser()
@@ -53,7 +60,7 @@ def main():
     parser.add_argument("documents")
     parser.add_argument("out")
     parser.add_argument("--work")
-    parser.add_argument("--config", choices=["default", "options"], default="default")
+    parser.add_argument("--config", choices=["default", "options", "tokens"], default="default")
     args = parser.parse_args()
     work = args.work or tempfile.mkdtemp(prefix="webtext-stats-oracle-")
     fill_offline_cache(args.repository, os.path.join(work, "hf"), [])
@@ -61,13 +68,16 @@ def main():
     from datatrove.executor import LocalPipelineExecutor
     from datatrove.pipeline.readers import ParquetReader
     from datatrove.pipeline.stats import (DocStats, LineStats, ParagraphStats, SentenceStats,
-                                          StatsMerger, WordsContaminationStats, WordStats)
+                                          StatsMerger, TokenStats, WordsContaminationStats, WordStats)
 
     folder, name = os.path.split(os.path.abspath(args.documents))
     stats = os.path.join(work, "stats")
     if args.config == "default":
         blocks = [block(output_folder=stats) for block in
                   (DocStats, LineStats, ParagraphStats, WordStats, SentenceStats)]
+    elif args.config == "tokens":
+        blocks = [TokenStats(output_folder=stats,
+                             tokenizer_name_or_path=os.path.join(os.path.abspath(args.repository), TOKENIZER))]
     else:
         blocks = [block(output_folder=stats, **OPTIONS[block.__name__]) for block in
                   (LineStats, ParagraphStats, WordStats, SentenceStats, WordsContaminationStats)]

@@ -38,7 +38,8 @@ pub struct StatsArgs {
     #[arg(value_name = "OUT")]
     pub output: PathBuf,
     /// datatrove's statistics blocks to run: doc, line, paragraph, word, sentence, contamination
-    /// (WordsContaminationStats, with --options contamination_words=...)
+    /// (WordsContaminationStats, with --options contamination_words=...), token (TokenStats, with
+    /// --options tokenizer_name_or_path=..., gpt2 by default)
     #[arg(long, value_delimiter = ',', value_parser = block,
           default_value = "doc,line,paragraph,word,sentence")]
     pub blocks: Vec<Block>,
@@ -72,7 +73,8 @@ pub struct StatsArgs {
     pub exec: ExecArgs,
 }
 
-/// The blocks' parameters from --options; the contamination block needs its words.
+/// The blocks' parameters from --options, with the token block's tokenizer read; the
+/// contamination block needs its words.
 fn stats_params(args: &StatsArgs) -> Result<StatsParams> {
     let (params, _) = crate::options::parse(
         &args.options,
@@ -81,6 +83,8 @@ fn stats_params(args: &StatsArgs) -> Result<StatsParams> {
         crate::options::RowKeys::Text,
     )
     .map_err(|e| JobError::Usage(format!("--options: {e}")))?;
+    let params = crate::udf::filters::datatrove_stats::with_tokenizer(&args.blocks, params)
+        .map_err(|e| JobError::Usage(format!("--options: {e}")))?;
     Block::check(&args.blocks, &params).map_err(|e| JobError::Usage(format!("--options: {e}")))?;
     Ok(params)
 }

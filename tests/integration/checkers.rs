@@ -132,6 +132,8 @@ fn the_floors_file_has_a_floor_for_every_check_ci_runs() {
         "stats values_1e-9",
         "stats options_files_identical",
         "stats options_values_1e-9",
+        "stats tokens_files_identical",
+        "stats tokens_values_1e-9",
         "decont index_tasks",
         "decont decisions",
         "sentence_dedup decisions",

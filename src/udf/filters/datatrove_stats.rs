@@ -39,7 +39,9 @@ static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
          type_token_ratio, uppercase_word_ratio, capitalized_word_ratio, stop_word_ratio) and \
          SentenceStats in English (n_sentences, avg_sentence_length, short_sentence_ratio_20, \
          long_sentence_ratio_75), with datatrove's default thresholds (the options change them), \
-         and on request WordsContaminationStats (words_contamination_{first word}); a ratio over \
+         and on request WordsContaminationStats (words_contamination_{first word}) and \
+         TokenStats (token_count, with the tokenizer of the option tokenizer_name_or_path, gpt2 \
+         by default, read as token_count reads it); a ratio over \
          nothing is 0. `webtext stats` summarises them per group as datatrove's StatsMerger \
          does. NULL for NULL text.",
         "datatrove_stats(text [, blocks [, options]])",
@@ -52,7 +54,8 @@ static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
     .with_argument(
         "blocks",
         "The blocks, comma-separated: doc, line, paragraph, word, sentence (default, or NULL: \
-         these five), contamination (with the option contamination_words). A constant.",
+         these five), contamination (with the option contamination_words), token (TokenStats). A \
+         constant.",
     )
     .with_argument(
         "options",
@@ -97,6 +100,10 @@ impl Arguments for DatatroveStatsArguments {
             &[STATS_KEYS],
             RowKeys::Text,
         )?;
+        let params = match with_tokenizer(&blocks, params) {
+            Ok(params) => params,
+            Err(e) => return plan_err!("{function}: invalid options (argument 3): {e}"),
+        };
         if let Err(e) = Block::check(&blocks, &params) {
             return plan_err!("{function}: {e} (argument 3, options)");
         }
@@ -106,6 +113,30 @@ impl Arguments for DatatroveStatsArguments {
             policy,
         })
     }
+}
+
+/// `params` with TokenStats' tokenizer read (a file inside the data roots, as token_count reads
+/// it), when the token block is measured.
+#[cfg(feature = "tokens")]
+pub(crate) fn with_tokenizer(
+    blocks: &[Block],
+    mut params: StatsParams,
+) -> std::result::Result<StatsParams, String> {
+    if blocks.contains(&Block::Token) {
+        let counter =
+            crate::udf::filters::token_count::counter_of_option(&params.tokenizer_name_or_path)
+                .map_err(|e| format!("option tokenizer_name_or_path: {e}"))?;
+        params.token_counter = Some(counter);
+    }
+    Ok(params)
+}
+
+#[cfg(not(feature = "tokens"))]
+pub(crate) fn with_tokenizer(
+    _: &[Block],
+    params: StatsParams,
+) -> std::result::Result<StatsParams, String> {
+    Ok(params)
 }
 
 /// The blocks named in `names` ("doc, word").

@@ -140,7 +140,7 @@ impl Arguments for TokenArguments {
 }
 
 /// The tokenizer an option names, a file inside the data roots.
-fn counter_of_option(name: &str) -> std::result::Result<Arc<TokenCounter>, String> {
+pub(crate) fn counter_of_option(name: &str) -> std::result::Result<Arc<TokenCounter>, String> {
     let path = tokenizer_file(name).map_err(|e| e.to_string())?;
     check_process_path(&path, Access::Read).map_err(|e| e.to_string())?;
     TokenCounter::load_file(&path).map_err(|e| e.to_string())

@@ -120,3 +120,38 @@ fn stats_takes_the_blocks_parameters_and_measures_contamination() {
     );
     assert!(!out.join("summary/short_line_ratio_chars_10").exists());
 }
+
+#[test]
+fn the_token_block_counts_as_token_count_does_with_its_tokenizer() {
+    let dir = scratch("stats-tokens");
+    let documents = small_documents(&dir);
+    let tokenizer = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("eval/parity/exact_substrings_tokenizer.json")
+        .display()
+        .to_string();
+    // token_count's counts are datatrove's TokensCounter's (its own parity check); TokenStats
+    // counts the same encoding.
+    let o = sql_csv(
+        &[format!("d={documents}")],
+        &format!(
+            "SELECT count(*) AS n FROM d WHERE datatrove_stats(text, 'token', \
+             'tokenizer_name_or_path={tokenizer}')['token_count'] = \
+             token_count(text, 'tokenizer={tokenizer}') AND token_count(text, \
+             'tokenizer={tokenizer}') > 0"
+        ),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "n\n2\n");
+    let out = dir.join("stats");
+    let missing = webtext(&[
+        "stats",
+        &documents,
+        &out.display().to_string(),
+        "--blocks",
+        "token",
+        "--options",
+        "tokenizer_name_or_path=/nonexistent/tokenizer.json",
+    ]);
+    assert_fails_naming(&missing, "tokenizer_name_or_path");
+    assert!(!out.exists());
+}

@@ -1,6 +1,6 @@
 //! The per-document measures of datatrove's statistics blocks (`datatrove/pipeline/stats/`):
-//! `DocStats`, `LineStats`, `ParagraphStats`, `WordStats`, `SentenceStats` and
-//! `WordsContaminationStats`, each a list of named values in the order datatrove's
+//! `DocStats`, `LineStats`, `ParagraphStats`, `WordStats`, `SentenceStats`,
+//! `WordsContaminationStats` and `TokenStats`, each a list of named values in the order datatrove's
 //! `extract_stats` builds its dict.
 
 use std::collections::HashSet;
@@ -26,16 +26,18 @@ pub enum Block {
     Word,
     Sentence,
     Contamination,
+    Token,
 }
 
 impl Block {
-    pub const ALL: [Block; 6] = [
+    pub const ALL: [Block; 7] = [
         Block::Doc,
         Block::Line,
         Block::Paragraph,
         Block::Word,
         Block::Sentence,
         Block::Contamination,
+        Block::Token,
     ];
 
     /// The blocks measured when none are named: those that need no parameter.
@@ -56,6 +58,7 @@ impl Block {
             Block::Word => "word",
             Block::Sentence => "sentence",
             Block::Contamination => "contamination",
+            Block::Token => "token",
         }
     }
 
@@ -64,12 +67,24 @@ impl Block {
     }
 
     /// Whether `params` give every one of `blocks` what it needs: the contamination block its
-    /// words (datatrove's `WordsContaminationStats` refuses an empty list).
+    /// words (datatrove's `WordsContaminationStats` refuses an empty list), the token block its
+    /// loaded tokenizer.
     pub fn check(blocks: &[Block], params: &StatsParams) -> Result<(), String> {
         if blocks.contains(&Block::Contamination) && params.contamination_words.is_empty() {
             return Err(
                 "the contamination block needs its words: 'contamination_words=word|word'".into(),
             );
+        }
+        if blocks.contains(&Block::Token) && !has_token_counter(params) {
+            return Err(format!(
+                "the token block needs its tokenizer, '{}' is not loaded{}",
+                params.tokenizer_name_or_path,
+                if cfg!(feature = "tokens") {
+                    ""
+                } else {
+                    " (a build without the feature tokens)"
+                }
+            ));
         }
         Ok(())
     }
@@ -83,8 +98,39 @@ impl Block {
             Block::Word => word_stats(text, params),
             Block::Sentence => sentence_stats(text, params),
             Block::Contamination => contamination_stats(text, params),
+            Block::Token => token_stats(text, params),
         }
     }
+}
+
+#[cfg(feature = "tokens")]
+fn has_token_counter(params: &StatsParams) -> bool {
+    params.token_counter.is_some()
+}
+
+#[cfg(not(feature = "tokens"))]
+fn has_token_counter(_: &StatsParams) -> bool {
+    false
+}
+
+/// `TokenStats`: the number of tokens of the text's encoding (`len(encode(text).tokens)`, the
+/// post-processor's special tokens included). datatrove takes a document's `token_count`
+/// metadata instead when a step before set it; a text has none. Nothing when the tokenizer
+/// fails on the text.
+#[cfg(feature = "tokens")]
+fn token_stats(text: &str, params: &StatsParams) -> Stats {
+    let count = params
+        .token_counter
+        .as_ref()
+        .and_then(|counter| counter.count(text, true).ok());
+    count
+        .map(|count| vec![("token_count".into(), Stat::Int(count as i64))])
+        .unwrap_or_default()
+}
+
+#[cfg(not(feature = "tokens"))]
+fn token_stats(_: &str, _: &StatsParams) -> Stats {
+    Stats::new()
 }
 
 /// Every block's measures of `text`, the blocks' in order: spaCy's English tokens, which the

@@ -3,6 +3,9 @@
 use crate::options::{Keys, counts, flag, key, word_list};
 use crate::words::WordTokenizer;
 
+/// datatrove's `TokenStats` default tokenizer, GPT-2's.
+pub const DEFAULT_STATS_TOKENIZER: &str = "gpt2";
+
 /// A measure's value: an integer for counts (written without ".0"), a float for shares and
 /// means, as Python's `int` and `float` in datatrove's dicts.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -18,6 +21,14 @@ impl Stat {
             Stat::Float(f) => f,
         }
     }
+}
+
+/// A tokenizer's name: not empty.
+fn tokenizer_name(value: &str) -> Result<String, &'static str> {
+    if value.is_empty() {
+        return Err("a tokenizer.json, a folder holding one, or a Hub model in the local cache");
+    }
+    Ok(value.to_owned())
 }
 
 /// datatrove's `_safe_divide`: the quotient, 0.0 where the denominator is 0.
@@ -50,6 +61,11 @@ pub struct StatsParams {
     pub tokenizer: WordTokenizer,
     /// `WordsContaminationStats(words=...)`: none by default (datatrove requires one).
     pub contamination_words: Vec<String>,
+    /// `TokenStats(tokenizer_name_or_path=...)`: the tokenizer's name, which the caller loads
+    /// into `token_counter` (the block measures nothing without it).
+    pub tokenizer_name_or_path: String,
+    #[cfg(feature = "tokens")]
+    pub token_counter: Option<std::sync::Arc<crate::datatrove::tokens::TokenCounter>>,
 }
 
 impl Default for StatsParams {
@@ -69,6 +85,9 @@ impl Default for StatsParams {
                 .to_vec(),
             tokenizer: WordTokenizer::English,
             contamination_words: Vec::new(),
+            tokenizer_name_or_path: DEFAULT_STATS_TOKENIZER.to_owned(),
+            #[cfg(feature = "tokens")]
+            token_counter: None,
         }
     }
 }
@@ -138,5 +157,12 @@ pub const STATS_KEYS: Keys<StatsParams> = &[
         "WordsContaminationStats' words (the contamination block, which needs one): \
          words_contamination_{first word}, the share of the simplified text's words that are one \
          of them"
+    ),
+    key!(
+        "tokenizer_name_or_path",
+        [tokenizer_name_or_path],
+        tokenizer_name,
+        "TokenStats' tokenizer (the token block): a tokenizer.json, a folder holding one, or a \
+         Hugging Face Hub model found in the Hub's local cache"
     ),
 ];
