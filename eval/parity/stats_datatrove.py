@@ -1,6 +1,6 @@
 """datatrove 0.10.1's statistics of a table of documents: the oracle `webtext stats` is compared with.
 
-    python stats_datatrove.py REPOSITORY DOCUMENTS.parquet OUT.parquet [--work DIR] [--config options|tokens]
+    python stats_datatrove.py REPOSITORY DOCUMENTS.parquet OUT.parquet [--work DIR] [--config options|tokens|lang]
 
 Runs DocStats, LineStats, ParagraphStats, WordStats (English) and SentenceStats (English) with
 their defaults (every group: summary, histogram, fqdn, suffix) over DOCUMENTS.parquet (columns
@@ -15,10 +15,15 @@ WEBTEXT_OPTIONS.
 
 With `--config tokens`, runs TokenStats alone with the GPT-2-shaped tokenizer the exact-substring
 oracle trained (TOKENIZER below; `webtext stats --blocks token --options
-tokenizer_name_or_path=TOKENIZER`).
+tokenizer_name_or_path=TOKENIZER`). With `--config lang`, LangStats alone, in English, with the
+repository's lid.176.ftz in datatrove's cache under the name of the lid.176.bin it would download
+(`webtext stats --blocks lang --options language=en`, whose default model is that file); it
+needs fastText's binding in the environment (PyPI's fasttext-numpy2-wheel 0.9.2, with datatrove's
+io extras: fasteners, requests, aiohttp).
 
 The repository's oracles, eval/parity/stats_datatrove.parquet,
-eval/parity/stats_options_datatrove.parquet and eval/parity/stats_tokens_datatrove.parquet, are these over the 20,000 documents of the
+eval/parity/stats_options_datatrove.parquet, eval/parity/stats_tokens_datatrove.parquet and
+eval/parity/stats_lang_datatrove.parquet, are these over the 20,000 documents of the
 de-duplication corpus (../shared/eval/dedup/documents.parquet). Offline as the speed scripts
 are: tldextract keeps the suffix list of its wheel (tldextract 5.4.0), spaCy 3.8.18 its blank
 English pipeline.
@@ -31,7 +36,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "speed"))
-from datatrove_assets import fill_offline_cache  # noqa: E402
+from datatrove_assets import LID_176, fill_offline_cache  # noqa: E402
 
 
 # The parameters of `--config options`, by block, and the same as webtext's options.
@@ -60,21 +65,24 @@ def main():
     parser.add_argument("documents")
     parser.add_argument("out")
     parser.add_argument("--work")
-    parser.add_argument("--config", choices=["default", "options", "tokens"], default="default")
+    parser.add_argument("--config", choices=["default", "options", "tokens", "lang"], default="default")
     args = parser.parse_args()
     work = args.work or tempfile.mkdtemp(prefix="webtext-stats-oracle-")
-    fill_offline_cache(args.repository, os.path.join(work, "hf"), [])
+    fill_offline_cache(args.repository, os.path.join(work, "hf"), [LID_176] if args.config == "lang" else [])
 
     from datatrove.executor import LocalPipelineExecutor
     from datatrove.pipeline.readers import ParquetReader
     from datatrove.pipeline.stats import (DocStats, LineStats, ParagraphStats, SentenceStats,
-                                          StatsMerger, TokenStats, WordsContaminationStats, WordStats)
+                                          LangStats, StatsMerger, TokenStats, WordsContaminationStats,
+                                          WordStats)
 
     folder, name = os.path.split(os.path.abspath(args.documents))
     stats = os.path.join(work, "stats")
     if args.config == "default":
         blocks = [block(output_folder=stats) for block in
                   (DocStats, LineStats, ParagraphStats, WordStats, SentenceStats)]
+    elif args.config == "lang":
+        blocks = [LangStats(output_folder=stats, language="en")]
     elif args.config == "tokens":
         blocks = [TokenStats(output_folder=stats,
                              tokenizer_name_or_path=os.path.join(os.path.abspath(args.repository), TOKENIZER))]

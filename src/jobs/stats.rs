@@ -39,7 +39,8 @@ pub struct StatsArgs {
     pub output: PathBuf,
     /// datatrove's statistics blocks to run: doc, line, paragraph, word, sentence, contamination
     /// (WordsContaminationStats, with --options contamination_words=...), token (TokenStats, with
-    /// --options tokenizer_name_or_path=..., gpt2 by default)
+    /// --options tokenizer_name_or_path=..., gpt2 by default), lang (LangStats, with --options
+    /// language=en; lid_model=... for another model than the bundled lid.176.ftz)
     #[arg(long, value_delimiter = ',', value_parser = block,
           default_value = "doc,line,paragraph,word,sentence")]
     pub blocks: Vec<Block>,
@@ -73,7 +74,7 @@ pub struct StatsArgs {
     pub exec: ExecArgs,
 }
 
-/// The blocks' parameters from --options, with the token block's tokenizer read; the
+/// The blocks' parameters from --options, with the token and lang blocks' models read; the
 /// contamination block needs its words.
 fn stats_params(args: &StatsArgs) -> Result<StatsParams> {
     let (params, _) = crate::options::parse(
@@ -83,7 +84,7 @@ fn stats_params(args: &StatsArgs) -> Result<StatsParams> {
         crate::options::RowKeys::Text,
     )
     .map_err(|e| JobError::Usage(format!("--options: {e}")))?;
-    let params = crate::udf::filters::datatrove_stats::with_tokenizer(&args.blocks, params)
+    let params = crate::udf::filters::datatrove_stats::with_models(&args.blocks, params)
         .map_err(|e| JobError::Usage(format!("--options: {e}")))?;
     Block::check(&args.blocks, &params).map_err(|e| JobError::Usage(format!("--options: {e}")))?;
     Ok(params)

@@ -134,6 +134,8 @@ fn the_floors_file_has_a_floor_for_every_check_ci_runs() {
         "stats options_values_1e-9",
         "stats tokens_files_identical",
         "stats tokens_values_1e-9",
+        "stats lang_files_identical",
+        "stats lang_values_1e-9",
         "decont index_tasks",
         "decont decisions",
         "sentence_dedup decisions",

@@ -41,7 +41,8 @@ static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
          long_sentence_ratio_75), with datatrove's default thresholds (the options change them), \
          and on request WordsContaminationStats (words_contamination_{first word}) and \
          TokenStats (token_count, with the tokenizer of the option tokenizer_name_or_path, gpt2 \
-         by default, read as token_count reads it); a ratio over \
+         by default, read as token_count reads it) and LangStats (fasttext_{language}, with the \
+         options language and lid_model, the bundled lid.176.ftz by default); a ratio over \
          nothing is 0. `webtext stats` summarises them per group as datatrove's StatsMerger \
          does. NULL for NULL text.",
         "datatrove_stats(text [, blocks [, options]])",
@@ -54,8 +55,8 @@ static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
     .with_argument(
         "blocks",
         "The blocks, comma-separated: doc, line, paragraph, word, sentence (default, or NULL: \
-         these five), contamination (with the option contamination_words), token (TokenStats). A \
-         constant.",
+         these five), contamination (with the option contamination_words), token (TokenStats), lang \
+         (LangStats, with the option language). A constant.",
     )
     .with_argument(
         "options",
@@ -100,7 +101,7 @@ impl Arguments for DatatroveStatsArguments {
             &[STATS_KEYS],
             RowKeys::Text,
         )?;
-        let params = match with_tokenizer(&blocks, params) {
+        let params = match with_models(&blocks, params) {
             Ok(params) => params,
             Err(e) => return plan_err!("{function}: invalid options (argument 3): {e}"),
         };
@@ -115,10 +116,19 @@ impl Arguments for DatatroveStatsArguments {
     }
 }
 
-/// `params` with TokenStats' tokenizer read (a file inside the data roots, as token_count reads
-/// it), when the token block is measured.
+/// `params` with the models its blocks need read once: TokenStats' tokenizer (a file inside the
+/// data roots, as token_count reads it) and LangStats' fastText model (as detect_language reads
+/// it).
+pub(crate) fn with_models(
+    blocks: &[Block],
+    params: StatsParams,
+) -> std::result::Result<StatsParams, String> {
+    let params = with_tokenizer(blocks, params)?;
+    with_language_model(blocks, params)
+}
+
 #[cfg(feature = "tokens")]
-pub(crate) fn with_tokenizer(
+fn with_tokenizer(
     blocks: &[Block],
     mut params: StatsParams,
 ) -> std::result::Result<StatsParams, String> {
@@ -132,7 +142,25 @@ pub(crate) fn with_tokenizer(
 }
 
 #[cfg(not(feature = "tokens"))]
-pub(crate) fn with_tokenizer(
+fn with_tokenizer(_: &[Block], params: StatsParams) -> std::result::Result<StatsParams, String> {
+    Ok(params)
+}
+
+#[cfg(feature = "langid")]
+fn with_language_model(
+    blocks: &[Block],
+    mut params: StatsParams,
+) -> std::result::Result<StatsParams, String> {
+    if blocks.contains(&Block::Lang) {
+        let model = crate::udf::filters::detect_language::model_of_option(&params.lid_model)
+            .map_err(|e| format!("option lid_model: {e}"))?;
+        params.language_model = Some(model);
+    }
+    Ok(params)
+}
+
+#[cfg(not(feature = "langid"))]
+fn with_language_model(
     _: &[Block],
     params: StatsParams,
 ) -> std::result::Result<StatsParams, String> {

@@ -155,3 +155,38 @@ fn the_token_block_counts_as_token_count_does_with_its_tokenizer() {
     assert_fails_naming(&missing, "tokenizer_name_or_path");
     assert!(!out.exists());
 }
+
+#[test]
+fn the_lang_block_needs_a_language_and_scores_english_text() {
+    let dir = scratch("stats-lang");
+    let documents = small_documents(&dir);
+    let out = dir.join("stats");
+    let o = webtext(&[
+        "stats",
+        &documents,
+        &out.display().to_string(),
+        "--blocks",
+        "lang",
+    ]);
+    assert_fails_naming(&o, "language=en");
+    let o = webtext(&[
+        "stats",
+        &documents,
+        &out.display().to_string(),
+        "--blocks",
+        "lang",
+        "--options",
+        "language=en, lid_model=/nonexistent/lid.176.bin",
+    ]);
+    assert_fails_naming(&o, "lid_model");
+    // fastText's probability of English: high for an English sentence, low for a French one.
+    let o = sql_csv(
+        &[],
+        "SELECT datatrove_stats('The weather is very nice today and we are going to the park.', \
+         'lang', 'language=en')['fasttext_en'] > 0.5 AS english, \
+         datatrove_stats('Il fait très beau aujourd''hui et nous allons au parc.', 'lang', \
+         'language=en')['fasttext_en'] < 0.5 AS french",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "english,french\ntrue,true\n");
+}

@@ -1,6 +1,6 @@
 //! The per-document measures of datatrove's statistics blocks (`datatrove/pipeline/stats/`):
 //! `DocStats`, `LineStats`, `ParagraphStats`, `WordStats`, `SentenceStats`,
-//! `WordsContaminationStats` and `TokenStats`, each a list of named values in the order datatrove's
+//! `WordsContaminationStats`, `TokenStats` and `LangStats`, each a list of named values in the order datatrove's
 //! `extract_stats` builds its dict.
 
 use std::collections::HashSet;
@@ -27,10 +27,11 @@ pub enum Block {
     Sentence,
     Contamination,
     Token,
+    Lang,
 }
 
 impl Block {
-    pub const ALL: [Block; 7] = [
+    pub const ALL: [Block; 8] = [
         Block::Doc,
         Block::Line,
         Block::Paragraph,
@@ -38,6 +39,7 @@ impl Block {
         Block::Sentence,
         Block::Contamination,
         Block::Token,
+        Block::Lang,
     ];
 
     /// The blocks measured when none are named: those that need no parameter.
@@ -59,6 +61,7 @@ impl Block {
             Block::Sentence => "sentence",
             Block::Contamination => "contamination",
             Block::Token => "token",
+            Block::Lang => "lang",
         }
     }
 
@@ -86,6 +89,22 @@ impl Block {
                 }
             ));
         }
+        if blocks.contains(&Block::Lang) {
+            if params.language.is_empty() {
+                return Err("the lang block needs its language: 'language=en'".into());
+            }
+            if !has_language_model(params) {
+                return Err(format!(
+                    "the lang block needs its model, '{}' is not loaded{}",
+                    params.lid_model,
+                    if cfg!(feature = "langid") {
+                        ""
+                    } else {
+                        " (a build without the feature langid)"
+                    }
+                ));
+            }
+        }
         Ok(())
     }
 
@@ -99,8 +118,44 @@ impl Block {
             Block::Sentence => sentence_stats(text, params),
             Block::Contamination => contamination_stats(text, params),
             Block::Token => token_stats(text, params),
+            Block::Lang => lang_stats(text, params),
         }
     }
+}
+
+#[cfg(feature = "langid")]
+fn has_language_model(params: &StatsParams) -> bool {
+    params.language_model.is_some()
+}
+
+#[cfg(not(feature = "langid"))]
+fn has_language_model(_: &StatsParams) -> bool {
+    false
+}
+
+/// `LangStats`: `fasttext_{language}`, the model's probability of the language's label for the
+/// text with its line breaks made spaces, over every label (`predict(k=-1)`), 0.0 where the
+/// model gives the label none; fastText's 32-bit float, as numpy's `item()` widens it.
+/// datatrove takes a document's `language_score` metadata instead when its `language` metadata
+/// is that language; a text has none. Nothing when the model fails on the text.
+#[cfg(feature = "langid")]
+fn lang_stats(text: &str, params: &StatsParams) -> Stats {
+    let Some(model) = params.language_model.as_ref() else {
+        return Stats::new();
+    };
+    let Ok(predictions) = model.predict(text, None) else {
+        return Stats::new();
+    };
+    let score = predictions
+        .iter()
+        .find(|p| p.language == params.language)
+        .map_or(0.0, |p| f64::from(p.score));
+    vec![(format!("fasttext_{}", params.language), Stat::Float(score))]
+}
+
+#[cfg(not(feature = "langid"))]
+fn lang_stats(_: &str, _: &StatsParams) -> Stats {
+    Stats::new()
 }
 
 #[cfg(feature = "tokens")]

@@ -12,8 +12,17 @@ pub fn repr(x: f64) -> String {
     if x.is_infinite() {
         return if x > 0.0 { "inf" } else { "-inf" }.into();
     }
-    // Rust's `{:e}` gives the shortest round-trip digits, as Python's repr does.
-    let scientific = format!("{:e}", x.abs());
+    // Rust's `{:e}` gives as few digits as round-trip, as Python's repr does; but of two
+    // candidates equally near (the value halfway between them), not always Python's, which
+    // rounds the exact value half to even: so does Rust's formatting at a given precision.
+    let shortest = format!("{:e}", x.abs());
+    let significant = shortest
+        .split_once('e')
+        .map_or(shortest.as_str(), |(mantissa, _)| mantissa)
+        .chars()
+        .filter(char::is_ascii_digit)
+        .count();
+    let scientific = format!("{:.*e}", significant.saturating_sub(1), x.abs());
     let (mantissa, exponent) = scientific.split_once('e').unwrap_or((&scientific, "0"));
     let exponent: i32 = exponent.parse().unwrap_or(0);
     let digits: String = mantissa.chars().filter(|c| c.is_ascii_digit()).collect();
@@ -76,8 +85,10 @@ mod tests {
 
     #[test]
     fn repr_is_pythons() {
-        // Python 3: repr() of each.
+        // Python 3: repr() of each. 10.7392730712890625 is exactly halfway between two
+        // 17-digit decimals: Python rounds it to the even one.
         for (x, text) in [
+            (10.739273071289062, "10.739273071289062"),
             (0.0, "0.0"),
             (-0.0, "-0.0"),
             (1.0, "1.0"),

@@ -6,6 +6,10 @@ use crate::words::WordTokenizer;
 /// datatrove's `TokenStats` default tokenizer, GPT-2's.
 pub const DEFAULT_STATS_TOKENIZER: &str = "gpt2";
 
+/// LangStats' default model here: the bundled lid.176.ftz (datatrove's FT176LID downloads
+/// lid.176.bin, whose scores differ; give its path to have them).
+pub const DEFAULT_LID_MODEL: &str = "lid.176.ftz";
+
 /// A measure's value: an integer for counts (written without ".0"), a float for shares and
 /// means, as Python's `int` and `float` in datatrove's dicts.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -23,7 +27,7 @@ impl Stat {
     }
 }
 
-/// A tokenizer's name: not empty.
+/// A tokenizer's, model's or language's name: not empty.
 fn tokenizer_name(value: &str) -> Result<String, &'static str> {
     if value.is_empty() {
         return Err("a tokenizer.json, a folder holding one, or a Hub model in the local cache");
@@ -66,6 +70,13 @@ pub struct StatsParams {
     pub tokenizer_name_or_path: String,
     #[cfg(feature = "tokens")]
     pub token_counter: Option<std::sync::Arc<crate::datatrove::tokens::TokenCounter>>,
+    /// `LangStats(language=...)`: none by default (datatrove requires one).
+    pub language: String,
+    /// LangStats' fastText model: the bundled lid.176.ftz by default (datatrove downloads
+    /// lid.176.bin), which the caller loads into `language_model`.
+    pub lid_model: String,
+    #[cfg(feature = "langid")]
+    pub language_model: Option<std::sync::Arc<crate::langid::LanguageModel>>,
 }
 
 impl Default for StatsParams {
@@ -88,6 +99,10 @@ impl Default for StatsParams {
             tokenizer_name_or_path: DEFAULT_STATS_TOKENIZER.to_owned(),
             #[cfg(feature = "tokens")]
             token_counter: None,
+            language: String::new(),
+            lid_model: DEFAULT_LID_MODEL.to_owned(),
+            #[cfg(feature = "langid")]
+            language_model: None,
         }
     }
 }
@@ -164,5 +179,19 @@ pub const STATS_KEYS: Keys<StatsParams> = &[
         tokenizer_name,
         "TokenStats' tokenizer (the token block): a tokenizer.json, a folder holding one, or a \
          Hugging Face Hub model found in the Hub's local cache"
+    ),
+    key!(
+        "language",
+        [language],
+        tokenizer_name,
+        "LangStats' language (the lang block, which needs one): fasttext_{language}, the \
+         model's probability of that label"
+    ),
+    key!(
+        "lid_model",
+        [lid_model],
+        tokenizer_name,
+        "LangStats' fastText model (the lang block): the bundled lid.176.ftz, or the path of a \
+         model file such as datatrove's lid.176.bin"
     ),
 ];
