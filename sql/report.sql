@@ -17,6 +17,7 @@
 -- @param language = English
 -- @param options =
 -- @param dedup = false
+-- @param stats = false
 -- @param sites = 20
 -- @param samples = 5
 
@@ -28,15 +29,18 @@ SET datafusion.optimizer.repartition_file_scans = false;
 --    where a crawl holds a URL twice, but for a chance of 1 in 370,000 at ten million pages; a
 --    row number would put every page through one thread). With
 --    dedup=true, also the hash of the kept text (exact duplicates) and its MinHash bands (near
---    duplicates, datatrove's defaults).
+--    duplicates, datatrove's defaults); with stats=true, datatrove's statistics of the kept text
+--    (its five default blocks, as `webtext stats` measures them).
 CREATE TABLE pages AS
-SELECT content_hash(uuid()) AS page, url, site, bytes, paragraphs, paragraphs IS NULL AS failed, text_hash, bands
+SELECT content_hash(uuid()) AS page, url, site, bytes, paragraphs, paragraphs IS NULL AS failed,
+       CASE WHEN ${dedup} THEN content_hash(nullif(kept, '')) END AS text_hash,
+       CASE WHEN ${dedup} THEN minhash_bands(minhash(kept), 14, 8) END AS bands,
+       CASE WHEN ${stats} THEN datatrove_stats(nullif(kept, '')) END AS text_stats
 FROM (SELECT url,
              regexp_replace(url, '^[A-Za-z]+://(www\.)?([^/:?#]+).*$', '\2') AS site,
              byte_length("${html}") AS bytes,
              justext_paragraphs("${html}", '${language}', '${options}') AS paragraphs,
-             CASE WHEN ${dedup} THEN content_hash(nullif(justext("${html}", '${language}', '${options}'), '')) END AS text_hash,
-             CASE WHEN ${dedup} THEN minhash_bands(minhash(justext("${html}", '${language}', '${options}')), 14, 8) END AS bands
+             CASE WHEN ${dedup} OR ${stats} THEN justext("${html}", '${language}', '${options}') END AS kept
       FROM crawl);
 
 -- 2. The paragraphs' measures, one row each, without their text: the tables below read these
@@ -180,3 +184,17 @@ JOIN (SELECT page, url FROM page_measures
       LIMIT ${samples}) AS sample
   ON pages.page = sample.page
 ORDER BY content_hash(pages.url), pages.url;
+
+-- R10. datatrove's statistics of the kept texts (empty unless stats=true): per measure of its
+--      DocStats, LineStats, ParagraphStats, WordStats and SentenceStats, the pages measured, the
+--      mean, the standard deviation (n - 1, as datatrove's MetricStats), the minimum and the
+--      maximum; `webtext stats` writes the same measures' summaries as datatrove's files.
+SELECT e['key'] AS stat,
+       count(*) AS pages,
+       avg(e['value']) AS mean,
+       stddev(e['value']) AS std_dev,
+       min(e['value']) AS min,
+       max(e['value']) AS max
+FROM (SELECT unnest(map_entries(text_stats)) AS e FROM pages WHERE text_stats IS NOT NULL)
+GROUP BY e['key']
+ORDER BY stat;

@@ -592,3 +592,56 @@ fn an_empty_crawl_gives_a_report_of_zeros() {
     assert_eq!(shown["kept_chars"], "0");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn the_statistics_table_is_webtext_stats_summary_of_the_kept_texts() {
+    let dir = scratch("stats");
+    let report = dir.join("report.html");
+    run_ok(&[
+        "report",
+        &sample(),
+        &path(&report),
+        "--stats",
+        "--sample",
+        "0",
+    ]);
+    let html = std::fs::read_to_string(&report).unwrap();
+    let mean_of = |stat: &str| -> f64 {
+        let row = format!("<tr data-stat=\"{stat}\" data-mean=\"");
+        let start = html.find(&row).unwrap_or_else(|| panic!("{stat}")) + row.len();
+        html[start..].split('"').next().unwrap().parse().unwrap()
+    };
+    // The same kept texts through `webtext stats`, whose files are datatrove's (its parity check).
+    let documents = path(&dir.join("documents.parquet"));
+    run_ok(&[
+        "sql",
+        "--table",
+        &format!("c={}", sample()),
+        "--output",
+        &documents,
+        "SELECT url, text FROM (SELECT url, justext(html) AS text FROM c) WHERE text <> ''",
+    ]);
+    let stats = dir.join("stats");
+    run_ok(&["stats", &documents, &path(&stats), "--group-by", "summary"]);
+    for stat in ["n_words", "avg_sentence_length", "length"] {
+        let file = stats.join(format!("summary/{stat}/metric.json"));
+        let json = std::fs::read_to_string(&file).unwrap();
+        let start = json.find("\"mean\": ").unwrap() + 8;
+        let mean: f64 = json[start..]
+            .split([',', '}'])
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        let ours = mean_of(stat);
+        assert!(
+            (ours - mean).abs() <= 1e-9 * mean.abs(),
+            "{stat}: {ours} against {mean}"
+        );
+    }
+    // Without --stats, no table.
+    run_ok(&["report", &sample(), &path(&report), "--sample", "0"]);
+    let html = std::fs::read_to_string(&report).unwrap();
+    assert!(!html.contains("<section id=\"stats\">"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

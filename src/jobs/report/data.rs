@@ -109,6 +109,8 @@ pub struct ReportData {
     pub samples: Vec<SamplePage>,
     /// FineWeb's filter chain over the pages, when asked for.
     pub filters: Option<Filters>,
+    /// datatrove's statistics of the kept texts, by measure (empty unless asked for).
+    pub text_stats: Vec<TextStat>,
     pub seconds: f64,
 }
 
@@ -133,8 +135,18 @@ pub struct Filters {
     pub reasons: Vec<FilterReason>,
 }
 
+/// One measure of datatrove's statistics blocks over the pages' kept texts.
+pub struct TextStat {
+    pub stat: String,
+    pub pages: i64,
+    pub mean: Option<f64>,
+    pub std_dev: Option<f64>,
+    pub min: Option<f64>,
+    pub max: Option<f64>,
+}
+
 /// The results of the report's queries, in the order of `sql/report.sql`.
-pub const RESULTS: usize = 9;
+pub const RESULTS: usize = 10;
 
 impl ReportData {
     pub fn read(settings: Settings, results: &[Vec<RecordBatch>], seconds: f64) -> Result<Self> {
@@ -148,6 +160,7 @@ impl ReportData {
             fragments,
             sites,
             samples,
+            text_stats,
         ] = results
         else {
             return Err(JobError::Usage(format!(
@@ -169,6 +182,7 @@ impl ReportData {
             sites: read_sites(sites)?,
             samples: read_samples(samples)?,
             filters: None,
+            text_stats: read_text_stats(text_stats)?,
             seconds,
         })
     }
@@ -242,6 +256,23 @@ fn read_fragmentation(batches: &[RecordBatch]) -> Result<Fragmentation> {
         median_fragment_chars: float("median_fragment_chars")?,
         fragments_per_document: float("fragments_per_document")?,
     })
+}
+
+fn read_text_stats(batches: &[RecordBatch]) -> Result<Vec<TextStat>> {
+    let stat = strings(batches, "stat")?;
+    let pages = ints(batches, "pages")?;
+    let [mean, std_dev, min, max] = ["mean", "std_dev", "min", "max"].map(|c| floats(batches, c));
+    let (mean, std_dev, min, max) = (mean?, std_dev?, min?, max?);
+    Ok((0..stat.len())
+        .map(|i| TextStat {
+            stat: stat[i].clone(),
+            pages: pages[i],
+            mean: mean[i],
+            std_dev: std_dev[i],
+            min: min[i],
+            max: max[i],
+        })
+        .collect())
 }
 
 fn read_sites(batches: &[RecordBatch]) -> Result<Vec<Site>> {

@@ -48,6 +48,10 @@ pub struct ReportArgs {
     /// (MinHash, datatrove's defaults), overall and per site
     #[arg(long)]
     dedup: bool,
+    /// Also measure the kept texts as datatrove's statistics blocks do (DocStats, LineStats,
+    /// ParagraphStats, WordStats, SentenceStats): per measure, its mean, spread and range
+    #[arg(long)]
+    stats: bool,
     /// Also run FineWeb's filter chain over the pages (`sql/fineweb.sql`: URL filter, jusText with
     /// the English stoplist, language, Gopher repetition and quality, C4, FineWeb quality) and
     /// show how many pages each step removed, and why
@@ -175,6 +179,7 @@ fn parameters(args: &ReportArgs) -> Vec<(String, String)> {
         ("language", args.extraction.language.clone()),
         ("options", args.extraction.options.clone()),
         ("dedup", args.dedup.to_string()),
+        ("stats", args.stats.to_string()),
         ("sites", args.sites.to_string()),
         ("samples", args.sample.to_string()),
     ])

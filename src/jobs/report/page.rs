@@ -4,7 +4,7 @@
 use std::fmt::Write;
 
 use super::chart::{BarChart, HeatMap, Marker, Scale, Series, escape, format_count};
-use super::data::{ByClass, Filters, ReportData, SamplePage, Site};
+use super::data::{ByClass, Filters, ReportData, SamplePage, Site, TextStat};
 
 const GOOD: &str = "#2f855a";
 const BAD: &str = "#c05621";
@@ -56,6 +56,9 @@ pub fn render(data: &ReportData) -> String {
     write_sites(&mut html, data);
     if let Some(filters) = &data.filters {
         write_filters(&mut html, filters);
+    }
+    if !data.text_stats.is_empty() {
+        write_text_stats(&mut html, &data.text_stats);
     }
     write_samples(&mut html, data);
     let _ = write!(
@@ -440,6 +443,32 @@ fn write_filters(html: &mut String, filters: &Filters) {
             percent(share),
             count(step.kept),
             reasons.join(", ")
+        );
+    }
+    html.push_str("</table></section>");
+}
+
+fn write_text_stats(html: &mut String, stats: &[TextStat]) {
+    let _ = write!(
+        html,
+        "<section id=\"stats\"><h2>datatrove's statistics of the kept texts</h2><p class=\"caption\">{}</p><table class=\"numbers\"><tr><th>measure</th><th>pages</th><th>mean</th><th>std. dev.</th><th>min</th><th>max</th></tr>",
+        escape(
+            "The measures of datatrove's DocStats, LineStats, ParagraphStats, WordStats and SentenceStats (English) over the text jusText keeps of each page that keeps some, as datatrove_stats takes them: the pages measured, the mean, the standard deviation, the minimum and the maximum. webtext stats writes the same measures' summaries, per site and as histograms, as datatrove's files."
+        )
+    );
+    let number = |x: Option<f64>| x.map_or_else(|| "–".to_owned(), |x| format!("{x:.4}"));
+    for s in stats {
+        let _ = write!(
+            html,
+            "<tr data-stat=\"{}\" data-mean=\"{}\"><td class=\"site\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            escape(&s.stat),
+            s.mean.unwrap_or(f64::NAN),
+            escape(&s.stat),
+            count(s.pages),
+            number(s.mean),
+            number(s.std_dev),
+            number(s.min),
+            number(s.max)
         );
     }
     html.push_str("</table></section>");

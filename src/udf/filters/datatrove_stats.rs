@@ -3,7 +3,9 @@
 
 use std::sync::{Arc, LazyLock};
 
-use datafusion::arrow::array::{Array, ArrayRef, Float64Builder, MapBuilder, StringBuilder};
+use datafusion::arrow::array::{
+    Array, ArrayRef, Float64Builder, MapBuilder, MapFieldNames, StringBuilder,
+};
 use datafusion::arrow::datatypes::{DataType, Field, Fields};
 use datafusion::common::{Result, ScalarValue, plan_err};
 use datafusion::logical_expr::Documentation;
@@ -70,6 +72,13 @@ static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
     )
     .with_related_udf("gopher_quality")
     .build()
+});
+
+/// The names of the map's entries and their fields.
+static MAP_FIELDS: LazyLock<MapFieldNames> = LazyLock::new(|| MapFieldNames {
+    entry: "entries".to_owned(),
+    key: "key".to_owned(),
+    value: "value".to_owned(),
 });
 
 /// The blocks a call measures, with its rows' policy.
@@ -196,19 +205,29 @@ impl Kernel for DatatroveStatsText {
     }
 
     fn return_type() -> DataType {
+        // The entries' fields named as the Arrow format names them (arrow-rs's builder says
+        // "keys" and "values"): DataFusion's map_entries assumes "key" and "value".
         let entries = Fields::from(vec![
-            Field::new("keys", DataType::Utf8, false),
-            Field::new("values", DataType::Float64, true),
+            Field::new(MAP_FIELDS.key.as_str(), DataType::Utf8, false),
+            Field::new(MAP_FIELDS.value.as_str(), DataType::Float64, true),
         ]);
         DataType::Map(
-            Arc::new(Field::new("entries", DataType::Struct(entries), false)),
+            Arc::new(Field::new(
+                MAP_FIELDS.entry.as_str(),
+                DataType::Struct(entries),
+                false,
+            )),
             false,
         )
     }
 
     fn compute(texts: &dyn Array, arguments: &DatatroveStatsArguments) -> Result<ArrayRef> {
         let policy = &arguments.policy;
-        let mut out = MapBuilder::new(None, StringBuilder::new(), Float64Builder::new());
+        let mut out = MapBuilder::new(
+            Some(MAP_FIELDS.clone()),
+            StringBuilder::new(),
+            Float64Builder::new(),
+        );
         for_each_page(texts, |page| {
             let stats = policy.row(Self::NAME, page, |page| match page {
                 PageRef::Text(text) => Ok(measure(text, &arguments.blocks, &arguments.params)),
