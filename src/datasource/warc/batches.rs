@@ -5,7 +5,7 @@ use std::sync::{Arc, LazyLock, Mutex};
 
 use datafusion::arrow::array::{
     Array, ArrayRef, BinaryBuilder, BooleanBuilder, Int32Builder, Int64Builder, MapBuilder,
-    RecordBatch, StringBuilder, TimestampMicrosecondBuilder,
+    MapFieldNames, RecordBatch, StringBuilder, TimestampMicrosecondBuilder,
 };
 use datafusion::arrow::datatypes::{DataType, Field, Schema, SchemaRef, TimeUnit};
 use datafusion::common::{Result, exec_datafusion_err};
@@ -84,10 +84,19 @@ impl ColumnKind {
 }
 
 fn map_type() -> DataType {
-    MapBuilder::new(None, StringBuilder::new(), StringBuilder::new())
-        .finish()
-        .data_type()
-        .clone()
+    header_map_builder().finish().data_type().clone()
+}
+
+/// A builder of header maps, their entries' fields named as the Arrow format names them
+/// ("key", "value"; arrow-rs's builder says "keys" and "values", on which DataFusion's
+/// map_entries fails).
+fn header_map_builder() -> MapBuilder<StringBuilder, StringBuilder> {
+    let names = MapFieldNames {
+        entry: "entries".to_owned(),
+        key: "key".to_owned(),
+        value: "value".to_owned(),
+    };
+    MapBuilder::new(Some(names), StringBuilder::new(), StringBuilder::new())
 }
 
 /// The schema of a WARC table.
@@ -198,9 +207,9 @@ impl BatchBuilder {
                     ColumnKind::Payload | ColumnKind::PayloadRaw => {
                         Builder::Bytes(BinaryBuilder::new())
                     }
-                    ColumnKind::WarcHeaders | ColumnKind::HttpHeaders => Builder::Map(
-                        MapBuilder::new(None, StringBuilder::new(), StringBuilder::new()),
-                    ),
+                    ColumnKind::WarcHeaders | ColumnKind::HttpHeaders => {
+                        Builder::Map(header_map_builder())
+                    }
                     _ => Builder::Text(StringBuilder::new()),
                 };
                 (kind, builder)
