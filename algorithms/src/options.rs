@@ -356,6 +356,23 @@ pub fn word_list(value: &str) -> Result<Vec<String>, &'static str> {
         .collect())
 }
 
+/// A tokenizer's name (token_count's `tokenizer`, TokenStats' `tokenizer_name_or_path`): not
+/// empty.
+pub fn tokenizer_name(value: &str) -> Result<String, &'static str> {
+    if value.is_empty() {
+        return Err("a tokenizer.json, a folder holding one, or a Hub model in the local cache");
+    }
+    Ok(value.to_owned())
+}
+
+/// A name or path that cannot be empty.
+pub fn non_empty(value: &str) -> Result<String, &'static str> {
+    if value.is_empty() {
+        return Err("a value, not empty");
+    }
+    Ok(value.to_owned())
+}
+
 pub fn flag(value: &str) -> Result<bool, &'static str> {
     parse_bool(value).ok_or("true or false")
 }

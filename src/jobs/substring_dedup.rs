@@ -9,13 +9,14 @@
 //! sequence, its documents' sizes and the ranges go to private files in the spill folder, and
 //! the ranges are found within the memory limit (spilling beyond it).
 
+use std::borrow::Cow;
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use clap::Args;
-use datafusion::arrow::array::{Array, ArrayRef, AsArray, BooleanArray, StringBuilder};
+use datafusion::arrow::array::{Array, ArrayRef, BooleanArray, StringBuilder};
 use datafusion::arrow::compute::filter_record_batch;
 use datafusion::arrow::datatypes::{DataType, Field, Schema};
 use datafusion::arrow::record_batch::RecordBatch;
@@ -34,6 +35,7 @@ use crate::jobs::session::{
     BATCH_ROWS, count_of, query_context, register_input, require_document_columns,
 };
 use crate::jobs::{DocumentColumns, ExecArgs, JobError, Result};
+use crate::udf::arrays::for_each_text;
 
 #[derive(Args)]
 pub struct SubstringDedupArgs {
@@ -93,6 +95,8 @@ pub struct SubstringDedupSummary {
 /// The private files of one run, removed with it.
 struct Scratch {
     folder: tempfile::TempDir,
+    /// Removed by an interrupt too: the sequence and the buckets are many times the corpus.
+    _registered: crate::jobs::cleanup::Registered,
 }
 
 impl Scratch {
@@ -105,7 +109,10 @@ impl Scratch {
                 "cannot make a private folder in {}",
                 parent.display()
             )))?;
-        Ok(Scratch { folder })
+        Ok(Scratch {
+            _registered: crate::jobs::cleanup::register(folder.path()),
+            folder,
+        })
     }
 
     fn path(&self, name: &str) -> PathBuf {
@@ -149,6 +156,15 @@ pub async fn run(args: SubstringDedupArgs) -> Result<SubstringDedupSummary> {
     register_input(&ctx, "documents", &args.input).await?;
     let schema = ctx.table("documents").await?.schema().clone();
     require_document_columns(&schema, &args.input, id, text)?;
+    let text_type = schema.field_with_unqualified_name(text)?.data_type();
+    if !matches!(
+        text_type,
+        DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View
+    ) {
+        return Err(JobError::Usage(format!(
+            "the text column is {text_type}, not a string"
+        )));
+    }
     require_unique_ids(&ctx, id).await?;
     let scratch = Scratch::new(args.exec.spill_dir.as_deref())?;
     let progress = Progress::new(None, "documents");
@@ -260,18 +276,14 @@ async fn write_sequence(
     Ok(total)
 }
 
-/// The texts of a string column of any of Arrow's string types.
+/// The texts of a string column (checked before reading), of any of Arrow's string types.
 fn string_values(column: &ArrayRef) -> Result<Vec<Option<&str>>> {
-    Ok(match column.data_type() {
-        DataType::Utf8 => column.as_string::<i32>().iter().collect(),
-        DataType::LargeUtf8 => column.as_string::<i64>().iter().collect(),
-        DataType::Utf8View => column.as_string_view().iter().collect(),
-        other => {
-            return Err(JobError::Usage(format!(
-                "the text column is {other}, not a string"
-            )));
-        }
-    })
+    let mut texts = Vec::with_capacity(column.len());
+    for_each_text(column.as_ref(), |text| {
+        texts.push(text);
+        Ok(())
+    })?;
+    Ok(texts)
 }
 
 /// The duplicated ranges of the sequence into the ranges file (16 bytes each); their number.
@@ -405,7 +417,8 @@ async fn remove_and_write(
                 .collect::<std::result::Result<Vec<_>, _>>()
                 .map_err(JobError::Usage)?;
             let new_text = text.map(|t| remove_texts(t, &duplicates));
-            changed += u64::from(new_text.as_deref() != text);
+            // A text is owned anew only when a duplicate was found in it and removed.
+            changed += u64::from(matches!(new_text, Some(Cow::Owned(_))));
             let enough_words = new_text.as_deref().is_some_and(|t| {
                 removal.min_doc_words == 0
                     || words_in(removal.words, t).len() >= removal.min_doc_words

@@ -28,9 +28,9 @@ impl PageRef<'_> {
 }
 
 /// Calls `f` with every row of a (non-dictionary) string or binary array; stops at its first error.
-pub(crate) fn for_each_page(
-    array: &dyn Array,
-    mut f: impl FnMut(Option<PageRef<'_>>) -> Result<()>,
+pub(crate) fn for_each_page<'a>(
+    array: &'a dyn Array,
+    mut f: impl FnMut(Option<PageRef<'a>>) -> Result<()>,
 ) -> Result<()> {
     macro_rules! rows {
         ($typed:expr, $wrap:expr) => {{
@@ -58,9 +58,9 @@ pub(crate) fn for_each_page(
 }
 
 /// Calls `f` with every row of a (non-dictionary) string array, in order; stops at its first error.
-pub(crate) fn for_each_text(
-    array: &dyn Array,
-    mut f: impl FnMut(Option<&str>) -> Result<()>,
+pub(crate) fn for_each_text<'a>(
+    array: &'a dyn Array,
+    mut f: impl FnMut(Option<&'a str>) -> Result<()>,
 ) -> Result<()> {
     for_each_page(array, |page| match page {
         Some(PageRef::Text(text)) => f(Some(text)),

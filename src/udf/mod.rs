@@ -37,7 +37,7 @@ macro_rules! row_by_row_window {
 }
 
 mod arguments;
-mod arrays;
+pub(crate) mod arrays;
 mod documentation;
 mod function;
 mod held_memory;

@@ -10,7 +10,7 @@ use datafusion::logical_expr::Documentation;
 
 use crate::data_roots::{Access, check_process_path};
 use crate::datatrove::tokens::{DEFAULT_TOKENIZER, TokenCounter, tokenizer_file};
-use crate::options::{Keys, RowKeys, flag, key};
+use crate::options::{Keys, RowKeys, flag, key, tokenizer_name};
 use crate::udf::arguments::{Input, constant_options};
 use crate::udf::arrays::{PageRef, for_each_text};
 use crate::udf::documentation::{DOC_SECTION, options_argument};
@@ -75,13 +75,6 @@ impl Default for TokenOptions {
             add_special_tokens: true,
         }
     }
-}
-
-fn tokenizer_name(value: &str) -> Result<String, &'static str> {
-    if value.is_empty() {
-        return Err("a tokenizer.json, a folder holding one, or a Hub model in the local cache");
-    }
-    Ok(value.to_owned())
 }
 
 const TOKEN_KEYS: Keys<TokenOptions> = &[

@@ -33,7 +33,9 @@ const MODULUS: u64 = (1 << 61) - 1;
 const PAIR_BYTES: u64 = 16;
 const RECORD_BYTES: u64 = 24;
 const POSITION_BYTES: u64 = 8;
-/// At most this many bucket files are open at once.
+/// At most this many bucket files are open at once (well under the usual 1,024 descriptors):
+/// beyond about `MAX_BUCKETS / 64` times the memory given in windows, a bucket holds more than
+/// half of that memory.
 const MAX_BUCKETS: u64 = 512;
 /// Bytes read from the sequence at a time while hashing.
 const READ_CHUNK: usize = 1 << 20;
@@ -81,7 +83,7 @@ pub fn duplicate_ranges(
             pairs.push((hash, position));
             Ok(())
         })?;
-        let duplicates = bucket_duplicates(pairs, &mut InMemory(&bytes), length)?;
+        let duplicates = bucket_duplicates(pairs, &bytes, length);
         found.duplicate_windows = duplicates.len() as u64;
         for position in duplicates {
             collect.push(position, &mut emit)?;
@@ -166,19 +168,23 @@ fn spilled(
     Ok(duplicate_windows)
 }
 
-/// A bucket file's (first hash, second hash, position) records.
+/// A bucket file's (first hash, second hash, position) records, read through a buffer (the
+/// file's bytes are not held beside them).
 fn read_records(path: &Path) -> io::Result<Vec<([u64; 2], u64)>> {
-    let bytes = std::fs::read(path)?;
+    let file = File::open(path)?;
+    let count = file.metadata()?.len() / RECORD_BYTES;
+    let mut reader = BufReader::with_capacity(READ_CHUNK, file);
+    let mut records = Vec::with_capacity(count as usize);
+    let mut record = [0u8; RECORD_BYTES as usize];
     let word = |bytes: &[u8]| u64::from_le_bytes(bytes.try_into().unwrap_or_default());
-    Ok(bytes
-        .chunks_exact(RECORD_BYTES as usize)
-        .map(|record| {
-            (
-                [word(&record[..8]), word(&record[8..16])],
-                word(&record[16..]),
-            )
-        })
-        .collect())
+    for _ in 0..count {
+        reader.read_exact(&mut record)?;
+        records.push((
+            [word(&record[..8]), word(&record[8..16])],
+            word(&record[16..]),
+        ));
+    }
+    Ok(records)
 }
 
 /// The positions, sorted, of the records whose two hashes another record has too.
@@ -361,69 +367,47 @@ fn window_hashes(
     Ok(())
 }
 
-/// The windows' bytes, for comparing candidates.
-trait WindowBytes {
-    fn window(&mut self, position: u64) -> io::Result<&[u8]>;
-}
-
-struct InMemory<'a>(&'a [u8]);
-
-impl WindowBytes for InMemory<'_> {
-    fn window(&mut self, position: u64) -> io::Result<&[u8]> {
-        Ok(&self.0[position as usize..])
-    }
-}
-
-/// The positions, sorted, of the pairs whose window occurs twice or more among `pairs` (all the
-/// pairs of their hashes).
-fn bucket_duplicates(
-    mut pairs: Vec<(u64, u64)>,
-    bytes: &mut impl WindowBytes,
-    length: usize,
-) -> io::Result<Vec<u64>> {
+/// The positions, sorted, of the pairs whose window of `sequence` occurs twice or more among
+/// `pairs` (all the pairs of their hashes; every position has a whole window).
+fn bucket_duplicates(mut pairs: Vec<(u64, u64)>, sequence: &[u8], length: usize) -> Vec<u64> {
     pairs.sort_unstable();
+    let window = |position: u64| &sequence[position as usize..position as usize + length];
     let mut duplicates = Vec::new();
     for run in pairs.chunk_by(|a, b| a.0 == b.0) {
         if run.len() > 1 {
-            equal_windows(run, bytes, length, &mut duplicates)?;
+            equal_windows(run, window, &mut duplicates);
         }
     }
     drop(pairs);
     duplicates.sort_unstable();
-    Ok(duplicates)
+    duplicates
 }
 
 /// The positions of `run` (pairs of one hash) whose windows equal another's.
-fn equal_windows(
+fn equal_windows<'a>(
     run: &[(u64, u64)],
-    bytes: &mut impl WindowBytes,
-    length: usize,
+    window: impl Fn(u64) -> &'a [u8],
     duplicates: &mut Vec<u64>,
-) -> io::Result<()> {
-    let first = bytes.window(run[0].1)?[..length].to_vec();
-    let mut all_equal = true;
-    for &(_, position) in &run[1..] {
-        if bytes.window(position)?[..length] != first[..] {
-            all_equal = false;
-            break;
-        }
-    }
-    if all_equal {
+) {
+    let first = window(run[0].1);
+    if run[1..]
+        .iter()
+        .all(|&(_, position)| window(position) == first)
+    {
         duplicates.extend(run.iter().map(|&(_, position)| position));
-        return Ok(());
+        return;
     }
     // Two windows with one hash and other bytes: group the run by its bytes.
-    let mut windows = run
+    let mut windows: Vec<(&[u8], u64)> = run
         .iter()
-        .map(|&(_, position)| Ok((bytes.window(position)?[..length].to_vec(), position)))
-        .collect::<io::Result<Vec<_>>>()?;
+        .map(|&(_, position)| (window(position), position))
+        .collect();
     windows.sort_unstable();
     for group in windows.chunk_by(|a, b| a.0 == b.0) {
         if group.len() > 1 {
             duplicates.extend(group.iter().map(|(_, position)| *position));
         }
     }
-    Ok(())
 }
 
 #[cfg(test)]
@@ -518,7 +502,7 @@ mod tests {
     fn windows_of_one_hash_with_other_bytes_are_told_apart() {
         let pairs = vec![(7, 0), (7, 4), (7, 8)];
         let text = b"abc-xyz-abc-";
-        let duplicates = bucket_duplicates(pairs, &mut InMemory(text), 3).unwrap();
+        let duplicates = bucket_duplicates(pairs, text, 3);
         assert_eq!(duplicates, [0, 8]);
     }
 

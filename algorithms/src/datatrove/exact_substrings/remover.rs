@@ -3,6 +3,8 @@
 //! range is cut at a document's edges as its four cases say, offsets are rounded inward to even
 //! bytes (whole 16-bit tokens), and a document's upper edge lies 12 bytes into the next one.
 
+use std::borrow::Cow;
+
 use super::sequence::SEPARATOR_BYTES;
 
 const SEPARATOR: i64 = SEPARATOR_BYTES as i64;
@@ -127,12 +129,12 @@ fn normalize(a: i64, b: i64, counter: i64, length: i64) -> Option<(usize, usize)
 }
 
 /// `text` without every occurrence of each of `duplicates` in turn (datatrove's
-/// `text.replace(d, "")` for each decoded range).
-pub fn remove_texts(text: &str, duplicates: &[String]) -> String {
-    let mut text = text.to_owned();
+/// `text.replace(d, "")` for each decoded range); borrowed when nothing was removed.
+pub fn remove_texts<'a>(text: &'a str, duplicates: &[String]) -> Cow<'a, str> {
+    let mut text = Cow::Borrowed(text);
     for duplicate in duplicates.iter().filter(|d| !d.is_empty()) {
         if text.contains(duplicate.as_str()) {
-            text = text.replace(duplicate.as_str(), "");
+            text = Cow::Owned(text.replace(duplicate.as_str(), ""));
         }
     }
     text

@@ -1,6 +1,6 @@
 //! What the statistics blocks measure with: a measure's value and the blocks' parameters.
 
-use crate::options::{Keys, counts, flag, key, word_list};
+use crate::options::{Keys, counts, flag, key, non_empty, tokenizer_name, word_list};
 use crate::words::WordTokenizer;
 
 /// datatrove's `TokenStats` default tokenizer, GPT-2's.
@@ -25,14 +25,6 @@ impl Stat {
             Stat::Float(f) => f,
         }
     }
-}
-
-/// A tokenizer's, model's or language's name: not empty.
-fn tokenizer_name(value: &str) -> Result<String, &'static str> {
-    if value.is_empty() {
-        return Err("a tokenizer.json, a folder holding one, or a Hub model in the local cache");
-    }
-    Ok(value.to_owned())
 }
 
 /// datatrove's `_safe_divide`: the quotient, 0.0 where the denominator is 0.
@@ -183,14 +175,14 @@ pub const STATS_KEYS: Keys<StatsParams> = &[
     key!(
         "language",
         [language],
-        tokenizer_name,
+        non_empty,
         "LangStats' language (the lang block, which needs one): fasttext_{language}, the \
          model's probability of that label"
     ),
     key!(
         "lid_model",
         [lid_model],
-        tokenizer_name,
+        non_empty,
         "LangStats' fastText model (the lang block): the bundled lid.176.ftz, or the path of a \
          model file such as datatrove's lid.176.bin"
     ),
