@@ -218,6 +218,16 @@ impl Page {
             .unwrap_or(&[])
     }
 
+    /// The attributes of element `id` (none for another node), for a reader that moves them
+    /// out of the page.
+    pub fn attributes_mut(&mut self, id: NodeId) -> &mut [Attribute] {
+        let range = match self.nodes.get(id as usize).map(|n| &n.kind) {
+            Some(NodeKind::Element(e)) => e.attributes.start as usize..e.attributes.end as usize,
+            _ => return &mut [],
+        };
+        self.attributes.get_mut(range).unwrap_or(&mut [])
+    }
+
     /// A link's `href` (html5ever tree only).
     pub fn href(&self, element: &Element) -> Option<&str> {
         self.attribute(element.href)

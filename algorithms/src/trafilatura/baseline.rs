@@ -93,7 +93,7 @@ fn spaced_text(t: &mut Tree, id: Id) -> Res<String> {
         };
         t.set_tail(block, Some(tail))?;
     }
-    Ok(trim(&t.text_content(id)))
+    Ok(t.trimmed_join(id, false))
 }
 
 /// `block_text`: [`spaced_text`] of a copy.

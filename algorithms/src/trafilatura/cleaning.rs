@@ -8,7 +8,7 @@ use regex::Regex;
 
 use std::collections::HashMap;
 
-use super::pystr::{TrimStats, has_non_space, is_space, splitlines, trim};
+use super::pystr::{TrimStats, has_non_space, is_space, lines, trim};
 use super::tag::Tag;
 use super::tree::{Id, LxIter, NIL, Res, Tree};
 use super::xpaths::{ALTTEXT, CLASS, DISPLAY, ENCODING, HREF, REND, ROLE, TARGET};
@@ -448,12 +448,27 @@ pub struct LinkMeasures {
 }
 
 /// The [`LinkMeasures`] of the elements under `root` (itself included) that `wanted` accepts.
+/// An element's measures depend on its subtree only, so only the subtrees of the outermost
+/// wanted elements are measured.
 pub fn link_measures(
     t: &Tree,
     root: Id,
     wanted: impl Fn(&Tag) -> bool,
 ) -> HashMap<Id, LinkMeasures> {
     let mut out = HashMap::new();
+    for top in t.outermost_where(root, &wanted) {
+        measure_links(t, top, &wanted, &mut out);
+    }
+    out
+}
+
+/// [`link_measures`] of one subtree, added to `out`.
+fn measure_links(
+    t: &Tree,
+    root: Id,
+    wanted: &impl Fn(&Tag) -> bool,
+    out: &mut HashMap<Id, LinkMeasures>,
+) {
     t.fold_up(
         root,
         |id| LinkMeasures {
@@ -485,7 +500,6 @@ pub fn link_measures(
             }
         },
     );
-    out
 }
 
 /// An element's link children are alone in a paragraph only if it is a `p` holding no other
@@ -608,12 +622,7 @@ pub fn textfilter(t: &Tree, id: Id) -> bool {
     };
     match test {
         None | Some("") => true,
-        Some(s) => {
-            is_space(s)
-                || splitlines(s)
-                    .into_iter()
-                    .any(|line| RE_FILTER.is_match(line))
-        }
+        Some(s) => is_space(s) || lines(s).any(|line| RE_FILTER.is_match(line)),
     }
 }
 
@@ -639,7 +648,7 @@ fn trimmed(s: Option<&str>) -> Option<String> {
 /// `duplicate_test` when de-duplication is on.
 pub fn is_duplicate(t: &Tree, id: Id, ctx: &mut Ctx) -> bool {
     match ctx.cache.as_deref_mut() {
-        Some(cache) => cache.is_duplicate(&trim(&t.join_text(id, " "))),
+        Some(cache) => cache.is_duplicate(&t.trimmed_join(id, true)),
         None => false,
     }
 }

@@ -5,7 +5,7 @@
 use super::cleaning::{convert_tags, tree_cleaning};
 use super::extractor::MIN_EXTRACTED_SIZE;
 use super::fallback::justext_rescue;
-use super::pystr::trim;
+use super::pystr::Trimmed;
 use super::readability::try_readability;
 use super::tag::Tag;
 use super::tree::{Id, NIL, Res, Tree};
@@ -85,9 +85,10 @@ pub fn compare_extraction(
     let algo = try_readability(t, raw, &ctx.opts.limits);
     let algo_text = match algo {
         Some(a) => {
-            let mut s = t.text_content(a);
-            s.push_str(t.tail(a).unwrap_or(""));
-            trim(&s)
+            let mut s = Trimmed::default();
+            t.itertext(a, |piece| s.feed(piece));
+            s.feed(t.tail(a).unwrap_or(""));
+            s.finish()
         }
         None => String::new(),
     };
@@ -151,7 +152,7 @@ fn sanitize_tree(t: &mut Tree, tree: Id, ctx: &mut Ctx) -> Res<(Id, String)> {
         t.set_tag(id, renamed);
     }
     t.strip_tags(cleaned, |tag| !is_tei_valid(tag));
-    let text = trim(&t.join_text(cleaned, " "));
+    let text = t.trimmed_join(cleaned, true);
     Ok((cleaned, text))
 }
 

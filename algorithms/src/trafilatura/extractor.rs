@@ -13,7 +13,7 @@ use super::cleaning::{
     text_chars,
 };
 use super::handlers::{PotentialTags, handle_textelem};
-use super::pystr::{strip, trim};
+use super::pystr::{Trimmed, strip};
 use super::tag::Tag;
 use super::tree::{Id, NIL, Res, Tree};
 use super::xpaths::{self, CLASS};
@@ -28,7 +28,12 @@ const DEDUPE_SCAN_CAP: usize = 200_000;
 
 /// `_elem_text`: the element's text joined without separators, trimmed.
 pub fn elem_text(t: &Tree, id: Id) -> String {
-    trim(&t.join_text(id, ""))
+    t.trimmed_join(id, false)
+}
+
+/// `needle in haystack` for strings, by the vector search of the `memchr` crate.
+fn holds(haystack: &str, needle: &str) -> bool {
+    memchr::memmem::find(haystack.as_bytes(), needle.as_bytes()).is_some()
 }
 
 /// `prune_unwanted_nodes(tree, OVERALL_DISCARD_XPATH, with_backup=True)`: the outermost
@@ -272,15 +277,18 @@ fn recover_wild_text(
         let text = elem_text(t, processed);
         let under_cap = existing_chars <= DEDUPE_SCAN_CAP;
         let fragment = if text_chars(t.tail(processed)) {
-            trim(&format!("{text}{}", t.tail(processed).unwrap_or("")))
+            let mut fragment = Trimmed::with_capacity(text.len());
+            fragment.feed(&text);
+            fragment.feed(t.tail(processed).unwrap_or(""));
+            fragment.finish()
         } else {
             String::new()
         };
         if !text.is_empty()
             && (existing_elems.contains(&text)
                 || (under_cap
-                    && ((text.chars().count() > MIN_DUPLICATE_LENGTH && existing.contains(&text))
-                        || (!fragment.is_empty() && existing.contains(&fragment)))))
+                    && ((text.chars().count() > MIN_DUPLICATE_LENGTH && holds(&existing, &text))
+                        || (!fragment.is_empty() && holds(&existing, &fragment)))))
         {
             continue;
         }

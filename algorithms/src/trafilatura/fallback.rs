@@ -3,7 +3,6 @@
 //! preprocessing), classified with the stopwords of all languages and trafilatura's thresholds;
 //! each paragraph jusText keeps becomes a `p`.
 
-use super::pystr::trim;
 use super::tag::Tag;
 use super::tree::{Id, NIL, Res, Tree};
 use super::xpaths;
@@ -89,6 +88,6 @@ pub fn justext_rescue(t: &mut Tree, root: Id) -> Res<(Id, String)> {
         t.append(body, p);
         t.set_text(p, Some(paragraph.text))?;
     }
-    let text = trim(&t.join_text(body, " "));
+    let text = t.trimmed_join(body, true);
     Ok((body, text))
 }

@@ -5,6 +5,7 @@
 use std::borrow::Cow;
 use std::sync::LazyLock;
 
+use html5ever::LocalName;
 use regex::Regex;
 
 use super::tag::Tag;
@@ -18,26 +19,15 @@ static DOCTYPE_TAG: LazyLock<Regex> =
 static FAULTY_HTML: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?i)(<html.*?)\s*/>").expect("valid"));
 
-/// `INVALID_XML_CHARS`: `[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]`.
+/// `INVALID_XML_CHARS`: `[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]`, the characters lxml refuses.
 fn is_invalid_xml_char(c: char) -> bool {
     matches!(c, '\u{0}'..='\u{8}' | '\u{b}' | '\u{c}' | '\u{e}'..='\u{1f}' | '\u{fffe}' | '\u{ffff}')
-}
-
-/// Whether `s` holds a character of `INVALID_XML_CHARS`.
-fn has_invalid_xml_char(s: &str) -> bool {
-    let bytes = s.as_bytes();
-    // Two plain passes the compiler vectorizes: controls, then U+FFFE / U+FFFF (EF BF BE/BF).
-    bytes
-        .iter()
-        .any(|&b| b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r'))
-        || memchr::memmem::find_iter(bytes, b"\xEF\xBF")
-            .any(|i| matches!(bytes.get(i + 2), Some(0xBE | 0xBF)))
 }
 
 /// `repair_faulty_html`: control characters deleted, a doctype holding a `/` on the first line
 /// removed, a self-closed `<html .../>` in the first four lines opened.
 fn repair<'a>(html: &'a str, beginning: &str) -> Cow<'a, str> {
-    let mut s = if has_invalid_xml_char(html) {
+    let mut s = if !is_xml_compatible(html) {
         Cow::Owned(html.chars().filter(|&c| !is_invalid_xml_char(c)).collect())
     } else {
         Cow::Borrowed(html)
@@ -55,8 +45,7 @@ fn repair<'a>(html: &'a str, beginning: &str) -> Cow<'a, str> {
         }
     }
     let head_end = s.char_indices().nth(4096).map_or(s.len(), |(i, _)| i);
-    let opened = super::pystr::splitlines(&s[..head_end])
-        .into_iter()
+    let opened = super::pystr::lines(&s[..head_end])
         .take(4)
         .any(|line| line.contains("<html") && line.ends_with("/>"));
     if opened && let Cow::Owned(fixed) = FAULTY_HTML.replace(&s, "$1>") {
@@ -80,29 +69,50 @@ pub fn load_html(html: &str, limits: &Limits) -> Option<(Tree, Id)> {
     Some((tree, top))
 }
 
+/// How many trees of a page's size an extraction builds.
+const EXPECTED_COPIES: usize = 4;
+
 /// `lxml.html.fromstring(html, parser=HTML_PARSER)` into `tree`: the root it returns, None where
 /// lxml raises ("Document is empty").
 pub fn parse_into(tree: &mut Tree, html: &str, limits: &Limits) -> Option<Id> {
     if is_empty_document(html) {
         return None;
     }
-    let page = Page::parse_as_libxml2_with_attributes(html, limits);
+    let mut page = Page::parse_as_libxml2_with_attributes(html, limits);
     let root = choose_root_of_tree(&page, html, Comments::Removed)?;
-    Some(convert(&page, root.node, Tag::from_name(&root.name), tree))
+    // An extraction copies the page's tree about four times (cleaning, its backup, the
+    // comparison's raw copy, readability's reparse): room for them at once rather than by
+    // repeated doubling.
+    let elements = page
+        .nodes
+        .iter()
+        .filter(|n| matches!(n.kind, NodeKind::Element(_)))
+        .count();
+    tree.reserve(EXPECTED_COPIES * elements);
+    Some(convert(
+        &mut page,
+        root.node,
+        Tag::from_name(&root.name),
+        tree,
+    ))
 }
 
-/// Builds the tree of `page` under `root` (named `root_tag`) in `tree`; returns its root.
-fn convert(page: &Page, root: NodeId, root_tag: Tag, tree: &mut Tree) -> Id {
+/// Builds the tree of `page` under `root` (named `root_tag`) in `tree`, moving the attributes
+/// out of `page`; returns its root.
+fn convert(page: &mut Page, root: NodeId, root_tag: Tag, tree: &mut Tree) -> Id {
     let mut clean = true;
     let top = tree.new_element(root_tag);
     copy_attributes(page, root, top, tree, &mut clean);
     let mut stack: Vec<(NodeId, Id)> = vec![(root, top)];
+    let mut children = Vec::new();
     while let Some((node, element)) = stack.pop() {
         // Text goes to the element's text until its first child, then to the last child's
         // tail; comments are not in lxml's tree, so the text either side of one joins.
         let mut slot = NIL;
-        for child in page.children(node) {
-            match &page.node(child).kind {
+        children.clear();
+        children.extend(page.children(node));
+        for &child in &children {
+            let tag = match &page.node(child).kind {
                 NodeKind::Text(t) => {
                     clean &= is_xml_compatible(t);
                     if slot == NIL {
@@ -110,16 +120,16 @@ fn convert(page: &Page, root: NodeId, root_tag: Tag, tree: &mut Tree) -> Id {
                     } else {
                         tree.push_parsed_text(slot, true, t);
                     }
+                    continue;
                 }
-                NodeKind::Element(e) => {
-                    let id = tree.new_element(Tag::from_name(&e.name));
-                    tree.append(element, id);
-                    copy_attributes(page, child, id, tree, &mut clean);
-                    stack.push((child, id));
-                    slot = id;
-                }
-                _ => {}
-            }
+                NodeKind::Element(e) => Tag::from_name(&e.name),
+                _ => continue,
+            };
+            let id = tree.new_element(tag);
+            tree.append(element, id);
+            copy_attributes(page, child, id, tree, &mut clean);
+            stack.push((child, id));
+            slot = id;
         }
     }
     // The root's tail: the text after it in its parent, up to the next element.
@@ -141,19 +151,19 @@ fn convert(page: &Page, root: NodeId, root_tag: Tag, tree: &mut Tree) -> Id {
     top
 }
 
-fn copy_attributes(page: &Page, node: NodeId, id: Id, tree: &mut Tree, clean: &mut bool) {
-    let Some(element) = page.element(node) else {
-        return;
-    };
-    let attrs = page.attributes_of(element);
+fn copy_attributes(page: &mut Page, node: NodeId, id: Id, tree: &mut Tree, clean: &mut bool) {
+    let attrs = page.attributes_mut(node);
     if attrs.is_empty() {
         return;
     }
     let attrs: Vec<_> = attrs
-        .iter()
+        .iter_mut()
         .map(|a| {
             *clean &= is_xml_compatible(&a.value);
-            (a.name.local.clone(), a.value.clone())
+            (
+                std::mem::replace(&mut a.name.local, LocalName::default()),
+                std::mem::take(&mut a.value),
+            )
         })
         .collect();
     tree.set_parsed_attrs(id, attrs);

@@ -208,7 +208,7 @@ fn extract_tree(t: &mut Tree, tree: Id, ctx: &mut Ctx) -> Res<Option<String>> {
         return Ok(None);
     }
     if let Some(cache) = ctx.cache.as_deref_mut()
-        && cache.is_duplicate(&pystr::trim(&t.join_text(e.body, " ")))
+        && cache.is_duplicate(&t.trimmed_join(e.body, true))
     {
         return Ok(None);
     }

@@ -11,47 +11,104 @@ use crate::unicode::CharClass;
 
 /// `" ".join(s.split())`: trafilatura's `trim`.
 pub fn trim(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    let mut push = |word: &str| {
-        if !out.is_empty() {
-            out.push(' ');
-        }
-        out.push_str(word);
-    };
-    if s.is_ascii() {
-        // Byte positions are character boundaries in ASCII text.
-        let mut start = None;
-        for (i, &b) in s.as_bytes().iter().enumerate() {
-            match (ASCII_PY_SPACE[b as usize], start) {
-                (true, Some(from)) => {
-                    push(&s[from..i]);
-                    start = None;
-                }
-                (false, None) => start = Some(i),
-                _ => {}
-            }
-        }
-        if let Some(from) = start {
-            push(&s[from..]);
-        }
-    } else {
-        s.split(is_py_space)
-            .filter(|w| !w.is_empty())
-            .for_each(push);
-    }
-    out
+    let mut trimmed = Trimmed::with_capacity(s.len());
+    trimmed.feed(s);
+    trimmed.finish()
 }
 
-/// Python's whitespace among ASCII bytes (`\t` to `\r`, the four separators 0x1C to 0x1F, space).
-const ASCII_PY_SPACE: [bool; 256] = {
-    let mut table = [false; 256];
-    let mut b = 0;
-    while b < 256 {
-        table[b] = matches!(b, 0x09..=0x0d | 0x1c..=0x20);
-        b += 1;
+/// [`trim`] of a text given piece by piece, built without joining the pieces first.
+#[derive(Debug, Default)]
+pub struct Trimmed {
+    out: String,
+    /// Whitespace came after the last word.
+    space: bool,
+}
+
+impl Trimmed {
+    pub fn with_capacity(bytes: usize) -> Trimmed {
+        Trimmed {
+            out: String::with_capacity(bytes),
+            space: false,
+        }
     }
-    table
-};
+
+    /// Appends the next piece of the text.
+    pub fn feed(&mut self, s: &str) {
+        if s.is_ascii() {
+            // Byte positions are character boundaries in ASCII text.
+            self.feed_words(
+                s,
+                |r| r.bytes().position(|b| is_ascii_letter(b) == 1),
+                |r| r.bytes().position(|b| is_ascii_letter(b) == 0),
+            );
+        } else {
+            self.feed_words(s, |r| r.find(|c| !is_py_space(c)), |r| r.find(is_py_space));
+        }
+    }
+
+    /// Appends whitespace (a separator between pieces).
+    pub fn space(&mut self) {
+        self.space = true;
+    }
+
+    fn feed_words(
+        &mut self,
+        mut rest: &str,
+        word_start: impl Fn(&str) -> Option<usize>,
+        word_end: impl Fn(&str) -> Option<usize>,
+    ) {
+        while !rest.is_empty() {
+            let Some(start) = word_start(rest) else {
+                self.space = true;
+                return;
+            };
+            self.space |= start > 0;
+            rest = &rest[start..];
+            let end = word_end(rest).unwrap_or(rest.len());
+            if self.space && !self.out.is_empty() {
+                self.out.push(' ');
+            }
+            self.space = false;
+            self.out.push_str(&rest[..end]);
+            rest = &rest[end..];
+        }
+    }
+
+    pub fn finish(self) -> String {
+        self.out
+    }
+}
+
+/// 1 for a byte of ASCII text that is not Python whitespace, else 0; arithmetic rather than a
+/// table, so that the loops over it become vector code.
+#[inline(always)]
+fn is_ascii_letter(b: u8) -> u8 {
+    u8::from(!(b.wrapping_sub(0x09) < 5 || b.wrapping_sub(0x1c) < 5))
+}
+
+/// The sum of `f` over `bytes`, in blocks whose byte-wide sums cannot overflow.
+#[inline(always)]
+fn count_bytes(bytes: &[u8], f: impl Fn(u8) -> u8) -> usize {
+    bytes
+        .chunks(255)
+        .map(|block| usize::from(block.iter().fold(0u8, |n, &b| n + f(b))))
+        .sum()
+}
+
+/// How many bytes after the first are a letter following a space.
+#[inline(always)]
+fn count_word_starts(bytes: &[u8]) -> usize {
+    let (next, prev) = (&bytes[1..], &bytes[..bytes.len() - 1]);
+    next.chunks(255)
+        .zip(prev.chunks(255))
+        .map(|(next, prev)| {
+            let starts = next.iter().zip(prev).fold(0u8, |n, (&b, &p)| {
+                n + (is_ascii_letter(b) & (is_ascii_letter(p) ^ 1))
+            });
+            usize::from(starts)
+        })
+        .sum()
+}
 
 /// Code points of [`trim`]`(s)`, without building it.
 pub fn trim_len(s: &str) -> usize {
@@ -71,17 +128,15 @@ pub struct TrimCount {
 impl TrimCount {
     pub fn feed(&mut self, s: &str) {
         if s.is_ascii() {
-            // Without branches: a letter after a space starts a word.
-            let (mut chars, mut words, mut in_word) = (0, 0, usize::from(self.in_word));
-            for &b in s.as_bytes() {
-                let letter = usize::from(!ASCII_PY_SPACE[b as usize]);
-                words += letter & (in_word ^ 1);
-                chars += letter;
-                in_word = letter;
-            }
-            self.chars += chars;
-            self.words += words;
-            self.in_word = in_word == 1;
+            let bytes = s.as_bytes();
+            let Some(&last) = bytes.last() else {
+                return;
+            };
+            // A word starts at a letter after a space (or after the previous piece's space).
+            let first_starts = is_ascii_letter(bytes[0]) & !u8::from(self.in_word);
+            self.chars += count_bytes(bytes, is_ascii_letter);
+            self.words += usize::from(first_starts) + count_word_starts(bytes);
+            self.in_word = is_ascii_letter(last) == 1;
         } else {
             for c in s.chars() {
                 if is_py_space(c) {
@@ -169,6 +224,11 @@ pub fn is_space(s: &str) -> bool {
 
 /// `s.splitlines()`.
 pub(crate) use crate::datatrove::filters::python_lines as splitlines;
+
+/// The lines of `s.splitlines()`, found as they are read.
+pub(crate) fn lines(s: &str) -> impl Iterator<Item = &str> {
+    crate::datatrove::filters::PythonLines::new(s)
+}
 
 /// Characters CPython 3.11's `str.isprintable()` rejects, spaces aside: controls, format
 /// characters, private use, and everything Unicode 14.0 had not assigned.
@@ -405,7 +465,14 @@ mod tests {
             "\u{85}\u{85}",
             "end\x1d",
         ];
-        for text in texts {
+        // Longer than the 255-byte blocks the ASCII count goes through: words across their
+        // edges, and a block of letters only.
+        let long = [
+            " ab\tc  ".repeat(90),
+            "x".repeat(600),
+            format!("{} z", "y ".repeat(300)),
+        ];
+        for text in texts.iter().copied().chain(long.iter().map(String::as_str)) {
             assert_eq!(trim(text), plain(text), "{text:?}");
             assert_eq!(trim_len(text), plain(text).chars().count(), "{text:?}");
             for cut in (0..=text.len()).filter(|&i| text.is_char_boundary(i)) {
@@ -417,6 +484,17 @@ mod tests {
                     plain(text).chars().count(),
                     "{text:?} at {cut}"
                 );
+                let mut trimmed = Trimmed::default();
+                trimmed.feed(&text[..cut]);
+                trimmed.feed(&text[cut..]);
+                assert_eq!(trimmed.finish(), plain(text), "{text:?} at {cut}");
+                // A separator between the pieces counts as whitespace.
+                let mut spaced = Trimmed::default();
+                spaced.feed(&text[..cut]);
+                spaced.space();
+                spaced.feed(&text[cut..]);
+                let joined = format!("{} {}", &text[..cut], &text[cut..]);
+                assert_eq!(spaced.finish(), plain(&joined), "{text:?} at {cut}");
             }
         }
     }

@@ -166,17 +166,30 @@ impl Summary<'_> {
             "ul",
         ];
         let t = &mut *self.t;
+        let is_block = |tag: &Tag| BLOCK_PREFIXES.iter().any(|p| tag.as_str().starts_with(p));
+        // A div's test reads only its descendants, which the loop renames after it (document
+        // order), so every test can read the tree as it was before the loop: one walk gives
+        // each div whether a descendant is a block and whether one is a link.
+        let mut below: HashMap<Id, (bool, bool)> = HashMap::new();
+        t.fold_up(
+            self.doc,
+            |_| (false, false),
+            |(block, link), child, (child_block, child_link)| {
+                *block |= *child_block || is_block(t.tag(child));
+                *link |= *child_link || t.is(child, &Tag::A);
+            },
+            |id, &found| {
+                if t.is(id, &Tag::Div) {
+                    below.insert(id, found);
+                }
+            },
+        );
         for div in t.descendants_where(self.doc, |tag| *tag == Tag::Div) {
-            let has_block = t.descendants_where(div, |_| true).into_iter().any(|d| {
-                BLOCK_PREFIXES
-                    .iter()
-                    .any(|p| t.tag(d).as_str().starts_with(p))
-            });
+            let (has_block, has_link) = below.get(&div).copied().unwrap_or_default();
             if has_block {
                 continue;
             }
-            let no_link = !t.has_descendant(div, &Tag::A);
-            if no_link || has_loose_text(t, div) {
+            if !has_link || has_loose_text(t, div) {
                 t.set_tag(div, Tag::P);
             }
         }
@@ -345,7 +358,9 @@ fn should_remove(t: &Tree, elem: Id, candidates: &Candidates) -> bool {
     if weight + score < 0.0 {
         return true;
     }
-    if t.text_content(elem).matches(',').count() >= 10 {
+    let mut commas = 0;
+    t.itertext(elem, |s| commas += s.bytes().filter(|&b| b == b',').count());
+    if commas >= 10 {
         return false;
     }
     let (mut p, mut img, mut li, mut input, mut embed) = (0i64, 0i64, 0i64, 0i64, 0i64);

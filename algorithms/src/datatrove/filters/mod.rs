@@ -26,5 +26,5 @@ pub use options::{
     C4_QUALITY_KEYS, FINEWEB_QUALITY_KEYS, GOPHER_QUALITY_KEYS, GOPHER_REPETITION_KEYS,
 };
 pub(crate) use python_text::{
-    ASCII_PUNCTUATION, find_duplicates, is_simplify_punctuation, python_lines,
+    ASCII_PUNCTUATION, PythonLines, find_duplicates, is_simplify_punctuation, python_lines,
 };

@@ -32,38 +32,63 @@ pub(crate) fn is_datatrove_punctuation(c: char) -> bool {
 /// Python's `str.splitlines()`: breaks at \n, \r, \r\n, U+000B, U+000C, U+001C–U+001E, U+0085,
 /// U+2028, U+2029; no empty last line.
 pub(crate) fn python_lines(text: &str) -> Vec<&str> {
-    let is_break = |c: char| {
-        matches!(
-            c,
-            '\n' | '\r'
-                | '\u{b}'
-                | '\u{c}'
-                | '\u{1c}'
-                | '\u{1d}'
-                | '\u{1e}'
-                | '\u{85}'
-                | '\u{2028}'
-                | '\u{2029}'
-        )
-    };
-    let mut lines = Vec::new();
-    let mut start = 0;
-    let mut chars = text.char_indices().peekable();
-    while let Some((i, c)) = chars.next() {
-        if !is_break(c) {
-            continue;
-        }
-        lines.push(&text[start..i]);
-        start = i + c.len_utf8();
-        if c == '\r' && chars.peek().map(|&(_, n)| n) == Some('\n') {
-            chars.next();
-            start += 1;
-        }
+    PythonLines::new(text).collect()
+}
+
+/// The lines of [`python_lines`], found as they are read.
+pub(crate) struct PythonLines<'a> {
+    text: &'a str,
+    at: usize,
+}
+
+impl<'a> PythonLines<'a> {
+    pub(crate) fn new(text: &'a str) -> Self {
+        PythonLines { text, at: 0 }
     }
-    if start < text.len() {
-        lines.push(&text[start..]);
+}
+
+/// Where the line break starting at byte `i` of `bytes` ends, if one starts there: `\n`, `\r`,
+/// `\r\n`, `\x0b`, `\x0c`, `\x1c`, `\x1d`, `\x1e`, U+0085 (C2 85), U+2028 and U+2029
+/// (E2 80 A8 / A9).
+#[inline(always)]
+fn line_break_end(bytes: &[u8], i: usize) -> Option<usize> {
+    match bytes[i] {
+        b'\r' if bytes.get(i + 1) == Some(&b'\n') => Some(i + 2),
+        b'\n' | b'\r' | 0x0b | 0x0c | 0x1c..=0x1e => Some(i + 1),
+        0xC2 if bytes.get(i + 1) == Some(&0x85) => Some(i + 2),
+        0xE2 if bytes.get(i + 1) == Some(&0x80)
+            && matches!(bytes.get(i + 2), Some(0xA8 | 0xA9)) =>
+        {
+            Some(i + 3)
+        }
+        _ => None,
     }
-    lines
+}
+
+impl<'a> Iterator for PythonLines<'a> {
+    type Item = &'a str;
+
+    fn next(&mut self) -> Option<&'a str> {
+        let bytes = self.text.as_bytes();
+        let start = self.at;
+        if start >= bytes.len() {
+            return None;
+        }
+        // Every byte that can start a break is below 0x1f, 0xC2 or 0xE2, and none is a
+        // continuation byte, so a break found byte by byte is at a character boundary.
+        for i in start..bytes.len() {
+            let b = bytes[i];
+            if (b > 0x1e && b != 0xC2 && b != 0xE2) || b < 0x0a {
+                continue;
+            }
+            if let Some(end) = line_break_end(bytes, i) {
+                self.at = end;
+                return Some(&self.text[start..i]);
+            }
+        }
+        self.at = bytes.len();
+        Some(&self.text[start..])
+    }
 }
 
 /// datatrove's `find_duplicates`: (elements seen before, their characters).
@@ -110,5 +135,50 @@ mod tests {
         assert_eq!(python_lstrip("\u{1f} x"), "x");
         assert!(is_datatrove_punctuation('１') && is_datatrove_punctuation('"'));
         assert!(!is_datatrove_punctuation('\t') && !is_datatrove_punctuation('‘'));
+    }
+
+    /// The byte-level splitter agrees with `str.splitlines()` read character by character, on
+    /// every break Python knows and on characters that share their first bytes.
+    #[test]
+    fn lines_split_where_python_splits() {
+        let is_break = |c: char| {
+            matches!(
+                c,
+                '\n' | '\r' | '\u{b}' | '\u{c}' | '\u{1c}'
+                    ..='\u{1e}' | '\u{85}' | '\u{2028}' | '\u{2029}'
+            )
+        };
+        let by_chars = |text: &str| {
+            let mut lines = Vec::new();
+            let mut line = String::new();
+            let mut chars = text.chars().peekable();
+            while let Some(c) = chars.next() {
+                if !is_break(c) {
+                    line.push(c);
+                    continue;
+                }
+                lines.push(std::mem::take(&mut line));
+                if c == '\r' && chars.peek() == Some(&'\n') {
+                    chars.next();
+                }
+            }
+            if !line.is_empty() {
+                lines.push(line);
+            }
+            lines
+        };
+        let pieces = [
+            "a", "\n", "\r", "\r\n", "\u{b}", "\u{c}", "\u{1c}", "\u{1d}", "\u{1e}", "\u{1f}",
+            "\u{85}", "\u{a0}", "\u{84}", "\u{2028}", "\u{2029}", "\u{2027}", "\u{202a}",
+            "\u{2000}", "é", "\t",
+        ];
+        for a in pieces {
+            for b in pieces {
+                for c in pieces {
+                    let text = format!("{a}{b}{c}x{c}");
+                    assert_eq!(python_lines(&text), by_chars(&text), "{text:?}");
+                }
+            }
+        }
     }
 }

@@ -62,3 +62,40 @@ fn writes_are_checked_once_asked() {
     assert!(t.set_text(r, Some("a\tb\n".into())).is_ok());
     assert!(!is_xml_compatible("\u{fffe}"));
 }
+
+#[test]
+fn outermost_matches_hold_every_match() {
+    // <r><div><div/></div><p><div/></p></r>: the inner div of the first is left out.
+    let mut t = Tree::new();
+    let r = el(&mut t, NIL, Tag::Div, "", "");
+    let first = el(&mut t, r, Tag::Div, "", "");
+    el(&mut t, first, Tag::Div, "", "");
+    let p = el(&mut t, r, Tag::P, "", "");
+    let last = el(&mut t, p, Tag::Div, "", "");
+    assert_eq!(t.outermost_where(r, |tag| *tag == Tag::Div), vec![r]);
+    assert_eq!(
+        t.outermost_where(first, |tag| *tag == Tag::P),
+        Vec::<Id>::new()
+    );
+    let below: Vec<Id> = t
+        .children(r)
+        .flat_map(|c| t.outermost_where(c, |tag| *tag == Tag::Div))
+        .collect();
+    assert_eq!(below, vec![first, last]);
+}
+
+#[test]
+fn xml_compatibility_as_lxml_tests_it() {
+    for ok in [
+        "",
+        "a\tb\nc\r",
+        "\u{fffd}\u{fff0}\u{ef}\u{bf}",
+        &"x".repeat(200),
+    ] {
+        assert!(is_xml_compatible(ok), "{ok:?}");
+    }
+    let long = format!("{}\u{1}", "y".repeat(130));
+    for bad in ["\u{0}", "a\u{b}", "\u{1f}", "\u{fffe}", "z\u{ffff}", &long] {
+        assert!(!is_xml_compatible(bad), "{bad:?}");
+    }
+}

@@ -75,6 +75,22 @@ impl Tree {
         out
     }
 
+    /// The elements of `root.iter()` that `keep` accepts and that have no ancestor it accepts
+    /// below `root`: the tops of the subtrees holding every accepted element.
+    pub fn outermost_where(&self, root: Id, keep: impl Fn(&Tag) -> bool) -> Vec<Id> {
+        let mut out = Vec::new();
+        let mut id = root;
+        while id != NIL {
+            if keep(self.tag(id)) {
+                out.push(id);
+                id = self.following_skipping_children(id, root);
+            } else {
+                id = self.following(id, root);
+            }
+        }
+        out
+    }
+
     /// The first descendant (not `root`) `keep` accepts (`root.find(".//x")`).
     pub fn find_descendant(&self, root: Id, keep: impl Fn(&Tree, Id) -> bool) -> Id {
         let mut id = self.following(root, root);
@@ -141,6 +157,21 @@ impl Tree {
             out.push_str(s);
         });
         out
+    }
+
+    /// `trim(sep.join(elem.itertext()))` for a separator that is empty or whitespace
+    /// (`spaced`), built without the joined string.
+    pub fn trimmed_join(&self, id: Id, spaced: bool) -> String {
+        let mut out = pystr::Trimmed::default();
+        let mut first = true;
+        self.itertext(id, |s| {
+            if spaced && !first {
+                out.space();
+            }
+            first = false;
+            out.feed(s);
+        });
+        out.finish()
     }
 
     /// `elem.text_content()`: all text inside the element, without its tail.
