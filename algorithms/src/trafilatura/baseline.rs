@@ -81,6 +81,12 @@ fn is_block(tag: &Tag) -> bool {
 /// `_spaced_text`: a space around the text and tail of every block element (changing the tree
 /// under `id`), then the text with its whitespace runs made single spaces.
 fn spaced_text(t: &mut Tree, id: Id) -> Res<String> {
+    space_blocks(t, id)?;
+    Ok(t.trimmed_join(id, false))
+}
+
+/// The changes [`spaced_text`] makes to the tree: a space before every block's text and tail.
+fn space_blocks(t: &mut Tree, id: Id) -> Res<()> {
     for block in t.iter_where(id, is_block) {
         let text = match t.text(block).filter(|s| !s.is_empty()) {
             Some(s) => format!(" {}", remove_control_characters(s)),
@@ -93,7 +99,7 @@ fn spaced_text(t: &mut Tree, id: Id) -> Res<String> {
         };
         t.set_tail(block, Some(tail))?;
     }
-    Ok(t.trimmed_join(id, false))
+    Ok(())
 }
 
 /// `block_text`: [`spaced_text`] of a copy.
@@ -380,5 +386,6 @@ pub fn html2txt_len(t: &mut Tree, root: Id) -> Res<usize> {
     let body = t.find_descendant(tree, |t, id| t.is(id, &Tag::Body));
     let body = if body == NIL { tree } else { body };
     basic_cleaning(t, body)?;
-    Ok(spaced_text(t, body)?.chars().count())
+    space_blocks(t, body)?;
+    Ok(t.trimmed_len(body))
 }

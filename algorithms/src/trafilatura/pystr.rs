@@ -42,7 +42,11 @@ impl Trimmed {
                 |r| r.bytes().position(|b| is_ascii_letter(b) == 0),
             );
         } else {
-            self.feed_words(s, |r| r.find(|c| !is_py_space(c)), |r| r.find(is_py_space));
+            self.feed_words(
+                s,
+                |r| char_starts(r).find(|&i| !starts_py_space(r.as_bytes(), i)),
+                |r| char_starts(r).find(|&i| starts_py_space(r.as_bytes(), i)),
+            );
         }
     }
 
@@ -76,6 +80,35 @@ impl Trimmed {
 
     pub fn finish(self) -> String {
         self.out
+    }
+}
+
+/// The byte positions where the characters of `s` start.
+#[inline(always)]
+fn char_starts(s: &str) -> impl Iterator<Item = usize> + '_ {
+    s.bytes()
+        .enumerate()
+        .filter(|&(_, b)| b & 0xC0 != 0x80)
+        .map(|(i, _)| i)
+}
+
+/// Whether the character starting at byte `i` of UTF-8 `bytes` is Python whitespace, read from
+/// its bytes without decoding it: the ASCII ones, U+0085, U+00A0 (C2 ..), U+1680 (E1 9A 80),
+/// U+2000-U+200A, U+2028, U+2029, U+202F (E2 80 ..), U+205F (E2 81 9F) and U+3000 (E3 80 80).
+#[inline(always)]
+fn starts_py_space(bytes: &[u8], i: usize) -> bool {
+    let at = |k: usize| bytes.get(i + k).copied();
+    match bytes[i] {
+        b if b < 0x80 => is_ascii_letter(b) == 0,
+        0xC2 => matches!(at(1), Some(0x85 | 0xA0)),
+        0xE1 => at(1) == Some(0x9A) && at(2) == Some(0x80),
+        0xE2 => match at(1) {
+            Some(0x80) => matches!(at(2), Some(0x80..=0x8A | 0xA8 | 0xA9 | 0xAF)),
+            Some(0x81) => at(2) == Some(0x9F),
+            _ => false,
+        },
+        0xE3 => at(1) == Some(0x80) && at(2) == Some(0x80),
+        _ => false,
     }
 }
 
@@ -127,25 +160,38 @@ pub struct TrimCount {
 
 impl TrimCount {
     pub fn feed(&mut self, s: &str) {
-        if s.is_ascii() {
-            let bytes = s.as_bytes();
-            let Some(&last) = bytes.last() else {
-                return;
-            };
-            // A word starts at a letter after a space (or after the previous piece's space).
-            let first_starts = is_ascii_letter(bytes[0]) & !u8::from(self.in_word);
-            self.chars += count_bytes(bytes, is_ascii_letter);
-            self.words += usize::from(first_starts) + count_word_starts(bytes);
-            self.in_word = is_ascii_letter(last) == 1;
-        } else {
-            for c in s.chars() {
-                if is_py_space(c) {
-                    self.in_word = false;
-                } else {
-                    self.letter();
-                }
+        // ASCII runs by the vector counts, each other character by its bytes.
+        let bytes = s.as_bytes();
+        let mut i = 0;
+        while i < bytes.len() {
+            let run = bytes[i..].iter().position(|&b| b >= 0x80);
+            let end = run.map_or(bytes.len(), |n| i + n);
+            if end > i {
+                self.feed_ascii(&bytes[i..end]);
+                i = end;
+                continue;
             }
+            if starts_py_space(bytes, i) {
+                self.in_word = false;
+            } else {
+                self.letter();
+            }
+            i += 1 + bytes[i + 1..]
+                .iter()
+                .take_while(|&&b| b & 0xC0 == 0x80)
+                .count();
         }
+    }
+
+    fn feed_ascii(&mut self, bytes: &[u8]) {
+        let Some(&last) = bytes.last() else {
+            return;
+        };
+        // A word starts at a letter after a space (or after the previous piece's space).
+        let first_starts = is_ascii_letter(bytes[0]) & !u8::from(self.in_word);
+        self.chars += count_bytes(bytes, is_ascii_letter);
+        self.words += usize::from(first_starts) + count_word_starts(bytes);
+        self.in_word = is_ascii_letter(last) == 1;
     }
 
     fn letter(&mut self) {
@@ -517,6 +563,14 @@ mod tests {
         assert_eq!(html_unescape("&#1;x&#xFFFF;"), "x");
         assert_eq!(html_unescape("& &# &#x;"), "& &# &#x;");
         assert_eq!(html_unescape("&lt&gt"), "<>");
+    }
+
+    #[test]
+    fn whitespace_read_from_bytes_is_pythons() {
+        for c in (0..=0x10FFFF).filter_map(char::from_u32) {
+            let text = format!("{c}x");
+            assert_eq!(starts_py_space(text.as_bytes(), 0), is_py_space(c), "{c:?}");
+        }
     }
 
     #[test]

@@ -27,9 +27,30 @@ names! {
     ENCODING = "encoding", ALTTEXT = "alttext", DISPLAY = "display",
 }
 
-/// A Python `re` pattern without look-around, compiled by the regex crate.
-fn re(pattern: &str) -> Regex {
-    Regex::new(pattern).expect("trafilatura's patterns compile")
+/// A Python `re` pattern without look-around, compiled by the regex crate, with its answer for
+/// the empty string kept: most elements lack the attribute a pattern tests (the empty string
+/// for XPath), and they are answered without a search.
+struct Pattern {
+    regex: Regex,
+    matches_empty: bool,
+}
+
+impl Pattern {
+    fn is_match(&self, s: &str) -> bool {
+        if s.is_empty() {
+            self.matches_empty
+        } else {
+            self.regex.is_match(s)
+        }
+    }
+}
+
+fn re(pattern: &str) -> Pattern {
+    let regex = Regex::new(pattern).expect("trafilatura's patterns compile");
+    Pattern {
+        matches_empty: regex.is_match(""),
+        regex,
+    }
 }
 
 fn class(t: &Tree, id: Id) -> &str {
@@ -69,24 +90,24 @@ fn first(t: &Tree, root: Id, test: impl Fn(&Tree, Id) -> bool) -> Id {
 
 // ---- BODY_XPATH ----
 
-static ARTICLE_CONTENT_ID: LazyLock<Regex> = LazyLock::new(|| {
+static ARTICLE_CONTENT_ID: LazyLock<Pattern> = LazyLock::new(|| {
     re("(?:entry|article|art)-content|article__content|article(?:-|__)?body|articleBody|body-text")
 });
-static ARTICLE_CONTENT_CLASS: LazyLock<Regex> = LazyLock::new(|| {
+static ARTICLE_CONTENT_CLASS: LazyLock<Pattern> = LazyLock::new(|| {
     re(
         "post[-_]text|post-body|post-?entry|post[-_]?content|postContent|post_inner_wrapper|article-?text|articleText|(?:entry|page|text|article|art)-content|article__content|article(?:-|__)?body|articleBody|ArticleContent|body-text|article__container",
     )
 });
-static STORY_ID: LazyLock<Regex> = LazyLock::new(|| re("^primary|story-body"));
-static STORY_CLASS: LazyLock<Regex> = LazyLock::new(|| {
+static STORY_ID: LazyLock<Pattern> = LazyLock::new(|| re("^primary|story-body"));
+static STORY_CLASS: LazyLock<Pattern> = LazyLock::new(|| {
     re(
         "^article |post-bodycopy|story-?content|(?:theme|blog|section|single)-content|single-post|main-column|wpb_text_column|story-body|field-body",
     )
 });
-static FULLTEXT: LazyLock<Regex> = LazyLock::new(|| re("(?i)fulltext"));
-static MAIN_CONTENT_ID: LazyLock<Regex> =
+static FULLTEXT: LazyLock<Pattern> = LazyLock::new(|| re("(?i)fulltext"));
+static MAIN_CONTENT_ID: LazyLock<Pattern> =
     LazyLock::new(|| re("content-main|content-body|contentBody"));
-static MAIN_CONTENT_CLASS: LazyLock<Regex> =
+static MAIN_CONTENT_CLASS: LazyLock<Pattern> =
     LazyLock::new(|| re("content[-_]main|content(?:-|__)body"));
 
 fn article_content(t: &Tree, id: Id) -> bool {
@@ -173,12 +194,12 @@ pub const BODY_EXPRESSIONS: usize = 5;
 
 // ---- comments ----
 
-static COMMENT_LIST: LazyLock<Regex> = LazyLock::new(|| re("comment-?list"));
-static COMMENT_PAGE: LazyLock<Regex> =
+static COMMENT_LIST: LazyLock<Pattern> = LazyLock::new(|| re("comment-?list"));
+static COMMENT_PAGE: LazyLock<Pattern> =
     LazyLock::new(|| re("comment-page|comments-content|post-comments"));
-static COMMENTS_START: LazyLock<Regex> = LazyLock::new(|| re("^comment[s-]"));
-static COMMENTS_CLASS_START: LazyLock<Regex> = LazyLock::new(|| re("^Comments|article-comments"));
-static COMMENTS_ID_SERVICES: LazyLock<Regex> =
+static COMMENTS_START: LazyLock<Pattern> = LazyLock::new(|| re("^comment[s-]"));
+static COMMENTS_CLASS_START: LazyLock<Pattern> = LazyLock::new(|| re("^Comments|article-comments"));
+static COMMENTS_ID_SERVICES: LazyLock<Pattern> =
     LazyLock::new(|| re("^(?:comol|disqus_thread|dsq-comments)"));
 
 fn is_div_list_section(tag: &Tag) -> bool {
@@ -250,9 +271,9 @@ pub fn remove_comments_and_lists(t: &Tree, id: Id) -> bool {
 
 // ---- the raw tree's prune ----
 
-static INFINITE_SCROLL: LazyLock<Regex> =
+static INFINITE_SCROLL: LazyLock<Pattern> =
     LazyLock::new(|| re("mvp-post-add-(?:box|wrap)|infinite-?scroll"));
-static MVP_POST_ADD: LazyLock<Regex> = LazyLock::new(|| re("mvp-post-add-(?:box|wrap)"));
+static MVP_POST_ADD: LazyLock<Pattern> = LazyLock::new(|| re("mvp-post-add-(?:box|wrap)"));
 
 fn is_div_section_aside(tag: &Tag) -> bool {
     matches!(tag, Tag::Div | Tag::Section | Tag::Aside)
@@ -283,22 +304,22 @@ fn is_discardable_block(tag: &Tag) -> bool {
 
 const BOTH_TOKENS: &str =
     "^shar|social|viral|newsletter|syndication|tags|sidebar|banner|bread-?crumb|button|author";
-static DISCARD_ID: LazyLock<Regex> = LazyLock::new(|| {
+static DISCARD_ID: LazyLock<Pattern> = LazyLock::new(|| {
     re(&format!(
         "{BOTH_TOKENS}|^(?:jp-|dpsp-content)|bmdh|footer|Footer|share|Share|nav|Nav|menu|related|message-container|premium|^ad-"
     ))
 });
-static DISCARD_CLASS: LazyLock<Regex> = LazyLock::new(|| {
+static DISCARD_CLASS: LazyLock<Pattern> = LazyLock::new(|| {
     re(&format!(
         "{BOTH_TOKENS}|^(?:nav|post-nav|ZendeskForm)|subnav|avigation|navbar|navbox|menu|bar| ad |-ad-|(?:^| )ad-|dfp[Aa]d|outbrain|taboola|criteo|paid-?content|widget|footer|Footer|byline|Byline|share-|sociable|embedded|embed|tag-list|consent|modal-content|permission|elated|next-|-stories|most-popular|more-on|meta|rating|attachment|timestamp|user-info|user-profile|-icon|article-infos|message-container|slide|viewport|overlay|options|expand|obfuscated|blurred|mol-factbox|yin|zlylin|nfoline"
     ))
 });
-static HIDDEN_CLASS: LazyLock<Regex> = LazyLock::new(|| {
+static HIDDEN_CLASS: LazyLock<Pattern> = LazyLock::new(|| {
     re(
         "^hide-|comments-title|nocomments|-reply-|message|akismet|suggest-links|-hide-|hide-print| hidden| hide|noprint|notloaded",
     )
 });
-static READER_COMMENTS: LazyLock<Regex> = LazyLock::new(|| re("reader-comments|akismet"));
+static READER_COMMENTS: LazyLock<Pattern> = LazyLock::new(|| re("reader-comments|akismet"));
 
 /// `OVERALL_DISCARD_XPATH`'s first expression (navigation, sharing, ads, consent...).
 pub fn overall_discard_blocks(t: &Tree, id: Id) -> bool {
@@ -332,9 +353,9 @@ pub fn teaser_discard(t: &Tree, id: Id) -> bool {
             || contains_translated(class(t, id), 'T', 't', "teaser"))
 }
 
-static BOTTOM: LazyLock<Regex> =
+static BOTTOM: LazyLock<Pattern> =
     LazyLock::new(|| re(r"(?:^|[\s\x1c-\x1f])bottom|bottom(?:[\s\x1c-\x1f]|\z)"));
-static LINK_TOKEN: LazyLock<Regex> =
+static LINK_TOKEN: LazyLock<Pattern> =
     LazyLock::new(|| re(r"(?:^|[\s\x1c-\x1f])link(?:[\s\x1c-\x1f]|\z)"));
 
 /// `PRECISION_DISCARD_XPATH`'s second expression (page-bottom chrome, link boxes, borders).
@@ -353,9 +374,9 @@ pub fn discard_image_elements(t: &Tree, id: Id) -> bool {
         && (id_attr(t, id).contains("caption") || class(t, id).contains("caption"))
 }
 
-static COMMENTS_DISCARD_CLASS: LazyLock<Regex> =
+static COMMENTS_DISCARD_CLASS: LazyLock<Pattern> =
     LazyLock::new(|| re("comments-title|nocomments|-reply-|message|signin"));
-static REPLY_OR_AKISMET: LazyLock<Regex> = LazyLock::new(|| re("^reply-|akismet"));
+static REPLY_OR_AKISMET: LazyLock<Pattern> = LazyLock::new(|| re("^reply-|akismet"));
 
 /// `COMMENTS_DISCARD_XPATH`, its three expressions.
 pub fn comments_discard(t: &Tree, id: Id, expression: usize) -> bool {
@@ -371,7 +392,7 @@ pub fn comments_discard(t: &Tree, id: Id, expression: usize) -> bool {
     }
 }
 
-static COOKIE_CONSENT: LazyLock<Regex> = LazyLock::new(|| {
+static COOKIE_CONSENT: LazyLock<Pattern> = LazyLock::new(|| {
     re(
         "(?i)cookie[-_]?(?:banner|bar|consent|law|notice|policy|description)|notice[-_]{0,2}cookie|consent[-_]?(?:banner|manager|sdk)|borlabs|cookiebot|cmplz|onetrust|moove[-_]?gdpr",
     )
