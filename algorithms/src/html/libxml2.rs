@@ -97,7 +97,7 @@ impl TokenSink for Libxml2TreeBuilder {
             CharacterTokens(text) => builder.pending_text.push(text),
             TagToken(tag) if tag.kind == StartTag => {
                 builder.flush_text();
-                return builder.start_tag(&tag);
+                return builder.start_tag(tag);
             }
             TagToken(tag) => {
                 builder.flush_text();
@@ -178,15 +178,16 @@ impl Builder {
     /// Opens an element in the current one (or as a new document root); false when libxml2
     /// would have given up on the page instead.
     fn push(&mut self, name: LocalName, is_stylesheet_link: bool) -> bool {
-        self.push_with_attributes(name, is_stylesheet_link, &[])
+        self.push_with_attributes(name, is_stylesheet_link, Vec::new())
     }
 
-    /// [`Builder::push`] of an element written with `attrs` (kept if the builder keeps them).
+    /// [`Builder::push`] of an element written with `attrs` (moved into the page if the builder
+    /// keeps them).
     fn push_with_attributes(
         &mut self,
         name: LocalName,
         is_stylesheet_link: bool,
-        attrs: &[Attribute],
+        attrs: Vec<Attribute>,
     ) -> bool {
         if self.open.len() >= MAX_OPEN_ELEMENTS {
             self.halted = true;
@@ -201,7 +202,7 @@ impl Builder {
         let mut attributes = AttributeRange::default();
         if self.keep_attributes && !attrs.is_empty() {
             attributes.start = self.attributes.len() as u32;
-            self.attributes.extend_from_slice(attrs);
+            self.attributes.extend(attrs);
             attributes.end = self.attributes.len() as u32;
         }
         let element = Element {
@@ -292,7 +293,7 @@ impl Builder {
         }
     }
 
-    fn start_tag(&mut self, tag: &Tag) -> TokenSinkResult<()> {
+    fn start_tag(&mut self, tag: Tag) -> TokenSinkResult<()> {
         let name = &tag.name;
         self.auto_close(name);
         // A first `<head>` comes into the `html` it implies.
@@ -319,7 +320,7 @@ impl Builder {
             return TokenSinkResult::Continue;
         }
         let is_stylesheet_link = *name == local_name!("link") && is_stylesheet(&tag.attrs);
-        if !self.push_with_attributes(name.clone(), is_stylesheet_link, &tag.attrs) {
+        if !self.push_with_attributes(name.clone(), is_stylesheet_link, tag.attrs) {
             return TokenSinkResult::Continue;
         }
         if closes_at_once {
