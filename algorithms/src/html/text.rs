@@ -14,7 +14,7 @@ pub fn is_blank(s: &str) -> bool {
 /// `is_py_space` for an ASCII byte: tab, line feed, vertical tab, form feed, carriage return, the
 /// information separators 0x1C–0x1F and space.
 #[inline]
-fn is_ascii_py_space(b: u8) -> bool {
+pub(crate) fn is_ascii_py_space(b: u8) -> bool {
     matches!(b, 0x09..=0x0d | 0x1c..=0x20)
 }
 

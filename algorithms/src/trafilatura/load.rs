@@ -82,7 +82,8 @@ pub fn parse_into(tree: &mut Tree, html: &str, limits: &Limits) -> Option<Id> {
     let root = choose_root_of_tree(&page, html, Comments::Removed)?;
     // An extraction copies the page's tree about four times (cleaning, its backup, the
     // comparison's raw copy, readability's reparse): room for them at once rather than by
-    // repeated doubling.
+    // repeated doubling. A later parse into the same tree (readability's) mostly finds the
+    // room already there.
     let elements = page
         .nodes
         .iter()

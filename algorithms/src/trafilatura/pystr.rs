@@ -6,7 +6,7 @@ use std::sync::LazyLock;
 
 use html5ever::data::NAMED_ENTITIES;
 
-use crate::html::text::is_py_space;
+use crate::html::text::{is_ascii_py_space, is_py_space};
 use crate::unicode::CharClass;
 
 /// `" ".join(s.split())`: trafilatura's `trim`.
@@ -112,11 +112,11 @@ fn starts_py_space(bytes: &[u8], i: usize) -> bool {
     }
 }
 
-/// 1 for a byte of ASCII text that is not Python whitespace, else 0; arithmetic rather than a
-/// table, so that the loops over it become vector code.
+/// 1 for a byte of ASCII text that is not Python whitespace, else 0 (a number, so that the
+/// counting loops over it become vector code).
 #[inline(always)]
 fn is_ascii_letter(b: u8) -> u8 {
-    u8::from(!(b.wrapping_sub(0x09) < 5 || b.wrapping_sub(0x1c) < 5))
+    u8::from(!is_ascii_py_space(b))
 }
 
 /// The sum of `f` over `bytes`, in blocks whose byte-wide sums cannot overflow.
