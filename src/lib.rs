@@ -34,8 +34,8 @@ pub mod udf;
 #[cfg(feature = "langid")]
 pub use webtext_algorithms::langid;
 pub use webtext_algorithms::{
-    boilerpipe, datatrove, dedup, extract, ftfy, html, justext, metadata, minhash, options,
-    stoplists, trafilatura, warc, words,
+    boilerpipe, charset, datatrove, dedup, extract, ftfy, html, justext, metadata, minhash,
+    options, stoplists, trafilatura, warc, words,
 };
 
 // datatrove's steps also where they were before they had one home, as the crate's users name them.

@@ -15,6 +15,7 @@
 //! The module docs ([`justext`], [`trafilatura`], [`warc`]) show each in use.
 
 pub mod boilerpipe;
+pub mod charset;
 pub mod datatrove;
 pub mod dedup;
 pub mod extract;
