@@ -11,6 +11,10 @@ inputs, by kind (seeded, so a rerun writes the same file):
   page      the same text inside an English HTML page, as a crawl's pages mostly are;
   sprinkle  ASCII text with a few bytes above 0x7F, the pages whose charset is hardest to guess;
   random    random bytes, and random bytes above 0x7F between ASCII words;
+  codec     for every label cchardet can answer, text of the languages encoded with it, the
+            same with random bytes spliced in, and random byte pairs and runs: these rows hold the
+            label in `encoding` (no guess, confidence NULL) and what CPython's strict decoding
+            with it gives, which checks the decoders on more than the guesses reach;
   warc      with WARC files given: the payload of every response record that is not UTF-8 (these
             rows keep the payload's SHA-1 and the record's id instead of the bytes).
 
@@ -46,13 +50,14 @@ PAGE = ("<!DOCTYPE html>\n<html><head><title>{title}</title>\n<meta name=\"viewp
 def guess(data):
     result = cchardet.detect(data)
     encoding = result["encoding"]
-    decoded = None
-    if encoding is not None:
-        try:
-            decoded = data.decode(encoding)
-        except (UnicodeDecodeError, LookupError):
-            pass
-    return encoding, result["confidence"], decoded
+    return encoding, result["confidence"], None if encoding is None else strict(data, encoding)
+
+
+def strict(data, label):
+    try:
+        return data.decode(label)
+    except (UnicodeDecodeError, LookupError):
+        return None
 
 
 def encodable(sentences, codec):
@@ -103,6 +108,35 @@ def randoms(rng):
         yield "random", f"highwords/{i}", b" ".join(parts)
 
 
+LABELS = ["ASCII", "BIG5", "CP737", "EUC-JP", "EUC-TW", "GB18030", "GEORGIAN-ACADEMY", "HZ-GB-2312", "IBM852",
+          "IBM855", "IBM862", "IBM865", "IBM866", "ISO-2022-JP", "ISO-2022-KR", "ISO-8859-1", "ISO-8859-10",
+          "ISO-8859-11", "ISO-8859-13", "ISO-8859-15", "ISO-8859-16", "ISO-8859-2", "ISO-8859-3", "ISO-8859-4",
+          "ISO-8859-5", "ISO-8859-6", "ISO-8859-7", "ISO-8859-8", "ISO-8859-9", "Johab", "KOI8-R", "SHIFT_JIS",
+          "TIS-620", "UHC", "UTF-16", "UTF-32", "UTF-8", "UTF-8-SIG", "VISCII", "WINDOWS-1250", "WINDOWS-1251",
+          "WINDOWS-1252", "WINDOWS-1253", "WINDOWS-1255", "WINDOWS-1256", "WINDOWS-1257", "WINDOWS-1258",
+          "maccentraleurope", "maccyrillic"]
+
+
+def codec_rows(rng, by_language):
+    for label in LABELS:
+        for language in sorted(by_language):
+            try:
+                chosen = encodable(rng.sample(by_language[language], 20), label)[:8]
+            except LookupError:
+                chosen = [s.encode("utf-8") for s in rng.sample(by_language[language], 3)]
+            if not chosen or all(max(s) < 0x80 for s in chosen if s):
+                continue
+            text = bytearray(b" ".join(chosen))
+            yield "codec", label, bytes(text)
+            for _ in range(3):
+                text[rng.randrange(len(text))] = rng.randrange(0x80, 0x100)
+            yield "codec", label, bytes(text)
+        for i in range(40):
+            data = bytes(rng.randrange(0x80, 0x100) if rng.random() < 0.7 else rng.randrange(0x20, 0x80)
+                         for _ in range(rng.choice([1, 2, 3, 4, 9, 40])))
+            yield "codec", label, data
+
+
 def warc_rows(paths):
     from warcio.archiveiterator import ArchiveIterator
     for path in paths:
@@ -131,9 +165,13 @@ def main():
     inputs.extend(sprinkles(rng, " ".join(by_language["en"]).split()))
     inputs.extend(randoms(rng))
     inputs.extend(warc_rows(warcs))
+    inputs.extend(codec_rows(rng, by_language))
     columns = {k: [] for k in ("kind", "label", "data", "sha1", "encoding", "confidence", "decoded")}
     for kind, label, data in inputs:
-        encoding, confidence, decoded = guess(data)
+        if kind == "codec":
+            encoding, confidence, decoded = label, None, strict(data, label)
+        else:
+            encoding, confidence, decoded = guess(data)
         columns["kind"].append(kind)
         columns["label"].append(label)
         columns["sha1"].append(hashlib.sha1(data).hexdigest())

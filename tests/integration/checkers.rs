@@ -108,8 +108,9 @@ fn the_floors_file_has_a_floor_for_every_check_ci_runs() {
     for config in ["datatrove", "fix_text"] {
         needed.push(format!("ftfy_differential {config}"));
     }
-    // eval/parity/cchardet.rs: charset::detect against cchardet.
+    // eval/parity/cchardet.rs: charset::detect against cchardet, strict decoding against CPython.
     needed.push("cchardet guess".to_owned());
+    needed.push("cchardet decode".to_owned());
     // eval/parity/trafilatura.rs.
     for config in [
         "fineweb",

@@ -25,10 +25,13 @@ mod detector;
 mod escape;
 mod model;
 mod multi_byte;
+mod python_cjk;
+mod python_decode;
 mod single_byte;
 mod tables;
 
 use detector::UniversalDetector;
+pub use python_decode::{PythonDecode, python_decode_strict};
 
 /// cchardet's answer: the charset's name as uchardet (or cchardet's renaming) gives it, and the
 /// confidence.

@@ -41,3 +41,13 @@ pub(super) enum SingleByteProberSpec {
         named_by_hebrew: bool,
     },
 }
+
+/// A CPython CJK codec: the high bytes that are characters alone, and the (lead, trail) pairs
+/// that are one character, as a rectangle of little-endian UTF-16 code units (0: rejected).
+pub(super) struct DoubleByteCodec {
+    pub(super) codec: &'static str,
+    pub(super) singles: [u16; 128],
+    pub(super) leads: (u8, u8),
+    pub(super) trails: (u8, u8),
+    pub(super) pairs: &'static [u8],
+}

@@ -10,7 +10,7 @@ mod html5_tree;
 pub mod libxml2;
 pub mod limits;
 mod parse;
-mod python_codecs;
+pub(crate) mod python_codecs;
 pub mod text;
 mod tokenizer;
 
