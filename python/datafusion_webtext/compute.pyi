@@ -189,6 +189,20 @@ def decode_html(html: ArrowData, charset: Any = None, options: Any = None, **key
         FROM read_warc('crawl.warc.gz') WHERE warc_type = 'response';
     """
 
+def datatrove_decode(payload: ArrowData, options: Any = None, **keys: Any) -> Result:
+    """A WARC record's payload as text, decoded as datatrove 0.10.1's WarcReader decodes it: as UTF-8 when it is valid UTF-8; otherwise with the charset cchardet (faust-cchardet 3.2.0) guesses, strictly, as Python's bytes.decode. NULL where datatrove drops the record: no guess, a guess of UTF-8, a charset Python does not know (EUC-TW, VISCII), or bytes the charset cannot decode; and for NULL input and a payload over max_bytes. String input is returned as is. This is the text sql/datatrove_warc.sql and `webtext fineweb` give trafilatura; `decode_html` decodes as the page functions do.
+
+    SQL: ``datatrove_decode(payload [, options])``
+
+    Args:
+        payload: A binary column of record payloads (de-chunked and content-decoded, as read_warc gives them), or a string column.
+        options: 'key=value, ...': max_bytes (33554432; a longer page, counted in stored bytes, is not processed and gives NULL; 0 = no limit), max_depth (512; elements opened deeper are closed at once and their content joins their parent, as browsers do), max_attributes (1000; a tag's further attributes are ignored), on_error (null; a page that cannot be processed gives NULL; fail: the query fails with the reason). max_depth and max_attributes are accepted and unused.
+
+    Example:
+        SELECT record_id, datatrove_decode(payload) AS html
+        FROM read_warc('crawl.warc.gz') WHERE warc_type = 'response';
+    """
+
 def byte_length(value: ArrowData) -> Result:
     """The number of bytes of a binary or string value (a string's UTF-8 bytes), as Int64; NULL for NULL. Unlike DataFusion's length(), which casts binary to a string and fails on bytes that are not UTF-8, it takes any payload.
 

@@ -67,7 +67,7 @@ pub use filters::{
 #[cfg(feature = "langid")]
 pub use filters::{detect_language, fasttext_predict};
 pub use page::{
-    boilerpipe, boilerpipe_blocks, byte_length, decode_html, extract_content,
+    boilerpipe, boilerpipe_blocks, byte_length, datatrove_decode, decode_html, extract_content,
     extract_content_result, extract_metadata, html_title, justext, justext_extract,
     justext_paragraphs, stopword_density, trafilatura, trafilatura_in_order,
 };
@@ -118,6 +118,7 @@ singleton!(
 );
 singleton!(extract_metadata_udf, extract_metadata::ExtractMetadataFunc);
 singleton!(decode_html_udf, decode_html::DecodeHtmlFunc);
+singleton!(datatrove_decode_udf, datatrove_decode::DatatroveDecodeFunc);
 singleton!(byte_length_udf, byte_length::ByteLengthFunc);
 singleton!(ngram_hashes_udf, ngram_hashes::NgramHashesFunc);
 singleton!(content_hash_udf, content_hash::ContentHashFunc);
@@ -227,6 +228,7 @@ pub fn all_scalar() -> Vec<Arc<ScalarUDF>> {
         trafilatura_udf(),
         extract_metadata_udf(),
         decode_html_udf(),
+        datatrove_decode_udf(),
         byte_length_udf(),
         ngram_hashes_udf(),
         content_hash_udf(),
@@ -476,6 +478,11 @@ pub mod functions {
     /// `decode_html(html, charset)`.
     pub fn decode_html(html: Expr, charset: Expr) -> Expr {
         super::decode_html_udf().call(vec![html, charset])
+    }
+
+    /// `datatrove_decode(payload)`.
+    pub fn datatrove_decode(payload: Expr) -> Expr {
+        super::datatrove_decode_udf().call(vec![payload])
     }
 
     /// `byte_length(value)`.

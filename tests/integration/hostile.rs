@@ -95,6 +95,7 @@ const SCALAR_CALLS: &[&str] = &[
     "trafilatura(bytes)",
     "trafilatura(html, 'favor_recall=true, include_links=true, output_format=markdown')",
     "byte_length(decode_html(bytes, 'shift_jis'))",
+    "byte_length(datatrove_decode(bytes))",
     "cardinality(ngram_hashes(html, 7))",
     "content_hash(html)",
     "duplicate_fraction(html, 5, '{dups}')",

@@ -517,3 +517,48 @@ async fn payloads_are_decoded_after_the_header_filters_and_held_to_a_ceiling() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// datatrove's WarcReader decoding (expected values from datatrove 0.10.1 with faust-cchardet
+/// 3.2.0): UTF-8 as it is; French in Latin-1, which cchardet takes for ISO-8859-1; NULL where
+/// datatrove drops the record: a byte-order mark before bytes that are not UTF-8 (guess
+/// UTF-8-SIG), a guess of UTF-8, a Big5 guess Python cannot decode with, a VISCII guess (no
+/// Python codec); NULL for NULL.
+#[tokio::test]
+async fn datatrove_decode_reads_payloads_as_datatrove() {
+    let ctx = context();
+    let got = crate::common::cells(
+        &ctx,
+        "SELECT datatrove_decode(p) FROM (VALUES \
+         (X'636166C3A9'), \
+         (X'3C703E4C6520636166E920657374207472E87320626F6E2C206574206C61206372E86D65206272FB6CE9652061757373692E3C2F703E'), \
+         (X'EFBBBF636166E9'), (X'8920616E64206E657773'), (X'BD20A4'), (X'F08020D62074657874'), \
+         (NULL)) AS t(p)",
+    )
+    .await
+    .unwrap();
+    assert_eq!(
+        got,
+        [
+            ["café"],
+            ["<p>Le café est très bon, et la crème brûlée aussi.</p>"],
+            ["NULL"],
+            ["NULL"],
+            ["NULL"],
+            ["NULL"],
+            ["NULL"]
+        ]
+    );
+}
+
+#[tokio::test]
+async fn datatrove_decode_refuses_options_that_are_not_a_string() {
+    let ctx = context();
+    let error = query(&ctx, "SELECT datatrove_decode(X'61', 5)")
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(
+        error.contains("datatrove_decode: argument 2 (options) must be a string"),
+        "{error}"
+    );
+}

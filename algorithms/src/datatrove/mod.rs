@@ -1,7 +1,8 @@
 //! datatrove 0.10.1's steps, as its pipelines run them on a document's text: the quality filters
 //! (Gopher, C4, FineWeb and FineWeb-2's per-language settings), the URL filter, C4's bad words,
 //! PII formatting, FineWeb-2's symbol lines, the token counter, the statistics blocks, n-gram
-//! decontamination, exact and sentence de-duplication and the Bloom filter. Each is plain Rust over `&str`
+//! decontamination, exact and sentence de-duplication, the Bloom filter, and the text its WARC
+//! reader makes of a record's payload ([`warc_text`]). Each is plain Rust over `&str`
 //! with datatrove's decisions and reasons; the words they count come from [`crate::words`] and
 //! MinHash de-duplication is [`crate::minhash`].
 
@@ -19,3 +20,4 @@ pub mod symbol_lines;
 #[cfg(feature = "tokens")]
 pub mod tokens;
 pub mod url_filter;
+pub mod warc_text;

@@ -142,22 +142,39 @@ fn decoded_pages(
     charsets: &StringArray,
     policy: &RowPolicy,
 ) -> Result<ArrayRef> {
+    decode_pages(NAME, pages, policy, |row, bytes| {
+        let charset = charsets.is_valid(row).then(|| charsets.value(row));
+        decode_for_justext_with_hint(bytes, charset)
+            .map(Some)
+            .map_err(|e| e.to_string())
+    })
+}
+
+/// The pages as text, row by row under `policy`: a string row as it is, a binary row as `decode`
+/// makes it of its bytes (given the row's index); NULL where `decode` gives no text.
+pub(super) fn decode_pages(
+    name: &str,
+    pages: &dyn Array,
+    policy: &RowPolicy,
+    mut decode: impl for<'b> FnMut(usize, &'b [u8]) -> std::result::Result<Option<Cow<'b, str>>, String>,
+) -> Result<ArrayRef> {
     let mut out = StringBuilder::with_capacity(pages.len(), pages.get_buffer_memory_size());
     let mut row = 0;
     for_each_page(pages, |page| {
-        let charset = charsets.is_valid(row).then(|| charsets.value(row));
+        let index = row;
         row += 1;
         let appended = policy
-            .row(NAME, page, |page| {
+            .row(name, page, |page| {
                 let text = match page {
-                    PageRef::Text(text) => Cow::Borrowed(text),
-                    PageRef::Bytes(bytes) => {
-                        decode_for_justext_with_hint(bytes, charset).map_err(|e| e.to_string())?
-                    }
+                    PageRef::Text(text) => Some(Cow::Borrowed(text)),
+                    PageRef::Bytes(bytes) => decode(index, bytes)?,
                 };
-                policy
-                    .append_written(NAME, &mut out, |w| w.write_str(&text))
-                    .map_err(|e| e.to_string())
+                match text {
+                    Some(text) => policy
+                        .append_written(name, &mut out, |w| w.write_str(&text))
+                        .map_err(|e| e.to_string()),
+                    None => Ok(false),
+                }
             })?
             .unwrap_or(false);
         if !appended {

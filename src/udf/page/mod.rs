@@ -5,6 +5,7 @@ pub mod boilerpipe;
 pub mod boilerpipe_blocks;
 pub(super) mod boilerpipe_common;
 pub mod byte_length;
+pub mod datatrove_decode;
 pub mod decode_html;
 pub(super) mod extract_common;
 pub mod extract_content;
