@@ -28,6 +28,8 @@ apt_install() {
   local missing=()
   command -v chromium > /dev/null || missing+=(chromium)
   command -v java > /dev/null || missing+=(openjdk-17-jre-headless)
+  # libmagic, which webtext fineweb loads to sniff records without a payload type, as datatrove.
+  ldconfig -p | grep -q 'libmagic\.so\.1 ' || missing+=(libmagic1)
   [ ${#missing[@]} -eq 0 ] && return
   local apt=(apt-get)
   [ "$(id -u)" = 0 ] || apt=(sudo apt-get)
@@ -44,7 +46,7 @@ case "${1:-}" in
   kiwi) KIWI_JOBS=1 bash tools/install_kiwi.sh "$T/webtext-kiwi" ;;
   # Sudachi for Japanese words: sudachi.rs from SudachiPy's sources, its dictionary, from PyPI.
   sudachi) bash tools/install_sudachi.sh "$T/webtext-sudachi" ;;
-  # Debian's chromium (the report's test) and Java runtime (the PySpark recipe).
+  # Debian's chromium (the report's test), Java runtime (the PySpark recipe) and libmagic.
   apt) apt_install ;;
   # PyPI's moto: the S3 server of the object-store tests.
   moto) venv "$T/webtext-moto" "moto[server]==5.2.5" ;;

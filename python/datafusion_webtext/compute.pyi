@@ -203,6 +203,21 @@ def datatrove_decode(payload: ArrowData, options: Any = None, **keys: Any) -> Re
         FROM read_warc('crawl.warc.gz') WHERE warc_type = 'response';
     """
 
+def libmagic_mime(payload: ArrowData, options: Any = None, **keys: Any) -> Result:
+    """The MIME type the system's libmagic gives a payload (its default database, MAGIC_MIME_TYPE), as datatrove 0.10.1's WarcReader asks python-magic for it (`magic.from_buffer(payload, mime=True)`) when a record has no WARC-Identified-Payload-Type: 'text/html', 'text/plain', 'application/x-empty', ... The answers are libmagic's, so they depend on its version (datatrove's FineWeb oracle ran libmagic 5.44). NULL for NULL input, a payload over max_bytes, and where libmagic fails (the row policy's error). libmagic is loaded from the system at run time (libmagic.so.1, Debian's libmagic1); without it the query is refused when planned.
+
+    SQL: ``libmagic_mime(payload [, options])``
+
+    Args:
+        payload: A binary (or string) column of record payloads.
+        options: 'key=value, ...': max_bytes (33554432; a longer page, counted in stored bytes, is not processed and gives NULL; 0 = no limit), max_depth (512; elements opened deeper are closed at once and their content joins their parent, as browsers do), max_attributes (1000; a tag's further attributes are ignored), on_error (null; a page that cannot be processed gives NULL; fail: the query fails with the reason). max_depth and max_attributes are accepted and unused.
+
+    Example:
+        SELECT libmagic_mime(payload) AS mime, count(*)
+        FROM read_warc('crawl.warc.gz')
+        WHERE warc_type = 'response' AND identified_payload_type IS NULL GROUP BY 1;
+    """
+
 def byte_length(value: ArrowData) -> Result:
     """The number of bytes of a binary or string value (a string's UTF-8 bytes), as Int64; NULL for NULL. Unlike DataFusion's length(), which casts binary to a string and fails on bytes that are not UTF-8, it takes any payload.
 

@@ -98,6 +98,26 @@ pub fn inside(folder: &str, name: &str) -> String {
     format!("{}/{name}", folder.trim_end_matches('/'))
 }
 
+/// How sql/datatrove_warc.sql tests a record without a payload type: with libmagic, as datatrove
+/// does; in a process without libmagic, the file's default (the HTTP Content-Type), said once.
+fn sniffing() -> Vec<(String, String)> {
+    if crate::datatrove::libmagic::libmagic_available() {
+        crate::jobs::params::named([(
+            "sniffed_html",
+            "libmagic_mime(payload) IN ('text/html', 'application/xhtml+xml') \
+             OR (warc_type = 'conversion' AND libmagic_mime(payload) = 'text/plain')"
+                .to_owned(),
+        )])
+    } else {
+        eprintln!(
+            "fineweb: libmagic is not installed (libmagic.so.1, Debian's libmagic1): a record \
+             without WARC-Identified-Payload-Type is read when its HTTP Content-Type says HTML, \
+             where datatrove asks libmagic"
+        );
+        Vec::new()
+    }
+}
+
 /// The filtering stage: `sql/fineweb.sql` (after `sql/datatrove_warc.sql` for WARC input) run
 /// once per input file as a sharded `webtext sql` runs it, so that a file's records go through
 /// trafilatura in order and a rerun resumes.
@@ -109,7 +129,8 @@ async fn filter(args: &FinewebArgs) -> Result<Option<ShardsWritten>> {
     // task reads its file.
     let mut query = "SET datafusion.execution.target_partitions = 1;\n".to_owned();
     let table = if kind.format == InputFormat::Warc {
-        query.push_str(&format!("CREATE VIEW crawl AS {DATATROVE_WARC_SQL};\n"));
+        let reader = crate::jobs::params::substitute(DATATROVE_WARC_SQL, &sniffing())?;
+        query.push_str(&format!("CREATE VIEW crawl AS {reader};\n"));
         "warc"
     } else {
         "crawl"

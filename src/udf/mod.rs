@@ -69,7 +69,7 @@ pub use filters::{detect_language, fasttext_predict};
 pub use page::{
     boilerpipe, boilerpipe_blocks, byte_length, datatrove_decode, decode_html, extract_content,
     extract_content_result, extract_metadata, html_title, justext, justext_extract,
-    justext_paragraphs, stopword_density, trafilatura, trafilatura_in_order,
+    justext_paragraphs, libmagic_mime, stopword_density, trafilatura, trafilatura_in_order,
 };
 
 pub use dedup::dedup_common::cached_duplicate_sets;
@@ -119,6 +119,7 @@ singleton!(
 singleton!(extract_metadata_udf, extract_metadata::ExtractMetadataFunc);
 singleton!(decode_html_udf, decode_html::DecodeHtmlFunc);
 singleton!(datatrove_decode_udf, datatrove_decode::DatatroveDecodeFunc);
+singleton!(libmagic_mime_udf, libmagic_mime::LibmagicMimeFunc);
 singleton!(byte_length_udf, byte_length::ByteLengthFunc);
 singleton!(ngram_hashes_udf, ngram_hashes::NgramHashesFunc);
 singleton!(content_hash_udf, content_hash::ContentHashFunc);
@@ -229,6 +230,7 @@ pub fn all_scalar() -> Vec<Arc<ScalarUDF>> {
         extract_metadata_udf(),
         decode_html_udf(),
         datatrove_decode_udf(),
+        libmagic_mime_udf(),
         byte_length_udf(),
         ngram_hashes_udf(),
         content_hash_udf(),

@@ -96,6 +96,7 @@ const SCALAR_CALLS: &[&str] = &[
     "trafilatura(html, 'favor_recall=true, include_links=true, output_format=markdown')",
     "byte_length(decode_html(bytes, 'shift_jis'))",
     "byte_length(datatrove_decode(bytes))",
+    "libmagic_mime(bytes)",
     "cardinality(ngram_hashes(html, 7))",
     "content_hash(html)",
     "duplicate_fraction(html, 5, '{dups}')",
@@ -143,6 +144,12 @@ async fn every_function_gives_one_row_per_hostile_page_and_the_query_goes_on() {
     let ctx = context(&pages);
     let dups = duplicates_file(&ctx).await;
     for call in SCALAR_CALLS {
+        // libmagic is the system's: a machine without it refuses the call when planning.
+        if call.starts_with("libmagic_mime")
+            && !datafusion_webtext::datatrove::libmagic::libmagic_available()
+        {
+            continue;
+        }
         let tokenizer = concat!(
             env!("CARGO_MANIFEST_DIR"),
             "/tests/data/tokenizer-bpe-400.json"

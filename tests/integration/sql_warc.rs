@@ -562,3 +562,31 @@ async fn datatrove_decode_refuses_options_that_are_not_a_string() {
         "{error}"
     );
 }
+
+/// libmagic_mime as python-magic 0.4.27 answers over libmagic 5.44 (Debian bookworm), where the
+/// system has libmagic.
+#[tokio::test]
+async fn libmagic_mime_answers_as_python_magic() {
+    if !datafusion_webtext::datatrove::libmagic::libmagic_available() {
+        eprintln!("libmagic_mime: skipped, libmagic is not installed");
+        return;
+    }
+    let ctx = context();
+    let got = crate::common::cells(
+        &ctx,
+        "SELECT libmagic_mime(p) FROM (VALUES \
+         (X'3C21444F43545950452068746D6C3E3C68746D6C3E'), (X''), (arrow_cast('plain words', 'Binary')), \
+         (NULL)) AS t(p)",
+    )
+    .await
+    .unwrap();
+    assert_eq!(
+        got,
+        [
+            ["text/html"],
+            ["application/x-empty"],
+            ["text/plain"],
+            ["NULL"]
+        ]
+    );
+}

@@ -42,7 +42,7 @@ pub(super) fn variable(name: &str) -> Result<OsString, String> {
 ///
 /// # Safety
 /// `T` must be the function's type as the library declares it.
-pub(super) unsafe fn symbol<T: Copy>(library: &Library, name: &str) -> Result<T, String> {
+pub(crate) unsafe fn symbol<T: Copy>(library: &Library, name: &str) -> Result<T, String> {
     // SAFETY: the caller gives the declared type; the library outlives every use (the tokenizer
     // holds it).
     unsafe { library.get::<T>(name.as_bytes()) }
@@ -54,7 +54,7 @@ pub(super) unsafe fn symbol<T: Copy>(library: &Library, name: &str) -> Result<T,
 ///
 /// # Safety
 /// `text` is null or a NUL-terminated string.
-pub(super) unsafe fn text_of(text: *const c_char) -> String {
+pub(crate) unsafe fn text_of(text: *const c_char) -> String {
     if text.is_null() {
         return String::new();
     }

@@ -23,7 +23,7 @@ mod khmer;
 pub mod korean;
 mod languages;
 mod lao;
-mod loaded;
+pub(crate) mod loaded;
 mod rules;
 mod spacy;
 mod thai;

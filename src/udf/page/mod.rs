@@ -16,6 +16,7 @@ pub mod justext;
 pub(super) mod justext_common;
 pub mod justext_extract;
 pub mod justext_paragraphs;
+pub mod libmagic_mime;
 pub mod stopword_density;
 pub mod trafilatura;
 pub mod trafilatura_in_order;
