@@ -31,6 +31,8 @@ COMPUTE_CALLS = {
     "extract_content": lambda v, d: compute.extract_content(v),
     "extract_content_result": lambda v, d: compute.extract_content_result(v),
     "decode_html": lambda v, d: compute.decode_html(v),
+    "datatrove_decode": lambda v, d: compute.datatrove_decode(v),
+    "libmagic_mime": lambda v, d: compute.libmagic_mime(v),
     "byte_length": lambda v, d: compute.byte_length(v),
     "trafilatura": lambda v, d: compute.trafilatura(v, favor_precision=True),
     "stopword_density": lambda v, d: compute.stopword_density(v, "English"),

@@ -52,6 +52,8 @@ HTML_CALLS = {
     "extract_content": "extract_content(v)",
     "extract_content_result": "extract_content_result(v)",
     "decode_html": "decode_html(v)",
+    "datatrove_decode": "datatrove_decode(v)",
+    "libmagic_mime": "libmagic_mime(v)",
     "byte_length": "byte_length(v)",
     "trafilatura": "trafilatura(v, 'favor_precision=true')",
 }

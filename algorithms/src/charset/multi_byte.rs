@@ -508,7 +508,6 @@ pub(super) struct MultiByteGroup {
     probers: [Prober; 8],
     keep_next: u32,
     utf8_validity: Utf8Validity,
-    found: bool,
 }
 
 impl MultiByteGroup {
@@ -538,7 +537,6 @@ impl MultiByteGroup {
             ],
             keep_next: 0,
             utf8_validity: Utf8Validity::default(),
-            found: false,
         }
     }
 
@@ -579,7 +577,6 @@ impl MultiByteGroup {
                 other => other.feed(stretch),
             };
             if state == ProbingState::FoundIt && self.is_sure(i) {
-                self.found = true;
                 return true;
             }
         }

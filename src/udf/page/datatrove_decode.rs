@@ -6,17 +6,16 @@ use std::sync::LazyLock;
 use datafusion::arrow::array::{Array, ArrayRef, AsArray};
 use datafusion::arrow::compute::cast;
 use datafusion::arrow::datatypes::DataType;
-use datafusion::common::{Result, ScalarValue, plan_err};
+use datafusion::common::Result;
 use datafusion::logical_expr::{Documentation, Volatility};
 
-use super::decode_html::decode_pages;
+use super::decode_html::{PolicyArguments, coerce_payload, decode_pages};
 use crate::datatrove::warc_text::warc_text;
 use crate::options::RowKeys;
-use crate::udf::arguments::{Input, constant_policy, is_text, is_text_or_binary};
+use crate::udf::arguments::Input;
 use crate::udf::arrays::large_type;
 use crate::udf::documentation::{DOC_SECTION, row_options_argument};
-use crate::udf::function::{Arguments, Kernel, WebtextFunction};
-use crate::udf::row_policy::RowPolicy;
+use crate::udf::function::{Kernel, WebtextFunction};
 
 const NAME: &str = "datatrove_decode";
 
@@ -54,25 +53,11 @@ static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
     .build()
 });
 
-/// The options argument of `datatrove_decode`: the row policy alone.
-pub struct DatatroveDecodeArguments {
-    policy: RowPolicy,
-}
-
-impl Arguments for DatatroveDecodeArguments {
-    /// `(payload [, options])`.
-    const MAX_ARGS: usize = 2;
-
-    fn parse(function: &str, constants: &[Option<&ScalarValue>]) -> Result<Self> {
-        let policy = constant_policy(function, 2, constants.get(1).copied(), RowKeys::Page)?;
-        Ok(DatatroveDecodeArguments { policy })
-    }
-}
-
 impl Kernel for DatatroveDecode {
     const NAME: &'static str = NAME;
     const INPUT: Input = Input::Page;
-    type Arguments = DatatroveDecodeArguments;
+    /// `(payload [, options])`.
+    type Arguments = PolicyArguments<2>;
     /// The payload alone.
     const COLUMNS: usize = 1;
     /// Detection and decoding are a few passes over the bytes: cheap enough to run twice.
@@ -87,20 +72,10 @@ impl Kernel for DatatroveDecode {
     }
 
     fn coerce_types(arg_types: &[DataType]) -> Result<Vec<DataType>> {
-        match arg_types {
-            [payload] | [payload, _] if !is_text_or_binary(payload) => plan_err!(
-                "{NAME}: argument 1 (payload) must be a binary or string column, got {payload}"
-            ),
-            [payload] => Ok(vec![payload.clone()]),
-            [payload, options] if is_text(options) => Ok(vec![payload.clone(), DataType::Utf8]),
-            [_, options] => {
-                plan_err!("{NAME}: argument 2 (options) must be a string, got {options}")
-            }
-            _ => plan_err!("{NAME}: takes 1 or 2 arguments, got {}", arg_types.len()),
-        }
+        coerce_payload(NAME, arg_types)
     }
 
-    fn compute(payloads: &dyn Array, arguments: &DatatroveDecodeArguments) -> Result<ArrayRef> {
+    fn compute(payloads: &dyn Array, arguments: &PolicyArguments<2>) -> Result<ArrayRef> {
         let cast_payloads;
         let payloads = match payloads.as_any_dictionary_opt() {
             Some(dict) => {

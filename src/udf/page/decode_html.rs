@@ -58,25 +58,40 @@ static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
     .build()
 });
 
-/// The options argument of `decode_html`: the row policy alone.
-pub struct DecodeArguments {
-    policy: RowPolicy,
+/// The options of the decoding functions (`decode_html`, `datatrove_decode`, `libmagic_mime`):
+/// the row policy alone, in the last of `N` arguments.
+pub struct PolicyArguments<const N: usize> {
+    pub(super) policy: RowPolicy,
 }
 
-impl Arguments for DecodeArguments {
-    /// `(html [, charset [, options]])`.
-    const MAX_ARGS: usize = 3;
+impl<const N: usize> Arguments for PolicyArguments<N> {
+    const MAX_ARGS: usize = N;
 
     fn parse(function: &str, constants: &[Option<&ScalarValue>]) -> Result<Self> {
-        let policy = constant_policy(function, 3, constants.get(2).copied(), RowKeys::Page)?;
-        Ok(DecodeArguments { policy })
+        let options = constants.get(N - 1).copied();
+        let policy = constant_policy(function, N, options, RowKeys::Page)?;
+        Ok(PolicyArguments { policy })
+    }
+}
+
+/// The argument types of `name(payload [, options])`: a binary or string payload, string options.
+pub(super) fn coerce_payload(name: &str, arg_types: &[DataType]) -> Result<Vec<DataType>> {
+    match arg_types {
+        [payload] | [payload, _] if !is_text_or_binary(payload) => plan_err!(
+            "{name}: argument 1 (payload) must be a binary or string column, got {payload}"
+        ),
+        [payload] => Ok(vec![payload.clone()]),
+        [payload, options] if is_text(options) => Ok(vec![payload.clone(), DataType::Utf8]),
+        [_, options] => plan_err!("{name}: argument 2 (options) must be a string, got {options}"),
+        _ => plan_err!("{name}: takes 1 or 2 arguments, got {}", arg_types.len()),
     }
 }
 
 impl Kernel for DecodeHtml {
     const NAME: &'static str = NAME;
     const INPUT: Input = Input::Page;
-    type Arguments = DecodeArguments;
+    /// `(html [, charset [, options]])`.
+    type Arguments = PolicyArguments<3>;
     /// The page and its charset, row by row.
     const COLUMNS: usize = 2;
     /// Decoding is one pass over the bytes: cheap enough to run twice.
@@ -117,7 +132,7 @@ impl Kernel for DecodeHtml {
         Ok(types)
     }
 
-    fn compute(data: &dyn Array, arguments: &DecodeArguments) -> Result<ArrayRef> {
+    fn compute(data: &dyn Array, arguments: &PolicyArguments<3>) -> Result<ArrayRef> {
         let data = data.as_struct();
         let html = data.column(0);
         let html = match html.as_any_dictionary_opt() {

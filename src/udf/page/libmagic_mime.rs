@@ -7,16 +7,15 @@ use std::sync::LazyLock;
 use datafusion::arrow::array::{Array, ArrayRef};
 use datafusion::arrow::compute::cast;
 use datafusion::arrow::datatypes::DataType;
-use datafusion::common::{Result, ScalarValue, plan_err};
+use datafusion::common::{Result, plan_err};
 use datafusion::logical_expr::{Documentation, Volatility};
 
-use super::decode_html::decode_pages;
+use super::decode_html::{PolicyArguments, coerce_payload, decode_pages};
 use crate::datatrove::libmagic::{libmagic_available, libmagic_mime};
 use crate::options::RowKeys;
-use crate::udf::arguments::{Input, constant_policy, is_text, is_text_or_binary};
+use crate::udf::arguments::Input;
 use crate::udf::documentation::{DOC_SECTION, row_options_argument};
-use crate::udf::function::{Arguments, Kernel, WebtextFunction};
-use crate::udf::row_policy::RowPolicy;
+use crate::udf::function::{Kernel, WebtextFunction};
 
 const NAME: &str = "libmagic_mime";
 
@@ -51,30 +50,11 @@ static DOCUMENTATION: LazyLock<Documentation> = LazyLock::new(|| {
     .build()
 });
 
-/// The options argument of `libmagic_mime`: the row policy alone.
-pub struct LibmagicMimeArguments {
-    policy: RowPolicy,
-}
-
-impl Arguments for LibmagicMimeArguments {
-    /// `(payload [, options])`.
-    const MAX_ARGS: usize = 2;
-
-    fn parse(function: &str, constants: &[Option<&ScalarValue>]) -> Result<Self> {
-        if !libmagic_available() {
-            return plan_err!(
-                "{function}: libmagic is not installed (the system's libmagic.so.1, Debian's libmagic1)"
-            );
-        }
-        let policy = constant_policy(function, 2, constants.get(1).copied(), RowKeys::Page)?;
-        Ok(LibmagicMimeArguments { policy })
-    }
-}
-
 impl Kernel for LibmagicMime {
     const NAME: &'static str = NAME;
     const INPUT: Input = Input::Page;
-    type Arguments = LibmagicMimeArguments;
+    /// `(payload [, options])`.
+    type Arguments = PolicyArguments<2>;
     const COLUMNS: usize = 1;
     /// libmagic reads a payload's first megabytes: worth computing once.
     const VOLATILITY: Volatility = Volatility::Immutable;
@@ -88,20 +68,15 @@ impl Kernel for LibmagicMime {
     }
 
     fn coerce_types(arg_types: &[DataType]) -> Result<Vec<DataType>> {
-        match arg_types {
-            [payload] | [payload, _] if !is_text_or_binary(payload) => plan_err!(
-                "{NAME}: argument 1 (payload) must be a binary or string column, got {payload}"
-            ),
-            [payload] => Ok(vec![payload.clone()]),
-            [payload, options] if is_text(options) => Ok(vec![payload.clone(), DataType::Utf8]),
-            [_, options] => {
-                plan_err!("{NAME}: argument 2 (options) must be a string, got {options}")
-            }
-            _ => plan_err!("{NAME}: takes 1 or 2 arguments, got {}", arg_types.len()),
+        if !libmagic_available() {
+            return plan_err!(
+                "{NAME}: libmagic is not installed (the system's libmagic.so.1, Debian's libmagic1)"
+            );
         }
+        coerce_payload(NAME, arg_types)
     }
 
-    fn compute(payloads: &dyn Array, arguments: &LibmagicMimeArguments) -> Result<ArrayRef> {
+    fn compute(payloads: &dyn Array, arguments: &PolicyArguments<2>) -> Result<ArrayRef> {
         // Strings and dictionaries are read as their bytes: libmagic sees what a binary column
         // would hold.
         let as_binary = match payloads.data_type() {
