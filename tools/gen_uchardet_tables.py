@@ -155,7 +155,8 @@ def main():
                 assert len(vals) == 256, (stem, name)
                 out.append(f"static {key}: [u8; 256] = [\n{byte_rows(vals)}\n];\n")
             else:
-                assert len(vals) == count * count, (stem, name)
+                # Pair categories 0 (negative) to 3 (positive): the prober counts four.
+                assert len(vals) == count * count and max(vals) <= 3, (stem, name)
                 out.append(f"/// {count} x {count} pair categories (0 negative .. 3 positive), as ASCII digits.")
                 out.append(f"static {key}: &[u8] = {digit_string(vals, count)};\n")
     for model in dict.fromkeys(used):
@@ -178,7 +179,10 @@ def main():
     out.append("];\n")
 
     for name, (classes, factor, states, lengths, label) in state_machines(src).items():
-        assert len(classes) == 256
+        # The Rust machine indexes without checks it could fail: every class has a length and a
+        # column, every state a full row (the packing may pad the last word).
+        assert len(classes) == 256 and max(classes) < factor <= len(lengths), name
+        assert max(states) < len(states) // factor, name
         out.append(f"pub(super) static {rust_name(name)}: StateMachineModel = StateMachineModel {{\n"
                    f"    classes: [\n{byte_rows(classes)}\n    ],\n"
                    f"    class_count: {factor},\n"
@@ -208,7 +212,7 @@ def main():
     out.append(f"pub(super) static JOHAB_TO_EUCKR_ORDER: [i16; {len(order)}] = [\n{byte_rows(order)}\n];\n")
 
     context = arrays(without_comments((src / "JpCntx.cpp").read_text(encoding="latin-1")))["jp2CharContext"]
-    assert len(context) == 83 * 83
+    assert len(context) == 83 * 83 and max(context) <= 5  # six categories
     out.append("/// Japanese kana pair categories, 83 x 83, as ASCII digits.")
     out.append(f"pub(super) static JP2_CHAR_CONTEXT: &[u8] = {digit_string(context, 83)};")
     print("\n".join(out))

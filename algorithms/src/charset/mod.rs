@@ -11,12 +11,13 @@
 //!
 //! uchardet, as cchardet builds it: a byte-order mark decides at once (UTF-8, UTF-16, UTF-32);
 //! data whose bytes above 0x7F are all 0xA0 is `ASCII` or, with a 0xA0, `ISO-8859-1`, unless an
-//! escape sequence names HZ or ISO-2022; otherwise the multi-byte probers (UTF-8, Shift_JIS, EUC-JP,
-//! GB18030, EUC-KR reported as `UHC`, Big5, EUC-TW, Johab) and 120 single-byte (language,
-//! charset) models score the data, and each group reports its candidates. cchardet's multi-byte
-//! group drops uchardet's language pass: a multi-byte charset needs a confidence over 0.5, and
-//! UTF-8 that is not valid stays a candidate at 0.25. The arithmetic is uchardet's, in single
-//! precision where it uses `float`, so confidences and ties come out the same.
+//! escape sequence names HZ or ISO-2022; otherwise the multi-byte probers (UTF-8, Shift_JIS,
+//! EUC-JP, GB18030, EUC-KR reported as `UHC`, Big5, EUC-TW, Johab) and 121 single-byte probers
+//! over 119 (language, charset) models score the data, and each group reports its candidates.
+//! cchardet's multi-byte group drops uchardet's language pass: a multi-byte charset needs a
+//! confidence over 0.5, and UTF-8 that is not valid stays a candidate at 0.25. The arithmetic is
+//! uchardet's, in single precision where it uses `float`, so confidences and ties come out the
+//! same.
 //!
 //! The models and state machines are uchardet's data (`tables.rs`, generated from the sources
 //! cchardet builds, under the Mozilla Public License 1.1).
